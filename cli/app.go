@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	ucli "github.com/urfave/cli/v2"
+)
+
+// Version is zevo's version, set at build time with -ldflags "-X".
+var Version = "0.1.0-dev"
+
+// env is what a command may touch: its streams and the process's place.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getwd          func() (string, error)
+}
+
+// Run runs zevo with args (args[0] is the program name) and returns the
+// exit code. It never calls os.Exit, so tests run it with buffers.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getwd: os.Getwd}
+	app := newApp(e)
+	err := app.Run(args)
+	code, msg := exitCode(err)
+	if msg != "" {
+		fmt.Fprintf(stderr, "zevo: %s\n", strings.TrimPrefix(msg, "zevo: "))
+	}
+	return code
+}
+
+func newApp(e *env) *ucli.App {
+	app := &ucli.App{
+		Name:    "zevo",
+		Usage:   "translate, filter and inspect AI coding agents' event streams",
+		Version: Version,
+		Description: `zevo reads Zero (zero exec --output-format stream-json) and EvoScientist
+(EvoSci --output-format stream-json) event streams, translates either into the
+other, runs jq expressions on every line, and helps you read agent logs.
+
+Examples:
+   EvoSci -p "fix the tests" --output-format stream-json | zevo translate --to zero
+   zevo translate --to evosci testdata/translate/basic.zero.jsonl
+   zevo --to zero testdata/translate/basic.evosci.jsonl    (same as translate)`,
+		Reader:          e.stdin,
+		Writer:          e.stdout,
+		ErrWriter:       e.stderr,
+		HideHelpCommand: true,
+		ExitErrHandler:  func(*ucli.Context, error) {}, // Run maps errors to codes
+		OnUsageError: func(_ *ucli.Context, err error, _ bool) error {
+			return usageErr("%v (see zevo --help)", err)
+		},
+		Suggest: true,
+	}
+	tr := translateCommand(e)
+	app.Commands = append(app.Commands, tr)
+	// "zevo --to zero FILE" is translate without the word.
+	app.Flags = tr.Flags
+	app.Action = func(c *ucli.Context) error {
+		if !c.IsSet("to") {
+			if c.NArg() > 0 {
+				return usageErr("unknown command %q (see zevo --help)", c.Args().First())
+			}
+			return ucli.ShowAppHelp(c)
+		}
+		return tr.Action(c)
+	}
+	for _, cmd := range app.Commands {
+		cmd.OnUsageError = app.OnUsageError
+	}
+	return app
+}

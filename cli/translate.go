@@ -1,0 +1,152 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	ucli "github.com/urfave/cli/v2"
+	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/mappings"
+	"github.com/zevo/zevo/translate"
+)
+
+func translateCommand(e *env) *ucli.Command {
+	return &ucli.Command{
+		Name:      "translate",
+		Usage:     "translate EvoScientist stream-json into Zero stream-json, or back",
+		ArgsUsage: "[FILE...]",
+		Description: `Reads each FILE in turn (standard input when none is given, or for "-"),
+detects each line's protocol, and writes the stream in the protocol of --to,
+one output event as soon as its input line is read.
+
+Examples:
+   zevo translate --to zero testdata/translate/basic.evosci.jsonl
+   EvoSci -p "fix the tests" --output-format stream-json | zevo translate --to zero --cwd "$PWD"
+   zero exec --output-format stream-json "review" | zevo translate --to evosci
+   zevo translate --to zero@1 old-client-input.jsonl
+   zevo translate --to zero --unmapped keep --mapping my-fork.json run.jsonl`,
+		Flags: []ucli.Flag{
+			&ucli.StringFlag{Name: "to", Usage: "target protocol: `zero`, zero@1 or evosci"},
+			&ucli.StringFlag{Name: "from", Value: "auto", Usage: "source protocol: auto (per line), zero or evosci"},
+			&ucli.StringFlag{Name: "run-id", Usage: "runId of synthesized Zero runs (later runs get .2, .3, …)"},
+			&ucli.StringFlag{Name: "session-id", Usage: "sessionId of synthesized run_start events"},
+			&ucli.StringFlag{Name: "cwd", Usage: "cwd of synthesized run_start events (default: the working directory)"},
+			&ucli.StringFlag{Name: "model", Usage: "model and apiModel of synthesized run_start events"},
+			&ucli.StringFlag{Name: "unmapped", Value: "drop", Usage: "events with no counterpart: drop (counted on stderr), keep (prefixed type) or error"},
+			&ucli.BoolFlag{Name: "no-redact", Usage: "do not apply Zero's redaction to Zero output"},
+			&ucli.BoolFlag{Name: "redact", Usage: "apply Zero's redaction to EvoScientist output too"},
+			&ucli.StringSliceFlag{Name: "mapping", Usage: "load a mapping table `FILE` that adds or overrides rules (repeatable)"},
+			&ucli.BoolFlag{Name: "fail-fast", Usage: "stop at the first bad line (exit 1)"},
+		},
+		Action: func(c *ucli.Context) error { return runTranslate(c, e) },
+	}
+}
+
+func translateOptions(c *ucli.Context, e *env) (translate.Options, error) {
+	var opt translate.Options
+	if !c.IsSet("to") {
+		return opt, usageErr("translate needs --to zero, zero@1 or evosci")
+	}
+	to, err := translate.ParseFormat(c.String("to"))
+	if err != nil || to == translate.Auto {
+		return opt, usageErr("--to: unknown format %q (want zero, zero@1 or evosci)", c.String("to"))
+	}
+	from, err := translate.ParseFormat(c.String("from"))
+	if err != nil || from == translate.Zero1 {
+		return opt, usageErr("--from: unknown format %q (want auto, zero or evosci)", c.String("from"))
+	}
+	unmapped, err := translate.ParseUnmapped(c.String("unmapped"))
+	if err != nil {
+		return opt, usageErr("--unmapped: %v", err)
+	}
+	if c.Bool("redact") && c.Bool("no-redact") {
+		return opt, usageErr("--redact and --no-redact contradict each other")
+	}
+	tables := mappings.Default()
+	for _, path := range c.StringSlice("mapping") {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return opt, usageErr("--mapping: %v", err)
+		}
+		if err := tables.Load(path, data); err != nil {
+			return opt, usageErr("--mapping: %v", err)
+		}
+	}
+	cwd := c.String("cwd")
+	if !c.IsSet("cwd") {
+		cwd, _ = e.getwd()
+	}
+	return translate.Options{
+		To:        to,
+		From:      from,
+		RunID:     c.String("run-id"),
+		SessionID: c.String("session-id"),
+		Cwd:       cwd,
+		Model:     c.String("model"),
+		Unmapped:  unmapped,
+		Redact:    (to != translate.EvoSci && !c.Bool("no-redact")) || c.Bool("redact"),
+		Tables:    tables,
+	}, nil
+}
+
+func runTranslate(c *ucli.Context, e *env) error {
+	opt, err := translateOptions(c, e)
+	if err != nil {
+		return err
+	}
+	w := jsonl.NewWriter(e.stdout)
+	tr := translate.New(opt, w.WriteLine)
+	failFast := c.Bool("fail-fast")
+	diags := 0
+	failed, err := eachInput(e, c.Args().Slice(), func(name string, r io.Reader) error {
+		lr := jsonl.NewReader(r, name, w.Flush)
+		for {
+			l, err := lr.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				if w.Err() != nil {
+					return w.Err()
+				}
+				fmt.Fprintf(e.stderr, "zevo: %s: read error: %v\n", name, err)
+				diags++
+				break
+			}
+			err = tr.Line(l)
+			var d *translate.Diagnostic
+			if errors.As(err, &d) {
+				diags++
+				fmt.Fprintln(e.stderr, d.Error())
+				if failFast {
+					return silentExit(ExitDiagnostics)
+				}
+				continue
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return tr.End(name)
+	})
+	ferr := w.Flush()
+	if sum := tr.Stats().Summary(opt.Unmapped); sum != "" && opt.Unmapped != translate.Keep {
+		fmt.Fprintln(e.stderr, sum)
+	}
+	if err != nil {
+		var ee *exitError
+		if errors.As(err, &ee) {
+			return err
+		}
+		return fmt.Errorf("writing output: %w", err)
+	}
+	if ferr != nil {
+		return fmt.Errorf("writing output: %w", ferr)
+	}
+	if diags > 0 || failed > 0 {
+		return silentExit(ExitDiagnostics)
+	}
+	return nil
+}

@@ -1,0 +1,13 @@
+// Command zevo translates, filters and inspects AI coding agents' event
+// streams (Zero and EvoScientist stream-json).
+package main
+
+import (
+	"os"
+
+	"github.com/zevo/zevo/cli"
+)
+
+func main() {
+	os.Exit(cli.Run(os.Args, os.Stdin, os.Stdout, os.Stderr))
+}

@@ -1,0 +1,112 @@
+// Package jsonl reads and writes line-delimited JSON streams: lines of any
+// length, each with its place, and output flushed whenever input would block.
+package jsonl
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Line is one input line without its line end.
+type Line struct {
+	Name  string // file name, "<stdin>" for standard input
+	Num   int    // 1-based line number
+	Bytes []byte // valid until the next call to Next
+	// NoNewline is true for a last line that had no line end.
+	NoNewline bool
+}
+
+// Where formats the line's place as FILE:LINE.
+func (l Line) Where() string { return fmt.Sprintf("%s:%d", l.Name, l.Num) }
+
+// Reader yields the lines of one input. It never caps a line's length: a
+// line longer than the buffer is assembled in a scratch slice that is reused.
+type Reader struct {
+	br      *bufio.Reader
+	name    string
+	num     int
+	long    []byte
+	idle    func() error
+	started bool
+	err     error
+}
+
+// ReaderSize is the read buffer size; large enough that files are read in
+// big blocks, small enough to keep memory flat.
+const ReaderSize = 256 << 10
+
+// NewReader returns a reader of r named name. idle, if not nil, is called
+// every time the reader is about to wait for more input, so that a writer
+// can flush what it holds; an error from idle stops reading.
+func NewReader(r io.Reader, name string, idle func() error) *Reader {
+	return &Reader{br: bufio.NewReaderSize(r, ReaderSize), name: name, idle: idle}
+}
+
+var bom = []byte{0xEF, 0xBB, 0xBF}
+
+// Next returns the next line, io.EOF at the end, or a read error. The UTF-8
+// byte order mark at the start of the input and the CR of a CRLF line end
+// are removed. Blank lines are returned too (Bytes empty after trimming
+// spaces is the caller's to judge).
+func (r *Reader) Next() (Line, error) {
+	if r.err != nil {
+		return Line{}, r.err
+	}
+	r.long = r.long[:0]
+	var chunk []byte
+	var err error
+	for {
+		if r.idle != nil && r.br.Buffered() == 0 {
+			if ierr := r.idle(); ierr != nil {
+				r.err = ierr
+				return Line{}, ierr
+			}
+		}
+		chunk, err = r.br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			r.long = append(r.long, chunk...)
+			continue
+		}
+		break
+	}
+	line := chunk
+	if len(r.long) > 0 {
+		r.long = append(r.long, chunk...)
+		line = r.long
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		r.err = err
+		return Line{}, err
+	}
+	if len(line) == 0 && err != nil { // clean end of input
+		r.err = io.EOF
+		return Line{}, io.EOF
+	}
+	noNL := true
+	if n := len(line); n > 0 && line[n-1] == '\n' {
+		line = line[:n-1]
+		noNL = false
+		if n := len(line); n > 0 && line[n-1] == '\r' {
+			line = line[:n-1]
+		}
+	}
+	if !r.started {
+		r.started = true
+		line = bytes.TrimPrefix(line, bom)
+	}
+	r.num++
+	return Line{Name: r.name, Num: r.num, Bytes: line, NoNewline: noNL}, nil
+}
+
+// IsBlank reports whether b holds only JSON white space.
+func IsBlank(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,355 @@
+package jsonl
+
+import (
+	"encoding/json"
+	"errors"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/zevo/zevo/redact"
+)
+
+// Style is the serialization of one producer, so that zevo's output reads
+// like the real thing.
+type Style uint8
+
+const (
+	// GoStyle is Go's encoding/json (Zero): no spaces, <, > and & escaped
+	// as \u003c, \u003e, \u0026, U+2028 and U+2029 escaped, other non-ASCII
+	// written as UTF-8.
+	GoStyle Style = iota
+	// PythonStyle is Python's json.dumps defaults (EvoScientist): ", " and
+	// ": " separators, every non-ASCII character escaped as \uXXXX.
+	PythonStyle
+)
+
+// MaxDepth is the deepest nesting of arrays and objects a value may have.
+const MaxDepth = 10000
+
+// ErrDepth reports a value nested deeper than MaxDepth.
+var ErrDepth = errors.New("JSON nested deeper than 10000 levels")
+
+var errSyntax = errors.New("malformed JSON value")
+
+// AppendValue appends the JSON value raw to dst in style st, with
+// white space removed and separators of the style. Escapes already in raw
+// are kept as they are, so the value is unchanged. With rd not nil, Zero's
+// redaction is applied: values under sensitive keys become "[REDACTED]",
+// secrets inside strings are replaced.
+func AppendValue(dst, raw []byte, st Style, rd *redact.Redactor) ([]byte, error) {
+	var stack []byte // '{' or '[' per open container
+	expectKey := false
+	i := 0
+	for i < len(raw) {
+		c := raw[i]
+		switch c {
+		case ' ', '\t', '\r', '\n':
+			i++
+		case '{', '[':
+			if len(stack) >= MaxDepth {
+				return dst, ErrDepth
+			}
+			stack = append(stack, c)
+			dst = append(dst, c)
+			expectKey = c == '{'
+			i++
+		case '}', ']':
+			if len(stack) == 0 {
+				return dst, errSyntax
+			}
+			stack = stack[:len(stack)-1]
+			dst = append(dst, c)
+			expectKey = false
+			i++
+		case ',':
+			if st == PythonStyle {
+				dst = append(dst, ',', ' ')
+			} else {
+				dst = append(dst, ',')
+			}
+			expectKey = len(stack) > 0 && stack[len(stack)-1] == '{'
+			i++
+		case ':':
+			if st == PythonStyle {
+				dst = append(dst, ':', ' ')
+			} else {
+				dst = append(dst, ':')
+			}
+			i++
+		case '"':
+			end, err := stringEnd(raw, i)
+			if err != nil {
+				return dst, err
+			}
+			body := raw[i+1 : end]
+			i = end + 1
+			if expectKey {
+				expectKey = false
+				dst = appendStringBody(dst, body, st)
+				if rd != nil && keyIsSensitive(body) {
+					// Write the separator, the marker, and skip the value.
+					for i < len(raw) && raw[i] != ':' {
+						i++
+					}
+					if i == len(raw) {
+						return dst, errSyntax
+					}
+					i++
+					next, err := skipValue(raw, i)
+					if err != nil {
+						return dst, err
+					}
+					i = next
+					if st == PythonStyle {
+						dst = append(dst, ':', ' ')
+					} else {
+						dst = append(dst, ':')
+					}
+					dst = append(dst, `"`+redact.Marker+`"`...)
+				}
+				continue
+			}
+			if rd != nil && rd.MayMatch(body) {
+				s, ok := decodeBody(body)
+				if ok {
+					if r := rd.String(s); r != s {
+						dst = AppendString(dst, r, st)
+						continue
+					}
+				}
+			}
+			dst = appendStringBody(dst, body, st)
+		default:
+			// number or literal: copy up to the next delimiter
+			j := i
+			for j < len(raw) {
+				b := raw[j]
+				if b == ',' || b == '}' || b == ']' || b == ':' || b == ' ' || b == '\t' || b == '\r' || b == '\n' || b == '"' {
+					break
+				}
+				j++
+			}
+			if j == i {
+				return dst, errSyntax
+			}
+			dst = append(dst, raw[i:j]...)
+			i = j
+		}
+	}
+	if len(stack) != 0 {
+		return dst, errSyntax
+	}
+	return dst, nil
+}
+
+// stringEnd returns the index of the closing quote of the string opening at i.
+func stringEnd(raw []byte, i int) (int, error) {
+	for j := i + 1; j < len(raw); j++ {
+		switch raw[j] {
+		case '\\':
+			j++
+		case '"':
+			return j, nil
+		}
+	}
+	return 0, errSyntax
+}
+
+// skipValue returns the index just past the JSON value starting at or after i.
+func skipValue(raw []byte, i int) (int, error) {
+	depth := 0
+	for i < len(raw) {
+		switch raw[i] {
+		case ' ', '\t', '\r', '\n':
+			i++
+			continue
+		case '{', '[':
+			depth++
+			i++
+		case '}', ']':
+			depth--
+			i++
+		case '"':
+			end, err := stringEnd(raw, i)
+			if err != nil {
+				return 0, err
+			}
+			i = end + 1
+		case ',', ':':
+			if depth == 0 {
+				return i, nil
+			}
+			i++
+			continue
+		default:
+			for i < len(raw) && raw[i] != ',' && raw[i] != '}' && raw[i] != ']' && raw[i] != ' ' && raw[i] != '\n' && raw[i] != '\t' && raw[i] != '\r' {
+				i++
+			}
+		}
+		if depth <= 0 {
+			if depth < 0 {
+				return 0, errSyntax
+			}
+			return i, nil
+		}
+	}
+	return 0, errSyntax
+}
+
+func keyIsSensitive(body []byte) bool {
+	for _, c := range body {
+		if c == '\\' {
+			s, ok := decodeBody(body)
+			return ok && redact.SensitiveKey(s)
+		}
+	}
+	return redact.SensitiveKey(string(body))
+}
+
+// decodeBody decodes a JSON string body (between the quotes).
+func decodeBody(body []byte) (string, bool) {
+	plain := true
+	for _, c := range body {
+		if c == '\\' {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return string(body), true
+	}
+	q := make([]byte, 0, len(body)+2)
+	q = append(q, '"')
+	q = append(q, body...)
+	q = append(q, '"')
+	var s string
+	if err := json.Unmarshal(q, &s); err != nil {
+		return "", false
+	}
+	return s, true
+}
+
+
+// DecodeString decodes a JSON string literal (with its quotes).
+func DecodeString(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	return decodeBody(raw[1 : len(raw)-1])
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendStringBody appends the raw JSON string body, quoted, re-escaped to
+// the style where the style escapes more than the source did.
+func appendStringBody(dst, body []byte, st Style) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(body); {
+		c := body[i]
+		if c == '\\' {
+			i += 2
+			continue
+		}
+		if st == GoStyle {
+			switch {
+			case c == '<' || c == '>' || c == '&':
+				dst = append(dst, body[start:i]...)
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+				i++
+				start = i
+			case c == 0xE2 && i+2 < len(body) && body[i+1] == 0x80 && (body[i+2] == 0xA8 || body[i+2] == 0xA9):
+				dst = append(dst, body[start:i]...)
+				dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[body[i+2]&0xF])
+				i += 3
+				start = i
+			default:
+				i++
+			}
+			continue
+		}
+		if c < 0x7f {
+			i++
+			continue
+		}
+		dst = append(dst, body[start:i]...)
+		r, size := rune(c), 1
+		if c >= 0x80 {
+			r, size = utf8.DecodeRune(body[i:])
+		}
+		dst = appendPyEscape(dst, r)
+		i += size
+		start = i
+	}
+	dst = append(dst, body[start:]...)
+	return append(dst, '"')
+}
+
+func appendPyEscape(dst []byte, r rune) []byte {
+	if r >= 0x10000 {
+		r -= 0x10000
+		dst = appendU4(dst, 0xD800+(r>>10))
+		return appendU4(dst, 0xDC00+(r&0x3FF))
+	}
+	return appendU4(dst, r)
+}
+
+func appendU4(dst []byte, r rune) []byte {
+	return append(dst, '\\', 'u', hexDigits[r>>12&0xF], hexDigits[r>>8&0xF], hexDigits[r>>4&0xF], hexDigits[r&0xF])
+}
+
+// AppendString appends s as a JSON string in style st.
+func AppendString(dst []byte, s string, st Style) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		var esc string
+		switch {
+		case c == '"':
+			esc = `\"`
+		case c == '\\':
+			esc = `\\`
+		case c == '\n':
+			esc = `\n`
+		case c == '\r':
+			esc = `\r`
+		case c == '\t':
+			esc = `\t`
+		case c == '\b':
+			esc = `\b`
+		case c == '\f':
+			esc = `\f`
+		case c < 0x20 || (st == GoStyle && (c == '<' || c == '>' || c == '&')) || (st == PythonStyle && c == 0x7f):
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			i++
+			start = i
+			continue
+		case c >= 0x80:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if st == PythonStyle || r == utf8.RuneError && size == 1 || r == 0x2028 || r == 0x2029 {
+				dst = append(dst, s[start:i]...)
+				if r == utf8.RuneError && size == 1 {
+					r = 0xFFFD
+				}
+				dst = appendPyEscape(dst, r)
+				start = i + size
+			}
+			i += size
+			continue
+		default:
+			i++
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		dst = append(dst, esc...)
+		i++
+		start = i
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// AppendInt appends n in decimal.
+func AppendInt(dst []byte, n int64) []byte { return strconv.AppendInt(dst, n, 10) }

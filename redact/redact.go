@@ -1,0 +1,133 @@
+// Package redact applies Zero's output redaction: sensitive keys lose their
+// whole value, and secret-looking text inside strings becomes [REDACTED].
+package redact
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Marker replaces what is redacted.
+const Marker = "[REDACTED]"
+
+// zeroPatterns are Zero's own, applied one after the other in this order.
+var zeroPatterns = []*regexp.Regexp{
+	regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{16,}`),
+	regexp.MustCompile(`(?i)(api[_-]?key)\s*[=:]\s*["']?[A-Za-z0-9._-]{12,}`),
+	regexp.MustCompile(`(?i)(bearer\s+)[A-Za-z0-9._-]{16,}`),
+}
+
+// keptPrefixes survive at the start of a match (compared case-insensitively).
+var keptPrefixes = []string{"apikey=", "api_key=", "api-key=", "bearer "}
+
+var sensitiveNames = map[string]bool{
+	"accesstoken": true, "apikey": true, "authorization": true, "bearer": true,
+	"clientsecret": true, "credential": true, "credentials": true, "idtoken": true,
+	"password": true, "passwd": true, "privatekey": true, "pwd": true,
+	"refreshtoken": true, "secret": true, "token": true,
+}
+
+var sensitiveSuffixes = []string{"apikey", "clientsecret", "accesstoken", "refreshtoken", "idtoken", "privatekey"}
+
+// Redactor redacts strings and tells sensitive keys. The zero value applies
+// exactly Zero's rules; Extra adds patterns whose whole match is replaced.
+type Redactor struct {
+	Extra []*regexp.Regexp
+}
+
+// String returns s with every secret pattern replaced.
+func (r *Redactor) String(s string) string {
+	for _, p := range zeroPatterns {
+		if !p.MatchString(s) {
+			continue
+		}
+		s = p.ReplaceAllStringFunc(s, keepPrefix)
+	}
+	for _, p := range r.Extra {
+		s = p.ReplaceAllLiteralString(s, Marker)
+	}
+	return s
+}
+
+func keepPrefix(match string) string {
+	for _, prefix := range keptPrefixes {
+		if len(match) >= len(prefix) && strings.EqualFold(match[:len(prefix)], prefix) {
+			return match[:len(prefix)] + Marker
+		}
+	}
+	return Marker
+}
+
+// MayMatch reports, cheaply, whether String could change s, given as the raw
+// bytes of a JSON string body (escapes not decoded). False means certainly
+// not; true means decode and look.
+func (r *Redactor) MayMatch(raw []byte) bool {
+	if len(r.Extra) > 0 {
+		return true
+	}
+	for i := 0; i < len(raw); i++ {
+		switch raw[i] {
+		case '-':
+			if i >= 2 && raw[i-2] == 's' && raw[i-1] == 'k' {
+				return true
+			}
+		case 'i', 'I':
+			if i >= 2 && (raw[i-2]|0x20) == 'a' && (raw[i-1]|0x20) == 'p' {
+				return true
+			}
+		case 'r', 'R':
+			if i >= 5 && (raw[i-5]|0x20) == 'b' && (raw[i-4]|0x20) == 'e' && (raw[i-3]|0x20) == 'a' &&
+				(raw[i-2]|0x20) == 'r' && (raw[i-1]|0x20) == 'e' {
+				return true
+			}
+		case '\\':
+			// An escape may spell an ASCII letter (\u0061); only decoding tells.
+			if i+5 < len(raw) && raw[i+1] == 'u' && raw[i+2] == '0' && raw[i+3] == '0' && raw[i+4] >= '2' && raw[i+4] <= '7' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// SensitiveKey reports whether Zero redacts the whole value under key: the
+// key lowercased, with everything but a-z and 0-9 removed, is a known name
+// or ends in a known suffix.
+func SensitiveKey(key string) bool {
+	var buf [64]byte
+	n := normalize(buf[:0], key)
+	if sensitiveNames[string(n)] {
+		return true
+	}
+	for _, suf := range sensitiveSuffixes {
+		if len(n) >= len(suf) && string(n[len(n)-len(suf):]) == suf {
+			return true
+		}
+	}
+	return false
+}
+
+func normalize(dst []byte, key string) []byte {
+	ascii := true
+	for i := 0; i < len(key); i++ {
+		if key[i] >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	if !ascii {
+		// strings.ToLower maps some non-ASCII letters to ASCII ones (the
+		// Kelvin sign to k), as Zero's normalisation does.
+		key = strings.ToLower(key)
+	}
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') {
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
