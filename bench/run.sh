@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# Times zevo against jq 1.6 and gojq running the same mapping (to-zero.jq,
+# to-evosci.jq), on the same generated corpus, in one run, and prints a
+# table of medians, throughput, peak memory and ratios.
+#
+#   bash bench/run.sh                     # 100 MB corpora, 3 repetitions
+#   SIZE=20MB REPS=1 bash bench/run.sh    # a quick look
+#
+# Environment: SIZE (corpus size, default 100MB), REPS (default 3), SEED
+# (default 1), HUGE (the single-line case, default 200MB; 0 skips it),
+# WORK (where binaries and corpora go, default /tmp/zevo-bench).
+set -euo pipefail
+
+SIZE=${SIZE:-100MB}
+REPS=${REPS:-3}
+SEED=${SEED:-1}
+HUGE=${HUGE:-200MB}
+WORK=${WORK:-/tmp/zevo-bench}
+GOJQ_VERSION=v0.12.20
+GOJQ_FALLBACK=v0.12.19
+
+cd "$(dirname "$0")/.."
+mkdir -p "$WORK/bin"
+
+say() { printf '%s\n' "$*" >&2; }
+
+# --- tools ------------------------------------------------------------------
+if [ ! -x /usr/bin/jq ] || [ ! -x /usr/bin/time ]; then
+	say "installing jq and time (Debian packages)"
+	apt-get update -qq
+	apt-get install -y -qq jq time >/dev/null
+fi
+JQ=/usr/bin/jq
+TIME=/usr/bin/time
+GOJQ=$WORK/bin/gojq
+if [ ! -x "$GOJQ" ]; then
+	say "installing gojq $GOJQ_VERSION"
+	if ! GOBIN=$WORK/bin go install "github.com/itchyny/gojq/cmd/gojq@$GOJQ_VERSION"; then
+		# v0.12.20 requires a go-yaml pseudo-version that some module
+		# proxies do not serve; the previous release has the same engine.
+		say "gojq $GOJQ_VERSION cannot be built here; installing $GOJQ_FALLBACK instead"
+		GOBIN=$WORK/bin go install "github.com/itchyny/gojq/cmd/gojq@$GOJQ_FALLBACK"
+	fi
+fi
+ZEVO=$WORK/bin/zevo
+say "building zevo"
+go build -o "$ZEVO" ./cmd/zevo
+go build -o "$WORK/bin/gen" ./bench/cmd/gen
+
+# --- corpora ----------------------------------------------------------------
+EVO=$WORK/corpus-$SIZE-$SEED.evosci.jsonl
+ZERO=$WORK/corpus-$SIZE-$SEED.zero.jsonl
+for p in evosci zero; do
+	f=$WORK/corpus-$SIZE-$SEED.$p.jsonl
+	if [ ! -s "$f" ]; then
+		say "generating $f"
+		"$WORK/bin/gen" -protocol $p -size "$SIZE" -seed "$SEED" >"$f.tmp" && mv "$f.tmp" "$f"
+	fi
+done
+
+# --- the check: zevo's output equals the jq programs' as JSON values --------------
+say "checking that zevo and the jq programs agree on a 2 MB corpus"
+"$WORK/bin/gen" -protocol evosci -size 2MB -seed "$((SEED + 100))" >"$WORK/check.evosci.jsonl"
+"$WORK/bin/gen" -protocol zero -size 2MB -seed "$((SEED + 100))" >"$WORK/check.zero.jsonl"
+normalize() { "$JQ" -cS . ; }
+check() { # name, zevo args, jq args (after --)
+	local name=$1
+	shift
+	local z=() j=()
+	while [ "$1" != -- ]; do z+=("$1"); shift; done
+	shift
+	j=("$@")
+	"$ZEVO" "${z[@]}" 2>/dev/null | normalize >"$WORK/check.zevo"
+	for tool in "$JQ" "$GOJQ"; do
+		"$tool" "${j[@]}" | normalize >"$WORK/check.ref"
+		if ! cmp -s "$WORK/check.zevo" "$WORK/check.ref"; then
+			say "MISMATCH: $name: zevo and $tool differ:"
+			diff "$WORK/check.zevo" "$WORK/check.ref" | head -5 >&2
+			exit 1
+		fi
+	done
+	say "  $name: zevo = jq = gojq ($(wc -l <"$WORK/check.zevo") events)"
+}
+check "to zero" translate --to zero --run-id bench --cwd /work "$WORK/check.evosci.jsonl" -- \
+	-nc --arg runid bench --arg cwd /work -f bench/to-zero.jq "$WORK/check.evosci.jsonl"
+check "to evosci" translate --to evosci "$WORK/check.zero.jsonl" -- \
+	-nc -f bench/to-evosci.jq "$WORK/check.zero.jsonl"
+
+# --- timing -----------------------------------------------------------------
+# measure CASE TOOL INPUT CMD...: one run, output to /dev/null; appends
+# "case|tool|wall s|cpu s|maxrss KiB|bytes" to $RESULTS.
+RESULTS=$WORK/results.txt
+: >"$RESULTS"
+measure() {
+	local c=$1 tool=$2 in=$3
+	shift 3
+	local st=0 t0 t1
+	t0=$(date +%s%N)
+	"$TIME" -f '%M %U %S' -o "$WORK/time.out" "$@" <"$in" >/dev/null 2>"$WORK/stderr.out" || st=$?
+	t1=$(date +%s%N)
+	if [ $st -ne 0 ]; then
+		say "FAILED ($st): $*"
+		tail -3 "$WORK/stderr.out" >&2
+		exit 1
+	fi
+	read -r rss usr sys < <(tail -1 "$WORK/time.out")
+	echo "$c|$tool|$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f", (b-a)/1e9}')|$(awk -v u="$usr" -v s="$sys" 'BEGIN{printf "%.2f", u+s}')|$rss|$(stat -c %s "$in")" >>"$RESULTS"
+}
+
+HAVE_ZEVO_JQ=0
+if "$ZEVO" jq --help >/dev/null 2>&1; then HAVE_ZEVO_JQ=1; fi
+
+for rep in $(seq "$REPS"); do
+	say "repetition $rep/$REPS"
+	measure floor cat "$EVO" cat
+	measure floor "wc -l" "$EVO" wc -l
+	measure to-zero zevo "$EVO" "$ZEVO" translate --to zero --run-id bench --cwd /work
+	measure to-zero jq "$EVO" "$JQ" -nc --arg runid bench --arg cwd /work -f bench/to-zero.jq
+	measure to-zero gojq "$EVO" "$GOJQ" -nc --arg runid bench --arg cwd /work -f bench/to-zero.jq
+	measure to-evosci zevo "$ZERO" "$ZEVO" translate --to evosci
+	measure to-evosci jq "$ZERO" "$JQ" -nc -f bench/to-evosci.jq
+	measure to-evosci gojq "$ZERO" "$GOJQ" -nc -f bench/to-evosci.jq
+	for f in 'select(.type=="tool_call")' '.content // empty'; do
+		c="jq:$f"
+		if [ $HAVE_ZEVO_JQ = 1 ]; then measure "$c" zevo "$EVO" "$ZEVO" jq -c "$f"; fi
+		measure "$c" jq "$EVO" "$JQ" -c "$f"
+		measure "$c" gojq "$EVO" "$GOJQ" -c "$f"
+	done
+done
+
+if [ "$HUGE" != 0 ]; then
+	for p in evosci zero; do
+		f=$WORK/huge-$HUGE.$p.jsonl
+		[ -s "$f" ] || "$WORK/bin/gen" -protocol $p -huge "$HUGE" >"$f"
+	done
+	measure huge-evosci-to-zero zevo "$WORK/huge-$HUGE.evosci.jsonl" "$ZEVO" translate --to zero --run-id bench --cwd /work
+	measure huge-zero-to-evosci zevo "$WORK/huge-$HUGE.zero.jsonl" "$ZEVO" translate --to evosci
+fi
+
+# --- report -----------------------------------------------------------------
+echo "zevo benchmark: SIZE=$SIZE SEED=$SEED REPS=$REPS HUGE=$HUGE"
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(go version | cut -d' ' -f3), jq $($JQ --version), gojq $($GOJQ --version | cut -d' ' -f2)"
+[ $HAVE_ZEVO_JQ = 1 ] || echo "note: this zevo has no 'jq' command; the jq-mode cases show the references only"
+echo
+awk -F'|' '
+{
+	k = $1 SUBSEP $2
+	if (!(k in n)) { order[++m] = k; cs[k] = $1; ts[k] = $2 }
+	n[k]++
+	w[k, n[k]] = $3
+	c[k, n[k]] = $4
+	if ($5 > rss[k]) rss[k] = $5
+	bytes[k] = $6
+}
+function median(arr, k,   i, j, x, a, cnt) {
+	cnt = n[k]
+	for (i = 1; i <= cnt; i++) a[i] = arr[k, i]
+	for (i = 2; i <= cnt; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+	return cnt % 2 ? a[(cnt + 1) / 2] : (a[cnt / 2] + a[cnt / 2 + 1]) / 2
+}
+function ratio(x, y) { return y > 0 ? sprintf("%.1f", x / y) : "-" }
+END {
+	for (i = 1; i <= m; i++) {
+		k = order[i]; mw[k] = median(w, k); mc[k] = median(c, k)
+		if (ts[k] == "zevo") { zw[cs[k]] = mw[k]; zc[cs[k]] = mc[k] }
+	}
+	printf "| case | tool | wall s | MB/s | CPU s | peak RSS MiB | zevo faster (wall) | zevo faster (CPU) |\n"
+	printf "|---|---|---:|---:|---:|---:|---:|---:|\n"
+	for (i = 1; i <= m; i++) {
+		k = order[i]
+		rw = "-"; rc = "-"
+		if (ts[k] != "zevo" && (cs[k] in zw)) { rw = ratio(mw[k], zw[cs[k]]); rc = ratio(mc[k], zc[cs[k]]) }
+		printf "| %s | %s | %.2f | %.0f | %.2f | %.1f | %s | %s |\n", cs[k], ts[k], mw[k], bytes[k] / 1048576 / mw[k], mc[k], rss[k] / 1024, rw, rc
+	}
+}' "$RESULTS"
+if [ "$HUGE" != 0 ]; then
+	echo
+	for p in evosci zero; do
+		f=$WORK/huge-$HUGE.$p.jsonl
+		echo "huge line ($p): $(stat -c %s "$f") bytes; peak RSS / line = $(awk -F'|' -v c="huge-$p-to-$([ $p = evosci ] && echo zero || echo evosci)" -v b="$(stat -c %s "$f")" '$1 == c && $2 == "zevo" {printf "%.2f", $5 * 1024 / b}' "$RESULTS")"
+	done
+fi
