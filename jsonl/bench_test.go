@@ -1,0 +1,83 @@
+package jsonl
+
+import (
+	"bytes"
+	"io"
+	"runtime"
+	"testing"
+
+	"github.com/zevo/zevo/bench/corpus"
+	"github.com/zevo/zevo/redact"
+)
+
+func genCorpus(b *testing.B, p corpus.Protocol) []byte {
+	var buf bytes.Buffer
+	if _, err := corpus.Write(&buf, corpus.Options{Protocol: p, Size: 4 << 20, Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// perLine reports allocations per line of in, measured around the loop.
+func perLine(b *testing.B, in []byte, loop func() int) {
+	lines := bytes.Count(in, []byte{'\n'})
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	n := loop()
+	runtime.ReadMemStats(&ms1)
+	b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(n*lines), "allocs/line")
+}
+
+func BenchmarkReader(b *testing.B) {
+	in := genCorpus(b, corpus.EvoSci)
+	perLine(b, in, func() int {
+		n := 0
+		for b.Loop() {
+			r := NewReader(bytes.NewReader(in), "corpus", nil)
+			for {
+				if _, err := r.Next(); err == io.EOF {
+					break
+				} else if err != nil {
+					b.Fatal(err)
+				}
+			}
+			n++
+		}
+		return n
+	})
+}
+
+func splitLines(in []byte) [][]byte {
+	return bytes.Split(bytes.TrimSuffix(in, []byte{'\n'}), []byte{'\n'})
+}
+
+func benchAppend(b *testing.B, p corpus.Protocol, st Style, rd *redact.Redactor) {
+	in := genCorpus(b, p)
+	lines := splitLines(in)
+	var dst []byte
+	perLine(b, in, func() int {
+		n := 0
+		for b.Loop() {
+			for _, l := range lines {
+				var err error
+				if dst, err = AppendValue(dst[:0], l, st, rd); err != nil {
+					b.Fatal(err)
+				}
+			}
+			n++
+		}
+		return n
+	})
+}
+
+// Whole EvoScientist lines restyled for Zero and redacted: the work of
+// copying args, outputs and deltas into Zero events.
+func BenchmarkAppendValueRedact(b *testing.B) {
+	benchAppend(b, corpus.EvoSci, GoStyle, &redact.Redactor{})
+}
+
+func BenchmarkAppendValuePython(b *testing.B) {
+	benchAppend(b, corpus.Zero, PythonStyle, nil)
+}

@@ -1,0 +1,89 @@
+package translate
+
+import (
+	"bytes"
+	"io"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/zevo/zevo/bench/corpus"
+	"github.com/zevo/zevo/jsonl"
+)
+
+var (
+	corpora   = map[corpus.Protocol][]byte{}
+	corporaMu sync.Mutex
+)
+
+// benchCorpus is a generated corpus of a few MB, made once per process.
+func benchCorpus(b *testing.B, p corpus.Protocol) []byte {
+	corporaMu.Lock()
+	defer corporaMu.Unlock()
+	if c, ok := corpora[p]; ok {
+		return c
+	}
+	var buf bytes.Buffer
+	if _, err := corpus.Write(&buf, corpus.Options{Protocol: p, Size: 4 << 20, Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	corpora[p] = buf.Bytes()
+	return buf.Bytes()
+}
+
+// benchTranslate translates the corpus as the CLI does (reader, translator,
+// output into a buffer) and reports MB/s and allocations per input line.
+func benchTranslate(b *testing.B, p corpus.Protocol, opt Options) {
+	in := benchCorpus(b, p)
+	lines := bytes.Count(in, []byte{'\n'})
+	var out bytes.Buffer
+	opt.Now = func() time.Time { return time.Unix(0, 0) }
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	n := 0
+	for b.Loop() {
+		out.Reset()
+		tr := New(opt, func(l []byte) error {
+			out.Write(l)
+			return out.WriteByte('\n')
+		})
+		r := jsonl.NewReader(bytes.NewReader(in), "corpus", nil)
+		for {
+			l, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := tr.Line(l); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := tr.End("corpus"); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	runtime.ReadMemStats(&ms1)
+	b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/float64(n*lines), "allocs/line")
+}
+
+func BenchmarkToZero(b *testing.B) {
+	benchTranslate(b, corpus.EvoSci, Options{To: Zero, RunID: "bench", Cwd: "/work", Redact: true})
+}
+
+func BenchmarkToZeroNoRedact(b *testing.B) {
+	benchTranslate(b, corpus.EvoSci, Options{To: Zero, RunID: "bench", Cwd: "/work"})
+}
+
+func BenchmarkToEvoSci(b *testing.B) {
+	benchTranslate(b, corpus.Zero, Options{To: EvoSci})
+}
+
+func BenchmarkZeroToZero(b *testing.B) {
+	benchTranslate(b, corpus.Zero, Options{To: Zero, Redact: true})
+}
