@@ -13,8 +13,9 @@
 #   when no final came; any other status gives an error (unless the run
 #   already wrote one) and no done; input that ends inside a run likewise.
 # - every event type of the default table: reasoning -> thinking (id 0),
-#   text, tool_call (args {} when absent), tool_result (name from the call
-#   when the result has none, success from status), usage -> usage_stats,
+#   text, tool_call (args {} when absent, {"arguments": ...} when not an
+#   object), tool_result (name from the call when the result has none,
+#   success from status, id always), usage -> usage_stats,
 #   permission_request -> interrupt (args of the matching call), error;
 #   everything else is dropped (zevo counts it on stderr).
 # - correlation: the run's tool calls (at most 4096) by id, for names and
@@ -66,15 +67,15 @@ foreach (inputs, null) as $e (
           (if ($e.delta | type) == "string" then .text += $e.delta else . end)
           | put({type: "text"} + (if $e | has("delta") then {content: $e.delta} else {} end))
         elif $e.type == "tool_call" then
-          (if $e.args == null then {} else $e.args end) as $args
+          ($e.args | if type == "object" then . elif . == null then {} else {arguments: .} end) as $args
           | .calls = ([{id: str($e.id), name: str($e.name), args: $args}] + .calls | .[:4096])
-          | put({type: "tool_call", name: $e.name, args: $args, id: $e.id})
+          | put({type: "tool_call", name: str($e.name), args: $args, id: str($e.id)})
         elif $e.type == "tool_result" then
           put({type: "tool_result",
                name: (if ($e.name | type) == "string" then $e.name else (findcall(str($e.id)) | if . == null then "" else .name end) end),
                content: str($e.output),
-               success: ($e.status == "ok")}
-              + (if ($e.id | type) == "string" then {id: $e.id} else {} end))
+               success: ($e.status == "ok"),
+               id: str($e.id)})
         elif $e.type == "usage" then
           put({type: "usage_stats"}
               + (if $e | has("promptTokens") then {input_tokens: $e.promptTokens} else {} end)
@@ -88,7 +89,7 @@ foreach (inputs, null) as $e (
         elif $e.type == "error" then
           put({type: "error", message: (if ($e.message | type) == "string" then $e.message else ($e.code // "") end)})
           | .errored = true
-        else .final = $e.text
+        else .final = str($e.text)
         end
     else . end;
   .out[]
