@@ -37,7 +37,8 @@ var errSyntax = errors.New("malformed JSON value")
 // redaction is applied: values under sensitive keys become "[REDACTED]",
 // secrets inside strings are replaced.
 func AppendValue(dst, raw []byte, st Style, rd *redact.Redactor) ([]byte, error) {
-	var stack []byte // '{' or '[' per open container
+	var stackBuf [64]byte
+	stack := stackBuf[:0] // '{' or '[' per open container
 	expectKey := false
 	i := 0
 	for i < len(raw) {

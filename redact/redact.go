@@ -60,34 +60,69 @@ func keepPrefix(match string) string {
 
 // MayMatch reports, cheaply, whether String could change s, given as the raw
 // bytes of a JSON string body (escapes not decoded). False means certainly
-// not; true means decode and look.
+// not; true means decode and look. Every pattern needs "sk-", "api" or
+// "bearer" (any case for the last two) in the text; escapes are read as the
+// characters they spell, so that \u003c (<) does not count but \u0061 (a)
+// does.
 func (r *Redactor) MayMatch(raw []byte) bool {
 	if len(r.Extra) > 0 {
 		return true
 	}
+	var w uint64 // the last characters seen, newest in the low byte
 	for i := 0; i < len(raw); i++ {
-		switch raw[i] {
-		case '-':
-			if i >= 2 && raw[i-2] == 's' && raw[i-1] == 'k' {
-				return true
-			}
-		case 'i', 'I':
-			if i >= 2 && (raw[i-2]|0x20) == 'a' && (raw[i-1]|0x20) == 'p' {
-				return true
-			}
-		case 'r', 'R':
-			if i >= 5 && (raw[i-5]|0x20) == 'b' && (raw[i-4]|0x20) == 'e' && (raw[i-3]|0x20) == 'a' &&
-				(raw[i-2]|0x20) == 'r' && (raw[i-1]|0x20) == 'e' {
-				return true
-			}
+		c := raw[i]
+		switch c {
 		case '\\':
-			// An escape may spell an ASCII letter (\u0061); only decoding tells.
-			if i+5 < len(raw) && raw[i+1] == 'u' && raw[i+2] == '0' && raw[i+3] == '0' && raw[i+4] >= '2' && raw[i+4] <= '7' {
+			c = 0 // an escape of a character no pattern starts with
+			if i+1 < len(raw) && raw[i+1] == 'u' && i+5 < len(raw) {
+				if v, ok := hexASCII(raw[i+2 : i+6]); ok {
+					c = v
+				}
+				i += 5
+			} else {
+				i++
+			}
+		case '-', 'i', 'I', 'r', 'R':
+		default:
+			w = w<<8 | uint64(c)
+			continue
+		}
+		w = w<<8 | uint64(c)
+		switch c | 0x20 {
+		case '-' | 0x20:
+			if c == '-' && w>>8&0xFFFF == 's'<<8|'k' {
+				return true
+			}
+		case 'i':
+			if (w>>8|0x2020)&0xFFFF == 'a'<<8|'p' {
+				return true
+			}
+		case 'r':
+			if (w>>8|0x2020202020)&0xFFFFFFFFFF == 'b'<<32|'e'<<24|'a'<<16|'r'<<8|'e' {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// hexASCII reads four hex digits spelling an ASCII character.
+func hexASCII(h []byte) (byte, bool) {
+	if h[0] != '0' || h[1] != '0' || h[2] < '0' || h[2] > '7' {
+		return 0, false
+	}
+	var v byte
+	switch c := h[3]; {
+	case c >= '0' && c <= '9':
+		v = c - '0'
+	case c >= 'a' && c <= 'f':
+		v = c - 'a' + 10
+	case c >= 'A' && c <= 'F':
+		v = c - 'A' + 10
+	default:
+		return 0, false
+	}
+	return (h[2]-'0')<<4 | v, true
 }
 
 // SensitiveKey reports whether Zero redacts the whole value under key: the

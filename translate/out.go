@@ -1,6 +1,8 @@
 package translate
 
 import (
+	"unsafe"
+
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/redact"
@@ -41,7 +43,8 @@ func (o *out) raw(key string, raw string) {
 	}
 	start := len(o.arena)
 	var err error
-	o.arena, err = jsonl.AppendValue(o.arena, []byte(raw), o.st, o.rd)
+	// AppendValue only reads raw: no copy of what may be a large value.
+	o.arena, err = jsonl.AppendValue(o.arena, unsafe.Slice(unsafe.StringData(raw), len(raw)), o.st, o.rd)
 	if err != nil {
 		if o.err == nil {
 			o.err = err

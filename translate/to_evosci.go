@@ -163,7 +163,7 @@ func (t *Translator) zeroToolResult(ev *event, to string) error {
 	} else {
 		t.ob.str("name", "")
 	}
-	if out := ev.get("output"); out.Type == gjson.String {
+	if out := ev.peek("output"); out.Type == gjson.String {
 		t.ob.raw("content", out.Raw)
 	} else {
 		t.ob.str("content", "")

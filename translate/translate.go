@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -148,7 +149,8 @@ type Translator struct {
 	toZero zeroState
 	toEvo  evoState
 
-	where func() string
+	ev    event              // the line being translated, reused
+	names map[typeKey]string // see unmappedName
 }
 
 // New returns a Translator that passes each output event, without line end,
@@ -184,15 +186,38 @@ type event struct {
 	prefix bool   // the line was a kept event of the other protocol
 	fields []field
 	raw    string // the line (valid until the next line)
-	where  string
+	name   string // input name and line number, for diagnostics
+	num    int
 }
 
+// field is one top-level member. A string value with escapes is decoded
+// (val.Str) only when get asks for it: values that are only copied to the
+// output never need it.
 type field struct {
-	key string
-	val gjson.Result
+	key     string
+	val     gjson.Result
+	pending bool // val.Str not decoded yet
 }
 
+func (e *event) where() string { return e.name + ":" + strconv.Itoa(e.num) }
+
+// get returns the value of a top-level key, decoded.
 func (e *event) get(key string) gjson.Result {
+	for i := range e.fields {
+		if f := &e.fields[i]; f.key == key {
+			if f.pending {
+				f.val.Str = gjson.Parse(f.val.Raw).Str
+				f.pending = false
+			}
+			return f.val
+		}
+	}
+	return gjson.Result{}
+}
+
+// peek returns the value of a top-level key for its Type and Raw only: the
+// Str of a string with escapes may be missing.
+func (e *event) peek(key string) gjson.Result {
 	for i := range e.fields {
 		if e.fields[i].key == key {
 			return e.fields[i].val
@@ -201,22 +226,27 @@ func (e *event) get(key string) gjson.Result {
 	return gjson.Result{}
 }
 
-// lookup resolves a table's source path: a top-level name, or gjson syntax.
+// lookup resolves a table's source path, a top-level name or gjson syntax,
+// for its Type and Raw (as peek).
 func (e *event) lookup(path string) gjson.Result {
 	if strings.ContainsAny(path, ".*?|#@\\") {
 		return gjson.Get(e.raw, path)
 	}
-	return e.get(path)
+	return e.peek(path)
 }
 
 func (e *event) set(key string, v gjson.Result) {
+	e.setField(field{key: key, val: v})
+}
+
+func (e *event) setField(f field) {
 	for i := range e.fields {
-		if e.fields[i].key == key {
-			e.fields[i].val = v
+		if e.fields[i].key == f.key {
+			e.fields[i] = f
 			return
 		}
 	}
-	e.fields = append(e.fields, field{key, v})
+	e.fields = append(e.fields, f)
 }
 
 func (e *event) del(key string) {
@@ -229,7 +259,7 @@ func (e *event) del(key string) {
 }
 
 func (e *event) diag(format string, a ...any) *Diagnostic {
-	return &Diagnostic{Where: e.where, Msg: fmt.Sprintf(format, a...)}
+	return &Diagnostic{Where: e.where(), Msg: fmt.Sprintf(format, a...)}
 }
 
 // Line translates one input line. It returns a *Diagnostic for a bad line
@@ -258,12 +288,7 @@ func (t *Translator) Line(l jsonl.Line) error {
 		return warn
 	case unmapped:
 		t.stats.Unmapped++
-		name := ev.typ
-		if ev.kind == Zero {
-			name = "zero." + name
-		} else {
-			name = "evosci." + name
-		}
+		name := t.unmappedName(ev)
 		t.stats.UnmappedTypes[name]++
 		if t.opt.Unmapped == Error {
 			t.stats.Unmapped--
@@ -280,35 +305,56 @@ func (t *Translator) Line(l jsonl.Line) error {
 	return nil
 }
 
+// typeKey names a source event type.
+type typeKey struct {
+	kind Format
+	typ  string
+}
+
+// unmappedName is "zero.TYPE" or "evosci.TYPE", made once per type.
+func (t *Translator) unmappedName(ev *event) string {
+	if n, ok := t.names[typeKey{ev.kind, ev.typ}]; ok {
+		return n
+	}
+	name := "evosci." + ev.typ
+	if ev.kind == Zero {
+		name = "zero." + ev.typ
+	}
+	if t.names == nil {
+		t.names = map[typeKey]string{}
+	}
+	if len(t.names) < 1024 {
+		t.names[typeKey{ev.kind, strings.Clone(ev.typ)}] = name
+	}
+	return name
+}
+
 // decode validates a line and splits its top-level fields. warn is a
 // diagnostic for a line that is still translated (NaN replaced by null).
 func (t *Translator) decode(l jsonl.Line) (ev *event, warn, bad *Diagnostic) {
-	where := l.Where()
+	ev = &t.ev
+	*ev = event{fields: ev.fields[:0], name: l.Name, num: l.Num}
 	b := l.Bytes
 	if !utf8.Valid(b) {
-		return nil, nil, &Diagnostic{where, "invalid UTF-8"}
+		return nil, nil, &Diagnostic{ev.where(), "invalid UTF-8"}
 	}
 	raw := unsafe.String(unsafe.SliceData(b), len(b))
 	if !gjson.Valid(raw) {
 		fixed, ok := replaceNonFinite(b)
 		if !ok || !gjson.ValidBytes(fixed) {
-			return nil, nil, &Diagnostic{where, "not valid JSON" + jsonHint(b)}
+			return nil, nil, &Diagnostic{ev.where(), "not valid JSON" + jsonHint(b)}
 		}
 		raw = string(fixed)
-		warn = &Diagnostic{where, "NaN or Infinity is not JSON; translated with null in its place"}
+		warn = &Diagnostic{ev.where(), "NaN or Infinity is not JSON; translated with null in its place"}
 	}
-	root := gjson.Parse(raw)
-	if !root.IsObject() {
-		return nil, nil, &Diagnostic{where, "not a JSON object"}
+	ev.raw = raw
+	if !splitObject(raw, ev) {
+		return nil, nil, &Diagnostic{ev.where(), "not a JSON object"}
 	}
-	ev = &event{raw: raw, where: where}
-	root.ForEach(func(k, v gjson.Result) bool {
-		ev.set(k.Str, v) // the last of duplicate keys wins, as in Go and Python
-		return true
-	})
+	where := ev.where
 	typ := ev.get("type")
 	if typ.Type != gjson.String {
-		return nil, nil, &Diagnostic{where, `no string "type" field`}
+		return nil, nil, &Diagnostic{where(), `no string "type" field`}
 	}
 	ev.typ = typ.Str
 	sv := ev.get("schemaVersion")
@@ -327,9 +373,9 @@ func (t *Translator) decode(l jsonl.Line) (ev *event, warn, bad *Diagnostic) {
 	}
 	if t.opt.From != Auto && !ev.prefix && ev.kind != t.opt.From && !(t.opt.From == Zero1 && ev.kind == Zero) {
 		if t.opt.From == Zero {
-			return nil, nil, &Diagnostic{where, `no "schemaVersion": not a Zero event (--from zero)`}
+			return nil, nil, &Diagnostic{where(), `no "schemaVersion": not a Zero event (--from zero)`}
 		}
-		return nil, nil, &Diagnostic{where, `has "schemaVersion": a Zero event, not EvoScientist (--from evosci)`}
+		return nil, nil, &Diagnostic{where(), `has "schemaVersion": a Zero event, not EvoScientist (--from evosci)`}
 	}
 	if ev.kind == Zero {
 		if d := checkZeroFields(ev); d != nil {
@@ -341,9 +387,9 @@ func (t *Translator) decode(l jsonl.Line) (ev *event, warn, bad *Diagnostic) {
 			t.upgrade(ev)
 		default:
 			if !sv.Exists() {
-				return nil, nil, &Diagnostic{where, `Zero event without "schemaVersion"`}
+				return nil, nil, &Diagnostic{where(), `Zero event without "schemaVersion"`}
 			}
-			return nil, nil, &Diagnostic{where, fmt.Sprintf("unknown schemaVersion %s (zevo knows 1 and 2)", sv.Raw)}
+			return nil, nil, &Diagnostic{where(), fmt.Sprintf("unknown schemaVersion %s (zevo knows 1 and 2)", sv.Raw)}
 		}
 	}
 	return ev, warn, nil
@@ -584,7 +630,7 @@ func clip(s string) string {
 // check validates several fields at once.
 func check(ev *event, spec ...string) *Diagnostic {
 	for i := 0; i+1 < len(spec); i += 2 {
-		if d := typeErr(ev, spec[i], ev.get(spec[i]), spec[i+1]); d != nil {
+		if d := typeErr(ev, spec[i], ev.peek(spec[i]), spec[i+1]); d != nil {
 			return d
 		}
 	}
