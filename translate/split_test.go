@@ -2,6 +2,7 @@ package translate
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -23,8 +24,9 @@ func checkSplit(t *testing.T, raw string) {
 	t.Helper()
 	want := splitLikeGjson(raw)
 	ev := event{raw: raw}
-	if !splitObject(raw, &ev) {
-		t.Fatalf("splitObject(%s) = false, want an object", raw)
+	var s scanner
+	if valid, object := s.line(raw, &ev); !valid || !object {
+		t.Fatalf("scanner.line(%s) = %v, %v, want a valid object", raw, valid, object)
 	}
 	if len(ev.fields) != len(want) {
 		t.Fatalf("%s: %d fields, gjson has %d", raw, len(ev.fields), len(want))
@@ -37,7 +39,7 @@ func checkSplit(t *testing.T, raw string) {
 	}
 }
 
-func TestSplitObjectAsGjson(t *testing.T) {
+func TestScanAsGjson(t *testing.T) {
 	for _, raw := range []string{
 		`{}`,
 		` { } `,
@@ -52,16 +54,17 @@ func TestSplitObjectAsGjson(t *testing.T) {
 	}
 }
 
-func TestSplitObjectNotObject(t *testing.T) {
+func TestScanNotObject(t *testing.T) {
 	for _, raw := range []string{`[]`, `"x"`, `1`, `null`, ` [{"a":1}]`} {
 		var ev event
-		if splitObject(raw, &ev) {
-			t.Errorf("splitObject(%s) = true, want false", raw)
+		var s scanner
+		if valid, object := s.line(raw, &ev); !valid || object {
+			t.Errorf("scanner.line(%s) = %v, %v, want valid, not an object", raw, valid, object)
 		}
 	}
 }
 
-func TestSplitObjectCorpus(t *testing.T) {
+func TestScanCorpus(t *testing.T) {
 	for _, p := range []corpus.Protocol{corpus.EvoSci, corpus.Zero} {
 		var b bytes.Buffer
 		if _, err := corpus.Write(&b, corpus.Options{Protocol: p, Size: 128 << 10, Seed: 9}); err != nil {
@@ -103,5 +106,50 @@ func TestStringHasSuffix(t *testing.T) {
 	}
 	if stringHasSuffix(gjson.Parse(`5`), zeroTruncated, zeroTruncatedRaw) {
 		t.Error("a number has a suffix")
+	}
+}
+
+// TestScanValidAsGjson checks that the scanner accepts exactly what
+// gjson.Valid accepts, on hand-picked cases and on random mutations of
+// valid lines.
+func TestScanValidAsGjson(t *testing.T) {
+	cases := []string{
+		``, ` `, `{`, `}`, `{"a"}`, `{"a":}`, `{"a":1,}`, `{,"a":1}`, `{"a":1 "b":2}`, `{"a" 1}`,
+		`[1,]`, `[,1]`, `[1 2]`, `[[[]]]`, `[[[]]`, `[]]`, `{"a":[}`, `{"a":{]}`, `{"a":{"b":1}}}`,
+		`01`, `-`, `-01`, `1.`, `1.e5`, `.5`, `1e`, `1e+`, `1E-7`, `-0.0e-0`, `+1`, `0x10`, `1_000`,
+		`tru`, `truex`, `nul`, `falsey`, `NaN`, `{"a":NaN}`, `Infinity`, `{"a":-Infinity}`,
+		`"\u12"`, `"\u12G4"`, `"\x41"`, `"a\"`, `"\\"`, "\"tab\there\"", "\"nl\nhere\"", `"\/"`,
+		`{"a":1}x`, `{"a":1} `, " \t\r\n{}\n", `{"":""}`, `{"a":[1,{"b":[true,false,null]}]}`,
+		`{"\u0074ype":"x"}`, `"x"`, `"`, `{"a":"b}`, `[`, `]`, `{"a":1}{"b":2}`, `{"a":[{}, []]}`,
+	}
+	const mutations = "{}[]\",:\\ u0e-.t"
+	rng := rand.New(rand.NewPCG(5, 6))
+	var b bytes.Buffer
+	corpus.Write(&b, corpus.Options{Protocol: corpus.EvoSci, Size: 16 << 10, Seed: 2})
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	for n := 0; n < 3000; n++ {
+		l := []byte(lines[rng.IntN(len(lines))])
+		for k := rng.IntN(3); k >= 0 && len(l) > 0; k-- {
+			p := rng.IntN(len(l))
+			switch rng.IntN(3) {
+			case 0:
+				l[p] = mutations[rng.IntN(len(mutations))]
+			case 1:
+				l = append(l[:p], l[p+1:]...)
+			default:
+				l = l[:p]
+			}
+		}
+		cases = append(cases, string(l))
+	}
+	var s scanner
+	for _, c := range cases {
+		var ev event
+		valid, object := s.line(c, &ev)
+		if want := gjson.Valid(c); valid != want {
+			t.Errorf("scanner.line(%q) valid = %v, gjson.Valid = %v", c, valid, want)
+		} else if valid && object != gjson.Parse(c).IsObject() {
+			t.Errorf("scanner.line(%q) object = %v", c, object)
+		}
 	}
 }

@@ -149,7 +149,8 @@ type Translator struct {
 	toZero zeroState
 	toEvo  evoState
 
-	ev    event              // the line being translated, reused
+	ev    event // the line being translated, reused
+	scan  scanner
 	names map[typeKey]string // see unmappedName
 }
 
@@ -339,16 +340,20 @@ func (t *Translator) decode(l jsonl.Line) (ev *event, warn, bad *Diagnostic) {
 		return nil, nil, &Diagnostic{ev.where(), "invalid UTF-8"}
 	}
 	raw := unsafe.String(unsafe.SliceData(b), len(b))
-	if !gjson.Valid(raw) {
+	valid, object := t.scan.line(raw, ev)
+	if !valid {
 		fixed, ok := replaceNonFinite(b)
-		if !ok || !gjson.ValidBytes(fixed) {
+		if ok {
+			raw = string(fixed)
+			valid, object = t.scan.line(raw, ev)
+		}
+		if !valid {
 			return nil, nil, &Diagnostic{ev.where(), "not valid JSON" + jsonHint(b)}
 		}
-		raw = string(fixed)
 		warn = &Diagnostic{ev.where(), "NaN or Infinity is not JSON; translated with null in its place"}
 	}
 	ev.raw = raw
-	if !splitObject(raw, ev) {
+	if !object {
 		return nil, nil, &Diagnostic{ev.where(), "not a JSON object"}
 	}
 	where := ev.where

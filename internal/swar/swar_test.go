@@ -1,0 +1,52 @@
+package swar
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// naive finds the first index at or after i whose byte stop says to stop.
+func naive(b []byte, i int, stop func(byte) bool) int {
+	for ; i < len(b); i++ {
+		if stop(b[i]) {
+			return i
+		}
+	}
+	return len(b)
+}
+
+func TestAgainstNaive(t *testing.T) {
+	fns := []struct {
+		name string
+		fast func([]byte, int) int
+		stop func(byte) bool
+	}{
+		{"StringStop", StringStop, func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 }},
+		{"QuoteOrBackslash", QuoteOrBackslash, func(c byte) bool { return c == '"' || c == '\\' }},
+		{"SkipGo", SkipGo, func(c byte) bool { return c == '\\' || c == '<' || c == '>' || c == '&' || c >= 0x80 }},
+		{"SkipPython", SkipPython, func(c byte) bool { return c == '\\' || c >= 0x7f }},
+		{"SkipRedact", SkipRedact, func(c byte) bool {
+			return c == '-' || c == 'i' || c == 'I' || c == 'r' || c == 'R' || c == '\\'
+		}},
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	// Mostly harmless letters, with every byte value appearing somewhere.
+	for n := 0; n < 20000; n++ {
+		b := make([]byte, rng.IntN(40))
+		for j := range b {
+			b[j] = "abcdefghjklmnopqstuvwxyz 0123456789"[rng.IntN(35)]
+			if rng.IntN(12) == 0 {
+				b[j] = byte(rng.IntN(256))
+			}
+		}
+		i := 0
+		if len(b) > 0 {
+			i = rng.IntN(len(b) + 1)
+		}
+		for _, f := range fns {
+			if got, want := f.fast(b, i), naive(b, i, f.stop); got != want {
+				t.Fatalf("%s(%q, %d) = %d, want %d", f.name, b, i, got, want)
+			}
+		}
+	}
+}
