@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/zevo/zevo/internal/swar"
 	"github.com/zevo/zevo/redact"
 )
 
@@ -145,15 +146,15 @@ func AppendValue(dst, raw []byte, st Style, rd *redact.Redactor) ([]byte, error)
 
 // stringEnd returns the index of the closing quote of the string opening at i.
 func stringEnd(raw []byte, i int) (int, error) {
-	for j := i + 1; j < len(raw); j++ {
-		switch raw[j] {
-		case '\\':
-			j++
-		case '"':
+	for j := i + 1; ; j += 2 {
+		j = swar.QuoteOrBackslash(raw, j)
+		if j >= len(raw) {
+			return 0, errSyntax
+		}
+		if raw[j] == '"' {
 			return j, nil
 		}
 	}
-	return 0, errSyntax
 }
 
 // skipValue returns the index just past the JSON value starting at or after i.
@@ -246,6 +247,14 @@ func appendStringBody(dst, body []byte, st Style) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(body); {
+		if st == GoStyle {
+			i = swar.SkipGo(body, i)
+		} else {
+			i = swar.SkipPython(body, i)
+		}
+		if i >= len(body) {
+			break
+		}
 		c := body[i]
 		if c == '\\' {
 			if i+1 >= len(body) {

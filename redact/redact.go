@@ -5,6 +5,9 @@ package redact
 import (
 	"regexp"
 	"strings"
+	"unsafe"
+
+	"github.com/zevo/zevo/internal/swar"
 )
 
 // Marker replaces what is redacted.
@@ -37,6 +40,14 @@ type Redactor struct {
 
 // String returns s with every secret pattern replaced.
 func (r *Redactor) String(s string) string {
+	if len(r.Extra) == 0 && !mayMatch(unsafe.Slice(unsafe.StringData(s), len(s)), false) {
+		return s // most text holds none of the words the patterns need
+	}
+	return r.apply(s)
+}
+
+// apply runs every pattern on s.
+func (r *Redactor) apply(s string) string {
 	for _, p := range zeroPatterns {
 		if !p.MatchString(s) {
 			continue
@@ -65,27 +76,33 @@ func keepPrefix(match string) string {
 // characters they spell, so that \u003c (<) does not count but \u0061 (a)
 // does.
 func (r *Redactor) MayMatch(raw []byte) bool {
-	if len(r.Extra) > 0 {
-		return true
-	}
+	return len(r.Extra) > 0 || mayMatch(raw, true)
+}
+
+// mayMatch looks for the words the patterns need in b, a JSON string body
+// (escapes read as what they spell) or, without escapes, a text.
+func mayMatch(b []byte, escapes bool) bool {
 	var w uint64 // the last characters seen, newest in the low byte
-	for i := 0; i < len(raw); i++ {
-		c := raw[i]
-		switch c {
-		case '\\':
-			c = 0 // an escape of a character no pattern starts with
-			if i+1 < len(raw) && raw[i+1] == 'u' && i+5 < len(raw) {
-				if v, ok := hexASCII(raw[i+2 : i+6]); ok {
+	for i := 0; i < len(b); i++ {
+		j := swar.SkipRedact(b, i)
+		if j >= len(b) {
+			return false
+		}
+		for k := max(i, j-5); k < j; k++ {
+			w = w<<8 | uint64(b[k])
+		}
+		i = j
+		c := b[i]
+		if c == '\\' && escapes {
+			c = 0 // an escape of a character no pattern needs
+			if i+5 < len(b) && b[i+1] == 'u' {
+				if v, ok := hexASCII(b[i+2 : i+6]); ok {
 					c = v
 				}
 				i += 5
 			} else {
 				i++
 			}
-		case '-', 'i', 'I', 'r', 'R':
-		default:
-			w = w<<8 | uint64(c)
-			continue
 		}
 		w = w<<8 | uint64(c)
 		switch c | 0x20 {

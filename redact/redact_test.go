@@ -2,6 +2,7 @@ package redact
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -65,5 +66,32 @@ func TestMayMatchSkipsHarmless(t *testing.T) {
 		if !r.MayMatch([]byte(raw)) {
 			t.Errorf("MayMatch(%s) = false, want true", raw)
 		}
+	}
+}
+
+// TestStringSkipsOnlyWhatCannotMatch compares String, which skips texts
+// without the patterns' words, with the patterns applied to everything.
+func TestStringSkipsOnlyWhatCannotMatch(t *testing.T) {
+	parts := []string{"sk-", "SK-", "s", "k", "-", "api", "API", "ap", "i", "_", "key", "KEY", "=", ": ", "'",
+		"bearer", "Bearer ", "BEARER\t", "\\", "\\u0061", "é", "\u212a", "abcdefghijklmnop", "0123456789", " ", "task"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	var r Redactor
+	changed := 0
+	for n := 0; n < 50000; n++ {
+		var b strings.Builder
+		for k := rng.IntN(8); k >= 0; k-- {
+			b.WriteString(parts[rng.IntN(len(parts))])
+		}
+		s := b.String()
+		got, want := r.String(s), r.apply(s)
+		if got != want {
+			t.Fatalf("String(%q) = %q, want %q", s, got, want)
+		}
+		if want != s {
+			changed++
+		}
+	}
+	if changed < 100 {
+		t.Fatalf("only %d of the random texts hold a secret; the test needs more", changed)
 	}
 }
