@@ -106,33 +106,24 @@ func runTranslate(c *ucli.Context, e *env) error {
 	failFast := c.Bool("fail-fast")
 	diags := 0
 	failed, err := eachInput(e, c.Args().Slice(), func(name string, r io.Reader) error {
-		lr := jsonl.NewReader(r, name, w.Flush)
-		for {
-			l, err := lr.Next()
-			if err == io.EOF {
-				break
+		err := tr.Stream(r, name, w.Flush, func(d *translate.Diagnostic) error {
+			diags++
+			fmt.Fprintln(e.stderr, d.Error())
+			if failFast {
+				return silentExit(ExitDiagnostics)
 			}
-			if err != nil {
-				if w.Err() != nil {
-					return w.Err()
-				}
-				fmt.Fprintf(e.stderr, "zevo: %s: read error: %v\n", name, err)
-				diags++
-				break
+			return nil
+		})
+		var re *translate.ReadError
+		switch {
+		case errors.As(err, &re):
+			if w.Err() != nil {
+				return w.Err()
 			}
-			err = tr.Line(l)
-			var d *translate.Diagnostic
-			if errors.As(err, &d) {
-				diags++
-				fmt.Fprintln(e.stderr, d.Error())
-				if failFast {
-					return silentExit(ExitDiagnostics)
-				}
-				continue
-			}
-			if err != nil {
-				return err
-			}
+			fmt.Fprintf(e.stderr, "zevo: %s: read error: %v\n", name, re.Err)
+			diags++
+		case err != nil:
+			return err
 		}
 		return tr.End(name)
 	})

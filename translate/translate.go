@@ -149,8 +149,8 @@ type Translator struct {
 	toZero zeroState
 	toEvo  evoState
 
-	ev    event // the line being translated, reused
-	scan  scanner
+	pre   preparer
+	cur   prepared           // the line being translated by Line, reused
 	names map[typeKey]string // see unmappedName
 }
 
@@ -173,6 +173,7 @@ func New(opt Options, emit func([]byte) error) *Translator {
 		opt.Redactor = nil
 	}
 	t := &Translator{opt: opt, tables: opt.Tables, emit: emit}
+	t.pre = preparer{from: opt.From, tables: opt.Tables}
 	t.stats.UnmappedTypes = map[string]int{}
 	return t
 }
@@ -266,12 +267,42 @@ func (e *event) diag(format string, a ...any) *Diagnostic {
 // Line translates one input line. It returns a *Diagnostic for a bad line
 // (the caller reports it and goes on, or stops), or the error of emit.
 func (t *Translator) Line(l jsonl.Line) error {
+	t.pre.prepare(l, &t.cur)
+	return t.apply(&t.cur)
+}
+
+// prepared is a line validated and split, ready for apply.
+type prepared struct {
+	ev        event
+	warn, bad *Diagnostic
+	blank     bool
+}
+
+// preparer does the part of translation that needs no state of the run:
+// validation, splitting, classification and the v1 upgrade. It may run on
+// its own goroutine, ahead of the Translator.
+type preparer struct {
+	from   Format
+	tables *mappings.Set
+	scan   scanner
+}
+
+func (p *preparer) prepare(l jsonl.Line, out *prepared) {
+	out.warn, out.bad = nil, nil
+	out.blank = jsonl.IsBlank(l.Bytes)
+	if !out.blank {
+		_, out.warn, out.bad = p.decode(l, &out.ev)
+	}
+}
+
+// apply translates a prepared line: the rest of Line.
+func (t *Translator) apply(p *prepared) error {
 	t.stats.Lines++
-	if jsonl.IsBlank(l.Bytes) {
+	if p.blank {
 		t.stats.Blank++
 		return nil
 	}
-	ev, warn, bad := t.decode(l)
+	ev, warn, bad := &p.ev, p.warn, p.bad
 	if bad != nil {
 		t.stats.Diagnosed++
 		return bad
@@ -332,20 +363,19 @@ func (t *Translator) unmappedName(ev *event) string {
 
 // decode validates a line and splits its top-level fields. warn is a
 // diagnostic for a line that is still translated (NaN replaced by null).
-func (t *Translator) decode(l jsonl.Line) (ev *event, warn, bad *Diagnostic) {
-	ev = &t.ev
+func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnostic) {
 	*ev = event{fields: ev.fields[:0], name: l.Name, num: l.Num}
 	b := l.Bytes
 	if !utf8.Valid(b) {
 		return nil, nil, &Diagnostic{ev.where(), "invalid UTF-8"}
 	}
 	raw := unsafe.String(unsafe.SliceData(b), len(b))
-	valid, object := t.scan.line(raw, ev)
+	valid, object := p.scan.line(raw, ev)
 	if !valid {
 		fixed, ok := replaceNonFinite(b)
 		if ok {
 			raw = string(fixed)
-			valid, object = t.scan.line(raw, ev)
+			valid, object = p.scan.line(raw, ev)
 		}
 		if !valid {
 			return nil, nil, &Diagnostic{ev.where(), "not valid JSON" + jsonHint(b)}
@@ -376,8 +406,8 @@ func (t *Translator) decode(l jsonl.Line) (ev *event, warn, bad *Diagnostic) {
 	default:
 		ev.kind = EvoSci
 	}
-	if t.opt.From != Auto && !ev.prefix && ev.kind != t.opt.From && !(t.opt.From == Zero1 && ev.kind == Zero) {
-		if t.opt.From == Zero {
+	if p.from != Auto && !ev.prefix && ev.kind != p.from && !(p.from == Zero1 && ev.kind == Zero) {
+		if p.from == Zero {
 			return nil, nil, &Diagnostic{where(), `no "schemaVersion": not a Zero event (--from zero)`}
 		}
 		return nil, nil, &Diagnostic{where(), `has "schemaVersion": a Zero event, not EvoScientist (--from evosci)`}
@@ -389,7 +419,7 @@ func (t *Translator) decode(l jsonl.Line) (ev *event, warn, bad *Diagnostic) {
 		switch sv.Raw {
 		case "2":
 		case "1":
-			t.upgrade(ev)
+			upgrade(ev, p.tables)
 		default:
 			if !sv.Exists() {
 				return nil, nil, &Diagnostic{where(), `Zero event without "schemaVersion"`}
@@ -489,8 +519,8 @@ var nonFinite = [][]byte{[]byte("NaN"), []byte("-Infinity"), []byte("Infinity")}
 
 // upgrade turns a Zero v1 event into v2: violation → block (a block already
 // there wins), block codes renamed.
-func (t *Translator) upgrade(ev *event) {
-	v := t.tables.Versions
+func upgrade(ev *event, tables *mappings.Set) {
+	v := tables.Versions
 	for v1, v2 := range v.Fields {
 		old := ev.get(v1)
 		if !old.Exists() {

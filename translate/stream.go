@@ -1,0 +1,177 @@
+package translate
+
+import (
+	"errors"
+	"io"
+
+	"github.com/zevo/zevo/jsonl"
+)
+
+// ReadError is an error reading an input, as Stream returns it.
+type ReadError struct{ Err error }
+
+func (e *ReadError) Error() string { return e.Err.Error() }
+func (e *ReadError) Unwrap() error { return e.Err }
+
+// Lines travel from the reading goroutine to the translating one in
+// batches, copied into the batch's buffer; a few batches are recycled, so
+// memory stays flat whatever the input.
+const (
+	batchBytes = 128 << 10
+	batchLines = 1024
+	batches    = 4
+)
+
+type batch struct {
+	buf   []byte
+	lines []prepared // reused, with their fields
+	n     int
+	flush bool          // the input would block after these lines
+	err   error         // reading ended: io.EOF or a read error
+	ack   chan struct{} // closed once translated: the line is still in the reader's buffer
+}
+
+func (b *batch) reset() {
+	if b.buf == nil {
+		b.buf = make([]byte, 0, 2*batchBytes)
+	}
+	b.buf, b.n, b.flush, b.err, b.ack = b.buf[:0], 0, false, nil, nil
+}
+
+func (b *batch) next() *prepared {
+	if b.n == len(b.lines) {
+		b.lines = append(b.lines, prepared{})
+	}
+	b.n++
+	return &b.lines[b.n-1]
+}
+
+var errStopped = errors.New("translation stopped")
+
+// Stream translates the lines of r (named name in diagnostics) as Line
+// would, one by one and in order, while a second goroutine reads, validates
+// and splits the lines ahead. flush is called whenever the input would
+// block, once every line read so far is translated, so that a live pipe sees
+// each event at once. diag gets each bad line. An error from diag, flush or
+// emit stops Stream and is returned; a read error is returned as
+// *ReadError. Stream does not call End. When Stream returns early, the
+// reading goroutine ends at its next read.
+func (t *Translator) Stream(r io.Reader, name string, flush func() error, diag func(*Diagnostic) error) error {
+	free := make(chan *batch, batches)
+	full := make(chan *batch, batches)
+	done := make(chan struct{})
+	defer close(done)
+	for range batches {
+		free <- &batch{}
+	}
+	go t.readAhead(r, name, free, full, done)
+	for {
+		b := <-full
+		for i := 0; i < b.n; i++ {
+			err := t.apply(&b.lines[i])
+			var d *Diagnostic
+			if errors.As(err, &d) {
+				if err := diag(d); err != nil {
+					return err
+				}
+				continue
+			}
+			if err != nil {
+				return err
+			}
+		}
+		if b.ack != nil {
+			close(b.ack)
+		}
+		if b.flush {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		rerr := b.err
+		free <- b
+		switch {
+		case rerr == io.EOF:
+			return nil
+		case rerr != nil:
+			return &ReadError{rerr}
+		}
+	}
+}
+
+// readAhead reads lines into batches and prepares them.
+func (t *Translator) readAhead(r io.Reader, name string, free, full chan *batch, done chan struct{}) {
+	pre := preparer{from: t.opt.From, tables: t.tables}
+	var b *batch
+	get := func() bool {
+		select {
+		case b = <-free:
+			b.reset()
+			return true
+		case <-done:
+			return false
+		}
+	}
+	send := func() bool {
+		select {
+		case full <- b:
+			b = nil
+			return true
+		case <-done:
+			return false
+		}
+	}
+	if !get() {
+		return
+	}
+	lr := jsonl.NewReader(r, name, func() error {
+		// The next read may wait: hand over what there is, to be flushed.
+		b.flush = true
+		if !send() || !get() {
+			return errStopped
+		}
+		return nil
+	})
+	for {
+		l, err := lr.Next()
+		if err != nil {
+			if errors.Is(err, errStopped) {
+				return
+			}
+			b.err = err
+			send()
+			return
+		}
+		if len(l.Bytes) > batchBytes {
+			// A long line is not copied: it is translated where it is,
+			// while this goroutine waits.
+			if b.n > 0 && (!send() || !get()) {
+				return
+			}
+			pre.prepare(l, b.next())
+			ack := make(chan struct{})
+			b.ack = ack
+			if !send() {
+				return
+			}
+			select {
+			case <-ack:
+			case <-done:
+				return
+			}
+			if !get() {
+				return
+			}
+			continue
+		}
+		start := len(b.buf)
+		b.buf = append(b.buf, l.Bytes...)
+		l.Bytes = b.buf[start:len(b.buf):len(b.buf)]
+		pre.prepare(l, b.next())
+		if len(b.buf) >= batchBytes || b.n >= batchLines {
+			if !send() || !get() {
+				return
+			}
+		}
+	}
+}
