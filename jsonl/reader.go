@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 )
 
 // Line is one input line without its line end.
@@ -67,14 +68,14 @@ func (r *Reader) Next() (Line, error) {
 		}
 		chunk, err = r.br.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
-			r.long = append(r.long, chunk...)
+			r.appendLong(chunk)
 			continue
 		}
 		break
 	}
 	line := chunk
 	if len(r.long) > 0 {
-		r.long = append(r.long, chunk...)
+		r.appendLong(chunk)
 		line = r.long
 	}
 	if err != nil && !errors.Is(err, io.EOF) {
@@ -99,6 +100,25 @@ func (r *Reader) Next() (Line, error) {
 	}
 	r.num++
 	return Line{Name: r.name, Num: r.num, Bytes: line, NoNewline: noNL}, nil
+}
+
+// hugeLine is the size from which the buffer of a long line grows by hand.
+const hugeLine = 32 << 20
+
+// appendLong adds chunk to the long line being assembled. Past hugeLine the
+// buffer grows by half and the old one is handed back to the system at
+// once: a huge line then costs at most about twice its size while it is
+// read, not what append's small steps and the collector's pacing would
+// leave behind (several times its size).
+func (r *Reader) appendLong(chunk []byte) {
+	if n := len(r.long) + len(chunk); n > cap(r.long) && cap(r.long) >= hugeLine {
+		grown := make([]byte, len(r.long), max(n, cap(r.long)+cap(r.long)/2))
+		copy(grown, r.long)
+		r.long = nil
+		debug.FreeOSMemory()
+		r.long = grown
+	}
+	r.long = append(r.long, chunk...)
 }
 
 // IsBlank reports whether b holds only JSON white space.

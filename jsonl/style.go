@@ -144,6 +144,46 @@ func AppendValue(dst, raw []byte, st Style, rd *redact.Redactor) ([]byte, error)
 	return dst, nil
 }
 
+// Unchanged reports, for raw holding one JSON value, whether AppendValue
+// would write it exactly as it is: true only for a string with nothing the
+// style re-spells and, with rd, nothing to redact. It lets a large value be
+// copied as it is, without first building its restyled form.
+func Unchanged(raw []byte, st Style, rd *redact.Redactor) bool {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return false
+	}
+	body := raw[1 : len(raw)-1]
+	for i := 0; i < len(body); i += 2 {
+		if st == GoStyle {
+			i = swar.SkipGo(body, i)
+		} else {
+			i = swar.SkipPython(body, i)
+		}
+		if i >= len(body) {
+			break
+		}
+		// Only escapes other than \u and \/ are copied as they are.
+		if body[i] != '\\' || i+1 >= len(body) || body[i+1] == 'u' || body[i+1] == '/' {
+			return false
+		}
+	}
+	return oneString(body) && (rd == nil || !rd.MayMatch(body))
+}
+
+// oneString reports whether body, between two quotes, has no quote of its
+// own that is not escaped.
+func oneString(body []byte) bool {
+	for i := 0; ; i += 2 {
+		i = swar.QuoteOrBackslash(body, i)
+		if i >= len(body) {
+			return true
+		}
+		if body[i] == '"' {
+			return false
+		}
+	}
+}
+
 // stringEnd returns the index of the closing quote of the string opening at i.
 func stringEnd(raw []byte, i int) (int, error) {
 	for j := i + 1; ; j += 2 {

@@ -92,3 +92,28 @@ func TestAppendString(t *testing.T) {
 		}
 	}
 }
+
+// TestUnchanged checks Unchanged against AppendValue: whenever it says a
+// value is written as it is, AppendValue writes exactly that.
+func TestUnchanged(t *testing.T) {
+	rd := &redact.Redactor{}
+	for _, raw := range []string{
+		`"plain text\nwith escapes \" \\ \t"`, `"caf\u00e9"`, `"café"`, `"a<b"`, `"a\/b"`, `"x sk-abcdefghijklmnopqrstu"`,
+		`"ends with backslash\\"`, `"a" "b"`, `"a"b"`, `"\"`, `""`, `"`, `{"a":"b"}`, `5`, `"del` + "\x7f" + `"`,
+	} {
+		for _, st := range []Style{GoStyle, PythonStyle} {
+			for _, r := range []*redact.Redactor{nil, rd} {
+				if !Unchanged([]byte(raw), st, r) {
+					continue
+				}
+				got, err := AppendValue(nil, []byte(raw), st, r)
+				if err != nil || string(got) != raw {
+					t.Errorf("Unchanged(%s, %d, %v) = true, but AppendValue gives %s, %v", raw, st, r != nil, got, err)
+				}
+			}
+		}
+	}
+	if !Unchanged([]byte(`"plain \n text"`), PythonStyle, rd) || Unchanged([]byte(`"a" "b"`), GoStyle, nil) {
+		t.Error("Unchanged is wrong on the obvious cases")
+	}
+}

@@ -2,14 +2,12 @@ package translate
 
 import (
 	"bytes"
-	"io"
 	"runtime"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/zevo/zevo/bench/corpus"
-	"github.com/zevo/zevo/jsonl"
 )
 
 var (
@@ -32,8 +30,8 @@ func benchCorpus(b *testing.B, p corpus.Protocol) []byte {
 	return buf.Bytes()
 }
 
-// benchTranslate translates the corpus as the CLI does (reader, translator,
-// output into a buffer) and reports MB/s and allocations per input line.
+// benchTranslate translates the corpus as the CLI does (Stream, output into
+// a buffer) and reports MB/s and allocations per input line.
 func benchTranslate(b *testing.B, p corpus.Protocol, opt Options) {
 	in := benchCorpus(b, p)
 	lines := bytes.Count(in, []byte{'\n'})
@@ -50,18 +48,9 @@ func benchTranslate(b *testing.B, p corpus.Protocol, opt Options) {
 			out.Write(l)
 			return out.WriteByte('\n')
 		})
-		r := jsonl.NewReader(bytes.NewReader(in), "corpus", nil)
-		for {
-			l, err := r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-			if err := tr.Line(l); err != nil {
-				b.Fatal(err)
-			}
+		err := tr.Stream(bytes.NewReader(in), "corpus", func() error { return nil }, func(d *Diagnostic) error { return d })
+		if err != nil {
+			b.Fatal(err)
 		}
 		if err := tr.End("corpus"); err != nil {
 			b.Fatal(err)

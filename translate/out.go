@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"slices"
 	"unsafe"
 
 	"github.com/tidwall/gjson"
@@ -23,6 +24,7 @@ type out struct {
 type kvPos struct {
 	key        string
 	start, end int
+	ext        string // the value when it is copied as it is from the input
 }
 
 func (o *out) reset(st jsonl.Style, rd *redact.Redactor, sorted bool) {
@@ -33,18 +35,32 @@ func (o *out) reset(st jsonl.Style, rd *redact.Redactor, sorted bool) {
 }
 
 func (o *out) put(key string, start int) {
-	o.kv = append(o.kv, kvPos{key, start, len(o.arena)})
+	o.kv = append(o.kv, kvPos{key: key, start: start, end: len(o.arena)})
 }
+
+// bigValue is the size from which a value is checked for being copied as
+// it is: the check is one more pass over the value.
+var bigValue = 1 << 20 // a variable for tests
 
 // raw adds a JSON value copied from the input, restyled and redacted.
 func (o *out) raw(key string, raw string) {
 	if raw == "" { // an absent gjson value: nothing to copy
 		return
 	}
+	b := unsafe.Slice(unsafe.StringData(raw), len(raw))
+	if len(raw) >= bigValue && jsonl.Unchanged(b, o.st, o.rd) {
+		// A large value the output keeps as it is: refer to it, so that
+		// memory holds it twice (input, output line), not three times.
+		o.kv = append(o.kv, kvPos{key: key, ext: raw})
+		return
+	}
 	start := len(o.arena)
+	// Room for the value as it is, so that a large one is not copied
+	// again and again while the arena grows.
+	o.arena = slices.Grow(o.arena, len(raw)+16)
 	var err error
 	// AppendValue only reads raw: no copy of what may be a large value.
-	o.arena, err = jsonl.AppendValue(o.arena, unsafe.Slice(unsafe.StringData(raw), len(raw)), o.st, o.rd)
+	o.arena, err = jsonl.AppendValue(o.arena, b, o.st, o.rd)
 	if err != nil {
 		if o.err == nil {
 			o.err = err
@@ -112,6 +128,15 @@ func (o *out) has(key string) bool {
 	return false
 }
 
+// size is about the length of the event written by appendTo.
+func (o *out) size() int {
+	n := len(o.arena) + 2
+	for _, kv := range o.kv {
+		n += len(kv.key) + len(kv.ext) + 6
+	}
+	return n
+}
+
 // appendTo writes the event as one JSON object.
 func (o *out) appendTo(dst []byte) []byte {
 	if o.sorted {
@@ -133,7 +158,11 @@ func (o *out) appendTo(dst []byte) []byte {
 		}
 		dst = jsonl.AppendString(dst, kv.key, o.st)
 		dst = append(dst, colon...)
-		dst = append(dst, o.arena[kv.start:kv.end]...)
+		if kv.ext != "" {
+			dst = append(dst, kv.ext...)
+		} else {
+			dst = append(dst, o.arena[kv.start:kv.end]...)
+		}
 	}
 	return append(dst, '}')
 }

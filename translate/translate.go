@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -591,7 +592,7 @@ func (t *Translator) write() error {
 	if t.ob.err != nil {
 		return t.ob.err
 	}
-	t.line = t.ob.appendTo(t.line[:0])
+	t.line = t.ob.appendTo(slices.Grow(t.line[:0], t.ob.size()))
 	t.stats.Written++
 	return t.emit(t.line)
 }
