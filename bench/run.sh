@@ -8,6 +8,7 @@
 #
 # Environment: SIZE (corpus size, default 100MB), REPS (default 3), SEED
 # (default 1), HUGE (the single-line case, default 200MB; 0 skips it),
+# LATENCY_LINES (lines per direction of the latency run, default 1000),
 # WORK (where binaries and corpora go, default /tmp/zevo-bench).
 set -euo pipefail
 
@@ -46,6 +47,7 @@ ZEVO=$WORK/bin/zevo
 say "building zevo"
 go build -o "$ZEVO" ./cmd/zevo
 go build -o "$WORK/bin/gen" ./bench/cmd/gen
+go build -o "$WORK/bin/latency" ./bench/cmd/latency
 
 # --- corpora ----------------------------------------------------------------
 EVO=$WORK/corpus-$SIZE-$SEED.evosci.jsonl
@@ -180,3 +182,6 @@ if [ "$HUGE" != 0 ]; then
 		echo "huge line ($p): $(stat -c %s "$f") bytes; peak RSS / line = $(awk -F'|' -v c="huge-$p-to-$([ $p = evosci ] && echo zero || echo evosci)" -v b="$(stat -c %s "$f")" '$1 == c && $2 == "zevo" {printf "%.2f", $5 * 1024 / b}' "$RESULTS")"
 	done
 fi
+echo
+echo "live latency: one line every 10 ms through pipes (bench/cmd/latency); cat is the machine's own floor"
+"$WORK/bin/latency" -zevo "$ZEVO" -n "${LATENCY_LINES:-1000}" || true
