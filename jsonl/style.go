@@ -79,6 +79,17 @@ func AppendValue(dst, raw []byte, st Style, rd *redact.Redactor) ([]byte, error)
 			}
 			i++
 		case '"':
+			if !expectKey && rd == nil {
+				// The common case: restyle while looking for the end.
+				dst = append(dst, '"')
+				var end int
+				if dst, end = restyle(dst, raw, i+1, st); end >= len(raw) {
+					return dst, errSyntax
+				}
+				dst = append(dst, '"')
+				i = end + 1
+				continue
+			}
 			end, err := stringEnd(raw, i)
 			if err != nil {
 				return dst, err
@@ -285,8 +296,15 @@ const hexDigits = "0123456789abcdef"
 // the style where the style escapes more than the source did.
 func appendStringBody(dst, body []byte, st Style) []byte {
 	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(body); {
+	dst, _ = restyle(dst, body, 0, st)
+	return append(dst, '"')
+}
+
+// restyle appends b from i up to the first '"' that is not escaped (or the
+// end of b), re-escaped to the style, and returns the index it stopped at.
+func restyle(dst, body []byte, i int, st Style) ([]byte, int) {
+	start := i
+	for i < len(body) {
 		if st == GoStyle {
 			i = swar.SkipGo(body, i)
 		} else {
@@ -296,8 +314,12 @@ func appendStringBody(dst, body []byte, st Style) []byte {
 			break
 		}
 		c := body[i]
+		if c == '"' {
+			break
+		}
 		if c == '\\' {
 			if i+1 >= len(body) {
+				i = len(body)
 				break
 			}
 			if body[i+1] != 'u' && body[i+1] != '/' {
@@ -359,8 +381,10 @@ func appendStringBody(dst, body []byte, st Style) []byte {
 		i += size
 		start = i
 	}
-	dst = append(dst, body[start:]...)
-	return append(dst, '"')
+	if i > len(body) {
+		i = len(body)
+	}
+	return append(dst, body[start:i]...), i
 }
 
 // decodeEscape decodes the escape at the start of b (\/ or \uXXXX, a

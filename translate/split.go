@@ -21,7 +21,7 @@ type scanner struct {
 // and Python).
 func (s *scanner) line(raw string, ev *event) (valid, object bool) {
 	b := unsafe.Slice(unsafe.StringData(raw), len(raw))
-	ev.fields = ev.fields[:0]
+	ev.fields, ev.lens = ev.fields[:0], 0
 	i := skipSpace(b, 0)
 	if i < len(b) && b[i] == '{' {
 		i, valid = s.members(b, raw, i+1, ev)

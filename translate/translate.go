@@ -188,6 +188,7 @@ type event struct {
 	typ    string // without the "zero." / "evosci." prefix
 	prefix bool   // the line was a kept event of the other protocol
 	fields []field
+	lens   uint64 // a bit per key length (mod 64): a key whose bit is clear is absent
 	raw    string // the line (valid until the next line)
 	name   string // input name and line number, for diagnostics
 	num    int
@@ -206,6 +207,9 @@ func (e *event) where() string { return e.name + ":" + strconv.Itoa(e.num) }
 
 // get returns the value of a top-level key, decoded.
 func (e *event) get(key string) gjson.Result {
+	if e.lens&(1<<(len(key)&63)) == 0 {
+		return gjson.Result{}
+	}
 	for i := range e.fields {
 		if f := &e.fields[i]; f.key == key {
 			if f.pending {
@@ -221,6 +225,9 @@ func (e *event) get(key string) gjson.Result {
 // peek returns the value of a top-level key for its Type and Raw only: the
 // Str of a string with escapes may be missing.
 func (e *event) peek(key string) gjson.Result {
+	if e.lens&(1<<(len(key)&63)) == 0 {
+		return gjson.Result{}
+	}
 	for i := range e.fields {
 		if e.fields[i].key == key {
 			return e.fields[i].val
@@ -243,12 +250,16 @@ func (e *event) set(key string, v gjson.Result) {
 }
 
 func (e *event) setField(f field) {
-	for i := range e.fields {
-		if e.fields[i].key == f.key {
-			e.fields[i] = f
-			return
+	bit := uint64(1) << (len(f.key) & 63)
+	if e.lens&bit != 0 {
+		for i := range e.fields {
+			if e.fields[i].key == f.key {
+				e.fields[i] = f
+				return
+			}
 		}
 	}
+	e.lens |= bit
 	e.fields = append(e.fields, f)
 }
 

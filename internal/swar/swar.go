@@ -57,17 +57,18 @@ func QuoteOrBackslash(b []byte, i int) int {
 }
 
 // SkipGo returns the index of the first byte at or after i that Go's
-// encoding/json may write differently from the input: '\\', '<', '>',
-// '&' or a non-ASCII byte; len(b) when there is none.
+// encoding/json may write differently from the input ('\\', '<', '>',
+// '&' or a non-ASCII byte) or that ends a string ('"'); len(b) when there
+// is none.
 func SkipGo(b []byte, i int) int {
 	for ; i+8 <= len(b); i += 8 {
 		x := binary.LittleEndian.Uint64(b[i:])
-		if eq(x, '\\')|eq(x, '<')|eq(x, '>')|eq(x, '&')|x&hi != 0 {
+		if eq(x, '\\')|eq(x, '"')|eq(x, '<')|eq(x, '>')|eq(x, '&')|x&hi != 0 {
 			break
 		}
 	}
 	for ; i < len(b); i++ {
-		if c := b[i]; c == '\\' || c == '<' || c == '>' || c == '&' || c >= 0x80 {
+		if c := b[i]; c == '\\' || c == '"' || c == '<' || c == '>' || c == '&' || c >= 0x80 {
 			return i
 		}
 	}
@@ -75,16 +76,17 @@ func SkipGo(b []byte, i int) int {
 }
 
 // SkipPython returns the index of the first byte at or after i that
-// Python's json.dumps may write differently: '\\' or a byte >= 0x7f.
+// Python's json.dumps may write differently ('\\' or a byte >= 0x7f) or
+// that ends a string ('"').
 func SkipPython(b []byte, i int) int {
 	for ; i+8 <= len(b); i += 8 {
 		x := binary.LittleEndian.Uint64(b[i:])
-		if eq(x, '\\')|eq(x, 0x7f)|x&hi != 0 {
+		if eq(x, '\\')|eq(x, '"')|eq(x, 0x7f)|x&hi != 0 {
 			break
 		}
 	}
 	for ; i < len(b); i++ {
-		if c := b[i]; c == '\\' || c >= 0x7f {
+		if c := b[i]; c == '\\' || c == '"' || c >= 0x7f {
 			return i
 		}
 	}

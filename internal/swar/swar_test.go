@@ -23,8 +23,8 @@ func TestAgainstNaive(t *testing.T) {
 	}{
 		{"StringStop", StringStop, func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 }},
 		{"QuoteOrBackslash", QuoteOrBackslash, func(c byte) bool { return c == '"' || c == '\\' }},
-		{"SkipGo", SkipGo, func(c byte) bool { return c == '\\' || c == '<' || c == '>' || c == '&' || c >= 0x80 }},
-		{"SkipPython", SkipPython, func(c byte) bool { return c == '\\' || c >= 0x7f }},
+		{"SkipGo", SkipGo, func(c byte) bool { return c == '\\' || c == '"' || c == '<' || c == '>' || c == '&' || c >= 0x80 }},
+		{"SkipPython", SkipPython, func(c byte) bool { return c == '\\' || c == '"' || c >= 0x7f }},
 		{"SkipRedact", SkipRedact, func(c byte) bool {
 			return c == '-' || c == 'i' || c == 'I' || c == 'r' || c == 'R' || c == '\\'
 		}},
