@@ -2,14 +2,15 @@ package translate
 
 import (
 	"strconv"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/internal/swar"
 )
 
-// scanner validates a line as JSON (accepting exactly what gjson.Valid
-// accepts) and, when it is an object, records its top-level members, in
+// scanner validates a line as UTF-8 JSON (accepting exactly what
+// utf8.Valid and gjson.Valid both accept) and, when it is an object, records its top-level members, in
 // one pass and without decoding strings: most values are only copied, and
 // get decodes the others on demand.
 type scanner struct {
@@ -228,9 +229,19 @@ func isHex(c byte) bool {
 func stringEnd(b []byte, i int) (end int, esc, ok bool) {
 	i++
 	for {
-		i = swar.StringStop(b, i)
+		i = swar.StringStopUTF8(b, i)
 		if i >= len(b) || b[i] < 0x20 {
 			return i, esc, false
+		}
+		if b[i] >= 0x80 {
+			// Non-ASCII can only be valid inside strings: the line's
+			// UTF-8 is checked here, in the same pass.
+			r, n := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && n == 1 {
+				return i, esc, false
+			}
+			i += n
+			continue
 		}
 		if b[i] == '"' {
 			return i + 1, esc, true

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/bench/corpus"
@@ -120,7 +121,7 @@ func TestScanValidAsGjson(t *testing.T) {
 		`tru`, `truex`, `nul`, `falsey`, `NaN`, `{"a":NaN}`, `Infinity`, `{"a":-Infinity}`,
 		`"\u12"`, `"\u12G4"`, `"\x41"`, `"a\"`, `"\\"`, "\"tab\there\"", "\"nl\nhere\"", `"\/"`,
 		`{"a":1}x`, `{"a":1} `, " \t\r\n{}\n", `{"":""}`, `{"a":[1,{"b":[true,false,null]}]}`,
-		`{"\u0074ype":"x"}`, `"x"`, `"`, `{"a":"b}`, `[`, `]`, `{"a":1}{"b":2}`, `{"a":[{}, []]}`,
+		`{"\u0074ype":"x"}`, "{\"a\":\"\xff\"}", "{\"a\":\"caf\xc3\xa9\"}", "{\"a\":\"\xc3\"}", "{\"\xed\xa0\x80\":1}", "\xef\xbb\xbf{}", `"x"`, `"`, `{"a":"b}`, `[`, `]`, `{"a":1}{"b":2}`, `{"a":[{}, []]}`,
 	}
 	const mutations = "{}[]\",:\\ u0e-.t"
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -146,8 +147,8 @@ func TestScanValidAsGjson(t *testing.T) {
 	for _, c := range cases {
 		var ev event
 		valid, object := s.line(c, &ev)
-		if want := gjson.Valid(c); valid != want {
-			t.Errorf("scanner.line(%q) valid = %v, gjson.Valid = %v", c, valid, want)
+		if want := gjson.Valid(c) && utf8.ValidString(c); valid != want {
+			t.Errorf("scanner.line(%q) valid = %v, gjson.Valid and utf8.Valid = %v", c, valid, want)
 		} else if valid && object != gjson.Parse(c).IsObject() {
 			t.Errorf("scanner.line(%q) object = %v", c, object)
 		}

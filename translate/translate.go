@@ -378,12 +378,12 @@ func (t *Translator) unmappedName(ev *event) string {
 func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnostic) {
 	*ev = event{fields: ev.fields[:0], name: l.Name, num: l.Num}
 	b := l.Bytes
-	if !utf8.Valid(b) {
-		return nil, nil, &Diagnostic{ev.where(), "invalid UTF-8"}
-	}
 	raw := unsafe.String(unsafe.SliceData(b), len(b))
-	valid, object := p.scan.line(raw, ev)
+	valid, object := p.scan.line(raw, ev) // checks UTF-8 too
 	if !valid {
+		if !utf8.Valid(b) {
+			return nil, nil, &Diagnostic{ev.where(), "invalid UTF-8"}
+		}
 		fixed, ok := replaceNonFinite(b)
 		if ok {
 			raw = string(fixed)

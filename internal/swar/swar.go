@@ -39,6 +39,23 @@ func StringStop(b []byte, i int) int {
 	return len(b)
 }
 
+// StringStopUTF8 is StringStop that also stops at non-ASCII bytes, for a
+// caller that validates UTF-8 as it goes.
+func StringStopUTF8(b []byte, i int) int {
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		if eq(x, '"')|eq(x, '\\')|less(x, 0x20)|x&hi != 0 {
+			break
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
+			return i
+		}
+	}
+	return len(b)
+}
+
 // QuoteOrBackslash returns the index of the first '"' or '\\' at or after
 // i, or len(b).
 func QuoteOrBackslash(b []byte, i int) int {

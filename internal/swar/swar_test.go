@@ -22,6 +22,7 @@ func TestAgainstNaive(t *testing.T) {
 		stop func(byte) bool
 	}{
 		{"StringStop", StringStop, func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 }},
+		{"StringStopUTF8", StringStopUTF8, func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c >= 0x80 }},
 		{"QuoteOrBackslash", QuoteOrBackslash, func(c byte) bool { return c == '"' || c == '\\' }},
 		{"SkipGo", SkipGo, func(c byte) bool { return c == '\\' || c == '"' || c == '<' || c == '>' || c == '&' || c >= 0x80 }},
 		{"SkipPython", SkipPython, func(c byte) bool { return c == '\\' || c == '"' || c >= 0x7f }},
