@@ -61,10 +61,21 @@ func (t *Translator) Stream(r io.Reader, name string, flush func() error, diag f
 	full := make(chan *batch, batches)
 	done := make(chan struct{})
 	defer close(done)
-	for range batches {
-		free <- &batch{}
+	if t.batches == nil {
+		for range batches {
+			t.batches = append(t.batches, &batch{})
+		}
+	}
+	for _, b := range t.batches {
+		free <- b
 	}
 	go t.readAhead(r, name, free, full, done)
+	stopped := true
+	defer func() {
+		if stopped {
+			t.batches = nil // the reading goroutine may still hold one
+		}
+	}()
 	for {
 		b := <-full
 		for i := 0; i < b.n; i++ {
@@ -90,6 +101,9 @@ func (t *Translator) Stream(r io.Reader, name string, flush func() error, diag f
 		}
 		rerr := b.err
 		free <- b
+		if rerr != nil {
+			stopped = false // every batch is back in free
+		}
 		switch {
 		case rerr == io.EOF:
 			return nil

@@ -150,9 +150,10 @@ type Translator struct {
 	toZero zeroState
 	toEvo  evoState
 
-	pre   preparer
-	cur   prepared           // the line being translated by Line, reused
-	names map[typeKey]string // see unmappedName
+	pre     preparer
+	cur     prepared           // the line being translated by Line, reused
+	names   map[typeKey]string // see unmappedName
+	batches []*batch           // Stream's, reused from one input to the next
 }
 
 // New returns a Translator that passes each output event, without line end,
