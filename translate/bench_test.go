@@ -41,13 +41,14 @@ func benchTranslate(b *testing.B, p corpus.Protocol, opt Options) {
 	b.ReportAllocs()
 	var ms0, ms1 runtime.MemStats
 	runtime.ReadMemStats(&ms0)
+	// One translator for all rounds, as for the inputs of one command.
+	tr := New(opt, func(l []byte) error {
+		out.Write(l)
+		return out.WriteByte('\n')
+	})
 	n := 0
 	for b.Loop() {
 		out.Reset()
-		tr := New(opt, func(l []byte) error {
-			out.Write(l)
-			return out.WriteByte('\n')
-		})
 		err := tr.Stream(bytes.NewReader(in), "corpus", func() error { return nil }, func(d *Diagnostic) error { return d })
 		if err != nil {
 			b.Fatal(err)

@@ -80,6 +80,9 @@ func (t *Translator) Stream(r io.Reader, name string, flush func() error, diag f
 		b := <-full
 		for i := 0; i < b.n; i++ {
 			err := t.apply(&b.lines[i])
+			if err == nil {
+				continue
+			}
 			var d *Diagnostic
 			if errors.As(err, &d) {
 				if err := diag(d); err != nil {

@@ -321,13 +321,14 @@ func (t *Translator) apply(p *prepared) error {
 		return bad
 	}
 	unmapped, err := t.dispatch(ev)
-	var d *Diagnostic
+	if err != nil {
+		var d *Diagnostic // declared here: it escapes, and costs an allocation
+		if errors.As(err, &d) {
+			t.stats.Diagnosed++
+		}
+		return err
+	}
 	switch {
-	case errors.As(err, &d):
-		t.stats.Diagnosed++
-		return err
-	case err != nil:
-		return err
 	case warn != nil:
 		t.stats.Diagnosed++
 		return warn
@@ -399,10 +400,9 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnos
 	if !object {
 		return nil, nil, &Diagnostic{ev.where(), "not a JSON object"}
 	}
-	where := ev.where
 	typ := ev.get("type")
 	if typ.Type != gjson.String {
-		return nil, nil, &Diagnostic{where(), `no string "type" field`}
+		return nil, nil, &Diagnostic{ev.where(), `no string "type" field`}
 	}
 	ev.typ = typ.Str
 	sv := ev.get("schemaVersion")
@@ -421,9 +421,9 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnos
 	}
 	if p.from != Auto && !ev.prefix && ev.kind != p.from && !(p.from == Zero1 && ev.kind == Zero) {
 		if p.from == Zero {
-			return nil, nil, &Diagnostic{where(), `no "schemaVersion": not a Zero event (--from zero)`}
+			return nil, nil, &Diagnostic{ev.where(), `no "schemaVersion": not a Zero event (--from zero)`}
 		}
-		return nil, nil, &Diagnostic{where(), `has "schemaVersion": a Zero event, not EvoScientist (--from evosci)`}
+		return nil, nil, &Diagnostic{ev.where(), `has "schemaVersion": a Zero event, not EvoScientist (--from evosci)`}
 	}
 	if ev.kind == Zero {
 		if d := checkZeroFields(ev); d != nil {
@@ -435,9 +435,9 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnos
 			upgrade(ev, p.tables)
 		default:
 			if !sv.Exists() {
-				return nil, nil, &Diagnostic{where(), `Zero event without "schemaVersion"`}
+				return nil, nil, &Diagnostic{ev.where(), `Zero event without "schemaVersion"`}
 			}
-			return nil, nil, &Diagnostic{where(), fmt.Sprintf("unknown schemaVersion %s (zevo knows 1 and 2)", sv.Raw)}
+			return nil, nil, &Diagnostic{ev.where(), fmt.Sprintf("unknown schemaVersion %s (zevo knows 1 and 2)", sv.Raw)}
 		}
 	}
 	return ev, warn, nil
