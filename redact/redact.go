@@ -17,7 +17,7 @@ var zeroPatterns = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)(bearer\s+)[A-Za-z0-9._-]{16,}`),
 }
 
-// keptPrefixes survive at the start of a match (compared case-insensitively).
+// keptPrefixes survive at the start of a match.
 var keptPrefixes = []string{"apikey=", "api_key=", "api-key=", "bearer "}
 
 var sensitiveNames = map[string]bool{
@@ -49,13 +49,37 @@ func (r *Redactor) String(s string) string {
 	return s
 }
 
+// keepPrefix decides as Zero does: the lowercased match starts with a kept
+// prefix, and that many bytes of the match are kept. Case folding makes
+// the two differ for the Kelvin sign (U+212A matches k in "(?i)api_key"):
+// Zero then keeps a shorter prefix, and so does zevo.
 func keepPrefix(match string) string {
+	lower := strings.ToLower(match)
 	for _, prefix := range keptPrefixes {
-		if len(match) >= len(prefix) && strings.EqualFold(match[:len(prefix)], prefix) {
+		if strings.HasPrefix(lower, prefix) {
 			return match[:len(prefix)] + Marker
 		}
 	}
 	return Marker
+}
+
+// extraPatterns are secrets Zero does not look for, replaced whole with
+// WithExtra: GitHub tokens, AWS access key ids, PEM private keys (to the end
+// of the text when the END line was cut off), JWTs, Slack tokens and Google
+// API keys.
+var extraPatterns = []*regexp.Regexp{
+	regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`),
+	regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`),
+	regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY-----|[\s\S]*)`),
+	regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`),
+	regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`),
+	regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`),
+}
+
+// WithExtra returns a Redactor that applies Zero's rules and then the
+// extra patterns.
+func WithExtra() *Redactor {
+	return &Redactor{Extra: extraPatterns}
 }
 
 // MayMatch reports, cheaply, whether String could change s, given as the raw

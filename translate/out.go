@@ -36,6 +36,10 @@ func (o *out) put(key string, start int) {
 
 // raw adds a JSON value copied from the input, restyled and redacted.
 func (o *out) raw(key string, raw string) {
+	if raw == "" {
+		// An absent value: writing the key alone would not be JSON.
+		return
+	}
 	start := len(o.arena)
 	var err error
 	o.arena, err = jsonl.AppendValue(o.arena, []byte(raw), o.st, o.rd)

@@ -133,9 +133,10 @@ func (t *Translator) zeroToolCall(ev *event, to string) error {
 	}
 	t.rememberCall(ev.get("id").Str, ev.get("name").Str, argsRaw)
 	t.headEvo(to)
-	t.ob.raw("name", ev.get("name").Raw)
+	// Zero omits an empty name or id; EvoScientist's clients read both.
+	t.ob.raw("name", orEmpty(ev.get("name")))
 	t.ob.raw("args", argsRaw)
-	t.ob.raw("id", ev.get("id").Raw)
+	t.ob.raw("id", orEmpty(ev.get("id")))
 	return t.write()
 }
 
