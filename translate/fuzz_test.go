@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -74,7 +75,7 @@ func jsonKind(v any) string {
 	return "null"
 }
 
-type run struct {
+type fuzzRun struct {
 	out   [][]byte
 	diags []*Diagnostic
 	lines int
@@ -82,9 +83,9 @@ type run struct {
 }
 
 // translateAll runs data through a Translator as the CLI does.
-func translateAll(t *testing.T, data []byte, opt Options) run {
+func translateAll(t *testing.T, data []byte, opt Options) fuzzRun {
 	t.Helper()
-	var r run
+	var r fuzzRun
 	opt.Now = func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
 	opt.Rand = bytes.NewReader(bytes.Repeat([]byte{7}, 1<<16))
 	tr := New(opt, func(b []byte) error {
@@ -119,7 +120,7 @@ func translateAll(t *testing.T, data []byte, opt Options) run {
 }
 
 // checkRun checks the invariants of one translation.
-func checkRun(t *testing.T, data []byte, opt Options, r run) {
+func checkRun(t *testing.T, data []byte, opt Options, r fuzzRun) {
 	t.Helper()
 	s := r.stats
 	if s.Lines != r.lines {
@@ -201,7 +202,7 @@ func checkRun(t *testing.T, data []byte, opt Options, r run) {
 }
 
 // checkFraming: EvoScientist input alone gives whole Zero runs.
-func checkFraming(t *testing.T, data []byte, r run) {
+func checkFraming(t *testing.T, data []byte, r fuzzRun) {
 	if bytes.Contains(data, []byte("schemaVersion")) || bytes.Contains(data, []byte("zero.")) ||
 		bytes.Contains(data, []byte(`\u`)) || bytes.Contains(data, []byte("run_")) || len(r.out) == 0 {
 		return
@@ -247,6 +248,10 @@ func seeds(f *testing.F) {
 				f.Add(b, mode)
 			}
 		}
+	}
+	for i := int64(0); i < 4; i++ {
+		f.Add(genEvo(rand.New(rand.NewSource(i))), uint8(i))
+		f.Add(genZero(rand.New(rand.NewSource(i))), uint8(i+4))
 	}
 }
 

@@ -36,8 +36,7 @@ func (o *out) put(key string, start int) {
 
 // raw adds a JSON value copied from the input, restyled and redacted.
 func (o *out) raw(key string, raw string) {
-	if raw == "" {
-		// An absent value: writing the key alone would not be JSON.
+	if raw == "" { // an absent gjson value: nothing to copy
 		return
 	}
 	start := len(o.arena)

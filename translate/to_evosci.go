@@ -63,7 +63,7 @@ func (t *Translator) zeroToEvo(ev *event) (bool, error) {
 	if rule == nil || rule.Unmapped {
 		return true, t.keepZeroInEvo(ev)
 	}
-	if ev.typ != "run_end" && ev.typ != "run_start" {
+	if ev.typ != "run_end" && ev.typ != "run_start" && ev.typ != "message" && ev.typ != "prompt" {
 		t.toEvo.active = true
 	}
 	if ev.typ == "text" {
@@ -91,7 +91,10 @@ func (t *Translator) zeroToEvo(ev *event) (bool, error) {
 			return false, d
 		}
 		t.toEvo.hasFinal = true
-		t.toEvo.final = strings.Clone(ev.get("text").Raw)
+		t.toEvo.final = orEmpty(ev.get("text"))
+		if t.toEvo.final != `""` {
+			t.toEvo.final = strings.Clone(t.toEvo.final)
+		}
 		return false, nil
 	case "run_start":
 		if d := check(ev, "runId", "string"); d != nil {
@@ -102,7 +105,10 @@ func (t *Translator) zeroToEvo(ev *event) (bool, error) {
 			return false, err
 		}
 		t.toEvo.active = true
-		if t.opt.Unmapped == Keep {
+		// A run_start zevo wrote itself for an EvoScientist run carries
+		// nothing the EvoScientist stream lacks: keeping it would not
+		// restore the source.
+		if t.opt.Unmapped == Keep && ev.get("provider").Str != evoProvider {
 			return false, t.keepZeroInEvo(ev)
 		}
 		return false, nil
@@ -133,7 +139,6 @@ func (t *Translator) zeroToolCall(ev *event, to string) error {
 	}
 	t.rememberCall(ev.get("id").Str, ev.get("name").Str, argsRaw)
 	t.headEvo(to)
-	// Zero omits an empty name or id; EvoScientist's clients read both.
 	t.ob.raw("name", orEmpty(ev.get("name")))
 	t.ob.raw("args", argsRaw)
 	t.ob.raw("id", orEmpty(ev.get("id")))
