@@ -4,12 +4,13 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"syscall"
 )
 
 // Exit codes, the only place they are defined.
 const (
-	ExitOK          = 0   // success
-	ExitDiagnostics = 1   // some lines had diagnostics; output for the rest was written
+	ExitOK          = 0   // success, or the consumer closed the pipe early
+	ExitDiagnostics = 1   // some lines had diagnostics (output for the rest was written), or output failed
 	ExitUsage       = 2   // bad flags or arguments
 	ExitInterrupt   = 130 // SIGINT: what was translated is flushed first
 	ExitTerminate   = 143 // SIGTERM: likewise
@@ -39,9 +40,18 @@ func exitCode(err error) (int, string) {
 	if err == nil {
 		return ExitOK, ""
 	}
+	if brokenPipe(err) {
+		return ExitOK, ""
+	}
 	var e *exitError
 	if errors.As(err, &e) {
 		return e.code, e.msg
 	}
 	return ExitDiagnostics, err.Error()
+}
+
+// brokenPipe reports a write to a consumer that went away (zevo … | head -1):
+// it has read all it wanted, so zevo stops quietly.
+func brokenPipe(err error) bool {
+	return errors.Is(err, syscall.EPIPE)
 }

@@ -98,10 +98,20 @@ func runTranslate(c *ucli.Context, e *env) error {
 	}
 	w := jsonl.NewWriter(e.stdout)
 	tr := translate.New(opt, w.WriteLine)
+	e.whenStopped(func() {
+		if tr.Interrupt() == nil {
+			w.Flush()
+		}
+	})
+	flush := func() error {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		return w.Flush()
+	}
 	failFast := c.Bool("fail-fast")
 	diags := 0
 	failed, err := eachInput(e, c.Args().Slice(), func(name string, r io.Reader) error {
-		lr := jsonl.NewReader(r, name, w.Flush)
+		lr := jsonl.NewReader(r, name, flush)
 		for {
 			l, err := lr.Next()
 			if err == io.EOF {
@@ -115,7 +125,9 @@ func runTranslate(c *ucli.Context, e *env) error {
 				diags++
 				break
 			}
+			e.mu.Lock()
 			err = tr.Line(l)
+			e.mu.Unlock()
 			var d *translate.Diagnostic
 			if errors.As(err, &d) {
 				diags++
@@ -129,11 +141,29 @@ func runTranslate(c *ucli.Context, e *env) error {
 				return err
 			}
 		}
+		e.mu.Lock()
+		defer e.mu.Unlock()
 		return tr.End(name)
 	})
-	ferr := w.Flush()
-	if sum := tr.Stats().Summary(opt.Unmapped); sum != "" && opt.Unmapped != translate.Keep {
+	ferr := flush()
+	st := tr.Stats()
+	if e.account != nil {
+		e.account(st)
+	}
+	if brokenPipe(err) || brokenPipe(ferr) {
+		// The consumer has all it wanted; counts of a cut-short run
+		// would only mislead.
+		if diags > 0 {
+			return silentExit(ExitDiagnostics)
+		}
+		return nil
+	}
+	if sum := st.Summary(opt.Unmapped); sum != "" && opt.Unmapped != translate.Keep {
 		fmt.Fprintln(e.stderr, sum)
+	}
+	if st.Diagnosed > 0 {
+		fmt.Fprintf(e.stderr, "zevo: %d line(s) read: %d translated, %d unmapped, %d with a diagnostic, %d blank\n",
+			st.Lines, st.Mapped, st.Unmapped, st.Diagnosed, st.Blank)
 	}
 	if err != nil {
 		var ee *exitError

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"testing/iotest"
 
@@ -188,4 +189,30 @@ func FuzzAppendValue(f *testing.F) {
 			t.Fatalf("AppendValue(%q) = %q\n decodes to %#v\n want       %#v", raw, out, got, want)
 		}
 	})
+}
+
+func TestTooDeep(t *testing.T) {
+	deep := func(n int, open, close string) []byte {
+		return []byte(strings.Repeat(open, n) + strings.Repeat(close, n))
+	}
+	for _, c := range []struct {
+		b    []byte
+		want bool
+	}{
+		{deep(MaxDepth, "[", "]"), false},
+		{deep(MaxDepth+1, "[", "]"), true},
+		{deep(MaxDepth+1, `{"a":`, "}"), true},
+		{[]byte(`"` + strings.Repeat("[", 3*MaxDepth) + `"`), false}, // inside a string
+		{[]byte(`["\"` + strings.Repeat("[", 3*MaxDepth) + `"]`), false},
+		{[]byte(strings.Repeat("[]", 3*MaxDepth)), false}, // many, but shallow
+		{[]byte(strings.Repeat("[", 100_000_000/100)), true},
+	} {
+		if got := TooDeep(c.b); got != c.want {
+			t.Errorf("TooDeep(%.40q… %d bytes) = %v, want %v", c.b, len(c.b), got, c.want)
+		}
+		// the same limit as AppendValue's
+		if _, err := AppendValue(nil, c.b, GoStyle, nil); (err == ErrDepth) != c.want {
+			t.Errorf("AppendValue and TooDeep disagree on %.40q…: %v", c.b, err)
+		}
+	}
 }

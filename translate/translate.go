@@ -288,6 +288,9 @@ func (t *Translator) decode(l jsonl.Line) (ev *event, warn, bad *Diagnostic) {
 	if !utf8.Valid(b) {
 		return nil, nil, &Diagnostic{where, "invalid UTF-8"}
 	}
+	if jsonl.TooDeep(b) {
+		return nil, nil, &Diagnostic{where, "not valid JSON (nested deeper than 10000 levels)"}
+	}
 	raw := unsafe.String(unsafe.SliceData(b), len(b))
 	if !gjson.Valid(raw) {
 		fixed, ok := replaceNonFinite(b)
@@ -591,4 +594,23 @@ next:
 		}
 		t.ob.raw(f.key, f.val.Raw)
 	}
+}
+
+// Interrupt ends the output of an interrupted translation as the target's
+// producer ends an interrupted run: a Zero run still open gets Zero's
+// error "interrupted" and run_end "interrupted" (exit code 130); an
+// EvoScientist run cancelled by Ctrl-C ends with nothing, so nothing is
+// written.
+func (t *Translator) Interrupt() error {
+	if t.opt.To == EvoSci || !t.toZero.active {
+		return nil
+	}
+	t.headZero("error")
+	t.ob.str("code", "interrupted")
+	t.ob.str("message", "run cancelled by signal")
+	t.ob.lit("recoverable", "false")
+	if err := t.write(); err != nil {
+		return err
+	}
+	return t.closeZeroRun("interrupted", 130)
 }
