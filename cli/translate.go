@@ -9,6 +9,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
+	"github.com/zevo/zevo/redact"
 	"github.com/zevo/zevo/translate"
 )
 
@@ -37,6 +38,7 @@ Examples:
 			&ucli.StringFlag{Name: "unmapped", Value: "drop", Usage: "events with no counterpart: drop (counted on stderr), keep (prefixed type) or error"},
 			&ucli.BoolFlag{Name: "no-redact", Usage: "do not apply Zero's redaction to Zero output"},
 			&ucli.BoolFlag{Name: "redact", Usage: "apply Zero's redaction to EvoScientist output too"},
+			&ucli.BoolFlag{Name: "redact-extra", Usage: "redact (any output) with Zero's rules plus GitHub tokens, AWS access keys, PEM private keys, JWTs, Slack tokens and Google API keys"},
 			&ucli.StringSliceFlag{Name: "mapping", Usage: "load a mapping table `FILE` that adds or overrides rules (repeatable)"},
 			&ucli.BoolFlag{Name: "fail-fast", Usage: "stop at the first bad line (exit 1)"},
 		},
@@ -61,8 +63,8 @@ func translateOptions(c *ucli.Context, e *env) (translate.Options, error) {
 	if err != nil {
 		return opt, usageErr("--unmapped: %v", err)
 	}
-	if c.Bool("redact") && c.Bool("no-redact") {
-		return opt, usageErr("--redact and --no-redact contradict each other")
+	if (c.Bool("redact") || c.Bool("redact-extra")) && c.Bool("no-redact") {
+		return opt, usageErr("--redact or --redact-extra and --no-redact contradict each other")
 	}
 	tables := mappings.Default()
 	for _, path := range c.StringSlice("mapping") {
@@ -86,9 +88,18 @@ func translateOptions(c *ucli.Context, e *env) (translate.Options, error) {
 		Cwd:       cwd,
 		Model:     c.String("model"),
 		Unmapped:  unmapped,
-		Redact:    (to != translate.EvoSci && !c.Bool("no-redact")) || c.Bool("redact"),
+		Redact:    (to != translate.EvoSci && !c.Bool("no-redact")) || c.Bool("redact") || c.Bool("redact-extra"),
+		Redactor:  redactor(c.Bool("redact-extra")),
 		Tables:    tables,
 	}, nil
+}
+
+// redactor is Zero's rules, or with extra those and the stronger patterns.
+func redactor(extra bool) *redact.Redactor {
+	if extra {
+		return redact.WithExtra()
+	}
+	return nil
 }
 
 func runTranslate(c *ucli.Context, e *env) error {

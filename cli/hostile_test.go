@@ -1,0 +1,365 @@
+package cli
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/zevo/zevo/translate"
+)
+
+// The hostile-input suite runs every command line of hostileCommands on
+// every input of hostileInputs and checks that zevo neither panics nor
+// hangs, names each bad line as FILE:LINE, writes only JSON, and accounts
+// for every line.
+
+// Classes of bad lines: a command must name the lines of the classes it
+// checks.
+const (
+	badJSON   = 1 << iota // not JSON text (every command that reads JSON)
+	badEvent              // JSON, but not an event: no object, no string "type", unknown schemaVersion
+	badToZero             // an EvoScientist event whose mapped fields have the wrong JSON type
+	badToEvo              // a Zero event whose mapped fields have the wrong JSON type
+)
+
+type hostileCommand struct {
+	args    []string // after "zevo"; the input file follows
+	checks  int      // the classes of bad lines it must name
+	account bool     // translate: the accounting must add up and name exactly the bad lines
+	jsonOut bool     // every output line is JSON
+	// notBad lists, by input, bad lines this command never looks into
+	// (an event it does not translate).
+	notBad map[string][]int
+}
+
+// hostileCommands: one line per command line to try.
+var hostileCommands = []hostileCommand{
+	{[]string{"translate", "--to", "zero"}, badJSON | badEvent | badToZero, true, true, nil},
+	{[]string{"translate", "--to", "zero@1", "--unmapped", "keep"}, badJSON | badEvent | badToZero, true, true,
+		map[string][]int{"wrong-types.evosci.jsonl": {7}}}, // thinking: Zero v1 has no reasoning
+	{[]string{"translate", "--to", "evosci"}, badJSON | badEvent | badToEvo, true, true, nil},
+	{[]string{"translate", "--to", "evosci", "--unmapped", "keep", "--redact-extra"}, badJSON | badEvent | badToEvo, true, true, nil},
+	{[]string{"--to", "zero", "--no-redact", "--from", "auto"}, badJSON | badEvent | badToZero, true, true, nil},
+}
+
+type hostileInput struct {
+	name string
+	data []byte           // the input, written to a file; or
+	gen  func() io.Reader // a large input, fed on standard input
+	bad  map[int]int      // line number → class
+	big  bool             // skipped with -short
+}
+
+// lines splits data as zevo's reader does: at \n, without one CR before
+// it, without a BOM at the start; a last line without \n counts.
+func lines(data []byte) [][]byte {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	parts := bytes.Split(data, []byte("\n"))
+	if len(parts[len(parts)-1]) == 0 {
+		parts = parts[:len(parts)-1]
+	}
+	for i := range parts {
+		parts[i] = bytes.TrimSuffix(parts[i], []byte("\r"))
+	}
+	return parts
+}
+
+func isBlank(b []byte) bool { return len(bytes.Trim(b, " \t\r\n")) == 0 }
+
+// classify says, for generated inputs, what class a line is in.
+func classify(l []byte) int {
+	switch {
+	case isBlank(l):
+		return 0
+	case !utf8.Valid(l) || !json.Valid(l):
+		return badJSON
+	}
+	var ev map[string]any
+	if json.Unmarshal(l, &ev) != nil {
+		return badEvent
+	}
+	if _, ok := ev["type"].(string); !ok {
+		return badEvent
+	}
+	return 0
+}
+
+func classifyAll(data []byte) map[int]int {
+	bad := map[int]int{}
+	for i, l := range lines(data) {
+		if c := classify(l); c != 0 {
+			bad[i+1] = c
+		}
+	}
+	return bad
+}
+
+func lineSet(class int, nums ...int) map[int]int {
+	m := map[int]int{}
+	for _, n := range nums {
+		m[n] = class
+	}
+	return m
+}
+
+func hostileInputs(t *testing.T) []hostileInput {
+	file := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join("../testdata/hostile", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	in := []hostileInput{
+		{name: "invalid-json.jsonl", bad: lineSet(badJSON, 2, 3, 5, 6, 7, 8, 9)},
+		{name: "truncated.evosci.jsonl", bad: lineSet(badJSON, 4)},
+		{name: "nul.jsonl", bad: lineSet(badJSON, 2, 3, 4)},
+		{name: "invalid-utf8.jsonl", bad: lineSet(badJSON, 2, 3, 4, 5)},
+		{name: "lone-surrogate.jsonl"},
+		{name: "numbers.evosci.jsonl", bad: lineSet(badToZero, 4, 5)},
+		{name: "dup-keys.jsonl"},
+		{name: "bom-crlf.jsonl"},
+		{name: "not-objects.jsonl", bad: lineSet(badEvent, 1, 2, 3, 4, 5, 6, 7, 8, 9)},
+		{name: "wrong-types.evosci.jsonl", bad: lineSet(badToZero, 1, 2, 3, 4, 5, 6, 7, 8)},
+		{name: "wrong-types.zero.jsonl", bad: lineSet(badToEvo, 2, 3, 4, 5, 6, 7, 8, 9)},
+		{name: "nan.evosci.jsonl", bad: lineSet(badJSON, 1, 3)},
+		{name: "schema-version.zero.jsonl", bad: lineSet(badEvent, 1, 2, 3, 4, 7, 8)},
+		{name: "empty.jsonl"},
+		{name: "blank.jsonl"},
+	}
+	for i := range in {
+		in[i].data = file(in[i].name)
+	}
+
+	// Nesting: 100 000 levels, as a value, inside args, and unclosed; and
+	// 9 000 levels, which is allowed.
+	var deep bytes.Buffer
+	n := 100_000
+	deep.WriteString(strings.Repeat("[", n) + strings.Repeat("]", n) + "\n")
+	deep.WriteString(`{"type": "tool_call", "name": "x", "args": ` + strings.Repeat(`{"a": `, n) + "1" + strings.Repeat("}", n) + `, "id": "c1"}` + "\n")
+	deep.WriteString(strings.Repeat("[", n) + "\n")
+	deep.WriteString(`{"type": "tool_call", "name": "x", "args": ` + strings.Repeat(`{"a": `, 9000) + "1" + strings.Repeat("}", 9000) + `, "id": "c2"}` + "\n")
+	deep.WriteString(`{"type": "done", "content": "", "response": ""}` + "\n")
+	in = append(in, hostileInput{name: "deep.jsonl", data: deep.Bytes(), bad: lineSet(badJSON, 1, 2, 3)})
+
+	// Not text at all: a gzip stream and random bytes.
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(file("../translate/basic.evosci.jsonl"))
+	zw.Close()
+	rnd := make([]byte, 64<<10)
+	rand.New(rand.NewSource(1)).Read(rnd)
+	bin := append(gz.Bytes(), rnd...)
+	in = append(in, hostileInput{name: "binary.gz", data: bin, bad: classifyAll(bin)})
+
+	// A long line that is fine, and a long line that is not.
+	longOK := func(size int) func() io.Reader {
+		return func() io.Reader {
+			return io.MultiReader(
+				strings.NewReader(`{"type": "tool_result", "name": "read_file", "content": "`),
+				io.LimitReader(repeatReader("0123456789abcdef\\n"), int64(size)),
+				strings.NewReader(`", "success": true, "id": "c1"}`+"\n"+`{"type": "done", "content": "", "response": ""}`+"\n"))
+		}
+	}
+	longBad := func(size int) func() io.Reader {
+		return func() io.Reader { return io.LimitReader(repeatReader("["), int64(size)) }
+	}
+	in = append(in,
+		hostileInput{name: "long-4MB", gen: longOK(4 << 20)},
+		hostileInput{name: "long-bad-4MB", gen: longBad(4 << 20), bad: lineSet(badJSON, 1)},
+		hostileInput{name: "long-100MB", gen: longOK(100 << 20), big: true},
+		hostileInput{name: "long-bad-100MB", gen: longBad(100 << 20), bad: lineSet(badJSON, 1), big: true},
+	)
+	return in
+}
+
+// repeatReader yields s over and over.
+type repeatReader string
+
+func (r repeatReader) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		n += copy(p[n:], r)
+	}
+	return n, nil
+}
+
+// hostileTimeout fails a case that does not end: zevo must never hang on
+// its input. It is far above what any case needs.
+const hostileTimeout = 3 * time.Minute
+
+var whereRE = regexp.MustCompile(`^(.*):(\d+): `)
+
+func TestHostileInputs(t *testing.T) {
+	dir := t.TempDir()
+	for _, in := range hostileInputs(t) {
+		if in.big && testing.Short() {
+			continue
+		}
+		name := stdinName
+		var nLines, nBlank int
+		if in.gen == nil {
+			name = filepath.Join(dir, in.name)
+			if err := os.WriteFile(name, in.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range lines(in.data) {
+				nLines++
+				if isBlank(l) {
+					nBlank++
+				}
+			}
+		}
+		for _, cmd := range hostileCommands {
+			t.Run(in.name+"/"+strings.Join(cmd.args, " "), func(t *testing.T) {
+				args := append([]string{"zevo"}, cmd.args...)
+				var stdin io.Reader = strings.NewReader("")
+				if in.gen != nil {
+					stdin = in.gen()
+				} else {
+					args = append(args, name)
+				}
+				var stdout, stderr bytes.Buffer
+				var stats *translate.Stats
+				code := runBounded(t, args, stdin, &stdout, &stderr, func(s *translate.Stats) { stats = s })
+				checkHostile(t, in, cmd, name, nLines, nBlank, code, stdout.Bytes(), stderr.String(), stats)
+			})
+		}
+	}
+}
+
+// runBounded runs zevo and fails the test on a panic or when it does not
+// end within hostileTimeout.
+func runBounded(t *testing.T, args []string, stdin io.Reader, stdout, stderr io.Writer, account func(*translate.Stats)) int {
+	t.Helper()
+	done := make(chan int, 1)
+	panicked := make(chan string, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				panicked <- fmt.Sprintf("%v\n%s", r, debug.Stack())
+			}
+		}()
+		e := newEnv(stdin, stdout, stderr)
+		e.account = account
+		done <- e.run(args)
+	}()
+	select {
+	case code := <-done:
+		return code
+	case p := <-panicked:
+		t.Fatalf("zevo %s panicked: %s", strings.Join(args[1:], " "), p)
+	case <-time.After(hostileTimeout):
+		t.Fatalf("zevo %s did not end within %v", strings.Join(args[1:], " "), hostileTimeout)
+	}
+	return -1
+}
+
+func checkHostile(t *testing.T, in hostileInput, cmd hostileCommand, name string, nLines, nBlank, code int, stdout []byte, stderr string, st *translate.Stats) {
+	t.Helper()
+	want := map[int]bool{}
+	for l, class := range in.bad {
+		if class&cmd.checks != 0 {
+			want[l] = true
+		}
+	}
+	for _, l := range cmd.notBad[in.name] {
+		delete(want, l)
+	}
+	// stderr: diagnostics naming FILE:LINE, and zevo's own lines.
+	named := map[int]bool{}
+	for _, l := range strings.Split(strings.TrimSuffix(stderr, "\n"), "\n") {
+		if l == "" {
+			continue
+		}
+		if strings.Contains(l, "panic") || strings.Contains(l, "goroutine ") {
+			t.Fatalf("stderr shows a crash: %s", stderr)
+		}
+		if m := whereRE.FindStringSubmatch(l); m != nil && m[1] == name {
+			n, _ := strconv.Atoi(m[2])
+			if n < 1 || (in.gen == nil && n > nLines) {
+				t.Errorf("diagnostic names line %d of %d: %s", n, nLines, l)
+			}
+			named[n] = true
+			continue
+		}
+		if !strings.HasPrefix(l, "zevo: ") {
+			t.Errorf("stderr line neither names a line of %s nor is zevo's: %q", name, l)
+		}
+	}
+	for l := range want {
+		if !named[l] {
+			t.Errorf("line %d is bad (class %d) but no diagnostic names it; stderr:\n%s", l, in.bad[l], clipText(stderr))
+		}
+	}
+	if cmd.account {
+		for l := range named {
+			if !want[l] {
+				t.Errorf("line %d has a diagnostic but is not bad; stderr:\n%s", l, clipText(stderr))
+			}
+		}
+	}
+	switch {
+	case len(want) > 0 && code != ExitDiagnostics:
+		t.Errorf("exit code %d with bad lines, want %d", code, ExitDiagnostics)
+	case code != ExitOK && code != ExitDiagnostics:
+		t.Errorf("exit code %d, want %d or %d; stderr:\n%s", code, ExitOK, ExitDiagnostics, clipText(stderr))
+	case cmd.account && len(named) == 0 && code != ExitOK:
+		t.Errorf("exit code %d without a diagnostic; stderr:\n%s", code, clipText(stderr))
+	}
+	// stdout: one JSON value per line.
+	if cmd.jsonOut {
+		for i, l := range bytes.Split(bytes.TrimSuffix(stdout, []byte("\n")), []byte("\n")) {
+			if len(stdout) > 0 && !json.Valid(l) {
+				t.Fatalf("output line %d is not JSON: %.200q", i+1, l)
+			}
+		}
+		if len(stdout) > 0 && stdout[len(stdout)-1] != '\n' {
+			t.Errorf("output does not end with a newline")
+		}
+	}
+	if !cmd.account {
+		return
+	}
+	// The accounting: every line read is blank, translated, unmapped or diagnosed.
+	if st == nil {
+		t.Fatal("no accounting reported")
+	}
+	if in.gen == nil && (st.Lines != nLines || st.Blank != nBlank) {
+		t.Errorf("accounting counts %d lines, %d blank; the input has %d, %d blank", st.Lines, st.Blank, nLines, nBlank)
+	}
+	if st.Lines != st.Blank+st.Mapped+st.Unmapped+st.Diagnosed {
+		t.Errorf("accounting does not add up: %d lines != %d blank + %d translated + %d unmapped + %d diagnosed",
+			st.Lines, st.Blank, st.Mapped, st.Unmapped, st.Diagnosed)
+	}
+	if st.Diagnosed != len(named) {
+		t.Errorf("%d lines diagnosed, %d named on stderr", st.Diagnosed, len(named))
+	}
+	if st.Diagnosed > 0 && !strings.Contains(stderr, fmt.Sprintf("zevo: %d line(s) read: %d translated, %d unmapped, %d with a diagnostic, %d blank\n",
+		st.Lines, st.Mapped, st.Unmapped, st.Diagnosed, st.Blank)) {
+		t.Errorf("stderr lacks the accounting line:\n%s", clipText(stderr))
+	}
+	if st.Unmapped > 0 && !strings.Contains(strings.Join(cmd.args, " "), "keep") &&
+		!strings.Contains(stderr, fmt.Sprintf("zevo: %d unmapped event(s) dropped:", st.Unmapped)) {
+		t.Errorf("%d unmapped lines but no summary on stderr:\n%s", st.Unmapped, clipText(stderr))
+	}
+}
+
+func clipText(s string) string {
+	if len(s) > 2000 {
+		return s[:2000] + "…"
+	}
+	return s
+}
