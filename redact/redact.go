@@ -29,19 +29,52 @@ var sensitiveNames = map[string]bool{
 
 var sensitiveSuffixes = []string{"apikey", "clientsecret", "accesstoken", "refreshtoken", "idtoken", "privatekey"}
 
+// zeroNeedles are cheap tests, one per Zero pattern, that pass every
+// string the pattern could match: a long text without them skips the
+// regular expression. (?i) folds no other character into a, p, i, b, e
+// or r, so an ASCII case-insensitive search is exact.
+var zeroNeedles = []func(string) bool{
+	func(s string) bool { return strings.Contains(s, "sk-") },
+	func(s string) bool { return containsFold(s, "api") },
+	func(s string) bool { return containsFold(s, "bearer") },
+}
+
+// containsFold reports whether s holds the lowercase ASCII word w in any case.
+func containsFold(s, w string) bool {
+	for i := 0; i+len(w) <= len(s); i++ {
+		j := 0
+		for j < len(w) && s[i+j]|0x20 == w[j] {
+			j++
+		}
+		if j == len(w) {
+			return true
+		}
+	}
+	return false
+}
+
 // Redactor redacts strings and tells sensitive keys. The zero value applies
-// exactly Zero's rules; Extra adds patterns whose whole match is replaced.
+// exactly Zero's rules; WithExtra adds zevo's stronger patterns, and Extra
+// any others (each whole match is replaced).
 type Redactor struct {
-	Extra []*regexp.Regexp
+	Extra  []*regexp.Regexp
+	strong bool
 }
 
 // String returns s with every secret pattern replaced.
 func (r *Redactor) String(s string) string {
-	for _, p := range zeroPatterns {
-		if !p.MatchString(s) {
+	for i, p := range zeroPatterns {
+		if !zeroNeedles[i](s) || !p.MatchString(s) {
 			continue
 		}
 		s = p.ReplaceAllStringFunc(s, keepPrefix)
+	}
+	if r.strong {
+		for _, p := range extraPatterns {
+			if p.mayMatch(s) {
+				s = p.re.ReplaceAllLiteralString(s, Marker)
+			}
+		}
 	}
 	for _, p := range r.Extra {
 		s = p.ReplaceAllLiteralString(s, Marker)
@@ -66,27 +99,41 @@ func keepPrefix(match string) string {
 // extraPatterns are secrets Zero does not look for, replaced whole with
 // WithExtra: GitHub tokens, AWS access key ids, PEM private keys (to the end
 // of the text when the END line was cut off), JWTs, Slack tokens and Google
-// API keys.
-var extraPatterns = []*regexp.Regexp{
-	regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`),
-	regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`),
-	regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY-----|[\s\S]*)`),
-	regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`),
-	regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`),
-	regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`),
+// API keys. Each has literals one of which any match holds.
+var extraPatterns = []extraPattern{
+	{[]string{"gh", "github_pat_"}, regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`)},
+	{[]string{"AKIA", "ASIA", "ABIA", "ACCA"}, regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`)},
+	{[]string{"PRIVATE KEY-----"}, regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY-----|[\s\S]*)`)},
+	{[]string{"eyJ"}, regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`)},
+	{[]string{"xox"}, regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`)},
+	{[]string{"AIza"}, regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`)},
+}
+
+type extraPattern struct {
+	needles []string
+	re      *regexp.Regexp
+}
+
+func (p extraPattern) mayMatch(s string) bool {
+	for _, n := range p.needles {
+		if strings.Contains(s, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // WithExtra returns a Redactor that applies Zero's rules and then the
 // extra patterns.
 func WithExtra() *Redactor {
-	return &Redactor{Extra: extraPatterns}
+	return &Redactor{strong: true}
 }
 
 // MayMatch reports, cheaply, whether String could change s, given as the raw
 // bytes of a JSON string body (escapes not decoded). False means certainly
 // not; true means decode and look.
 func (r *Redactor) MayMatch(raw []byte) bool {
-	if len(r.Extra) > 0 {
+	if len(r.Extra) > 0 || r.strong {
 		return true
 	}
 	for i := 0; i < len(raw); i++ {

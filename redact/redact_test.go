@@ -133,6 +133,8 @@ func FuzzMayMatch(f *testing.F) {
 	for _, s := range []string{
 		"sk-abcdefghijklmnopqr", `api_key=abcdefghijklmn`, "Bearer abcdefghijklmnopq", "task-list",
 		"api\u212aey=abcdefghijklmnop", "ok", `\u0073k-abcdefghijklmnopqr`, `b\u0065arer abcdefghijklmnopq`,
+		"github_pat_a1_a1_a1_a1_a1_a1_a1_a1_a1_a1_", "ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "AKIAIOSFODNN7EXAMPLE",
+		"-----BEGIN PRIVATE KEY-----\nx", "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.", "xoxb-1234567890-abc",
 	} {
 		f.Add(s, false)
 		f.Add(s, true)
@@ -152,6 +154,17 @@ func FuzzMayMatch(f *testing.F) {
 		}
 		if !rd.MayMatch(b) && rd.String(s) != s {
 			t.Fatalf("MayMatch(%q) = false, but String changes %q to %q", b, s, rd.String(s))
+		}
+		// The needles never skip a string a pattern matches.
+		for i, p := range zeroPatterns {
+			if p.MatchString(s) && !zeroNeedles[i](s) {
+				t.Fatalf("Zero pattern %d matches %q, its needle misses it", i, s)
+			}
+		}
+		for _, p := range extraPatterns {
+			if p.re.MatchString(s) && !p.mayMatch(s) {
+				t.Fatalf("%v matches %q, its needles %q miss it", p.re, s, p.needles)
+			}
 		}
 		out := WithExtra().String(s)
 		if strings.Count(out, Marker) < strings.Count(s, Marker) {

@@ -9,11 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/redact"
 )
 
 // The fuzz targets check what holds for any input: every output line is a
@@ -74,6 +76,10 @@ func jsonKind(v any) string {
 	}
 	return "null"
 }
+
+// typeRE finds the types a stream may hold, even on lines that are not
+// JSON (NaN is repaired) or hold duplicate keys.
+var typeRE = regexp.MustCompile(`"type"\s*:\s*("(?:[^"\\\n]|\\.)*")`)
 
 type fuzzRun struct {
 	out   [][]byte
@@ -138,10 +144,16 @@ func checkRun(t *testing.T, data []byte, opt Options, r fuzzRun) {
 	}
 	// The types the input holds may pass through (a Zero event read for Zero output).
 	inTypes := map[string]bool{}
-	for _, line := range bytes.Split(data, []byte("\n")) {
-		var ev struct{ Type string }
-		if json.Unmarshal(line, &ev) == nil {
-			inTypes[ev.Type] = true
+	for _, m := range typeRE.FindAllSubmatch(data, -1) {
+		var typ string
+		if json.Unmarshal(m[1], &typ) == nil {
+			inTypes[typ] = true
+			// Redaction applies to every string, the type too (as in Zero).
+			var rd redact.Redactor
+			inTypes[rd.String(typ)] = true
+			for _, p := range []string{"zero.", "evosci."} {
+				inTypes[rd.String(p+typ)] = true
+			}
 		}
 	}
 	target, own, other := evoTypes, "evosci.", "zero."
