@@ -421,3 +421,27 @@ func FuzzRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+// Zero omits empty strings and zero counts; written as EvoScientist, the
+// fields are there with their zero values. (Found by FuzzToEvoSci.)
+func TestZeroOmittedFieldsToEvo(t *testing.T) {
+	in := []byte(`{"runId":"r","schemaVersion":2,"type":"reasoning"}
+{"runId":"r","schemaVersion":2,"type":"text","delta":null}
+{"runId":"r","schemaVersion":2,"type":"usage"}
+{"runId":"r","schemaVersion":2,"type":"tool_call"}
+`)
+	opt := Options{To: EvoSci}
+	r := translateAll(t, in, opt)
+	checkRun(t, in, opt, r)
+	want := []string{
+		`{"type": "thinking", "content": "", "id": 0}`,
+		`{"type": "text", "content": ""}`,
+		`{"type": "usage_stats", "input_tokens": 0, "output_tokens": 0}`,
+		`{"type": "tool_call", "name": "", "args": {}, "id": ""}`,
+	}
+	for i, w := range want {
+		if i >= len(r.out) || string(r.out[i]) != w {
+			t.Fatalf("output %d = %q, want %q (all: %q)", i+1, r.out, w, r.out)
+		}
+	}
+}

@@ -564,6 +564,9 @@ func check(ev *event, spec ...string) *Diagnostic {
 	return nil
 }
 
+// zeroValues are the JSON zero values of the table's field types.
+var zeroValues = map[string]string{"string": `""`, "integer": "0", "number": "0", "boolean": "false", "array": "[]", "object": "{}"}
+
 // applyRule writes a table rule's renamed fields and constants.
 func (t *Translator) applyRule(ev *event, r *mappings.Rule, omitEmpty bool) error {
 	for _, f := range r.Fields {
@@ -571,9 +574,16 @@ func (t *Translator) applyRule(ev *event, r *mappings.Rule, omitEmpty bool) erro
 		if d := typeErr(ev, f.From, v, f.Type); d != nil {
 			return d
 		}
-		if omitEmpty {
+		switch {
+		case omitEmpty:
 			t.ob.rawOmit(f.To, v)
-		} else if v.Exists() {
+		case v.Exists() && v.Type != gjson.Null:
+			t.ob.raw(f.To, v.Raw)
+		case zeroValues[f.Type] != "":
+			// Zero omits empty fields (omitempty): absent means the zero
+			// value, which the target's clients expect to find.
+			t.ob.raw(f.To, zeroValues[f.Type])
+		case v.Exists():
 			t.ob.raw(f.To, v.Raw)
 		}
 	}
