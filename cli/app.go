@@ -85,7 +85,7 @@ Examples:
 	tr := translateCommand(e)
 	app.Commands = append(app.Commands, tr)
 	// "zevo --to zero FILE" is translate without the word.
-	app.Flags = tr.Flags
+	app.Flags = translateFlags(true)
 	app.Action = func(c *ucli.Context) error {
 		if !c.IsSet("to") {
 			if c.NArg() > 0 {

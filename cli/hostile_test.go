@@ -30,8 +30,8 @@ import (
 const (
 	badJSON   = 1 << iota // not JSON text (every command that reads JSON)
 	badEvent              // JSON, but not an event: no object, no string "type", unknown schemaVersion
-	badToZero             // an EvoScientist event whose mapped fields have the wrong JSON type
-	badToEvo              // a Zero event whose mapped fields have the wrong JSON type
+	badEvo                // an EvoScientist event whose mapped fields have the wrong JSON type
+	badZero               // a Zero event whose fields have the wrong JSON type
 )
 
 type hostileCommand struct {
@@ -46,12 +46,12 @@ type hostileCommand struct {
 
 // hostileCommands: one line per command line to try.
 var hostileCommands = []hostileCommand{
-	{[]string{"translate", "--to", "zero"}, badJSON | badEvent | badToZero, true, true, nil},
-	{[]string{"translate", "--to", "zero@1", "--unmapped", "keep"}, badJSON | badEvent | badToZero, true, true,
+	{[]string{"translate", "--to", "zero"}, badJSON | badEvent | badEvo | badZero, true, true, nil},
+	{[]string{"translate", "--to", "zero@1", "--unmapped", "keep"}, badJSON | badEvent | badEvo | badZero, true, true,
 		map[string][]int{"wrong-types.evosci.jsonl": {7}}}, // thinking: Zero v1 has no reasoning
-	{[]string{"translate", "--to", "evosci"}, badJSON | badEvent | badToEvo, true, true, nil},
-	{[]string{"translate", "--to", "evosci", "--unmapped", "keep", "--redact-extra"}, badJSON | badEvent | badToEvo, true, true, nil},
-	{[]string{"--to", "zero", "--no-redact", "--from", "auto"}, badJSON | badEvent | badToZero, true, true, nil},
+	{[]string{"translate", "--to", "evosci"}, badJSON | badEvent | badZero, true, true, nil},
+	{[]string{"translate", "--to", "evosci", "--unmapped", "keep", "--redact-extra"}, badJSON | badEvent | badZero, true, true, nil},
+	{[]string{"--to", "zero", "--no-redact", "--from", "auto"}, badJSON | badEvent | badEvo | badZero, true, true, nil},
 }
 
 type hostileInput struct {
@@ -128,12 +128,12 @@ func hostileInputs(t *testing.T) []hostileInput {
 		{name: "nul.jsonl", bad: lineSet(badJSON, 2, 3, 4)},
 		{name: "invalid-utf8.jsonl", bad: lineSet(badJSON, 2, 3, 4, 5)},
 		{name: "lone-surrogate.jsonl"},
-		{name: "numbers.evosci.jsonl", bad: lineSet(badToZero, 4, 5)},
+		{name: "numbers.evosci.jsonl", bad: lineSet(badEvo, 4, 5)},
 		{name: "dup-keys.jsonl"},
 		{name: "bom-crlf.jsonl"},
 		{name: "not-objects.jsonl", bad: lineSet(badEvent, 1, 2, 3, 4, 5, 6, 7, 8, 9)},
-		{name: "wrong-types.evosci.jsonl", bad: lineSet(badToZero, 1, 2, 3, 4, 5, 6, 7, 8)},
-		{name: "wrong-types.zero.jsonl", bad: lineSet(badToEvo, 2, 3, 4, 5, 6, 7, 8, 9)},
+		{name: "wrong-types.evosci.jsonl", bad: lineSet(badEvo, 1, 2, 3, 4, 5, 6, 7, 8)},
+		{name: "wrong-types.zero.jsonl", bad: lineSet(badZero, 2, 3, 4, 5, 6, 7, 8, 9)},
 		{name: "nan.evosci.jsonl", bad: lineSet(badJSON, 1, 3)},
 		{name: "schema-version.zero.jsonl", bad: lineSet(badEvent, 1, 2, 3, 4, 7, 8)},
 		{name: "empty.jsonl"},

@@ -22,9 +22,9 @@ import (
 // JSON object of the target protocol, and every input line is accounted for.
 
 var (
-	zeroTypes = set("run_start", "reasoning", "text", "tool_call", "permission", "permission_request",
+	zeroOutTypes = set("run_start", "reasoning", "text", "tool_call", "permission", "permission_request",
 		"permission_decision", "tool_result", "checkpoint", "restore", "usage", "final", "warning", "error", "run_end")
-	evoTypes = set("thinking", "text", "tool_call", "tool_result", "subagent_start", "subagent_tool_call",
+	evoOutTypes = set("thinking", "text", "tool_call", "tool_result", "subagent_start", "subagent_tool_call",
 		"subagent_tool_result", "subagent_text", "subagent_end", "tool_selection", "summarization_start",
 		"summarization", "usage_stats", "interrupt", "ask_user", "error", "done")
 )
@@ -156,9 +156,9 @@ func checkRun(t *testing.T, data []byte, opt Options, r fuzzRun) {
 			}
 		}
 	}
-	target, own, other := evoTypes, "evosci.", "zero."
+	target, own, other := evoOutTypes, "evosci.", "zero."
 	if opt.To != EvoSci {
-		target, own, other = zeroTypes, "zero.", "evosci."
+		target, own, other = zeroOutTypes, "zero.", "evosci."
 	}
 	for _, line := range r.out {
 		if bytes.IndexByte(line, '\n') >= 0 {

@@ -134,8 +134,13 @@ func (t *Translator) zeroToolCall(ev *event, to string) error {
 	}
 	args := ev.get("args")
 	argsRaw := "{}"
-	if args.Exists() && args.Type != gjson.Null {
+	switch {
+	case args.IsObject():
 		argsRaw = args.Raw
+	case args.Exists() && args.Type != gjson.Null:
+		// Zero keeps arguments it could not parse as their string (or any
+		// JSON value); EvoScientist's consumers need an object.
+		argsRaw = `{"arguments": ` + args.Raw + `}`
 	}
 	t.rememberCall(ev.get("id").Str, ev.get("name").Str, argsRaw)
 	t.headEvo(to)
@@ -164,9 +169,7 @@ func (t *Translator) zeroToolResult(ev *event, to string) error {
 		t.ob.str("content", "")
 	}
 	t.ob.bool("success", ev.get("status").Str == "ok")
-	if id := ev.get("id"); id.Type == gjson.String {
-		t.ob.raw("id", id.Raw)
-	}
+	t.ob.raw("id", orEmpty(ev.get("id"))) // EvoScientist's own consumer requires it
 	return t.write()
 }
 

@@ -301,6 +301,7 @@ func (t *Translator) evoInterrupt(ev *event, to string) error {
 			return err
 		}
 		se := t.tables.EvosciToZero.SideEffect(name)
+		t.ob.strOmit("sessionId", t.opt.SessionID) // Zero writes it on permission events
 		t.ob.strOmit("id", id)
 		t.ob.strOmit("name", name)
 		t.ob.str("action", "prompt")

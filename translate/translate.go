@@ -334,8 +334,10 @@ func (t *Translator) decode(l jsonl.Line) (ev *event, warn, bad *Diagnostic) {
 		}
 		return nil, nil, &Diagnostic{where, `has "schemaVersion": a Zero event, not EvoScientist (--from evosci)`}
 	}
-	ev.typ = strings.Clone(ev.typ)
 	if ev.kind == Zero {
+		if d := checkZeroFields(ev); d != nil {
+			return nil, nil, d
+		}
 		switch sv.Raw {
 		case "2":
 		case "1":
@@ -348,6 +350,34 @@ func (t *Translator) decode(l jsonl.Line) (ev *event, warn, bad *Diagnostic) {
 		}
 	}
 	return ev, warn, nil
+}
+
+// checkZeroFields checks the JSON types of the Zero fields zevo knows, so
+// that no target gets a field its decoder would refuse.
+func checkZeroFields(ev *event) *Diagnostic {
+	for _, f := range ev.fields {
+		want := ""
+		switch f.key {
+		case "runId", "sessionId", "cwd", "provider", "model", "apiModel", "delta", "id", "name", "action",
+			"permission", "permissionMode", "autonomy", "sideEffect", "reason", "decisionReason", "status",
+			"output", "text", "message", "code", "role", "content":
+			want = "string"
+		case "permissionGranted", "grantMatched", "truncated", "redacted", "recoverable":
+			want = "boolean"
+		case "promptTokens", "completionTokens", "totalTokens", "exitCode":
+			want = "integer"
+		case "costUsd":
+			want = "number"
+		case "risk", "block", "violation", "grant", "display", "checkpoint", "meta":
+			want = "object"
+		case "changedFiles", "images":
+			want = "array"
+		}
+		if d := typeErr(ev, f.key, f.val, want); d != nil {
+			return d
+		}
+	}
+	return nil
 }
 
 // jsonHint says what is wrong with a line that is not JSON, briefly. It
