@@ -28,10 +28,10 @@ import (
 // Classes of bad lines: a command must name the lines of the classes it
 // checks.
 const (
-	badJSON   = 1 << iota // not JSON text (every command that reads JSON)
-	badEvent              // JSON, but not an event: no object, no string "type", unknown schemaVersion
-	badEvo                // an EvoScientist event whose mapped fields have the wrong JSON type
-	badZero               // a Zero event whose fields have the wrong JSON type
+	badJSON  = 1 << iota // not JSON text (every command that reads JSON)
+	badEvent             // JSON, but not an event: no object, no string "type", unknown schemaVersion
+	badEvo               // an EvoScientist event whose mapped fields have the wrong JSON type
+	badZero              // a Zero event whose fields have the wrong JSON type
 )
 
 type hostileCommand struct {

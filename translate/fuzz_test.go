@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/mappings"
 	"github.com/zevo/zevo/redact"
 )
 
@@ -81,6 +82,8 @@ func jsonKind(v any) string {
 // JSON (NaN is repaired) or hold duplicate keys.
 var typeRE = regexp.MustCompile(`"type"\s*:\s*("(?:[^"\\\n]|\\.)*")`)
 
+var fuzzTables = mappings.Default()
+
 type fuzzRun struct {
 	out   [][]byte
 	diags []*Diagnostic
@@ -93,7 +96,10 @@ func translateAll(t *testing.T, data []byte, opt Options) fuzzRun {
 	t.Helper()
 	var r fuzzRun
 	opt.Now = func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
-	opt.Rand = bytes.NewReader(bytes.Repeat([]byte{7}, 1<<16))
+	opt.Rand = zeroReader{}
+	if opt.Tables == nil {
+		opt.Tables = fuzzTables // loading the tables would cost more than most inputs
+	}
 	tr := New(opt, func(b []byte) error {
 		r.out = append(r.out, bytes.Clone(b))
 		return nil
