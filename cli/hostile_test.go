@@ -363,3 +363,32 @@ func clipText(s string) string {
 	}
 	return s
 }
+
+// Inputs that cannot be read: a missing file and a directory are reported,
+// and the files after them are still translated.
+func TestUnreadableInputs(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.jsonl")
+	if err := os.WriteFile(good, []byte(`{"type": "text", "content": "still here"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range hostileCommands {
+		t.Run(strings.Join(cmd.args, " "), func(t *testing.T) {
+			args := append([]string{"zevo"}, cmd.args...)
+			args = append(args, filepath.Join(dir, "missing.jsonl"), dir, good)
+			var stdout, stderr bytes.Buffer
+			code := runBounded(t, args, strings.NewReader(""), &stdout, &stderr, nil)
+			if code != ExitDiagnostics {
+				t.Errorf("exit code %d, want %d", code, ExitDiagnostics)
+			}
+			if !strings.Contains(stdout.String(), "still here") {
+				t.Errorf("the readable file after the others was not translated: %q", stdout.String())
+			}
+			for _, name := range []string{"missing.jsonl", dir} {
+				if !strings.Contains(stderr.String(), name) {
+					t.Errorf("stderr does not name %s:\n%s", name, stderr.String())
+				}
+			}
+		})
+	}
+}
