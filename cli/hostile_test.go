@@ -164,6 +164,13 @@ func hostileInputs(t *testing.T) []hostileInput {
 	bin := append(gz.Bytes(), rnd...)
 	in = append(in, hostileInput{name: "binary.gz", data: bin, bad: classifyAll(bin)})
 
+	// Ever new unknown types (unmapped, counted, named up to a bound).
+	var types bytes.Buffer
+	for i := 0; i < 5000; i++ {
+		fmt.Fprintf(&types, `{"type": "made_up_%d", "content": "x"}`+"\n", i)
+	}
+	in = append(in, hostileInput{name: "many-types.jsonl", data: types.Bytes()})
+
 	// A long line that is fine, and a long line that is not.
 	longOK := func(size int) func() io.Reader {
 		return func() io.Reader {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
@@ -451,5 +452,34 @@ func TestZeroOmittedFieldsToEvo(t *testing.T) {
 		if i >= len(r.out) || string(r.out[i]) != w {
 			t.Fatalf("output %d = %q, want %q (all: %q)", i+1, r.out, w, r.out)
 		}
+	}
+}
+
+// A stream of ever new unknown types, some of them huge: the summary names
+// at most maxUnmappedTypes of them, each clipped, and counts every line.
+func TestUnmappedTypesBounded(t *testing.T) {
+	var b bytes.Buffer
+	n := 3 * maxUnmappedTypes
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, `{"type": "kind_%d_%s"}`+"\n", i, strings.Repeat("é", i))
+	}
+	opt := Options{To: Zero}
+	r := translateAll(t, b.Bytes(), opt)
+	checkRun(t, b.Bytes(), opt, r)
+	if r.stats.Unmapped != n || len(r.stats.UnmappedTypes) > maxUnmappedTypes+1 {
+		t.Fatalf("%d unmapped in %d names, want %d in at most %d", r.stats.Unmapped, len(r.stats.UnmappedTypes), n, maxUnmappedTypes+1)
+	}
+	total := 0
+	for name, c := range r.stats.UnmappedTypes {
+		if len(name) > 80 || !utf8.ValidString(name) {
+			t.Errorf("summary name %q is not clipped cleanly", name)
+		}
+		total += c
+	}
+	if total != n || r.stats.UnmappedTypes[otherTypes] != n-maxUnmappedTypes {
+		t.Errorf("the names count %d lines (%d as other), want %d (%d)", total, r.stats.UnmappedTypes[otherTypes], n, n-maxUnmappedTypes)
+	}
+	if sum := r.stats.Summary(Drop); len(sum) > 100*(maxUnmappedTypes+2) {
+		t.Errorf("summary of %d bytes", len(sum))
 	}
 }

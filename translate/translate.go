@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -257,23 +258,16 @@ func (t *Translator) Line(l jsonl.Line) error {
 		t.stats.Diagnosed++
 		return warn
 	case unmapped:
-		t.stats.Unmapped++
-		name := ev.typ
-		if ev.kind == Zero {
-			name = "zero." + name
-		} else {
-			name = "evosci." + name
-		}
-		t.stats.UnmappedTypes[name]++
 		if t.opt.Unmapped == Error {
-			t.stats.Unmapped--
-			t.stats.UnmappedTypes[name]--
-			if t.stats.UnmappedTypes[name] == 0 {
-				delete(t.stats.UnmappedTypes, name)
-			}
 			t.stats.Diagnosed++
-			return ev.diag("%s event %q has no %s counterpart (--unmapped error)", ev.kind, ev.typ, t.opt.To)
+			return ev.diag("%s event %s has no %s counterpart (--unmapped error)", ev.kind, clip(strconv.Quote(ev.typ)), t.opt.To)
 		}
+		t.stats.Unmapped++
+		name := "evosci." + ev.typ
+		if ev.kind == Zero {
+			name = "zero." + ev.typ
+		}
+		t.countUnmapped(name)
 	default:
 		t.stats.Mapped++
 	}
@@ -346,7 +340,7 @@ func (t *Translator) decode(l jsonl.Line) (ev *event, warn, bad *Diagnostic) {
 			if !sv.Exists() {
 				return nil, nil, &Diagnostic{where, `Zero event without "schemaVersion"`}
 			}
-			return nil, nil, &Diagnostic{where, fmt.Sprintf("unknown schemaVersion %s (zevo knows 1 and 2)", sv.Raw)}
+			return nil, nil, &Diagnostic{where, fmt.Sprintf("unknown schemaVersion %s (zevo knows 1 and 2)", clip(sv.Raw))}
 		}
 	}
 	return ev, warn, nil
@@ -577,11 +571,35 @@ func jsonType(v gjson.Result) string {
 	return "null"
 }
 
-func clip(s string) string {
-	if len(s) > 32 {
-		return s[:29] + "..."
+func clip(s string) string { return clipTo(s, 32) }
+
+// clipTo shortens s to at most max bytes, "..." included, cutting between
+// characters.
+func clipTo(s string, max int) string {
+	if len(s) <= max {
+		return s
 	}
-	return s
+	n := max - 3
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
+}
+
+// maxUnmappedTypes bounds the types the summary names one by one, so that a
+// stream of ever new types cannot grow memory or the summary line; the
+// rest are counted together.
+const (
+	maxUnmappedTypes = 100
+	otherTypes       = "(other types)"
+)
+
+func (t *Translator) countUnmapped(name string) {
+	name = clipTo(name, 80)
+	if _, ok := t.stats.UnmappedTypes[name]; !ok && len(t.stats.UnmappedTypes) >= maxUnmappedTypes {
+		name = otherTypes
+	}
+	t.stats.UnmappedTypes[name]++
 }
 
 // check validates several fields at once.
