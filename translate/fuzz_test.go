@@ -111,11 +111,17 @@ func translateAll(t *testing.T, data []byte, opt Options) fuzzRun {
 	if len(parts[len(parts)-1]) == 0 {
 		parts = parts[:len(parts)-1]
 	}
+	// Each line is lent in one scratch buffer that is scribbled over once
+	// the line is done, as jsonl.Reader reuses its buffer: state kept from
+	// a line without copying it shows up as garbage.
+	var scratch []byte
 	for i, p := range parts {
-		l := jsonl.Line{Name: "f", Num: i + 1, Bytes: p, NoNewline: i == len(parts)-1 && !bytes.HasSuffix(data, []byte("\n"))}
+		l := jsonl.Line{Name: "f", Num: i + 1, NoNewline: i == len(parts)-1 && !bytes.HasSuffix(data, []byte("\n"))}
 		if !l.NoNewline {
-			l.Bytes = bytes.TrimSuffix(p, []byte("\r"))
+			p = bytes.TrimSuffix(p, []byte("\r"))
 		}
+		scratch = append(scratch[:0], p...)
+		l.Bytes = scratch
 		r.lines++
 		err := tr.Line(l)
 		if d, ok := err.(*Diagnostic); ok {
@@ -125,6 +131,9 @@ func translateAll(t *testing.T, data []byte, opt Options) fuzzRun {
 			r.diags = append(r.diags, d)
 		} else if err != nil {
 			t.Fatalf("Line: %v", err)
+		}
+		for i := range scratch {
+			scratch[i] = '#'
 		}
 	}
 	if err := tr.End("f"); err != nil {
@@ -481,5 +490,27 @@ func TestUnmappedTypesBounded(t *testing.T) {
 	}
 	if sum := r.stats.Summary(Drop); len(sum) > 100*(maxUnmappedTypes+2) {
 		t.Errorf("summary of %d bytes", len(sum))
+	}
+}
+
+// A final with an empty text was kept as a view of the line's bytes, which
+// the reader reuses: done then carried the next line's bytes and was not
+// JSON. (Found by FuzzToEvoSci.)
+func TestEmptyFinalTextSurvivesNextLine(t *testing.T) {
+	in := `{"schemaVersion":2,"text":"","type":"final"}` + "\n" + `{"schemaVersion":2,"status":"success","type":"run_end","exitCode":0}`
+	var out []string
+	tr := New(Options{To: EvoSci}, func(b []byte) error { out = append(out, string(b)); return nil })
+	lr := jsonl.NewReader(strings.NewReader(in), "f", nil)
+	for {
+		l, err := lr.Next()
+		if err != nil {
+			break
+		}
+		if err := tr.Line(l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want := `{"type": "done", "content": "", "response": ""}`; len(out) != 1 || out[0] != want {
+		t.Fatalf("output %q, want %q", out, want)
 	}
 }
