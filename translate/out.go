@@ -1,6 +1,9 @@
 package translate
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/redact"
@@ -111,8 +114,12 @@ func (o *out) has(key string) bool {
 
 // appendTo writes the event as one JSON object.
 func (o *out) appendTo(dst []byte) []byte {
-	if o.sorted {
-		// insertion sort: a dozen keys at most, and no allocation
+	switch {
+	case o.sorted && len(o.kv) > 16:
+		// an event passed through may have any number of fields
+		slices.SortStableFunc(o.kv, func(a, b kvPos) int { return strings.Compare(a.key, b.key) })
+	case o.sorted:
+		// insertion sort: a dozen keys as a rule, and no allocation
 		for i := 1; i < len(o.kv); i++ {
 			for j := i; j > 0 && o.kv[j].key < o.kv[j-1].key; j-- {
 				o.kv[j], o.kv[j-1] = o.kv[j-1], o.kv[j]

@@ -184,7 +184,8 @@ type event struct {
 	typ    string // without the "zero." / "evosci." prefix
 	prefix bool   // the line was a kept event of the other protocol
 	fields []field
-	raw    string // the line (valid until the next line)
+	index  map[string]int // key → position in fields, once there are many
+	raw    string         // the line (valid until the next line)
 	where  string
 }
 
@@ -193,11 +194,29 @@ type field struct {
 	val gjson.Result
 }
 
-func (e *event) get(key string) gjson.Result {
+// indexAfter is the number of fields from which an event indexes its
+// keys: a line may hold a million of them, and finding each by a scan
+// would take quadratic time.
+const indexAfter = 32
+
+func (e *event) find(key string) int {
+	if e.index != nil {
+		if i, ok := e.index[key]; ok {
+			return i
+		}
+		return -1
+	}
 	for i := range e.fields {
 		if e.fields[i].key == key {
-			return e.fields[i].val
+			return i
 		}
+	}
+	return -1
+}
+
+func (e *event) get(key string) gjson.Result {
+	if i := e.find(key); i >= 0 {
+		return e.fields[i].val
 	}
 	return gjson.Result{}
 }
@@ -211,20 +230,31 @@ func (e *event) lookup(path string) gjson.Result {
 }
 
 func (e *event) set(key string, v gjson.Result) {
-	for i := range e.fields {
-		if e.fields[i].key == key {
-			e.fields[i].val = v
-			return
-		}
+	if i := e.find(key); i >= 0 {
+		e.fields[i].val = v
+		return
 	}
 	e.fields = append(e.fields, field{key, v})
+	switch {
+	case e.index != nil:
+		e.index[key] = len(e.fields) - 1
+	case len(e.fields) > indexAfter:
+		e.reindex()
+	}
+}
+
+func (e *event) reindex() {
+	e.index = make(map[string]int, len(e.fields))
+	for i, f := range e.fields {
+		e.index[f.key] = i
+	}
 }
 
 func (e *event) del(key string) {
-	for i := range e.fields {
-		if e.fields[i].key == key {
-			e.fields = append(e.fields[:i], e.fields[i+1:]...)
-			return
+	if i := e.find(key); i >= 0 {
+		e.fields = append(e.fields[:i], e.fields[i+1:]...)
+		if e.index != nil {
+			e.reindex()
 		}
 	}
 }
