@@ -423,3 +423,35 @@ func TestUnreadableInputs(t *testing.T) {
 		})
 	}
 }
+
+// What the accepted hostile inputs become: values copied exactly as written.
+func TestHostileValuesKept(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		to   string
+		want []string // in stdout
+	}{
+		{"numbers.evosci.jsonl", "zero", []string{
+			`"args":{"big":123456789012345678901234567890,"inf":1e400,"negzero":-0,"tiny":1e-400,"neg":-18446744073709551617}`,
+			`"completionTokens":18446744073709551616,"promptTokens":18446744073709551616`,
+			`"totalTokens":36893488147419103232`,
+			`"promptTokens":-0`,
+		}},
+		{"numbers.evosci.jsonl", "evosci", []string{`"input_tokens": 18446744073709551616`}},
+		{"lone-surrogate.jsonl", "zero", []string{`"delta":"\ud800"`, `"delta":"a\udc00b"`, `{"\ud800":"\udfff"}`, `"text":"\ud800"`}},
+		{"lone-surrogate.jsonl", "evosci", []string{`"content": "\ud800"`}},
+		{"dup-keys.jsonl", "zero", []string{`"delta":"b"`, `"type":"reasoning"`, `"args":{"x":1,"x":2},"id":"d"`}},
+		{"bom-crlf.jsonl", "zero", []string{`"delta":"after a BOM"`, `"delta":"crlf"`}},
+		{"nul.jsonl", "evosci", []string{`"content": "escaped \u0000 NUL"`}},
+		{"nan.evosci.jsonl", "zero", []string{`"args":{"x":null,"y":null,"z":null,"s":"NaN"}`}},
+	} {
+		var stdout, stderr bytes.Buffer
+		args := []string{"zevo", "translate", "--to", c.to, "--run-id", "r", filepath.Join("../testdata/hostile", c.file)}
+		runBounded(t, args, strings.NewReader(""), &stdout, &stderr, nil)
+		for _, w := range c.want {
+			if !strings.Contains(stdout.String(), w) {
+				t.Errorf("%s --to %s: output lacks %s:\n%s", c.file, c.to, w, stdout.String())
+			}
+		}
+	}
+}
