@@ -3,8 +3,10 @@ module github.com/zevo/zevo
 go 1.24
 
 require (
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
 	github.com/tidwall/gjson v1.20.2
 	github.com/urfave/cli/v2 v2.27.7
+	golang.org/x/text v0.14.0
 )
 
 require (
