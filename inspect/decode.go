@@ -113,7 +113,11 @@ func decodeStrict(b []byte) (any, error) {
 
 // replaceNonFinite replaces bare NaN, Infinity and -Infinity outside strings
 // by numbered sentinel strings.
-func replaceNonFinite(b []byte) ([]byte, []string) {
+func replaceNonFinite(b []byte) ([]byte, []string) { return replaceNonFiniteAs(b, false) }
+
+// replaceNonFiniteAs replaces them by sentinels, or with asText by strings
+// holding the token ("NaN"), for display.
+func replaceNonFiniteAs(b []byte, asText bool) ([]byte, []string) {
 	var out []byte
 	var tokens []string
 	inStr := false
@@ -135,9 +139,15 @@ func replaceNonFinite(b []byte) ([]byte, []string) {
 		for _, tok := range [...]string{"NaN", "Infinity", "-Infinity"} {
 			if bytes.HasPrefix(b[i:], []byte(tok)) {
 				out = append(out, b[last:i]...)
-				out = append(out, `"\u0000zevo-nonfinite-`...)
-				out = strconv.AppendInt(out, int64(len(tokens)), 10)
-				out = append(out, '"')
+				if asText {
+					out = append(out, '"')
+					out = append(out, tok...)
+					out = append(out, '"')
+				} else {
+					out = append(out, `"\u0000zevo-nonfinite-`...)
+					out = strconv.AppendInt(out, int64(len(tokens)), 10)
+					out = append(out, '"')
+				}
 				tokens = append(tokens, tok)
 				i += len(tok) - 1
 				last = i + 1

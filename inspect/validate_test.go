@@ -54,9 +54,9 @@ func TestValidateSamples(t *testing.T) {
 
 func TestValidateDetects(t *testing.T) {
 	cases := map[string]string{
-		"seed.zero.jsonl":          "zero",
-		"seed-input.zero.jsonl":    "zero-input",
-		"seed.evosci.jsonl":        "evosci",
+		"seed.zero.jsonl":            "zero",
+		"seed-input.zero.jsonl":      "zero-input",
+		"seed.evosci.jsonl":          "evosci",
 		"../translate/v1.zero.jsonl": "zero@1",
 	}
 	for f, want := range cases {
