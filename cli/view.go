@@ -42,11 +42,17 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
+// useColor: colour only on a terminal, and never when NO_COLOR is set to
+// anything (https://no-color.org).
+func useColor(terminal bool, noColor string) bool {
+	return terminal && noColor == ""
+}
+
 func runView(c *ucli.Context, e *env) error {
 	w := jsonl.NewWriter(e.stdout)
 	opt := inspect.ViewOptions{
 		Full:  c.Bool("full"),
-		Color: isTerminal(e.stdout) && os.Getenv("NO_COLOR") == "",
+		Color: useColor(isTerminal(e.stdout), os.Getenv("NO_COLOR")),
 	}
 	v := inspect.NewViewer(w, opt)
 	names := c.Args().Slice()

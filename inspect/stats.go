@@ -301,7 +301,7 @@ func (s *Summarizer) evoLine(line int, ev gjson.Result, typ string) {
 	case "subagent_start":
 		r.Subagents++
 	case "subagent_tool_call":
-		r.tool(ev.Get("subagent").String() + "/" + ev.Get("name").String()).Calls++
+		r.tool(ev.Get("subagent").String()+"/"+ev.Get("name").String()).Calls++
 	case "subagent_tool_result":
 		t := r.tool(ev.Get("subagent").String() + "/" + ev.Get("name").String())
 		t.Results++

@@ -60,6 +60,7 @@ type Viewer struct {
 	midLine  bool              // the last byte written was not a newline
 	files    int
 	fileName string
+	wrote    bool // something was written before
 }
 
 // NewViewer returns a Viewer writing to w. The caller flushes w.
@@ -71,6 +72,10 @@ func NewViewer(w io.Writer, opt ViewOptions) *Viewer {
 }
 
 func (v *Viewer) flush() error {
+	if len(v.buf) == 0 {
+		return nil
+	}
+	v.wrote = true
 	_, err := v.w.Write(v.buf)
 	v.buf = v.buf[:0]
 	return err
@@ -184,9 +189,10 @@ func clipRunes(s string, n int) string {
 func (v *Viewer) File(name string, several bool) error {
 	v.fileName = name
 	v.files++
+	v.runs = 0
 	if several {
 		v.endBlock()
-		if v.files > 1 {
+		if v.wrote {
 			v.buf = append(v.buf, '\n')
 		}
 		v.say(sBold, "", "═══ ", name+" ═══")
@@ -242,7 +248,7 @@ func (v *Viewer) End() error {
 
 func (v *Viewer) openRun(title string) {
 	v.endBlock()
-	if v.runs > 0 || v.files > 0 {
+	if v.wrote || len(v.buf) > 0 {
 		v.buf = append(v.buf, '\n')
 	}
 	v.runs++
