@@ -100,12 +100,12 @@ func TestViewInvalidLines(t *testing.T) {
 func TestSafe(t *testing.T) {
 	cases := map[string]string{
 		"plain text, café 😀": "plain text, café 😀",
-		"\x1b[31mred":         `\x1b[31mred`,
-		"a\nb\tc\r\n":         `a\nb\tc\r\n`,
-		"\xff\xfe":            `\xff\xfe`,
-		"\u009b\u0080\u009f":  `\u009b\u0080\u009f`,
+		"\x1b[31mred":        `\x1b[31mred`,
+		"a\nb\tc\r\n":        `a\nb\tc\r\n`,
+		"\xff\xfe":           `\xff\xfe`,
+		"\u009b\u0080\u009f": `\u009b\u0080\u009f`,
 		"\u202a\u202e\u2066\u2069\u2028\u2029\u061c\u200e": `\u202a\u202e\u2066\u2069\u2028\u2029\u061c\u200e`,
-		"\u00a0\u2000":        "\u00a0\u2000", // printable spaces stay
+		"\u00a0\u2000": "\u00a0\u2000", // printable spaces stay
 	}
 	for in, want := range cases {
 		if got := Safe(in); got != want {
