@@ -70,12 +70,15 @@ func TestTranslatorOutputValidates(t *testing.T) {
 		// EvoScientist's integers are unbounded (Python), Zero's are Go
 		// ints: translate copies 18446744073709551617 exactly, which a Zero
 		// client cannot decode.
-		"basic.evosci.jsonl->zero": "" +
-			"basic.evosci.jsonl:9: usage.promptTokens: 18446744073709551617 is more than the maximum 9223372036854775807 (Zero writes and reads it as a 64-bit int)\n" +
-			"basic.evosci.jsonl:9: usage.totalTokens: 18446744073709551618 is more than the maximum 9223372036854775807 (Zero writes and reads it as a 64-bit int)\n",
-		"basic.evosci.jsonl->zero@1": "" +
-			"basic.evosci.jsonl:8: usage.promptTokens: 18446744073709551617 is more than the maximum 9223372036854775807 (Zero writes and reads it as a 64-bit int)\n" +
-			"basic.evosci.jsonl:8: usage.totalTokens: 18446744073709551618 is more than the maximum 9223372036854775807 (Zero writes and reads it as a 64-bit int)\n",
+		"edge.evosci.jsonl->zero": "" +
+			"edge.evosci.jsonl:3: usage.promptTokens: 18446744073709551617 is more than the maximum 9223372036854775807 (Zero writes and reads it as a 64-bit int)\n" +
+			"edge.evosci.jsonl:3: usage.totalTokens: 18446744073709551618 is more than the maximum 9223372036854775807 (Zero writes and reads it as a 64-bit int)\n",
+		"edge.evosci.jsonl->zero@1": "" +
+			"edge.evosci.jsonl:3: usage.promptTokens: 18446744073709551617 is more than the maximum 9223372036854775807 (Zero writes and reads it as a 64-bit int)\n" +
+			"edge.evosci.jsonl:3: usage.totalTokens: 18446744073709551618 is more than the maximum 9223372036854775807 (Zero writes and reads it as a 64-bit int)\n",
+		// Zero writes usage 0/0 (a provider that reports none);
+		// EvoScientist never writes a usage_stats of 0/0, translate does.
+		"edge.zero.jsonl->evosci": "edge.zero.jsonl:2: usage_stats: input_tokens and output_tokens are both 0 (EvoScientist never writes a 0/0 usage_stats)\n",
 	}
 	type job struct {
 		glob string
@@ -86,8 +89,9 @@ func TestTranslatorOutputValidates(t *testing.T) {
 		{"../testdata/translate/*.evosci.jsonl", translate.Zero, Zero},
 		{"../testdata/translate/*.evosci.jsonl", translate.Zero1, Zero1},
 		{"../testdata/translate/*.zero.jsonl", translate.EvoSci, EvoSci},
-		{"../testdata/inspect/seed.evosci.jsonl", translate.Zero, Zero},
-		{"../testdata/inspect/seed*.zero.jsonl", translate.EvoSci, EvoSci},
+		{"../testdata/inspect/*.evosci.jsonl", translate.Zero, Zero},
+		{"../testdata/inspect/*.evosci.jsonl", translate.Zero1, Zero1},
+		{"../testdata/inspect/*.zero.jsonl", translate.EvoSci, EvoSci},
 	}
 	seen := 0
 	for _, j := range jobs {
@@ -104,12 +108,16 @@ func TestTranslatorOutputValidates(t *testing.T) {
 				continue
 			}
 			got, _ := validateString(t, filepath.Base(f), string(out), j.as)
-			if got != knownIssues[key] {
-				t.Errorf("%s: translated output:\n%s\ndiagnostics:\n%s\nwant:\n%s", key, out, got, knownIssues[key])
+			switch known := knownIssues[key]; {
+			case got == known:
+			case got == "":
+				t.Logf("%s: translate no longer writes what knownIssues lists; remove it:\n%s", key, known)
+			default:
+				t.Errorf("%s: translated output:\n%s\ndiagnostics:\n%s\nwant:\n%s", key, out, got, known)
 			}
 		}
 	}
-	if seen < 7 {
+	if seen < 12 {
 		t.Fatalf("translated only %d files", seen)
 	}
 }

@@ -32,9 +32,9 @@ func TestValidateSamples(t *testing.T) {
 		"../testdata/translate/basic.evosci.jsonl": "basic.evosci.jsonl:18: warning: the input ends inside the run that began at line 17: no done or error (the run was cancelled or cut short)\n",
 	}
 	files, _ := filepath.Glob("../testdata/translate/*.jsonl")
-	seeds, _ := filepath.Glob("../testdata/inspect/seed*.jsonl")
+	seeds, _ := filepath.Glob("../testdata/inspect/*.jsonl")
 	files = append(files, seeds...)
-	if len(files) < 8 {
+	if len(files) < 10 {
 		t.Fatalf("found only %d sample files", len(files))
 	}
 	for _, f := range files {
