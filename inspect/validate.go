@@ -282,16 +282,18 @@ func (z *zeroRuns) line(v *Validator, line int, obj map[string]any, typ string) 
 		return
 	}
 	if !z.open {
+		reported := true
 		switch {
 		case z.ended[id] > 0:
 			v.diag(line, SevError, prefixOr(typ), fmt.Sprintf("comes after the run_end of run %s (line %d)", quote(id), z.ended[id]))
 		case typ == "error" || typ == "run_end":
 			// Zero reports a failure before the run starts as error + run_end.
+			reported = false
 		default:
 			v.diag(line, SevError, prefixOr(typ), "comes before run_start (a Zero run starts with run_start)")
 		}
 		z.begin(v, line, id, false, version)
-		z.reported = true
+		z.reported = reported
 	} else {
 		if id != z.id {
 			v.diag(line, SevError, prefixOr(typ)+".runId", fmt.Sprintf("%s differs from the run's runId %s (line %d)", quote(id), quote(z.id), z.start))
@@ -299,7 +301,7 @@ func (z *zeroRuns) line(v *Validator, line int, obj map[string]any, typ string) 
 		if version != z.version && isVersion(version) && isVersion(z.version) {
 			v.diag(line, SevError, prefixOr(typ)+".schemaVersion", fmt.Sprintf("%s in a run that began with schemaVersion %s (line %d)", version, z.version, z.start))
 		}
-		if !z.started && !z.reported && typ != "error" && typ != "run_end" && typ != "warning" {
+		if !z.started && !z.reported && typ != "error" && typ != "run_end" {
 			v.diag(line, SevError, prefixOr(typ), "comes before run_start (a Zero run starts with run_start)")
 			z.reported = true
 		}
@@ -323,7 +325,8 @@ func (z *zeroRuns) line(v *Validator, line int, obj map[string]any, typ string) 
 }
 
 func (z *zeroRuns) end(v *Validator) {
-	if z.open {
+	// A run whose start was already found wrong is not reported again.
+	if z.open && (z.started || !z.reported) {
 		v.diag(v.last, SevError, "", fmt.Sprintf("the input ends inside run %s (line %d): no run_end", quote(z.id), z.start))
 		z.open = false
 	}
