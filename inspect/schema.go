@@ -14,44 +14,103 @@ import (
 	"golang.org/x/text/message"
 )
 
+// compiledSchema is one shipped schema, compiled. Besides the whole schema
+// it holds its envelope and each event type's definition: the root is the
+// envelope plus one if/then per type, so for a known type checking the
+// envelope and that type's definition gives the same result as the root,
+// without evaluating every other type's condition.
+type compiledSchema struct {
+	root, envelope *jsonschema.Schema
+	byType         map[string]*jsonschema.Schema
+}
+
 var compiled struct {
 	once sync.Once
-	m    map[Protocol]*jsonschema.Schema
+	m    map[Protocol]*compiledSchema
 	err  error
 }
 
 // schemaFor returns the compiled schema of p (Zero, Zero1, ZeroInput or
 // EvoSci). The shipped schemas are compiled once per process.
-func schemaFor(p Protocol) (*jsonschema.Schema, error) {
+func schemaFor(p Protocol) (*compiledSchema, error) {
 	compiled.once.Do(func() {
-		c := jsonschema.NewCompiler()
-		m := map[Protocol]*jsonschema.Schema{}
-		for _, s := range schemas.All {
-			doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(s.Bytes()))
-			if err != nil {
-				compiled.err = fmt.Errorf("schema %s: %w", s.Name, err)
-				return
-			}
-			if err := c.AddResource(s.URL(), doc); err != nil {
-				compiled.err = fmt.Errorf("schema %s: %w", s.Name, err)
-				return
-			}
-		}
-		for _, s := range schemas.All {
-			sch, err := c.Compile(s.URL())
-			if err != nil {
-				compiled.err = fmt.Errorf("schema %s: %w", s.Name, err)
-				return
-			}
-			p, _ := ParseProtocol(s.Name)
-			m[p] = sch
-		}
-		compiled.m = m
+		compiled.m, compiled.err = compileAll()
 	})
 	if compiled.err != nil {
 		return nil, compiled.err
 	}
 	return compiled.m[p], nil
+}
+
+func compileAll() (map[Protocol]*compiledSchema, error) {
+	c := jsonschema.NewCompiler()
+	docs := map[string]any{}
+	for _, s := range schemas.All {
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(s.Bytes()))
+		if err != nil {
+			return nil, fmt.Errorf("schema %s: %w", s.Name, err)
+		}
+		if err := c.AddResource(s.URL(), doc); err != nil {
+			return nil, fmt.Errorf("schema %s: %w", s.Name, err)
+		}
+		docs[s.Name] = doc
+	}
+	m := map[Protocol]*compiledSchema{}
+	for _, s := range schemas.All {
+		cs := &compiledSchema{byType: map[string]*jsonschema.Schema{}}
+		var err error
+		if cs.root, err = c.Compile(s.URL()); err != nil {
+			return nil, fmt.Errorf("schema %s: %w", s.Name, err)
+		}
+		if cs.envelope, err = c.Compile(s.URL() + "#/$defs/envelope"); err != nil {
+			return nil, fmt.Errorf("schema %s: %w", s.Name, err)
+		}
+		doc, _ := docs[s.Name].(map[string]any)
+		conds, _ := doc["allOf"].([]any)
+		for _, cond := range conds {
+			typ, ref := typeCondition(cond)
+			if typ == "" || !strings.HasPrefix(ref, "#/$defs/") {
+				return nil, fmt.Errorf("schema %s: allOf holds something other than a type condition", s.Name)
+			}
+			if cs.byType[typ], err = c.Compile(s.URL() + ref); err != nil {
+				return nil, fmt.Errorf("schema %s: %w", s.Name, err)
+			}
+		}
+		p, _ := ParseProtocol(s.Name)
+		m[p] = cs
+	}
+	return m, nil
+}
+
+// typeCondition reads {"if": {... "type": {"const": T}}, "then": {"$ref": R}}.
+func typeCondition(cond any) (typ, ref string) {
+	m, _ := cond.(map[string]any)
+	ifs, _ := m["if"].(map[string]any)
+	props, _ := ifs["properties"].(map[string]any)
+	t, _ := props["type"].(map[string]any)
+	typ, _ = t["const"].(string)
+	then, _ := m["then"].(map[string]any)
+	ref, _ = then["$ref"].(string)
+	return typ, ref
+}
+
+// validate checks one decoded event whose type is typ.
+func (cs *compiledSchema) validate(v any, typ string) []error {
+	def, ok := cs.byType[typ]
+	if !ok {
+		if err := cs.root.Validate(v); err != nil {
+			return []error{err}
+		}
+		return nil
+	}
+	var errs []error
+	if err := cs.envelope.Validate(v); err != nil {
+		errs = append(errs, err)
+	}
+	if err := def.Validate(v); err != nil {
+		errs = append(errs, err)
+	}
+	return errs
 }
 
 // problem is one finding about a line: the field it is about and what is
@@ -65,11 +124,7 @@ var printer = message.NewPrinter(language.English)
 
 // schemaProblems turns a validation error into one problem per failed
 // keyword, each naming its field as TYPE.path ("tool_result.status").
-func schemaProblems(err error, typ string, p Protocol) []problem {
-	ve, ok := err.(*jsonschema.ValidationError)
-	if !ok {
-		return []problem{{"", err.Error()}}
-	}
+func schemaProblems(errs []error, typ string, p Protocol) []problem {
 	if typ == "" {
 		typ = "event"
 	}
@@ -88,7 +143,14 @@ func schemaProblems(err error, typ string, p Protocol) []problem {
 		}
 		out = append(out, leafProblems(e, typ, p)...)
 	}
-	walk(ve)
+	for _, err := range errs {
+		ve, ok := err.(*jsonschema.ValidationError)
+		if !ok {
+			out = append(out, problem{"", err.Error()})
+			continue
+		}
+		walk(ve)
+	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].field != out[j].field {
 			return out[i].field < out[j].field

@@ -155,8 +155,8 @@ func (v *Validator) Line(l jsonl.Line) {
 		v.diag(l.Num, SevError, "", err.Error())
 		return
 	}
-	if err := sch.Validate(val); err != nil {
-		for _, p := range schemaProblems(err, typ, lineProto) {
+	if errs := sch.validate(val, typ); errs != nil {
+		for _, p := range schemaProblems(errs, typ, lineProto) {
 			v.diag(l.Num, SevError, p.field, p.msg)
 		}
 	}
