@@ -177,3 +177,29 @@ func TestViewLive(t *testing.T) {
 		t.Errorf("exit %d", code)
 	}
 }
+
+// Live input: each diagnostic is written before the next line is read.
+func TestValidateLive(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan int)
+	go func() {
+		code := Run([]string{"zevo", "validate", "--as", "evosci"}, inR, outW, io.Discard)
+		outW.Close()
+		done <- code
+	}()
+	out := bufio.NewReader(outR)
+	io.WriteString(inW, `{"type": "text", "content": ""}`+"\n")
+	if got, err := out.ReadString('\n'); err != nil || got != "<stdin>:1: text.content: must not be empty\n" {
+		t.Fatalf("got %q (%v)", got, err)
+	}
+	io.WriteString(inW, `{"type": "done", "content": 1, "response": ""}`+"\n")
+	if got, err := out.ReadString('\n'); err != nil || got != "<stdin>:2: done.content: want string, got number\n" {
+		t.Fatalf("got %q (%v)", got, err)
+	}
+	inW.Close()
+	io.ReadAll(out)
+	if code := <-done; code != ExitDiagnostics {
+		t.Errorf("exit %d", code)
+	}
+}

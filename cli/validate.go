@@ -59,15 +59,18 @@ func runValidate(c *ucli.Context, e *env) error {
 		w.WriteLine([]byte(d.String()))
 	}
 	failed, err := eachInput(e, c.Args().Slice(), func(name string, r io.Reader) error {
-		fr, err := inspect.Validate(r, name, inspect.ValidateOptions{As: as}, emit)
+		fr, err := inspect.Validate(r, name, inspect.ValidateOptions{As: as, Idle: w.Flush}, emit)
 		rep.Files = append(rep.Files, fr)
 		rep.Errors += fr.Errors
 		rep.Warnings += fr.Warnings
+		if w.Err() != nil {
+			return w.Err()
+		}
 		if err != nil {
-			fmt.Fprintf(e.stderr, "zevo: %v\n", err)
+			fmt.Fprintf(e.stderr, "zevo: %s: read error: %v\n", name, err)
 			rep.Errors++
 		}
-		return w.Err()
+		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("writing output: %w", err)

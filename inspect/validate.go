@@ -50,6 +50,9 @@ type ValidateOptions struct {
 	// from the first event of each input (and, for Zero, reads each line's
 	// schemaVersion).
 	As Protocol
+	// Idle, if not nil, is called whenever reading would wait for more
+	// input, so diagnostics of a live stream can be flushed.
+	Idle func() error
 }
 
 // FileReport sums up one validated input.
@@ -189,20 +192,21 @@ func (v *Validator) End() FileReport {
 	return v.report
 }
 
-// Validate reads r to the end and validates it.
+// Validate reads r to the end and validates it. An error is a read error,
+// or the error of opt.Idle.
 func Validate(r io.Reader, name string, opt ValidateOptions, emit func(Diagnostic)) (FileReport, error) {
 	v, err := NewValidator(name, opt, emit)
 	if err != nil {
 		return FileReport{}, err
 	}
-	lr := jsonl.NewReader(r, name, nil)
+	lr := jsonl.NewReader(r, name, opt.Idle)
 	for {
 		l, err := lr.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return v.End(), fmt.Errorf("%s: read error: %w", name, err)
+			return v.End(), err
 		}
 		v.Line(l)
 	}

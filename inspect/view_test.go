@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/zevo/zevo/jsonl"
 )
@@ -204,4 +205,61 @@ next
 	if got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
+}
+
+// Whatever the content, AppendSafe's output holds no byte a terminal acts
+// on, and printable text passes unchanged.
+func FuzzSafe(f *testing.F) {
+	for _, s := range []string{"plain", "\x1b[2J", "\u009b31m", "\u202eabc", "a\r\nb", "\xff\xfe", "\x1b]8;;u\x1b\\t"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, nl := range []bool{false, true} {
+			out := string(AppendSafe(nil, s, nl, nil))
+			for _, r := range out {
+				bad := r < 0x20 && !(nl && (r == '\n' || r == '\t')) || r == 0x7f || r >= 0x80 && r <= 0x9f ||
+					r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x2028 || r == 0x2029
+				if bad {
+					t.Fatalf("%q -> %q holds %U", s, out, r)
+				}
+			}
+			if !utf8.ValidString(out) {
+				t.Fatalf("%q -> %q is not UTF-8", s, out)
+			}
+			if isPlain(s) && out != s {
+				t.Fatalf("%q changed to %q", s, out)
+			}
+		}
+	})
+}
+
+func isPlain(s string) bool {
+	for _, c := range []byte(s) {
+		if c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// Any line: the viewer and the validator do not fail, and the viewer's
+// output stays safe.
+func FuzzLine(f *testing.F) {
+	for _, s := range []string{`{"type": "text", "content": "\u001b[2J"}`, `{"type": "tool_call", "name": "x", "args": {"a": NaN}, "id": "c"}`,
+		`{"schemaVersion":2,"type":"run_start","runId":"r"}`, `{"type": "usage_stats", "input_tokens": 1e400, "output_tokens": 99999999999999999999999}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 4096 {
+			return
+		}
+		out, _ := viewString(t, s+"\n", ViewOptions{})
+		if strings.ContainsAny(out, "\x1b\r\a\u009b\u202e") {
+			t.Fatalf("%q shows %q", s, out)
+		}
+		validateString(t, "x", s+"\n", Auto)
+		st := NewSummarizer("x", Auto)
+		st.Line(lineOf(1, s))
+		st.End()
+	})
 }
