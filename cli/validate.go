@@ -19,7 +19,8 @@ func validateCommand(e *env) *ucli.Command {
 "-") against the JSON Schema of its protocol (see zevo schema), and the rules
 a schema cannot express: each Zero run is run_start ... run_end with one
 runId, each EvoScientist run ends with one done (or error), and every tool
-result answers an earlier tool call. Problems are printed as
+result answers an earlier tool call. An input that ends inside a run is an
+error, or with --allow-unfinished a warning. Problems are printed as
 FILE:LINE: FIELD: MESSAGE; the exit status is 1 when any line is invalid.
 
 Examples:
@@ -29,6 +30,7 @@ Examples:
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "protocol: auto (per file), zero, zero@1, zero-input or evosci"},
 			&ucli.BoolFlag{Name: "json", Usage: "write one JSON report instead of text"},
+			&ucli.BoolFlag{Name: "allow-unfinished", Usage: "an input that ends inside a run (live, cut short or cancelled) is a warning, not an error"},
 		},
 		Action: func(c *ucli.Context) error { return runValidate(c, e) },
 	}
@@ -59,7 +61,7 @@ func runValidate(c *ucli.Context, e *env) error {
 		w.WriteLine([]byte(d.String()))
 	}
 	failed, err := eachInput(e, c.Args().Slice(), func(name string, r io.Reader) error {
-		fr, err := inspect.Validate(r, name, inspect.ValidateOptions{As: as, Idle: w.Flush}, emit)
+		fr, err := inspect.Validate(r, name, inspect.ValidateOptions{As: as, AllowUnfinished: c.Bool("allow-unfinished"), Idle: w.Flush}, emit)
 		rep.Files = append(rep.Files, fr)
 		rep.Errors += fr.Errors
 		rep.Warnings += fr.Warnings

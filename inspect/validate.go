@@ -50,6 +50,10 @@ type ValidateOptions struct {
 	// from the first event of each input (and, for Zero, reads each line's
 	// schemaVersion).
 	As Protocol
+	// AllowUnfinished accepts an input that ends inside a run (a stream
+	// still being written, or a run that was cancelled): a warning instead
+	// of an error.
+	AllowUnfinished bool
 	// Idle, if not nil, is called whenever reading would wait for more
 	// input, so diagnostics of a live stream can be flushed.
 	Idle func() error
@@ -102,6 +106,14 @@ func (v *Validator) diag(line int, sev Severity, field, msg string) {
 		v.report.Warnings++
 	}
 	v.emit(Diagnostic{File: v.report.File, Line: line, Severity: sev, Field: field, Message: msg})
+}
+
+// unfinished is the severity of an input that ends inside a run.
+func (v *Validator) unfinished() Severity {
+	if v.opt.AllowUnfinished {
+		return SevWarning
+	}
+	return SevError
 }
 
 // Line checks one line.
@@ -331,7 +343,7 @@ func (z *zeroRuns) line(v *Validator, line int, obj map[string]any, typ string) 
 func (z *zeroRuns) end(v *Validator) {
 	// A run whose start was already found wrong is not reported again.
 	if z.open && (z.started || !z.reported) {
-		v.diag(v.last, SevError, "", fmt.Sprintf("the input ends inside run %s (line %d): no run_end", quote(z.id), z.start))
+		v.diag(v.last, v.unfinished(), "", fmt.Sprintf("the input ends inside run %s (line %d): no run_end", quote(z.id), z.start))
 		z.open = false
 	}
 }
@@ -434,7 +446,7 @@ func (e *evoRuns) close(line int, how string) {
 
 func (e *evoRuns) end(v *Validator) {
 	if e.open {
-		v.diag(v.last, SevWarning, "", fmt.Sprintf("the input ends inside the run that began at line %d: no done or error (the run was cancelled or cut short)", e.start))
+		v.diag(v.last, v.unfinished(), "", fmt.Sprintf("the input ends inside the run that began at line %d: no done or error (the run was cancelled or cut short)", e.start))
 		e.open = false
 	}
 }

@@ -25,11 +25,11 @@ func validateString(t *testing.T, name, input string, as Protocol) (string, File
 // The shipped samples and the protocol documents' own examples are what
 // the producers write: they validate clean. Two samples end inside a run on
 // purpose (they exercise translate's end-of-input handling); that is the
-// only thing said about them.
+// only thing said about them, and with AllowUnfinished it is a warning.
 func TestValidateSamples(t *testing.T) {
 	want := map[string]string{
 		"../testdata/translate/basic.zero.jsonl":   "basic.zero.jsonl:21: the input ends inside run \"run_20260603101000_aaa111\" (line 20): no run_end\n",
-		"../testdata/translate/basic.evosci.jsonl": "basic.evosci.jsonl:18: warning: the input ends inside the run that began at line 17: no done or error (the run was cancelled or cut short)\n",
+		"../testdata/translate/basic.evosci.jsonl": "basic.evosci.jsonl:18: the input ends inside the run that began at line 17: no done or error (the run was cancelled or cut short)\n",
 	}
 	files, _ := filepath.Glob("../testdata/translate/*.jsonl")
 	seeds, _ := filepath.Glob("../testdata/inspect/*.jsonl")
@@ -45,6 +45,15 @@ func TestValidateSamples(t *testing.T) {
 		got, rep := validateString(t, filepath.Base(f), string(data), Auto)
 		if got != want[f] {
 			t.Errorf("%s:\ngot  %q\nwant %q", f, got, want[f])
+		}
+		// With --allow-unfinished an input cut inside a run is a warning.
+		var warned []string
+		_, err = Validate(strings.NewReader(string(data)), filepath.Base(f), ValidateOptions{AllowUnfinished: true}, func(d Diagnostic) {
+			warned = append(warned, d.String())
+		})
+		wantWarned := strings.TrimSuffix(strings.Replace(want[f], ": the input ends", ": warning: the input ends", 1), "\n")
+		if err != nil || strings.Join(warned, "\n") != wantWarned {
+			t.Errorf("%s with AllowUnfinished: %q, want %q", f, warned, wantWarned)
 		}
 		if rep.Events == 0 || rep.Protocol == "" {
 			t.Errorf("%s: report %+v", f, rep)
@@ -82,7 +91,7 @@ func TestValidateInvalid(t *testing.T) {
 	}{
 		{"not json", "auto", "{\"type\": \"text\", \"content\": \"a\"}\nnot json\n",
 			"x:2: not valid JSON: invalid character 'o' in literal null (expecting 'u') (column 2)\n" +
-				"x:2: warning: the input ends inside the run that began at line 1: no done or error (the run was cancelled or cut short)\n"},
+				"x:2: the input ends inside the run that began at line 1: no done or error (the run was cancelled or cut short)\n"},
 		{"truncated line", "evosci", `{"type": "text", "content": "a`,
 			"x:1: not valid JSON: the line ends inside a value\n"},
 		{"array", "evosci", "[1]\n", "x:1: not a JSON object\n"},
@@ -210,7 +219,7 @@ func TestValidateInvalid(t *testing.T) {
 		{"evosci no type", "evosci", `{"content": "a"}` + "\n" + `{"type": 5}` + "\n",
 			"x:1: event: missing field \"type\"\n" +
 				"x:2: event.type: want string, got number\n" +
-				"x:2: warning: the input ends inside the run that began at line 1: no done or error (the run was cancelled or cut short)\n"},
+				"x:2: the input ends inside the run that began at line 1: no done or error (the run was cancelled or cut short)\n"},
 		{"duplicate key", "evosci", `{"type": "text", "content": "a", "content": "b"}` + "\n" + `{"type": "done", "content": "b", "response": "b"}` + "\n",
 			"x:1: warning: text: duplicate field \"content\" (readers keep the last one)\n"},
 		{"hostile values are escaped", "zero", zStart + "\n" + "{\"runId\":\"r1\",\"schemaVersion\":2,\"type\":\"text\",\"delta\":\"a\",\"\\u001b]0;pwn\\u0007\":1,\"\\u202e\":2}\n" + zEnd + "\n",
