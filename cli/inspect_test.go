@@ -206,3 +206,12 @@ func TestValidateLive(t *testing.T) {
 		t.Errorf("exit %d", code)
 	}
 }
+
+// No progress bar unless standard error is a terminal.
+func TestStatsProgressOnlyOnTerminal(t *testing.T) {
+	var errb strings.Builder
+	e := &env{stderr: &errb}
+	if bar := statsProgress(e, []string{sampleZero}); bar != nil {
+		t.Error("a progress bar on a non-terminal")
+	}
+}
