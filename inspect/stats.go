@@ -204,7 +204,7 @@ func (s *Summarizer) Line(l jsonl.Line) {
 		if s.run == nil {
 			s.newRun(l.Num, "").Status = "input"
 		}
-		s.count(l.Num, typ)
+		s.count(typ)
 	default:
 		s.zeroLine(l.Num, ev, typ)
 	}
@@ -213,7 +213,7 @@ func (s *Summarizer) Line(l jsonl.Line) {
 	}
 }
 
-func (s *Summarizer) count(line int, typ string) *Run {
+func (s *Summarizer) count(typ string) *Run {
 	r := s.run
 	r.Events++
 	r.Types[typ]++
@@ -225,7 +225,7 @@ func (s *Summarizer) zeroLine(line int, ev gjson.Result, typ string) {
 	if typ == "run_start" || s.run == nil || s.run.Status != "unfinished" || id != s.run.ID {
 		s.newRun(line, id)
 	}
-	r := s.count(line, typ)
+	r := s.count(typ)
 	switch typ {
 	case "tool_call":
 		name := ev.Get("name").String()
@@ -286,7 +286,7 @@ func (s *Summarizer) evoLine(line int, ev gjson.Result, typ string) {
 	if s.run == nil || s.end == "done" || s.end == "error" && typ != "done" {
 		s.newRun(line, "")
 	}
-	r := s.count(line, typ)
+	r := s.count(typ)
 	switch typ {
 	case "tool_call":
 		name := ev.Get("name").String()

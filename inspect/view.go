@@ -46,21 +46,19 @@ type Viewer struct {
 	opt ViewOptions
 	buf []byte
 
-	proto    Protocol
-	inRun    bool
-	runs     int
-	runID    string
-	tokens   Tokens
-	final    *string
-	calls    map[string]string // tool call id → name
-	evoEnd   string            // "done"/"error" once an EvoScientist run ended
-	block    string            // the stream being written: "text", "reasoning", "sub:NAME", ""
-	prefix   string            // written at each line start of the block
-	style    string            // style of the block
-	midLine  bool              // the last byte written was not a newline
-	files    int
-	fileName string
-	wrote    bool // something was written before
+	proto   Protocol
+	inRun   bool
+	runs    int
+	runID   string
+	tokens  Tokens
+	final   *string
+	calls   map[string]string // tool call id → name
+	evoEnd  string            // "done"/"error" once an EvoScientist run ended
+	block   string            // the stream being written: "text", "reasoning", "sub:NAME", ""
+	prefix  string            // written at each line start of the block
+	style   string            // style of the block
+	midLine bool              // the last byte written was not a newline
+	wrote   bool              // something was written before
 }
 
 // NewViewer returns a Viewer writing to w. The caller flushes w.
@@ -187,8 +185,6 @@ func clipRunes(s string, n int) string {
 
 // File starts a new input. With several inputs each gets a heading.
 func (v *Viewer) File(name string, several bool) error {
-	v.fileName = name
-	v.files++
 	v.runs = 0
 	if several {
 		v.endBlock()
