@@ -291,7 +291,7 @@ func (z *zeroRuns) line(v *Validator, line int, obj map[string]any, typ string) 
 			// Events came before their run_start; that was said already.
 			z.started = true
 			return
-		case z.open && z.started:
+		case z.open && (z.started || !z.reported):
 			v.diag(line, SevError, "run_start", fmt.Sprintf("run %s (line %d) has no run_end before this run_start", quote(z.id), z.start))
 		}
 		z.begin(v, line, id, true, version)

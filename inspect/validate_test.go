@@ -106,6 +106,8 @@ func TestValidateInvalid(t *testing.T) {
 			"x:3: text: comes after the run_end of run \"r1\" (line 2)\n"},
 		{"zero error before start without run_end", "auto", `{"code":"usage","message":"bad flag","recoverable":false,"runId":"r0","schemaVersion":2,"type":"error"}` + "\n",
 			"x:1: the input ends inside run \"r0\" (line 1): no run_end\n"},
+		{"zero error before start, then a run", "auto", `{"code":"usage","message":"bad flag","recoverable":false,"runId":"r0","schemaVersion":2,"type":"error"}` + "\n" + zStart + "\n" + zEnd + "\n",
+			"x:2: run_start: run \"r0\" (line 1) has no run_end before this run_start\n"},
 		{"zero stray event after the last run_end", "auto", zStart + "\n" + zEnd + "\n" + `{"delta":"a","runId":"r1","schemaVersion":2,"type":"text"}` + "\n",
 			"x:3: text: comes after the run_end of run \"r1\" (line 2)\n"},
 		{"zero runId changes", "auto", zStart + "\n" + `{"delta":"a","runId":"r2","schemaVersion":2,"type":"text"}` + "\n" + zEnd + "\n",
