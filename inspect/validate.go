@@ -387,6 +387,11 @@ func (e *evoRuns) line(v *Validator, line int, obj map[string]any, typ string) {
 		}
 		// After error, a done may follow: the protocol allows both.
 		e.afterEnd = false
+		if c, ok := obj["content"].(string); ok {
+			if r, ok := obj["response"].(string); ok && c != r {
+				v.diag(line, SevError, "done", "content and response differ (EvoScientist writes the same text in both)")
+			}
+		}
 		return
 	}
 	e.afterEnd = false
