@@ -215,3 +215,14 @@ func TestStatsProgressOnlyOnTerminal(t *testing.T) {
 		t.Error("a progress bar on a non-terminal")
 	}
 }
+
+// Standard input named twice is read once, then found empty.
+func TestStatsStdinTwice(t *testing.T) {
+	code, out, _ := run(t, `{"type": "text", "content": "a"}`+"\n", "stats", "--json", "-", "-")
+	var rep struct {
+		Files []struct{ Total struct{ Events int } }
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 0 || len(rep.Files) != 2 || rep.Files[0].Total.Events+rep.Files[1].Total.Events != 1 {
+		t.Errorf("exit %d, %+v, %v", code, rep, err)
+	}
+}

@@ -64,6 +64,7 @@ func runStats(c *ucli.Context, e *env) error {
 	bar := statsProgress(e, names)
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
+	var stdinMu sync.Mutex // "-" named twice: read in turn, not at once
 	for i, name := range names {
 		wg.Add(1)
 		go func() {
@@ -72,7 +73,10 @@ func runStats(c *ucli.Context, e *env) error {
 			defer func() { <-sem }()
 			var r io.Reader = e.stdin
 			display := stdinName
-			if name != "-" {
+			if name == "-" {
+				stdinMu.Lock()
+				defer stdinMu.Unlock()
+			} else {
 				f, err := os.Open(name)
 				if err != nil {
 					results[i].err = err
