@@ -2,10 +2,10 @@ package cli
 
 import (
 	"errors"
-	"regexp"
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 
 	ucli "github.com/urfave/cli/v2"
 	"github.com/zevo/zevo/jsonl"
