@@ -94,8 +94,9 @@ func TestClosedPipe(t *testing.T) {
 	for _, args := range [][]string{
 		{"translate", "--to", "zero", in},
 		{"translate", "--to", "evosci", in},
+		{"view", "--full", in},
 	} {
-		t.Run(strings.Join(args[:3], " "), func(t *testing.T) {
+		t.Run(strings.Join(args[:len(args)-1], " "), func(t *testing.T) {
 			pr, pw, err := os.Pipe()
 			if err != nil {
 				t.Fatal(err)
@@ -108,7 +109,7 @@ func TestClosedPipe(t *testing.T) {
 			}
 			pw.Close()
 			first, err := bufio.NewReader(pr).ReadString('\n')
-			if err != nil || !json.Valid([]byte(first)) {
+			if err != nil || (args[0] == "translate" && !json.Valid([]byte(first))) {
 				t.Fatalf("first line %q: %v", first, err)
 			}
 			pr.Close()

@@ -55,13 +55,19 @@ func runView(c *ucli.Context, e *env) error {
 		Color: useColor(isTerminal(e.stdout), os.Getenv("NO_COLOR")),
 	}
 	v := inspect.NewViewer(w, opt)
+	e.whenStopped(func() { w.Flush() }) // a signal: what was rendered is written out
+	flush := func() error {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		return w.Flush()
+	}
 	names := c.Args().Slice()
 	bad := 0
 	failed, err := eachInput(e, names, func(name string, r io.Reader) error {
 		if err := v.File(name, len(names) > 1); err != nil {
 			return err
 		}
-		lr := jsonl.NewReader(r, name, w.Flush)
+		lr := jsonl.NewReader(r, name, flush)
 		for {
 			l, err := lr.Next()
 			if err == io.EOF {
@@ -75,11 +81,13 @@ func runView(c *ucli.Context, e *env) error {
 				bad++
 				break
 			}
+			e.mu.Lock()
 			err = v.Line(l)
+			e.mu.Unlock()
 			var le *inspect.LineError
 			if errors.As(err, &le) {
 				// Flush first so the note lands next to its place.
-				if err := w.Flush(); err != nil {
+				if err := flush(); err != nil {
 					return err
 				}
 				fmt.Fprintf(e.stderr, "zevo: %v\n", le)
@@ -90,10 +98,12 @@ func runView(c *ucli.Context, e *env) error {
 				return err
 			}
 		}
+		e.mu.Lock()
+		defer e.mu.Unlock()
 		return v.End()
 	})
 	if err == nil {
-		err = w.Flush()
+		err = flush()
 	}
 	if err != nil {
 		return fmt.Errorf("writing output: %w", err)

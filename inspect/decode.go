@@ -105,8 +105,13 @@ func decodeStrict(b []byte) (any, error) {
 	if err := dec.Decode(&v); err != nil {
 		return nil, err
 	}
-	if _, err := dec.Token(); err == nil {
+	// Only the end of the line may follow: another value, or bytes that
+	// are not JSON at all (trailing garbage, a NUL), make the line bad.
+	switch _, err := dec.Token(); {
+	case err == nil:
 		return nil, errors.New("more than one JSON value on the line")
+	case err != io.EOF:
+		return nil, err
 	}
 	return v, nil
 }

@@ -170,6 +170,10 @@ func (s *Summarizer) Line(l jsonl.Line) {
 		return
 	}
 	b := l.Bytes
+	if jsonl.TooDeep(b) { // before gjson, whose validator recurses per level
+		s.fs.Invalid++
+		return
+	}
 	if !gjson.ValidBytes(b) {
 		fixed, tokens := replaceNonFinite(b)
 		if tokens == nil || !gjson.ValidBytes(fixed) {

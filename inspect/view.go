@@ -206,6 +206,9 @@ func (v *Viewer) Line(l jsonl.Line) error {
 	if !utf8.Valid(b) {
 		return &LineError{l.Where(), "invalid UTF-8: not shown"}
 	}
+	if jsonl.TooDeep(b) { // before gjson, whose validator recurses per level
+		return &LineError{l.Where(), "not valid JSON (nested deeper than 10000 levels): not shown"}
+	}
 	if !gjson.ValidBytes(b) {
 		fixed, tokens := replaceNonFiniteAs(b, true)
 		if tokens == nil || !gjson.ValidBytes(fixed) {
