@@ -57,6 +57,7 @@ Examples:
 	}
 	tr := translateCommand(e)
 	app.Commands = append(app.Commands, tr)
+	app.Commands = append(app.Commands, jqCommand(e))
 	// "zevo --to zero FILE" is translate without the word.
 	app.Flags = tr.Flags
 	app.Action = func(c *ucli.Context) error {

@@ -1,0 +1,438 @@
+package filter
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/zevo/zevo/jsonl"
+)
+
+// decoder turns JSON text into the values gojq works on: nil, bool,
+// json.Number (spelled as in the input, so no number is ever rounded),
+// string, []any and map[string]any. It is faster than encoding/json for
+// the small objects of agent logs because it interns keys and copies
+// strings without escapes in one step.
+type decoder struct {
+	data []byte
+	pos  int
+	// exact is cleared when the value's text is not a faithful spelling of
+	// the decoded value (a repeated key, invalid UTF-8, a Python NaN), so
+	// the original bytes must not be written back for it.
+	exact bool
+	depth int
+	keys  map[string]string
+}
+
+// syntaxError is a JSON syntax error at a byte offset of the line.
+type syntaxError struct {
+	msg string
+	off int
+}
+
+func (e *syntaxError) Error() string {
+	return "invalid JSON: " + e.msg + " at column " + strconv.Itoa(e.off+1)
+}
+
+// maxInterned bounds the key cache; keys of agent logs are a few dozen.
+const (
+	maxInterned   = 4096
+	maxInternSize = 64
+)
+
+// reset prepares to decode the values of one line.
+func (d *decoder) reset(b []byte) {
+	d.data = b
+	d.pos = 0
+}
+
+// more skips white space and reports whether another value follows.
+func (d *decoder) more() bool {
+	d.skipSpace()
+	return d.pos < len(d.data)
+}
+
+// next decodes the value at the current position (after more returned
+// true) and returns it with its text.
+func (d *decoder) next() (any, []byte, error) {
+	d.exact = true
+	d.depth = 0
+	start := d.pos
+	v, err := d.value()
+	if err != nil {
+		return nil, nil, err
+	}
+	if d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\r', '\n', '{', '[', '"':
+		default:
+			if c := d.data[d.pos-1]; c != '}' && c != ']' && c != '"' {
+				return nil, nil, d.errorf("unexpected character " + quoteByte(d.data[d.pos]) + " after value")
+			}
+		}
+	}
+	return v, d.data[start:d.pos], nil
+}
+
+func (d *decoder) errorf(msg string) error { return &syntaxError{msg, d.pos} }
+
+func quoteByte(c byte) string {
+	if c < 0x20 || c >= 0x7f {
+		return "byte 0x" + strconv.FormatUint(uint64(c), 16)
+	}
+	return strconv.QuoteRune(rune(c))
+}
+
+func (d *decoder) skipSpace() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\r', '\n':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (d *decoder) value() (any, error) {
+	d.skipSpace()
+	if d.pos >= len(d.data) {
+		return nil, d.errorf("unexpected end of line")
+	}
+	switch c := d.data[d.pos]; c {
+	case '{':
+		return d.object()
+	case '[':
+		return d.array()
+	case '"':
+		return d.str()
+	case 't':
+		return true, d.literal("true")
+	case 'f':
+		return false, d.literal("false")
+	case 'n':
+		return nil, d.literal("null")
+	case 'N':
+		// Python's json.dumps writes a float NaN as a bare NaN; read it as
+		// jq's nan rather than losing the whole event.
+		d.exact = false
+		return math.NaN(), d.literal("NaN")
+	case 'I':
+		d.exact = false
+		return math.Inf(1), d.literal("Infinity")
+	default:
+		if c == '-' || c >= '0' && c <= '9' {
+			if c == '-' && d.pos+1 < len(d.data) && d.data[d.pos+1] == 'I' {
+				d.pos++
+				d.exact = false
+				return math.Inf(-1), d.literal("Infinity")
+			}
+			return d.number()
+		}
+		return nil, d.errorf("unexpected character " + quoteByte(c))
+	}
+}
+
+func (d *decoder) literal(word string) error {
+	end := d.pos + len(word)
+	if end > len(d.data) || string(d.data[d.pos:end]) != word {
+		return d.errorf("invalid literal")
+	}
+	d.pos = end
+	return nil
+}
+
+func (d *decoder) number() (any, error) {
+	start := d.pos
+	b := d.data
+	i := d.pos
+	if b[i] == '-' {
+		i++
+	}
+	digits := i
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	if i == digits || (b[digits] == '0' && i-digits > 1) {
+		d.pos = digits
+		return nil, d.errorf("invalid number")
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		f := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == f {
+			d.pos = i
+			return nil, d.errorf("invalid number")
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		e := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == e {
+			d.pos = i
+			return nil, d.errorf("invalid number")
+		}
+	}
+	d.pos = i
+	return json.Number(b[start:i]), nil
+}
+
+func (d *decoder) object() (any, error) {
+	d.depth++
+	if d.depth > jsonl.MaxDepth {
+		return nil, d.errorf("nested deeper than 10000 levels")
+	}
+	d.pos++ // {
+	m := make(map[string]any, 8)
+	n := 0
+	d.skipSpace()
+	if d.pos < len(d.data) && d.data[d.pos] == '}' {
+		d.pos++
+		d.depth--
+		return m, nil
+	}
+	for {
+		d.skipSpace()
+		if d.pos >= len(d.data) {
+			return nil, d.errorf("unexpected end of line in object")
+		}
+		if d.data[d.pos] != '"' {
+			return nil, d.errorf("object key must be a string, found " + quoteByte(d.data[d.pos]))
+		}
+		k, err := d.key()
+		if err != nil {
+			return nil, err
+		}
+		d.skipSpace()
+		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
+			return nil, d.errorf("expected ':' after object key")
+		}
+		d.pos++
+		v, err := d.value()
+		if err != nil {
+			return nil, err
+		}
+		m[k] = v
+		n++
+		d.skipSpace()
+		if d.pos >= len(d.data) {
+			return nil, d.errorf("unexpected end of line in object")
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+		case '}':
+			d.pos++
+			d.depth--
+			if len(m) != n {
+				d.exact = false // a repeated key: the last one wins, as in jq
+			}
+			return m, nil
+		default:
+			return nil, d.errorf("expected ',' or '}' in object, found " + quoteByte(d.data[d.pos]))
+		}
+	}
+}
+
+func (d *decoder) array() (any, error) {
+	d.depth++
+	if d.depth > jsonl.MaxDepth {
+		return nil, d.errorf("nested deeper than 10000 levels")
+	}
+	d.pos++ // [
+	a := make([]any, 0, 4)
+	d.skipSpace()
+	if d.pos < len(d.data) && d.data[d.pos] == ']' {
+		d.pos++
+		d.depth--
+		return a, nil
+	}
+	for {
+		v, err := d.value()
+		if err != nil {
+			return nil, err
+		}
+		a = append(a, v)
+		d.skipSpace()
+		if d.pos >= len(d.data) {
+			return nil, d.errorf("unexpected end of line in array")
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+		case ']':
+			d.pos++
+			d.depth--
+			return a, nil
+		default:
+			return nil, d.errorf("expected ',' or ']' in array, found " + quoteByte(d.data[d.pos]))
+		}
+	}
+}
+
+// key decodes an object key, interned so that the keys repeated on every
+// line of a log are allocated once.
+func (d *decoder) key() (string, error) {
+	start := d.pos + 1
+	if end, ok := d.plainEnd(start); ok {
+		d.pos = end + 1
+		b := d.data[start:end]
+		if len(b) > maxInternSize {
+			return string(b), nil
+		}
+		if s, ok := d.keys[string(b)]; ok {
+			return s, nil
+		}
+		s := string(b)
+		if d.keys == nil {
+			d.keys = make(map[string]string)
+		}
+		if len(d.keys) < maxInterned {
+			d.keys[s] = s
+		}
+		return s, nil
+	}
+	return d.escaped()
+}
+
+func (d *decoder) str() (any, error) {
+	start := d.pos + 1
+	if end, ok := d.plainEnd(start); ok {
+		d.pos = end + 1
+		return string(d.data[start:end]), nil
+	}
+	return d.escaped()
+}
+
+// plainEnd returns the index of the closing quote of a string body from
+// start that needs no unescaping: ASCII without escapes or control
+// characters, or valid UTF-8.
+func (d *decoder) plainEnd(start int) (int, bool) {
+	b := d.data
+	ascii := true
+	for i := start; i < len(b); i++ {
+		c := b[i]
+		if c == '"' {
+			if !ascii && !utf8.Valid(b[start:i]) {
+				return 0, false
+			}
+			return i, true
+		}
+		if c == '\\' || c < 0x20 {
+			return 0, false
+		}
+		if c >= 0x80 {
+			ascii = false
+		}
+	}
+	return 0, false
+}
+
+// escaped decodes a string with escapes, control characters or invalid
+// UTF-8 (replaced by U+FFFD, as jq does).
+func (d *decoder) escaped() (string, error) {
+	b := d.data
+	i := d.pos + 1
+	out := make([]byte, 0, 32)
+	for {
+		if i >= len(b) {
+			d.pos = i
+			return "", d.errorf("unterminated string")
+		}
+		c := b[i]
+		switch {
+		case c == '"':
+			d.pos = i + 1
+			return string(out), nil
+		case c < 0x20:
+			d.pos = i
+			return "", d.errorf("control character " + quoteByte(c) + " in string")
+		case c == '\\':
+			if i+1 >= len(b) {
+				d.pos = i
+				return "", d.errorf("unterminated string")
+			}
+			i++
+			switch b[i] {
+			case '"', '\\', '/':
+				out = append(out, b[i])
+			case 'b':
+				out = append(out, '\b')
+			case 'f':
+				out = append(out, '\f')
+			case 'n':
+				out = append(out, '\n')
+			case 'r':
+				out = append(out, '\r')
+			case 't':
+				out = append(out, '\t')
+			case 'u':
+				r, ok := hex4(b, i+1)
+				if !ok {
+					d.pos = i - 1
+					return "", d.errorf("invalid \\u escape")
+				}
+				i += 4
+				if utf16.IsSurrogate(r) {
+					r2, ok := rune(0), false
+					if i+6 < len(b) && b[i+1] == '\\' && b[i+2] == 'u' {
+						r2, ok = hex4(b, i+3)
+					}
+					if dec := utf16.DecodeRune(r, r2); ok && dec != utf8.RuneError {
+						r = dec
+						i += 6
+					} else {
+						r = utf8.RuneError
+						d.exact = false
+					}
+				}
+				out = utf8.AppendRune(out, r)
+			default:
+				d.pos = i - 1
+				return "", d.errorf("invalid escape " + quoteByte(b[i]))
+			}
+			i++
+		case c < 0x80:
+			out = append(out, c)
+			i++
+		default:
+			r, size := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && size == 1 {
+				d.exact = false
+			}
+			out = utf8.AppendRune(out, r)
+			i += size
+		}
+	}
+}
+
+func hex4(b []byte, i int) (rune, bool) {
+	if i+4 > len(b) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[i : i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
