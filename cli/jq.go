@@ -305,6 +305,7 @@ func runJQ(e *env, args []string) error {
 		a.opt.Expr, a.opt.ExprName = string(data), a.fromFile
 	}
 	a.opt.Environ = os.Environ
+	a.opt.StdinName = stdinName
 	f, err := filter.Compile(a.opt)
 	if err != nil {
 		return &exitError{ExitJQCompile, "jq: " + err.Error()}

@@ -39,6 +39,9 @@ type Options struct {
 
 	FailFast bool // stop at the first bad line or error
 	Workers  int  // goroutines for per-line expressions; 0: one per CPU
+	// StdinName is the input name of standard input, for which
+	// input_filename is null, as in jq.
+	StdinName string
 	// Environ gives $ENV and env; nil: empty.
 	Environ func() []string
 }
@@ -154,7 +157,7 @@ func Compile(opt Options) (*Filter, error) {
 				return src.num
 			}),
 			gojq.WithFunction("input_filename", 0, 0, func(any, []any) any {
-				if src.name == "" {
+				if src.name == "" || src.name == opt.StdinName {
 					return nil
 				}
 				return src.name

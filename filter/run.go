@@ -59,8 +59,10 @@ type runner struct {
 	out  []byte
 	msgs []byte
 	vals []any
-	st   Stats
-	stop bool // halt or FailFast: no more values
+	// vals1 is the scratch list of one line's values.
+	vals1 []decoded
+	st    Stats
+	stop  bool // halt or FailFast: no more values
 }
 
 func (f *Filter) newRunner() *runner {
@@ -83,8 +85,35 @@ func (r *runner) setPlace(name string, num int) {
 	if r.f.parallel {
 		n := len(r.vals)
 		r.vals[n-2] = num
-		r.vals[n-1] = name
+		if name == r.f.opt.StdinName {
+			r.vals[n-1] = nil
+		} else {
+			r.vals[n-1] = name
+		}
 	}
+}
+
+// decoded is one value of a line with its text.
+type decoded struct {
+	v     any
+	raw   []byte
+	exact bool
+}
+
+// decodeLine decodes every value of line b into vals: a line is run only
+// when all of it is JSON. ok is false for a bad line, reported.
+func (r *runner) decodeLine(d *decoder, vals []decoded, b []byte, name string, num int) ([]decoded, bool) {
+	vals = vals[:0]
+	d.reset(b)
+	for d.more() {
+		v, raw, err := d.next()
+		if err != nil {
+			r.bad(name, num, err.Error())
+			return vals[:0], false
+		}
+		vals = append(vals, decoded{v, raw, d.exact})
+	}
+	return vals, true
 }
 
 // line decodes the values of one line and runs the expression on each.
@@ -94,15 +123,17 @@ func (r *runner) line(b []byte, name string, num int) {
 		r.value(string(b), nil, false, name, num)
 		return
 	}
-	r.dec.reset(b)
-	for !r.stop && r.dec.more() {
-		v, raw, err := r.dec.next()
-		if err != nil {
-			r.bad(name, num, err.Error())
-			return
+	vals, ok := r.decodeLine(&r.dec, r.vals1[:0], b, name, num)
+	for i := range vals {
+		if r.stop {
+			break
 		}
 		r.st.Values++
-		r.value(v, raw, r.dec.exact, name, num)
+		r.value(vals[i].v, vals[i].raw, vals[i].exact, name, num)
+		vals[i] = decoded{}
+	}
+	if ok {
+		r.vals1 = vals[:0]
 	}
 }
 
@@ -163,7 +194,12 @@ func (r *runner) error(err error, name string, num int) {
 	} else {
 		r.msgs = append(r.msgs, "zevo: jq: "...)
 	}
-	r.msgs = append(r.msgs, err.Error()...)
+	msg := err.Error()
+	if msg == "break" {
+		// gojq's input says so when there is no more input.
+		msg = "error: no more inputs"
+	}
+	r.msgs = append(r.msgs, msg...)
 	r.msgs = append(r.msgs, '\n')
 	if r.f.opt.FailFast {
 		r.stop = true

@@ -19,11 +19,13 @@ type source struct {
 	dec    decoder
 	// line holds the current line's bytes: a copy, since a value's text
 	// must outlive the reading of later lines by input.
-	line   []byte
-	onLine bool // the decoder is inside line
-	name   string
-	num    int
-	r      *runner // where bad lines are reported
+	line []byte
+	// pending are the values of line not yet read.
+	pending []decoded
+	at      int
+	name    string
+	num     int
+	r       *runner // where bad lines are reported
 	// slurped is what input yields once with -n -s: the array of all values.
 	slurped any
 	err     error // a fatal error (writing output)
@@ -36,16 +38,12 @@ func (s *source) next() (v any, raw []byte, exact, ok bool) {
 		if s.err != nil || s.r.stop {
 			return nil, nil, false, false
 		}
-		if s.onLine {
-			if s.dec.more() {
-				v, raw, err := s.dec.next()
-				if err == nil {
-					s.r.st.Values++
-					return v, raw, s.dec.exact, true
-				}
-				s.r.bad(s.name, s.num, err.Error())
-			}
-			s.onLine = false
+		if s.at < len(s.pending) {
+			d := s.pending[s.at]
+			s.pending[s.at] = decoded{}
+			s.at++
+			s.r.st.Values++
+			return d.v, d.raw, d.exact, true
 		}
 		if s.rd == nil && !s.open() {
 			return nil, nil, false, false
@@ -72,8 +70,8 @@ func (s *source) next() (v any, raw []byte, exact, ok bool) {
 			continue
 		}
 		s.line = bytes.Clone(l.Bytes)
-		s.dec.reset(s.line)
-		s.onLine = true
+		s.pending, _ = s.r.decodeLine(&s.dec, s.pending, s.line, s.name, s.num)
+		s.at = 0
 	}
 }
 
