@@ -119,17 +119,17 @@ func TestLongLine(t *testing.T) {
 
 func TestSerialChosenWhenNeeded(t *testing.T) {
 	for expr, par := range map[string]bool{
-		".a":                         true,
-		"select(.type == \"input\")": false, // a false alarm is allowed
-		".input":                     true,
-		"$inputs":                    true,
-		"[., input]":                 false,
-		"first(inputs)":              false,
-		"debug":                      false,
-		"debug(\"x\")":               false,
-		"stderr":                     false,
-		"input_line_number":          true,
-		"input_filename | ascii":     true,
+		".a":                              true,
+		"select(.type == \"input\")":      false, // a false alarm is allowed
+		".input":                          true,
+		". as $inputs | $inputs":          true,
+		"[., input]":                      false,
+		"first(inputs)":                   false,
+		"debug":                           false,
+		"debug(\"x\")":                    false,
+		"stderr":                          false,
+		"input_line_number":               true,
+		"input_filename | ascii_downcase": true,
 	} {
 		f, err := Compile(Options{Expr: expr, Workers: 2})
 		if err != nil {
