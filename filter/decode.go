@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/zevo/zevo/jsonl"
 )
@@ -24,6 +25,71 @@ type decoder struct {
 	exact bool
 	depth int
 	keys  map[string]string
+	// scratch holds an unescaped string before it is copied out.
+	scratch []byte
+	// arena, when not nil, receives the bytes of every string of a line,
+	// so a line costs one allocation for all its strings instead of one
+	// each. It is a fresh slice per line and never written twice, so the
+	// strings made from it stay valid for as long as they are used.
+	arena []byte
+	// useArena: lines are decoded into an arena (the parallel path, where
+	// no value outlives its line, so no arena is kept alive for long).
+	useArena bool
+	slab     []string // string headers for box
+}
+
+// escapedOrPlain decodes the string at the current position.
+func (d *decoder) escapedOrPlain() (string, error) {
+	start := d.pos + 1
+	if end, ok := d.plainEnd(start); ok {
+		d.pos = end + 1
+		return d.text(d.data[start:end]), nil
+	}
+	return d.escaped()
+}
+
+// eface is the layout of an interface value holding a non-pointer type.
+type eface struct {
+	typ, data unsafe.Pointer
+}
+
+var stringType = func() unsafe.Pointer {
+	var v any = "x"
+	return (*eface)(unsafe.Pointer(&v)).typ
+}()
+
+// box returns s as an interface value. Converting a string to any
+// allocates its header alone; with an arena the headers of a line's
+// strings are allocated together in a slab instead, which is what the
+// conversion would do, one allocation per line rather than per string.
+// A slab is never appended to past its capacity, so the headers never
+// move, and nothing writes to a header once it is boxed.
+func (d *decoder) box(s string) any {
+	if d.arena == nil {
+		return s
+	}
+	if len(d.slab) == cap(d.slab) {
+		d.slab = make([]string, 0, 16)
+	}
+	d.slab = append(d.slab, s)
+	var v any
+	e := (*eface)(unsafe.Pointer(&v))
+	e.typ = stringType
+	e.data = unsafe.Pointer(&d.slab[len(d.slab)-1])
+	return v
+}
+
+// text returns b as a string, from the arena when there is room.
+func (d *decoder) text(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	n := len(d.arena)
+	if d.arena == nil || cap(d.arena)-n < len(b) {
+		return string(b)
+	}
+	d.arena = append(d.arena, b...)
+	return unsafe.String(&d.arena[n], len(b))
 }
 
 // syntaxError is a JSON syntax error at a byte offset of the line.
@@ -46,6 +112,12 @@ const (
 func (d *decoder) reset(b []byte) {
 	d.data = b
 	d.pos = 0
+	d.arena = nil
+	if d.useArena && len(b) >= 64 {
+		// Unescaped strings are never longer than their JSON text but
+		// for invalid UTF-8, which text copies out on its own.
+		d.arena = make([]byte, 0, len(b))
+	}
 }
 
 // more skips white space and reports whether another value follows.
@@ -185,7 +257,7 @@ func (d *decoder) number() (any, error) {
 		}
 	}
 	d.pos = i
-	return json.Number(b[start:i]), nil
+	return json.Number(d.text(b[start:i])), nil
 }
 
 func (d *decoder) object() (any, error) {
@@ -307,10 +379,17 @@ func (d *decoder) key() (string, error) {
 }
 
 func (d *decoder) str() (any, error) {
+	if d.useArena {
+		s, err := d.escapedOrPlain()
+		if err != nil {
+			return nil, err
+		}
+		return d.box(s), nil
+	}
 	start := d.pos + 1
 	if end, ok := d.plainEnd(start); ok {
 		d.pos = end + 1
-		return string(d.data[start:end]), nil
+		return d.box(d.text(d.data[start:end])), nil
 	}
 	return d.escaped()
 }
@@ -340,12 +419,23 @@ func (d *decoder) plainEnd(start int) (int, bool) {
 }
 
 // escaped decodes a string with escapes, control characters or invalid
-// UTF-8 (replaced by U+FFFD, as jq does).
+// UTF-8 (replaced by U+FFFD, as jq does). Runs without escapes are copied
+// in one step; the scratch buffer is reused.
 func (d *decoder) escaped() (string, error) {
 	b := d.data
 	i := d.pos + 1
-	out := make([]byte, 0, 32)
+	out := d.scratch[:0]
 	for {
+		j := i
+		for j < len(b) {
+			c := b[j]
+			if c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
+				break
+			}
+			j++
+		}
+		out = append(out, b[i:j]...)
+		i = j
 		if i >= len(b) {
 			d.pos = i
 			return "", d.errorf("unterminated string")
@@ -354,7 +444,8 @@ func (d *decoder) escaped() (string, error) {
 		switch {
 		case c == '"':
 			d.pos = i + 1
-			return string(out), nil
+			d.scratch = out
+			return d.text(out), nil // keys and values alike
 		case c < 0x20:
 			d.pos = i
 			return "", d.errorf("control character " + quoteByte(c) + " in string")
@@ -384,6 +475,10 @@ func (d *decoder) escaped() (string, error) {
 					return "", d.errorf("invalid \\u escape")
 				}
 				i += 4
+				if r < 0x80 {
+					out = append(out, byte(r))
+					break
+				}
 				if utf16.IsSurrogate(r) {
 					r2, ok := rune(0), false
 					if i+6 < len(b) && b[i+1] == '\\' && b[i+2] == 'u' {
@@ -403,15 +498,14 @@ func (d *decoder) escaped() (string, error) {
 				return "", d.errorf("invalid escape " + quoteByte(b[i]))
 			}
 			i++
-		case c < 0x80:
-			out = append(out, c)
-			i++
 		default:
 			r, size := utf8.DecodeRune(b[i:])
 			if r == utf8.RuneError && size == 1 {
 				d.exact = false
+				out = append(out, "\uFFFD"...)
+			} else {
+				out = append(out, b[i:i+size]...)
 			}
-			out = utf8.AppendRune(out, r)
 			i += size
 		}
 	}

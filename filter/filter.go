@@ -78,6 +78,7 @@ type Filter struct {
 	opt      Options
 	code     *gojq.Code
 	parallel bool
+	places   bool  // the parallel path passes each line's place in variables
 	vals     []any // variable values: Vars, $ARGS, then the place (parallel)
 	src      *source
 	seq      *runner // the runner of the sequential path and of Eval
@@ -114,6 +115,7 @@ func Compile(opt Options) (*Filter, error) {
 		f.opt.Workers = runtime.GOMAXPROCS(0)
 	}
 	f.parallel = !opt.NullInput && !opt.Slurp && f.opt.Workers > 1 && !serialWords.MatchString(opt.Expr)
+	f.places = f.parallel && strings.Contains(opt.Expr, "input_")
 
 	names := make([]string, 0, len(opt.Vars)+3)
 	named := make(map[string]any, len(opt.Vars))
@@ -137,7 +139,7 @@ func Compile(opt Options) (*Filter, error) {
 		environ = func() []string { return nil }
 	}
 	copts = append(copts, gojq.WithEnvironLoader(environ))
-	if f.parallel {
+	if f.places {
 		// The place of a line reaches the expression as variables, since a
 		// function registered with the compiler cannot tell which
 		// goroutine calls it.
@@ -147,7 +149,7 @@ func Compile(opt Options) (*Filter, error) {
 		}
 		q.FuncDefs = append(defs.FuncDefs, q.FuncDefs...)
 		names = append(names, lineVar, fileVar)
-	} else {
+	} else if !f.parallel {
 		src := f.src
 		copts = append(copts,
 			gojq.WithFunction("input_line_number", 0, 0, func(any, []any) any {

@@ -12,9 +12,11 @@ import (
 // lines, workers run the expression on whole batches, and one writer
 // goroutine writes their results in input order. Batches are small enough
 // to keep memory flat and big enough that the hand-offs cost little.
+// Each hand-off between goroutines can cost a scheduler wake-up, which on
+// a busy machine takes milliseconds, so batches are large.
 const (
-	batchLines = 256
-	batchBytes = 128 << 10
+	batchLines = 2048
+	batchBytes = 512 << 10
 )
 
 type lineRef struct {
@@ -41,10 +43,15 @@ func (b *batch) reset() {
 
 func (f *Filter) runParallel(inputs []Input, w *jsonl.Writer, errw io.Writer) (Stats, error) {
 	workers := f.opt.Workers
-	depth := 2 * workers
-	work := make(chan *batch, depth)
-	order := make(chan *batch, depth)
-	free := make(chan *batch, depth+2)
+	// A fixed set of batches circulates, so their buffers are reused and
+	// memory stays flat: the reader waits for a free one.
+	nbatch := 3*workers + 2
+	work := make(chan *batch, nbatch)
+	order := make(chan *batch, nbatch)
+	free := make(chan *batch, nbatch)
+	for range nbatch {
+		free <- &batch{}
+	}
 	var stopped atomic.Bool
 	var total Stats
 	var werr error
@@ -85,22 +92,12 @@ func (f *Filter) runParallel(inputs []Input, w *jsonl.Writer, errw io.Writer) (S
 				}
 			}
 			b.reset()
-			select {
-			case free <- b:
-			default:
-			}
+			free <- b
 		}
 	}()
 
 	var cur *batch
-	get := func() *batch {
-		select {
-		case b := <-free:
-			return b
-		default:
-			return &batch{}
-		}
-	}
+	get := func() *batch { return <-free }
 	cur = get()
 	dispatch := func(flush bool) {
 		cur.flush = flush
@@ -137,7 +134,7 @@ inputs:
 			report("zevo: " + err.Error() + "\n")
 			continue
 		}
-		rd := jsonl.NewReader(rc, in.Name, idle)
+		rd := jsonl.NewReader(rc, in.Name, idleFor(rc, idle))
 		num := 0
 		for {
 			l, err := rd.Next()

@@ -67,8 +67,9 @@ type runner struct {
 
 func (f *Filter) newRunner() *runner {
 	r := &runner{f: f, enc: encoder{ascii: f.opt.ASCII}}
+	r.dec.useArena = f.parallel
 	r.vals = append(r.vals, f.vals...)
-	if f.parallel {
+	if f.places {
 		r.vals = append(r.vals, 0, nil)
 	}
 	return r
@@ -82,7 +83,7 @@ func where(name string, num int) string {
 // setPlace gives input_line_number and input_filename their values for
 // the parallel path.
 func (r *runner) setPlace(name string, num int) {
-	if r.f.parallel {
+	if r.f.places {
 		n := len(r.vals)
 		r.vals[n-2] = num
 		if name == r.f.opt.StdinName {

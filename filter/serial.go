@@ -3,6 +3,7 @@ package filter
 import (
 	"bytes"
 	"io"
+	"os"
 
 	"github.com/zevo/zevo/jsonl"
 )
@@ -100,7 +101,7 @@ func (s *source) open() bool {
 			continue
 		}
 		s.rc = rc
-		s.rd = jsonl.NewReader(rc, in.Name, s.idle)
+		s.rd = jsonl.NewReader(rc, in.Name, idleFor(rc, s.idle))
 		return true
 	}
 	return false
@@ -202,4 +203,16 @@ func (f *Filter) runSerial(inputs []Input, w *jsonl.Writer, errw io.Writer) (Sta
 		s.err = err
 	}
 	return r.st, s.err
+}
+
+// idleFor returns the idle hook for reading r: none for a regular file,
+// which never makes the reader wait, so that its output is written in
+// big blocks and the parallel path is not cut into small batches.
+func idleFor(r io.Reader, idle func() error) func() error {
+	if f, ok := r.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			return nil
+		}
+	}
+	return idle
 }

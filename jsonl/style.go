@@ -229,7 +229,6 @@ func decodeBody(body []byte) (string, bool) {
 	return s, true
 }
 
-
 // DecodeString decodes a JSON string literal (with its quotes).
 func DecodeString(raw []byte) (string, bool) {
 	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
