@@ -394,28 +394,30 @@ func (d *decoder) str() (any, error) {
 	return d.escaped()
 }
 
+// strStop marks the bytes that end a run of literal string text.
+var strStop = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = true
+	}
+	t['"'], t['\\'] = true, true
+	return t
+}()
+
 // plainEnd returns the index of the closing quote of a string body from
-// start that needs no unescaping: ASCII without escapes or control
-// characters, or valid UTF-8.
+// start that needs no unescaping: no escapes or control characters, and
+// valid UTF-8.
 func (d *decoder) plainEnd(start int) (int, bool) {
 	b := d.data
-	ascii := true
-	for i := start; i < len(b); i++ {
-		c := b[i]
-		if c == '"' {
-			if !ascii && !utf8.Valid(b[start:i]) {
-				return 0, false
-			}
-			return i, true
-		}
-		if c == '\\' || c < 0x20 {
-			return 0, false
-		}
-		if c >= 0x80 {
-			ascii = false
-		}
+	var or byte
+	i := start
+	for i < len(b) && !strStop[b[i]] {
+		or |= b[i]
+		i++
 	}
-	return 0, false
+	if i == len(b) || b[i] != '"' || or >= 0x80 && !utf8.Valid(b[start:i]) {
+		return 0, false
+	}
+	return i, true
 }
 
 // escaped decodes a string with escapes, control characters or invalid
@@ -427,106 +429,123 @@ func (d *decoder) escaped() (string, error) {
 	out := d.scratch[:0]
 	for {
 		j := i
-		for j < len(b) {
-			c := b[j]
-			if c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
-				break
-			}
+		var or byte
+		for j < len(b) && !strStop[b[j]] {
+			or |= b[j]
 			j++
 		}
-		out = append(out, b[i:j]...)
+		if or < 0x80 || utf8.Valid(b[i:j]) {
+			out = append(out, b[i:j]...)
+		} else {
+			out = d.appendInvalid(out, b[i:j])
+		}
 		i = j
 		if i >= len(b) {
 			d.pos = i
 			return "", d.errorf("unterminated string")
 		}
 		c := b[i]
-		switch {
-		case c == '"':
+		if c == '"' {
 			d.pos = i + 1
 			d.scratch = out
-			return d.text(out), nil // keys and values alike
-		case c < 0x20:
+			return d.text(out), nil
+		}
+		if c < 0x20 {
 			d.pos = i
 			return "", d.errorf("control character " + quoteByte(c) + " in string")
-		case c == '\\':
-			if i+1 >= len(b) {
-				d.pos = i
-				return "", d.errorf("unterminated string")
+		}
+		// a backslash
+		if i+1 >= len(b) {
+			d.pos = i
+			return "", d.errorf("unterminated string")
+		}
+		i++
+		switch b[i] {
+		case '"', '\\', '/':
+			out = append(out, b[i])
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r, ok := hex4(b, i+1)
+			if !ok {
+				d.pos = i - 1
+				return "", d.errorf("invalid \\u escape")
 			}
-			i++
-			switch b[i] {
-			case '"', '\\', '/':
-				out = append(out, b[i])
-			case 'b':
-				out = append(out, '\b')
-			case 'f':
-				out = append(out, '\f')
-			case 'n':
-				out = append(out, '\n')
-			case 'r':
-				out = append(out, '\r')
-			case 't':
-				out = append(out, '\t')
-			case 'u':
-				r, ok := hex4(b, i+1)
-				if !ok {
-					d.pos = i - 1
-					return "", d.errorf("invalid \\u escape")
+			i += 4
+			switch {
+			case r < 0x80:
+				out = append(out, byte(r))
+			case r < 0x800:
+				out = append(out, byte(0xC0|r>>6), byte(0x80|r&0x3F))
+			case utf16.IsSurrogate(r):
+				r2, ok := rune(0), false
+				if i+6 < len(b) && b[i+1] == '\\' && b[i+2] == 'u' {
+					r2, ok = hex4(b, i+3)
 				}
-				i += 4
-				if r < 0x80 {
-					out = append(out, byte(r))
-					break
-				}
-				if utf16.IsSurrogate(r) {
-					r2, ok := rune(0), false
-					if i+6 < len(b) && b[i+1] == '\\' && b[i+2] == 'u' {
-						r2, ok = hex4(b, i+3)
-					}
-					if dec := utf16.DecodeRune(r, r2); ok && dec != utf8.RuneError {
-						r = dec
-						i += 6
-					} else {
-						r = utf8.RuneError
-						d.exact = false
-					}
+				if dec := utf16.DecodeRune(r, r2); ok && dec != utf8.RuneError {
+					r = dec
+					i += 6
+				} else {
+					r = utf8.RuneError
+					d.exact = false
 				}
 				out = utf8.AppendRune(out, r)
 			default:
-				d.pos = i - 1
-				return "", d.errorf("invalid escape " + quoteByte(b[i]))
+				out = append(out, byte(0xE0|r>>12), byte(0x80|r>>6&0x3F), byte(0x80|r&0x3F))
 			}
-			i++
 		default:
-			r, size := utf8.DecodeRune(b[i:])
-			if r == utf8.RuneError && size == 1 {
-				d.exact = false
-				out = append(out, "\uFFFD"...)
-			} else {
-				out = append(out, b[i:i+size]...)
-			}
-			i += size
+			d.pos = i - 1
+			return "", d.errorf("invalid escape " + quoteByte(b[i]))
 		}
+		i++
 	}
 }
+
+// appendInvalid appends text with invalid UTF-8, each bad byte replaced.
+func (d *decoder) appendInvalid(out, text []byte) []byte {
+	d.exact = false
+	for len(text) > 0 {
+		r, size := utf8.DecodeRune(text)
+		if r == utf8.RuneError && size == 1 {
+			out = append(out, "\uFFFD"...)
+		} else {
+			out = append(out, text[:size]...)
+		}
+		text = text[size:]
+	}
+	return out
+}
+
+var hexVal = func() (t [256]byte) {
+	for i := range t {
+		t[i] = 0xFF
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = byte(c - '0')
+	}
+	for c := 'a'; c <= 'f'; c++ {
+		t[c] = byte(c - 'a' + 10)
+		t[c-'a'+'A'] = byte(c - 'a' + 10)
+	}
+	return t
+}()
 
 func hex4(b []byte, i int) (rune, bool) {
 	if i+4 > len(b) {
 		return 0, false
 	}
-	var r rune
-	for _, c := range b[i : i+4] {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
+	h := b[i : i+4]
+	v0, v1, v2, v3 := hexVal[h[0]], hexVal[h[1]], hexVal[h[2]], hexVal[h[3]]
+	if (v0|v1|v2|v3)&0xF0 != 0 {
+		return 0, false
 	}
-	return r, true
+	return rune(v0)<<12 | rune(v1)<<8 | rune(v2)<<4 | rune(v3), true
 }

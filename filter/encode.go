@@ -99,10 +99,57 @@ func appendFloat(dst []byte, f float64) []byte {
 
 const hexDigits = "0123456789abcdef"
 
+// mustEscape marks the bytes jq escapes in valid UTF-8.
+var mustEscape = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = true
+	}
+	t['"'], t['\\'], t[0x7f] = true, true, true
+	return t
+}()
+
 // appendString writes s as a JSON string the way jq does: only ", \ and
 // control characters (and DEL) escaped, invalid UTF-8 replaced by U+FFFD;
 // with ascii, every non-ASCII character as \uXXXX.
 func appendString(dst []byte, s string, ascii bool) []byte {
+	if ascii || !utf8.ValidString(s) {
+		return appendStringSlow(dst, s, ascii)
+	}
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !mustEscape[c] {
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		dst = appendEscape(dst, c)
+		start = i + 1
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+func appendEscape(dst []byte, c byte) []byte {
+	switch c {
+	case '"', '\\':
+		return append(dst, '\\', c)
+	case '\n':
+		return append(dst, '\\', 'n')
+	case '\r':
+		return append(dst, '\\', 'r')
+	case '\t':
+		return append(dst, '\\', 't')
+	case '\b':
+		return append(dst, '\\', 'b')
+	case '\f':
+		return append(dst, '\\', 'f')
+	}
+	return append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+}
+
+// appendStringSlow is appendString for invalid UTF-8 or ASCII output.
+func appendStringSlow(dst []byte, s string, ascii bool) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -135,22 +182,7 @@ func appendString(dst []byte, s string, ascii bool) []byte {
 			continue
 		}
 		dst = append(dst, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			dst = append(dst, '\\', c)
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		case '\b':
-			dst = append(dst, '\\', 'b')
-		case '\f':
-			dst = append(dst, '\\', 'f')
-		default:
-			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-		}
+		dst = appendEscape(dst, c)
 		i++
 		start = i
 	}
