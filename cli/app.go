@@ -59,7 +59,7 @@ Examples:
 	app.Commands = append(app.Commands, tr)
 	app.Commands = append(app.Commands, jqCommand(e))
 	// "zevo --to zero FILE" is translate without the word.
-	app.Flags = tr.Flags
+	app.Flags = translateFlags(true)
 	app.Action = func(c *ucli.Context) error {
 		if !c.IsSet("to") {
 			if c.NArg() > 0 {

@@ -28,21 +28,26 @@ Examples:
    zero exec --output-format stream-json "review" | zevo translate --to evosci
    zevo translate --to zero@1 old-client-input.jsonl
    zevo translate --to zero --unmapped keep --mapping my-fork.json run.jsonl`,
-		Flags: []ucli.Flag{
-			&ucli.StringFlag{Name: "to", Usage: "target protocol: `zero`, zero@1 or evosci"},
-			&ucli.StringFlag{Name: "from", Value: "auto", Usage: "source protocol: auto (per line), zero or evosci"},
-			&ucli.StringFlag{Name: "run-id", Usage: "runId of synthesized Zero runs (later runs get .2, .3, …)"},
-			&ucli.StringFlag{Name: "session-id", Usage: "sessionId of synthesized run_start events"},
-			&ucli.StringFlag{Name: "cwd", Usage: "cwd of synthesized run_start events (default: the working directory)"},
-			&ucli.StringFlag{Name: "model", Usage: "model and apiModel of synthesized run_start events"},
-			&ucli.StringFlag{Name: "unmapped", Value: "drop", Usage: "events with no counterpart: drop (counted on stderr), keep (prefixed type) or error"},
-			&ucli.BoolFlag{Name: "no-redact", Usage: "do not apply Zero's redaction to Zero output"},
-			&ucli.BoolFlag{Name: "redact", Usage: "apply Zero's redaction to EvoScientist output too"},
-			&ucli.StringSliceFlag{Name: "mapping", Usage: "load a mapping table `FILE` that adds or overrides rules (repeatable)"},
-			&ucli.BoolFlag{Name: "fail-fast", Usage: "stop at the first bad line (exit 1)"},
-			&ucli.StringFlag{Name: "jq", Usage: "run the jq `EXPR` on every translated event and write its results instead (see zevo jq --help)"},
-		},
+		Flags:  translateFlags(false),
 		Action: func(c *ucli.Context) error { return runTranslate(c, e) },
+	}
+}
+
+// translateFlags are translate's flags; hidden ones serve "zevo --to …".
+func translateFlags(hidden bool) []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.StringFlag{Name: "to", Hidden: hidden, Usage: "target protocol: `FORMAT` zero, zero@1 or evosci"},
+		&ucli.StringFlag{Name: "from", Hidden: hidden, Value: "auto", Usage: "source protocol: `FORMAT` auto (per line), zero or evosci"},
+		&ucli.StringFlag{Name: "run-id", Hidden: hidden, Usage: "runId `ID` of the Zero runs zevo opens (later runs get .2, .3, …)"},
+		&ucli.StringFlag{Name: "session-id", Hidden: hidden, Usage: "sessionId `ID` of the run_start events zevo writes"},
+		&ucli.StringFlag{Name: "cwd", Hidden: hidden, Usage: "cwd `DIR` of the run_start events zevo writes (default: the working directory)"},
+		&ucli.StringFlag{Name: "model", Hidden: hidden, Usage: "model and apiModel `NAME` of the run_start events zevo writes"},
+		&ucli.StringFlag{Name: "unmapped", Hidden: hidden, Value: "drop", Usage: "events with no counterpart: `POLICY` drop (counted on stderr), keep (type prefixed) or error"},
+		&ucli.BoolFlag{Name: "no-redact", Hidden: hidden, Usage: "do not apply Zero's redaction to Zero output"},
+		&ucli.BoolFlag{Name: "redact", Hidden: hidden, Usage: "apply Zero's redaction to EvoScientist output too"},
+		&ucli.StringSliceFlag{Name: "mapping", Hidden: hidden, Usage: "load a mapping table `FILE` that adds or overrides rules (repeatable)"},
+		&ucli.BoolFlag{Name: "fail-fast", Hidden: hidden, Usage: "stop at the first bad line (exit 1)"},
+		&ucli.StringFlag{Name: "jq", Hidden: hidden, Usage: "run the jq `EXPR` on every translated event and write its results instead (see zevo jq --help)"},
 	}
 }
 

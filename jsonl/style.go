@@ -247,7 +247,36 @@ func appendStringBody(dst, body []byte, st Style) []byte {
 	for i := 0; i < len(body); {
 		c := body[i]
 		if c == '\\' {
-			i += 2
+			if i+1 >= len(body) {
+				break
+			}
+			if body[i+1] != 'u' && body[i+1] != '/' {
+				i += 2
+				continue
+			}
+			// Re-spell \/ and \uXXXX as the target's encoder would write
+			// the character; the value is unchanged.
+			r, n := decodeEscape(body[i:])
+			if n == 0 {
+				i += 2
+				continue
+			}
+			var enc [4]byte
+			switch {
+			case r >= 0x20 && r < 0x7f && r != '"' && r != '\\' && (st == PythonStyle || (r != '<' && r != '>' && r != '&')):
+				enc[0] = byte(r)
+				dst = append(dst, body[start:i]...)
+				dst = append(dst, enc[0])
+			case st == GoStyle && r >= 0x80 && r != 0x2028 && r != 0x2029 && utf8.ValidRune(r):
+				m := utf8.EncodeRune(enc[:], r)
+				dst = append(dst, body[start:i]...)
+				dst = append(dst, enc[:m]...)
+			default:
+				i += n
+				continue
+			}
+			i += n
+			start = i
 			continue
 		}
 		if st == GoStyle {
@@ -282,6 +311,48 @@ func appendStringBody(dst, body []byte, st Style) []byte {
 	}
 	dst = append(dst, body[start:]...)
 	return append(dst, '"')
+}
+
+// decodeEscape decodes the escape at the start of b (\/ or \uXXXX, a
+// surrogate pair as one rune) and returns the rune and the bytes it took;
+// n is 0 when b holds no such escape. A lone surrogate is returned as is,
+// so the caller keeps its spelling.
+func decodeEscape(b []byte) (r rune, n int) {
+	if len(b) >= 2 && b[1] == '/' {
+		return '/', 2
+	}
+	r, ok := hex4(b)
+	if !ok {
+		return 0, 0
+	}
+	if r >= 0xD800 && r < 0xDC00 {
+		if lo, ok := hex4(b[6:]); ok && lo >= 0xDC00 && lo < 0xE000 {
+			return 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00), 12
+		}
+		return r, 6
+	}
+	return r, 6
+}
+
+// hex4 reads \uXXXX at the start of b.
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[2:6] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
 }
 
 func appendPyEscape(dst []byte, r rune) []byte {

@@ -36,6 +36,9 @@ func (o *out) put(key string, start int) {
 
 // raw adds a JSON value copied from the input, restyled and redacted.
 func (o *out) raw(key string, raw string) {
+	if raw == "" { // an absent gjson value: nothing to copy
+		return
+	}
 	start := len(o.arena)
 	var err error
 	o.arena, err = jsonl.AppendValue(o.arena, []byte(raw), o.st, o.rd)

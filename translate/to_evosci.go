@@ -63,7 +63,7 @@ func (t *Translator) zeroToEvo(ev *event) (bool, error) {
 	if rule == nil || rule.Unmapped {
 		return true, t.keepZeroInEvo(ev)
 	}
-	if ev.typ != "run_end" && ev.typ != "run_start" {
+	if ev.typ != "run_end" && ev.typ != "run_start" && ev.typ != "message" && ev.typ != "prompt" {
 		t.toEvo.active = true
 	}
 	if ev.typ == "text" {
@@ -91,7 +91,10 @@ func (t *Translator) zeroToEvo(ev *event) (bool, error) {
 			return false, d
 		}
 		t.toEvo.hasFinal = true
-		t.toEvo.final = strings.Clone(ev.get("text").Raw)
+		t.toEvo.final = orEmpty(ev.get("text"))
+		if t.toEvo.final != `""` {
+			t.toEvo.final = strings.Clone(t.toEvo.final)
+		}
 		return false, nil
 	case "run_start":
 		if d := check(ev, "runId", "string"); d != nil {
@@ -102,7 +105,10 @@ func (t *Translator) zeroToEvo(ev *event) (bool, error) {
 			return false, err
 		}
 		t.toEvo.active = true
-		if t.opt.Unmapped == Keep {
+		// A run_start zevo wrote itself for an EvoScientist run carries
+		// nothing the EvoScientist stream lacks: keeping it would not
+		// restore the source.
+		if t.opt.Unmapped == Keep && ev.get("provider").Str != evoProvider {
 			return false, t.keepZeroInEvo(ev)
 		}
 		return false, nil
@@ -128,14 +134,19 @@ func (t *Translator) zeroToolCall(ev *event, to string) error {
 	}
 	args := ev.get("args")
 	argsRaw := "{}"
-	if args.Exists() && args.Type != gjson.Null {
+	switch {
+	case args.IsObject():
 		argsRaw = args.Raw
+	case args.Exists() && args.Type != gjson.Null:
+		// Zero keeps arguments it could not parse as their string (or any
+		// JSON value); EvoScientist's consumers need an object.
+		argsRaw = `{"arguments": ` + args.Raw + `}`
 	}
 	t.rememberCall(ev.get("id").Str, ev.get("name").Str, argsRaw)
 	t.headEvo(to)
-	t.ob.raw("name", ev.get("name").Raw)
+	t.ob.raw("name", orEmpty(ev.get("name")))
 	t.ob.raw("args", argsRaw)
-	t.ob.raw("id", ev.get("id").Raw)
+	t.ob.raw("id", orEmpty(ev.get("id")))
 	return t.write()
 }
 
@@ -158,9 +169,7 @@ func (t *Translator) zeroToolResult(ev *event, to string) error {
 		t.ob.str("content", "")
 	}
 	t.ob.bool("success", ev.get("status").Str == "ok")
-	if id := ev.get("id"); id.Type == gjson.String {
-		t.ob.raw("id", id.Raw)
-	}
+	t.ob.raw("id", orEmpty(ev.get("id"))) // EvoScientist's own consumer requires it
 	return t.write()
 }
 

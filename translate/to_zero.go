@@ -9,6 +9,9 @@ import (
 	"github.com/zevo/zevo/jsonl"
 )
 
+// evoProvider is the provider of the Zero runs zevo synthesizes.
+const evoProvider = "evoscientist"
+
 // zeroState is the run being written as Zero.
 type zeroState struct {
 	active  bool
@@ -66,7 +69,7 @@ func (t *Translator) openZeroRun() error {
 	t.headZero("run_start")
 	t.ob.strOmit("sessionId", t.opt.SessionID)
 	t.ob.strOmit("cwd", t.opt.Cwd)
-	t.ob.str("provider", "evoscientist")
+	t.ob.str("provider", evoProvider)
 	t.ob.strOmit("model", t.opt.Model)
 	t.ob.strOmit("apiModel", t.opt.Model)
 	return t.write()
@@ -298,6 +301,7 @@ func (t *Translator) evoInterrupt(ev *event, to string) error {
 			return err
 		}
 		se := t.tables.EvosciToZero.SideEffect(name)
+		t.ob.strOmit("sessionId", t.opt.SessionID) // Zero writes it on permission events
 		t.ob.strOmit("id", id)
 		t.ob.strOmit("name", name)
 		t.ob.str("action", "prompt")

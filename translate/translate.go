@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -330,8 +331,10 @@ func (t *Translator) decode(l jsonl.Line) (ev *event, warn, bad *Diagnostic) {
 		}
 		return nil, nil, &Diagnostic{where, `has "schemaVersion": a Zero event, not EvoScientist (--from evosci)`}
 	}
-	ev.typ = strings.Clone(ev.typ)
 	if ev.kind == Zero {
+		if d := checkZeroFields(ev); d != nil {
+			return nil, nil, d
+		}
 		switch sv.Raw {
 		case "2":
 		case "1":
@@ -346,26 +349,60 @@ func (t *Translator) decode(l jsonl.Line) (ev *event, warn, bad *Diagnostic) {
 	return ev, warn, nil
 }
 
-// jsonHint says what is wrong with a line that is not JSON, briefly.
+// checkZeroFields checks the JSON types of the Zero fields zevo knows, so
+// that no target gets a field its decoder would refuse.
+func checkZeroFields(ev *event) *Diagnostic {
+	for _, f := range ev.fields {
+		want := ""
+		switch f.key {
+		case "runId", "sessionId", "cwd", "provider", "model", "apiModel", "delta", "id", "name", "action",
+			"permission", "permissionMode", "autonomy", "sideEffect", "reason", "decisionReason", "status",
+			"output", "text", "message", "code", "role", "content":
+			want = "string"
+		case "permissionGranted", "grantMatched", "truncated", "redacted", "recoverable":
+			want = "boolean"
+		case "promptTokens", "completionTokens", "totalTokens", "exitCode":
+			want = "integer"
+		case "costUsd":
+			want = "number"
+		case "risk", "block", "violation", "grant", "display", "checkpoint", "meta":
+			want = "object"
+		case "changedFiles", "images":
+			want = "array"
+		}
+		if d := typeErr(ev, f.key, f.val, want); d != nil {
+			return d
+		}
+	}
+	return nil
+}
+
+// jsonHint says what is wrong with a line that is not JSON, briefly. It
+// runs only on bad lines, so it may be slow.
 func jsonHint(b []byte) string {
-	if len(b) > 0 && b[0] != '{' && b[0] != '[' && b[0] != '"' {
+	if len(b) > 0 && b[0] != '{' && b[0] != '[' && b[0] != '"' && b[0] != '-' && (b[0] < '0' || b[0] > '9') {
 		s := b
 		if len(s) > 40 {
 			s = s[:40]
 		}
 		return fmt.Sprintf(" (starts %q)", s)
 	}
-	if bytes.IndexByte(b, 0) >= 0 {
-		return " (contains a NUL byte)"
+	var v json.RawMessage
+	err := json.Unmarshal(b, &v)
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		return fmt.Sprintf(" (at byte %d: %s)", se.Offset, strings.TrimPrefix(se.Error(), "invalid character "))
+	case err != nil:
+		return " (" + err.Error() + ")"
 	}
 	return ""
 }
 
 // replaceNonFinite replaces Python's bare NaN, Infinity and -Infinity
-// outside strings with null.
-func replaceNonFinite(b []byte) ([]byte, bool) {
-	var out []byte
-	found := false
+// outside strings with null. ok is false when there were none.
+func replaceNonFinite(b []byte) (out []byte, ok bool) {
+	last := 0
 	inStr := false
 	for i := 0; i < len(b); i++ {
 		c := b[i]
@@ -381,30 +418,23 @@ func replaceNonFinite(b []byte) ([]byte, bool) {
 			inStr = true
 			continue
 		}
-		for _, tok := range []string{"NaN", "Infinity", "-Infinity"} {
-			if bytes.HasPrefix(b[i:], []byte(tok)) {
-				if out == nil {
-					out = make([]byte, 0, len(b))
-				}
-				if !found {
-					out = append(out, b[:i]...)
-				}
-				found = true
+		for _, tok := range nonFinite {
+			if bytes.HasPrefix(b[i:], tok) {
+				out = append(out, b[last:i]...)
 				out = append(out, "null"...)
-				i += len(tok) - 1
-				goto next
+				last = i + len(tok)
+				i = last - 1
+				break
 			}
 		}
-		if found {
-			out = append(out, c)
-		}
-	next:
 	}
-	if !found {
+	if last == 0 {
 		return nil, false
 	}
-	return out, true
+	return append(out, b[last:]...), true
 }
+
+var nonFinite = [][]byte{[]byte("NaN"), []byte("-Infinity"), []byte("Infinity")}
 
 // upgrade turns a Zero v1 event into v2: violation → block (a block already
 // there wins), block codes renamed.

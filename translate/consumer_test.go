@@ -1,0 +1,189 @@
+package translate
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// zeroEvent has the fields and Go types of Zero's output event (Zero
+// 0.8.0's stream-json event, as PROTOCOLS.md lists it). Decoding with
+// unknown fields disallowed is what Zero's own decoder does.
+type zeroEvent struct {
+	SchemaVersion     int                             `json:"schemaVersion"`
+	Type              string                          `json:"type"`
+	RunID             string                          `json:"runId"`
+	SessionID         string                          `json:"sessionId"`
+	Cwd               string                          `json:"cwd"`
+	Provider          string                          `json:"provider"`
+	Model             string                          `json:"model"`
+	APIModel          string                          `json:"apiModel"`
+	Delta             string                          `json:"delta"`
+	ID                string                          `json:"id"`
+	Name              string                          `json:"name"`
+	Args              any                             `json:"args"`
+	Action            string                          `json:"action"`
+	Permission        string                          `json:"permission"`
+	PermissionGranted *bool                           `json:"permissionGranted"`
+	PermissionMode    string                          `json:"permissionMode"`
+	Autonomy          string                          `json:"autonomy"`
+	SideEffect        string                          `json:"sideEffect"`
+	Reason            string                          `json:"reason"`
+	DecisionReason    string                          `json:"decisionReason"`
+	Risk              *zeroRisk                       `json:"risk"`
+	Block             *zeroBlock                      `json:"block"`
+	Violation         *zeroBlock                      `json:"violation"` // v1's name for block
+	GrantMatched      bool                            `json:"grantMatched"`
+	Grant             map[string]any                  `json:"grant"`
+	Status            string                          `json:"status"`
+	Output            string                          `json:"output"`
+	Truncated         *bool                           `json:"truncated"`
+	Redacted          *bool                           `json:"redacted"`
+	ChangedFiles      []string                        `json:"changedFiles"`
+	Display           *struct{ Summary, Kind string } `json:"display"`
+	Checkpoint        map[string]any                  `json:"checkpoint"`
+	Meta              map[string]string               `json:"meta"`
+	PromptTokens      *int                            `json:"promptTokens"`
+	CompletionTokens  *int                            `json:"completionTokens"`
+	TotalTokens       *int                            `json:"totalTokens"`
+	CostUSD           *float64                        `json:"costUsd"`
+	Text              string                          `json:"text"`
+	Message           string                          `json:"message"`
+	Code              string                          `json:"code"`
+	Recoverable       *bool                           `json:"recoverable"`
+	ExitCode          *int                            `json:"exitCode"`
+}
+
+type zeroRisk struct {
+	Level      string   `json:"level"`
+	Categories []string `json:"categories"`
+	Reason     string   `json:"reason"`
+}
+
+type zeroBlock struct {
+	Code        string    `json:"code"`
+	ToolName    string    `json:"toolName"`
+	Action      string    `json:"action"`
+	Risk        *zeroRisk `json:"risk"`
+	Path        string    `json:"path"`
+	Reason      string    `json:"reason"`
+	Recoverable bool      `json:"recoverable"`
+}
+
+var zeroTypes = map[string]bool{"run_start": true, "reasoning": true, "text": true, "tool_call": true, "permission": true,
+	"permission_request": true, "permission_decision": true, "tool_result": true, "checkpoint": true, "restore": true,
+	"usage": true, "final": true, "warning": true, "error": true, "run_end": true}
+
+// evoFields are the fields of each EvoScientist event type.
+var evoFields = map[string][]string{
+	"thinking": {"content", "id"}, "text": {"content"}, "tool_call": {"name", "args", "id"},
+	"tool_result": {"name", "content", "success", "id"}, "usage_stats": {"input_tokens", "output_tokens"},
+	"interrupt": {"interrupt_id", "action_requests", "review_configs"}, "error": {"message"}, "done": {"content", "response"},
+}
+
+var evoDocumented = map[string]bool{"subagent_start": true, "subagent_tool_call": true, "subagent_tool_result": true,
+	"subagent_text": true, "subagent_end": true, "tool_selection": true, "summarization_start": true, "summarization": true,
+	"ask_user": true, "panel_dispatch_start": true, "panel_dispatch_complete": true, "panel_dispatch_error": true}
+
+// TestTargetConsumers translates every sample and golden input with the
+// default options and decodes each output line as the target's consumers
+// do: Zero's event struct with unknown fields disallowed, and only
+// documented EvoScientist types with all their fields.
+func TestTargetConsumers(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/translate/*.jsonl")
+	more, _ := filepath.Glob("../testdata/golden/*/input.jsonl")
+	files = append(files, more...)
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, to := range []Format{Zero, Zero1, EvoSci} {
+			out, _, _ := run(t, Options{To: to, Redact: to != EvoSci}, data)
+			for i, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+				if line == "" {
+					continue
+				}
+				if to == EvoSci {
+					checkEvo(t, f, i, line, bytes.Contains(data, []byte(`"schemaVersion"`)))
+					continue
+				}
+				var head struct{ Type string }
+				if json.Unmarshal([]byte(line), &head) == nil && !zeroTypes[head.Type] {
+					// Zero input events and a fork's own types pass through
+					// Zero → Zero unchanged; only the source can have them.
+					if !bytes.Contains(data, []byte(`"type":"`+head.Type+`"`)) {
+						t.Errorf("%s --to %s, line %d: type %q not in the input", f, to, i+1, head.Type)
+					}
+					continue
+				}
+				var ev zeroEvent
+				d := json.NewDecoder(bytes.NewReader([]byte(line)))
+				d.DisallowUnknownFields()
+				if err := d.Decode(&ev); err != nil {
+					if strings.Contains(err.Error(), "cannot unmarshal number") && strings.Contains(line, "Tokens\":18446744073709551") {
+						continue // exact values beyond int64 are kept on purpose (README)
+					}
+					t.Errorf("%s --to %s, output line %d rejected by Zero's decoder: %v\n%s", f, to, i+1, err, line)
+					continue
+				}
+				want := 2
+				if to == Zero1 {
+					want = 1
+				}
+				if ev.SchemaVersion != want {
+					t.Errorf("%s --to %s, line %d: schemaVersion %d, type %q\n%s", f, to, i+1, ev.SchemaVersion, ev.Type, line)
+				}
+				if !zeroIDPattern(ev.RunID) {
+					t.Errorf("%s --to %s, line %d: runId %q does not match Zero's pattern", f, to, i+1, ev.RunID)
+				}
+				if to == Zero1 && ev.Block != nil || to == Zero && ev.Violation != nil {
+					t.Errorf("%s --to %s: block/violation of the other version: %s", f, to, line)
+				}
+			}
+		}
+	}
+}
+
+func zeroIDPattern(s string) bool {
+	if s == "" || len(s) > 128 {
+		return false
+	}
+	for i, c := range s {
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if !alnum && (i == 0 || !strings.ContainsRune("._:-", c)) {
+			return false
+		}
+	}
+	return true
+}
+
+func checkEvo(t *testing.T, f string, i int, line string, fromZero bool) {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(line), &m); err != nil {
+		t.Errorf("%s --to evosci, line %d: %v", f, i+1, err)
+		return
+	}
+	typ, _ := m["type"].(string)
+	fields, ok := evoFields[typ]
+	if !ok && evoDocumented[typ] {
+		return // passed through from EvoScientist input
+	}
+	if !ok {
+		t.Errorf("%s --to evosci, line %d: type %q is not an EvoScientist event zevo writes by default\n%s", f, i+1, typ, line)
+		return
+	}
+	for _, k := range fields {
+		// EvoScientist 0.1.x results without id pass through as they are.
+		if _, ok := m[k]; !ok && (fromZero || !(typ == "tool_result" && k == "id")) {
+			t.Errorf("%s --to evosci, line %d: %s without %s\n%s", f, i+1, typ, k, line)
+		}
+	}
+	if len(m) > len(fields)+1 {
+		t.Errorf("%s --to evosci, line %d: fields beyond %v\n%s", f, i+1, fields, line)
+	}
+}
