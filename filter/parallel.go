@@ -44,8 +44,10 @@ func (b *batch) reset() {
 func (f *Filter) runParallel(inputs []Input, w *jsonl.Writer, errw io.Writer) (Stats, error) {
 	workers := f.opt.Workers
 	// A fixed set of batches circulates, so their buffers are reused and
-	// memory stays flat: the reader waits for a free one.
-	nbatch := 3*workers + 2
+	// memory stays flat: the reader waits for a free one. There are enough
+	// that a worker the system pauses for a while does not stall the
+	// others behind it.
+	nbatch := 8*workers + 4
 	work := make(chan *batch, nbatch)
 	order := make(chan *batch, nbatch)
 	free := make(chan *batch, nbatch)
