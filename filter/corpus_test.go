@@ -185,7 +185,10 @@ func BenchmarkLine(b *testing.B) {
 	if err := writeCorpus(&sb, 4<<20, 3); err != nil {
 		b.Fatal(err)
 	}
-	lines := strings.Split(strings.TrimSuffix(sb.String(), "\n"), "\n")
+	var lines [][]byte
+	for _, l := range strings.Split(strings.TrimSuffix(sb.String(), "\n"), "\n") {
+		lines = append(lines, []byte(l))
+	}
 	for _, expr := range benchExprs {
 		b.Run(expr, func(b *testing.B) {
 			f, err := Compile(Options{Expr: expr, Workers: 2})
@@ -197,7 +200,7 @@ func BenchmarkLine(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				for i, l := range lines {
-					r.line([]byte(l), "c", i+1)
+					r.line(l, "c", i+1)
 					r.out = r.out[:0]
 				}
 			}

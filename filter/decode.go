@@ -36,6 +36,36 @@ type decoder struct {
 	// no value outlives its line, so no arena is kept alive for long).
 	useArena bool
 	slab     []string // string headers for box
+	// want, when not nil, holds the only keys of a top-level object whose
+	// values the expression can see (see project.go); the values of the
+	// others are checked but not built.
+	want    map[string]bool
+	skipped []string // keys skipped in the current top-level object
+}
+
+// skip checks the value of key k of a top-level object without building
+// it. Whatever would make the line's text unfaithful (a repeated key,
+// invalid UTF-8) is noticed as in a full decoding.
+func (d *decoder) skip(k string) error {
+	for _, s := range d.skipped {
+		if s == k {
+			d.exact = false
+		}
+	}
+	d.skipped = append(d.skipped, k)
+	d.skipSpace()
+	if d.pos < len(d.data) {
+		c := d.data[d.pos]
+		switch {
+		case c == '"':
+			return d.skipString()
+		case c >= '0' && c <= '9' || c == '-' && (d.pos+1 >= len(d.data) || d.data[d.pos+1] != 'I'):
+			return d.numberEnd()
+		}
+	}
+	// Containers and literals: built and dropped; they are small in logs.
+	_, err := d.value()
+	return err
 }
 
 // escapedOrPlain decodes the string at the current position.
@@ -115,8 +145,14 @@ func (d *decoder) reset(b []byte) {
 	d.arena = nil
 	if d.useArena && len(b) >= 64 {
 		// Unescaped strings are never longer than their JSON text but
-		// for invalid UTF-8, which text copies out on its own.
-		d.arena = make([]byte, 0, len(b))
+		// for invalid UTF-8, which text copies out on its own. When most
+		// values are skipped, a small arena does; text copies out what
+		// does not fit.
+		n := len(b)
+		if d.want != nil {
+			n = min(n, 1024)
+		}
+		d.arena = make([]byte, 0, n)
 	}
 }
 
@@ -218,6 +254,14 @@ func (d *decoder) literal(word string) error {
 
 func (d *decoder) number() (any, error) {
 	start := d.pos
+	if err := d.numberEnd(); err != nil {
+		return nil, err
+	}
+	return json.Number(d.text(d.data[start:d.pos])), nil
+}
+
+// numberEnd checks the number at the current position and moves past it.
+func (d *decoder) numberEnd() error {
 	b := d.data
 	i := d.pos
 	if b[i] == '-' {
@@ -229,7 +273,7 @@ func (d *decoder) number() (any, error) {
 	}
 	if i == digits || (b[digits] == '0' && i-digits > 1) {
 		d.pos = digits
-		return nil, d.errorf("invalid number")
+		return d.errorf("invalid number")
 	}
 	if i < len(b) && b[i] == '.' {
 		i++
@@ -239,7 +283,7 @@ func (d *decoder) number() (any, error) {
 		}
 		if i == f {
 			d.pos = i
-			return nil, d.errorf("invalid number")
+			return d.errorf("invalid number")
 		}
 	}
 	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
@@ -253,11 +297,11 @@ func (d *decoder) number() (any, error) {
 		}
 		if i == e {
 			d.pos = i
-			return nil, d.errorf("invalid number")
+			return d.errorf("invalid number")
 		}
 	}
 	d.pos = i
-	return json.Number(d.text(b[start:i])), nil
+	return nil
 }
 
 func (d *decoder) object() (any, error) {
@@ -266,6 +310,9 @@ func (d *decoder) object() (any, error) {
 		return nil, d.errorf("nested deeper than 10000 levels")
 	}
 	d.pos++ // {
+	if d.depth == 1 {
+		d.skipped = d.skipped[:0]
+	}
 	m := make(map[string]any, 8)
 	n := 0
 	d.skipSpace()
@@ -291,12 +338,18 @@ func (d *decoder) object() (any, error) {
 			return nil, d.errorf("expected ':' after object key")
 		}
 		d.pos++
-		v, err := d.value()
-		if err != nil {
-			return nil, err
+		if d.want != nil && d.depth == 1 && !d.want[k] {
+			if err := d.skip(k); err != nil {
+				return nil, err
+			}
+		} else {
+			v, err := d.value()
+			if err != nil {
+				return nil, err
+			}
+			m[k] = v
+			n++
 		}
-		m[k] = v
-		n++
 		d.skipSpace()
 		if d.pos >= len(d.data) {
 			return nil, d.errorf("unexpected end of line in object")
@@ -424,6 +477,16 @@ func (d *decoder) plainEnd(start int) (int, bool) {
 // UTF-8 (replaced by U+FFFD, as jq does). Runs without escapes are copied
 // in one step; the scratch buffer is reused.
 func (d *decoder) escaped() (string, error) {
+	out, err := d.unescape()
+	if err != nil {
+		return "", err
+	}
+	return d.text(out), nil
+}
+
+// unescape decodes the string at the current position into the scratch
+// buffer, which it returns.
+func (d *decoder) unescape() ([]byte, error) {
 	b := d.data
 	i := d.pos + 1
 	out := d.scratch[:0]
@@ -442,22 +505,22 @@ func (d *decoder) escaped() (string, error) {
 		i = j
 		if i >= len(b) {
 			d.pos = i
-			return "", d.errorf("unterminated string")
+			return nil, d.errorf("unterminated string")
 		}
 		c := b[i]
 		if c == '"' {
 			d.pos = i + 1
 			d.scratch = out
-			return d.text(out), nil
+			return out, nil
 		}
 		if c < 0x20 {
 			d.pos = i
-			return "", d.errorf("control character " + quoteByte(c) + " in string")
+			return nil, d.errorf("control character " + quoteByte(c) + " in string")
 		}
 		// a backslash
 		if i+1 >= len(b) {
 			d.pos = i
-			return "", d.errorf("unterminated string")
+			return nil, d.errorf("unterminated string")
 		}
 		i++
 		switch b[i] {
@@ -477,7 +540,7 @@ func (d *decoder) escaped() (string, error) {
 			r, ok := hex4(b, i+1)
 			if !ok {
 				d.pos = i - 1
-				return "", d.errorf("invalid \\u escape")
+				return nil, d.errorf("invalid \\u escape")
 			}
 			i += 4
 			switch {
@@ -503,7 +566,69 @@ func (d *decoder) escaped() (string, error) {
 			}
 		default:
 			d.pos = i - 1
-			return "", d.errorf("invalid escape " + quoteByte(b[i]))
+			return nil, d.errorf("invalid escape " + quoteByte(b[i]))
+		}
+		i++
+	}
+}
+
+// skipString checks the string at the current position as unescape
+// does, with the same errors at the same places, without writing it out.
+func (d *decoder) skipString() error {
+	b := d.data
+	i := d.pos + 1
+	for {
+		j := i
+		var or byte
+		for j < len(b) && !strStop[b[j]] {
+			or |= b[j]
+			j++
+		}
+		if or >= 0x80 && !utf8.Valid(b[i:j]) {
+			d.exact = false
+		}
+		i = j
+		if i >= len(b) {
+			d.pos = i
+			return d.errorf("unterminated string")
+		}
+		c := b[i]
+		if c == '"' {
+			d.pos = i + 1
+			return nil
+		}
+		if c < 0x20 {
+			d.pos = i
+			return d.errorf("control character " + quoteByte(c) + " in string")
+		}
+		if i+1 >= len(b) {
+			d.pos = i
+			return d.errorf("unterminated string")
+		}
+		i++
+		switch b[i] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		case 'u':
+			r, ok := hex4(b, i+1)
+			if !ok {
+				d.pos = i - 1
+				return d.errorf("invalid \\u escape")
+			}
+			i += 4
+			if utf16.IsSurrogate(r) {
+				r2, ok := rune(0), false
+				if i+6 < len(b) && b[i+1] == '\\' && b[i+2] == 'u' {
+					r2, ok = hex4(b, i+3)
+				}
+				if dec := utf16.DecodeRune(r, r2); ok && dec != utf8.RuneError {
+					i += 6
+				} else {
+					d.exact = false
+				}
+			}
+		default:
+			d.pos = i - 1
+			return d.errorf("invalid escape " + quoteByte(b[i]))
 		}
 		i++
 	}

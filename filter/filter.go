@@ -82,6 +82,8 @@ type Filter struct {
 	vals     []any // variable values: Vars, $ARGS, then the place (parallel)
 	src      *source
 	seq      *runner // the runner of the sequential path and of Eval
+	// want are the only top-level keys the expression sees (nil: all).
+	want map[string]bool
 }
 
 // Names of the hidden variables that carry a line's place to the
@@ -116,6 +118,9 @@ func Compile(opt Options) (*Filter, error) {
 	}
 	f.parallel = !opt.NullInput && !opt.Slurp && f.opt.Workers > 1 && !serialWords.MatchString(opt.Expr)
 	f.places = f.parallel && strings.Contains(opt.Expr, "input_")
+	if f.parallel && !opt.SortKeys && !opt.ASCII && !opt.RawInput {
+		f.want = project(q)
+	}
 
 	names := make([]string, 0, len(opt.Vars)+3)
 	named := make(map[string]any, len(opt.Vars))

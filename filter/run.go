@@ -68,6 +68,9 @@ type runner struct {
 func (f *Filter) newRunner() *runner {
 	r := &runner{f: f, enc: encoder{ascii: f.opt.ASCII}}
 	r.dec.useArena = f.parallel
+	if f.parallel {
+		r.dec.want = f.want
+	}
 	r.vals = append(r.vals, f.vals...)
 	if f.places {
 		r.vals = append(r.vals, 0, nil)
@@ -111,6 +114,15 @@ func (r *runner) decodeLine(d *decoder, vals []decoded, b []byte, name string, n
 		if err != nil {
 			r.bad(name, num, err.Error())
 			return vals[:0], false
+		}
+		if !d.exact && d.want != nil {
+			// The line's text cannot stand for a partly built object, so
+			// build all of it.
+			want := d.want
+			d.want = nil
+			vals, ok := r.decodeLine(d, vals, b, name, num)
+			d.want = want
+			return vals, ok
 		}
 		vals = append(vals, decoded{v, raw, d.exact})
 	}
