@@ -116,7 +116,7 @@ func Compile(opt Options) (*Filter, error) {
 	if f.opt.Workers <= 0 {
 		f.opt.Workers = runtime.GOMAXPROCS(0)
 	}
-	f.parallel = !opt.NullInput && !opt.Slurp && f.opt.Workers > 1 && !serialWords.MatchString(opt.Expr)
+	f.parallel = !opt.NullInput && !opt.Slurp && !serialWords.MatchString(opt.Expr)
 	f.places = f.parallel && strings.Contains(opt.Expr, "input_")
 	if f.parallel && !opt.SortKeys && !opt.ASCII && !opt.RawInput {
 		f.want = project(q)
@@ -193,7 +193,8 @@ func Compile(opt Options) (*Filter, error) {
 	return f, nil
 }
 
-// Parallel reports whether Run spreads lines over several goroutines.
+// Parallel reports whether Run filters lines independently on Workers
+// goroutines (the per-line path), rather than on one in turn.
 func (f *Filter) Parallel() bool { return f.parallel }
 
 // place sets the line and column of byte offset off of src.

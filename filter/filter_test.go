@@ -139,7 +139,7 @@ func TestSerialChosenWhenNeeded(t *testing.T) {
 			t.Errorf("%s: parallel %v, want %v", expr, f.Parallel(), par)
 		}
 	}
-	for _, opt := range []Options{{Expr: ".", Workers: 2, NullInput: true}, {Expr: ".", Workers: 2, Slurp: true}, {Expr: ".", Workers: 1}} {
+	for _, opt := range []Options{{Expr: ".", Workers: 2, NullInput: true}, {Expr: ".", Workers: 2, Slurp: true}, {Expr: "debug", Workers: 1}} {
 		f, _ := Compile(opt)
 		if f.Parallel() {
 			t.Errorf("%+v runs in parallel", opt)
