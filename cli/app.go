@@ -58,6 +58,10 @@ Examples:
 	tr := translateCommand(e)
 	app.Commands = append(app.Commands, tr)
 	app.Commands = append(app.Commands, jqCommand(e))
+	app.Commands = append(app.Commands, schemaCommand(e))
+	app.Commands = append(app.Commands, validateCommand(e))
+	app.Commands = append(app.Commands, statsCommand(e))
+	app.Commands = append(app.Commands, viewCommand(e))
 	// "zevo --to zero FILE" is translate without the word.
 	app.Flags = translateFlags(true)
 	app.Action = func(c *ucli.Context) error {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 
 	ucli "github.com/urfave/cli/v2"
 	"github.com/zevo/zevo/filter"
@@ -51,6 +52,10 @@ func translateFlags(hidden bool) []ucli.Flag {
 	}
 }
 
+// runIDPattern is Zero's run id rule, shortened so that the suffixes of
+// later runs still fit its 128 characters.
+var runIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,119}$`)
+
 func translateOptions(c *ucli.Context, e *env) (translate.Options, error) {
 	var opt translate.Options
 	if !c.IsSet("to") {
@@ -80,6 +85,9 @@ func translateOptions(c *ucli.Context, e *env) (translate.Options, error) {
 		if err := tables.Load(path, data); err != nil {
 			return opt, usageErr("--mapping: %v", err)
 		}
+	}
+	if id := c.String("run-id"); c.IsSet("run-id") && !runIDPattern.MatchString(id) {
+		return opt, usageErr("--run-id %q: Zero run ids match %s (at most 120 characters here, leaving room for .2, .3, …)", id, runIDPattern)
 	}
 	cwd := c.String("cwd")
 	if !c.IsSet("cwd") {
