@@ -84,6 +84,7 @@ Examples:
 	}
 	tr := translateCommand(e)
 	app.Commands = append(app.Commands, tr)
+	app.Commands = append(app.Commands, jqCommand(e))
 	app.Commands = append(app.Commands, schemaCommand(e))
 	app.Commands = append(app.Commands, validateCommand(e))
 	app.Commands = append(app.Commands, statsCommand(e))

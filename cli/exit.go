@@ -16,6 +16,19 @@ const (
 	ExitTerminate   = 143 // SIGTERM: likewise
 )
 
+// Exit codes of zevo jq and translate --jq, with jq's meanings. They extend
+// 0/1/2: 2 stays the code of bad options (jq's too), and 1 keeps zevo's
+// meaning of "some lines had diagnostics", which jq -e shares for a false
+// last result. When several apply, the first of these wins: halt_error's
+// own code; 1 for bad input lines or unreadable files; 5 for errors raised
+// by the expression; then -e's 4 or 1.
+const (
+	ExitJQFalse    = 1 // -e: the last result was false or null
+	ExitJQCompile  = 3 // the expression does not parse or compile
+	ExitJQNoOutput = 4 // -e: there was no result at all
+	ExitJQError    = 5 // the expression raised an error on some value; halt_error's default
+)
+
 // exitError carries an exit code and, when msg is not empty, a message for
 // stderr.
 type exitError struct {

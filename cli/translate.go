@@ -8,6 +8,7 @@ import (
 	"regexp"
 
 	ucli "github.com/urfave/cli/v2"
+	"github.com/zevo/zevo/filter"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
 	"github.com/zevo/zevo/redact"
@@ -49,6 +50,7 @@ func translateFlags(hidden bool) []ucli.Flag {
 		&ucli.BoolFlag{Name: "redact-extra", Hidden: hidden, Usage: "redact any output with Zero's rules plus GitHub tokens, AWS access keys, PEM private keys, JWTs, Slack tokens and Google API keys"},
 		&ucli.StringSliceFlag{Name: "mapping", Hidden: hidden, Usage: "load a mapping table `FILE` that adds or overrides rules (repeatable)"},
 		&ucli.BoolFlag{Name: "fail-fast", Hidden: hidden, Usage: "stop at the first bad line (exit 1)"},
+		&ucli.StringFlag{Name: "jq", Hidden: hidden, Usage: "run the jq `EXPR` on every translated event and write its results instead (see zevo jq --help)"},
 	}
 }
 
@@ -121,7 +123,12 @@ func runTranslate(c *ucli.Context, e *env) error {
 		return err
 	}
 	w := jsonl.NewWriter(e.stdout)
-	tr := translate.New(opt, w.WriteLine)
+	failFast := c.Bool("fail-fast")
+	emit, jq, err := jqEmit(c.String("jq"), failFast, w, e)
+	if err != nil {
+		return err
+	}
+	tr := translate.New(opt, emit)
 	e.whenStopped(func() {
 		if tr.Interrupt() == nil {
 			w.Flush()
@@ -132,7 +139,6 @@ func runTranslate(c *ucli.Context, e *env) error {
 		defer e.mu.Unlock()
 		return w.Flush()
 	}
-	failFast := c.Bool("fail-fast")
 	diags := 0
 	failed, err := eachInput(e, c.Args().Slice(), func(name string, r io.Reader) error {
 		lr := jsonl.NewReader(r, name, flush)
@@ -149,6 +155,7 @@ func runTranslate(c *ucli.Context, e *env) error {
 				diags++
 				break
 			}
+			jq.name, jq.num = l.Name, l.Num
 			e.mu.Lock()
 			err = tr.Line(l)
 			e.mu.Unlock()
@@ -189,7 +196,7 @@ func runTranslate(c *ucli.Context, e *env) error {
 		fmt.Fprintf(e.stderr, "zevo: %d line(s) read: %d translated, %d unmapped, %d with a diagnostic, %d blank\n",
 			st.Lines, st.Mapped, st.Unmapped, st.Diagnosed, st.Blank)
 	}
-	if err != nil {
+	if err != nil && !errors.Is(err, errJQStop) {
 		var ee *exitError
 		if errors.As(err, &ee) {
 			return err
@@ -201,6 +208,53 @@ func runTranslate(c *ucli.Context, e *env) error {
 	}
 	if diags > 0 || failed > 0 {
 		return silentExit(ExitDiagnostics)
+	}
+	return jq.exit()
+}
+
+// errJQStop ends a translation that the --jq expression stopped (halt, or
+// an error with --fail-fast).
+var errJQStop = errors.New("stopped by the --jq expression")
+
+// translateJQ is the --jq stage: the place of the input line being
+// translated, for input_line_number and messages, and the filter.
+type translateJQ struct {
+	f    *filter.Filter
+	name string
+	num  int
+}
+
+// jqEmit returns the emit function for translate.New: w.WriteLine, or
+// with --jq the compiled expression run on each event before w.
+func jqEmit(expr string, failFast bool, w *jsonl.Writer, e *env) (func([]byte) error, *translateJQ, error) {
+	jq := &translateJQ{}
+	if expr == "" {
+		return w.WriteLine, jq, nil
+	}
+	f, err := filter.Compile(filter.Options{Expr: expr, Workers: 1, FailFast: failFast, Environ: os.Environ, StdinName: stdinName})
+	if err != nil {
+		return nil, nil, &exitError{ExitJQCompile, "--jq: " + err.Error()}
+	}
+	jq.f = f
+	return func(ev []byte) error {
+		stop, err := f.Eval(ev, jq.name, jq.num, w, e.stderr)
+		if err != nil {
+			return err
+		}
+		if stop {
+			return errJQStop
+		}
+		return nil
+	}, jq, nil
+}
+
+// exit is the exit code the --jq expression asks for, if any.
+func (jq *translateJQ) exit() error {
+	if jq.f == nil {
+		return nil
+	}
+	if code := jqExitCode(jq.f.Stats(), false); code != ExitOK {
+		return silentExit(code)
 	}
 	return nil
 }
