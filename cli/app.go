@@ -5,8 +5,10 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 
 	ucli "github.com/urfave/cli/v2"
+	"github.com/zevo/zevo/translate"
 )
 
 // Version is zevo's version, set at build time with -ldflags "-X".
@@ -17,19 +19,44 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getwd          func() (string, error)
+
+	// mu is held by a command while it translates a line or writes out,
+	// and by an interruption (SIGINT, SIGTERM) for good: the interruption
+	// then runs onStop, so what was translated is flushed whole and
+	// nothing is written after it.
+	mu     sync.Mutex
+	onStop func()
+
+	// account, when set (by tests), receives translate's accounting.
+	account func(*translate.Stats)
+}
+
+func newEnv(stdin io.Reader, stdout, stderr io.Writer) *env {
+	return &env{stdin: stdin, stdout: stdout, stderr: stderr, getwd: os.Getwd}
 }
 
 // Run runs zevo with args (args[0] is the program name) and returns the
 // exit code. It never calls os.Exit, so tests run it with buffers.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getwd: os.Getwd}
+	return newEnv(stdin, stdout, stderr).run(args)
+}
+
+func (e *env) run(args []string) int {
 	app := newApp(e)
 	err := app.Run(args)
 	code, msg := exitCode(err)
 	if msg != "" {
-		fmt.Fprintf(stderr, "zevo: %s\n", strings.TrimPrefix(msg, "zevo: "))
+		fmt.Fprintf(e.stderr, "zevo: %s\n", strings.TrimPrefix(msg, "zevo: "))
 	}
 	return code
+}
+
+// whenStopped sets what an interruption does before zevo exits: flush
+// the output, close what is open. It runs with e.mu held.
+func (e *env) whenStopped(f func()) {
+	e.mu.Lock()
+	e.onStop = f
+	e.mu.Unlock()
 }
 
 func newApp(e *env) *ucli.App {
@@ -57,6 +84,11 @@ Examples:
 	}
 	tr := translateCommand(e)
 	app.Commands = append(app.Commands, tr)
+	app.Commands = append(app.Commands, jqCommand(e))
+	app.Commands = append(app.Commands, schemaCommand(e))
+	app.Commands = append(app.Commands, validateCommand(e))
+	app.Commands = append(app.Commands, statsCommand(e))
+	app.Commands = append(app.Commands, viewCommand(e))
 	// "zevo --to zero FILE" is translate without the word.
 	app.Flags = translateFlags(true)
 	app.Action = func(c *ucli.Context) error {

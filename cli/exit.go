@@ -4,15 +4,29 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"syscall"
 )
 
 // Exit codes, the only place they are defined.
 const (
-	ExitOK          = 0   // success
-	ExitDiagnostics = 1   // some lines had diagnostics; output for the rest was written
+	ExitOK          = 0   // success, or the consumer closed the pipe early
+	ExitDiagnostics = 1   // some lines had diagnostics (output for the rest was written), or output failed
 	ExitUsage       = 2   // bad flags or arguments
 	ExitInterrupt   = 130 // SIGINT: what was translated is flushed first
 	ExitTerminate   = 143 // SIGTERM: likewise
+)
+
+// Exit codes of zevo jq and translate --jq, with jq's meanings. They extend
+// 0/1/2: 2 stays the code of bad options (jq's too), and 1 keeps zevo's
+// meaning of "some lines had diagnostics", which jq -e shares for a false
+// last result. When several apply, the first of these wins: halt_error's
+// own code; 1 for bad input lines or unreadable files; 5 for errors raised
+// by the expression; then -e's 4 or 1.
+const (
+	ExitJQFalse    = 1 // -e: the last result was false or null
+	ExitJQCompile  = 3 // the expression does not parse or compile
+	ExitJQNoOutput = 4 // -e: there was no result at all
+	ExitJQError    = 5 // the expression raised an error on some value; halt_error's default
 )
 
 // exitError carries an exit code and, when msg is not empty, a message for
@@ -39,9 +53,18 @@ func exitCode(err error) (int, string) {
 	if err == nil {
 		return ExitOK, ""
 	}
+	if brokenPipe(err) {
+		return ExitOK, ""
+	}
 	var e *exitError
 	if errors.As(err, &e) {
 		return e.code, e.msg
 	}
 	return ExitDiagnostics, err.Error()
+}
+
+// brokenPipe reports a write to a consumer that went away (zevo … | head -1):
+// it has read all it wanted, so zevo stops quietly.
+func brokenPipe(err error) bool {
+	return errors.Is(err, syscall.EPIPE)
 }

@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 
 	ucli "github.com/urfave/cli/v2"
+	"github.com/zevo/zevo/filter"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
+	"github.com/zevo/zevo/redact"
 	"github.com/zevo/zevo/translate"
 )
 
@@ -44,10 +47,16 @@ func translateFlags(hidden bool) []ucli.Flag {
 		&ucli.StringFlag{Name: "unmapped", Hidden: hidden, Value: "drop", Usage: "events with no counterpart: `POLICY` drop (counted on stderr), keep (type prefixed) or error"},
 		&ucli.BoolFlag{Name: "no-redact", Hidden: hidden, Usage: "do not apply Zero's redaction to Zero output"},
 		&ucli.BoolFlag{Name: "redact", Hidden: hidden, Usage: "apply Zero's redaction to EvoScientist output too"},
+		&ucli.BoolFlag{Name: "redact-extra", Hidden: hidden, Usage: "redact any output with Zero's rules plus GitHub tokens, AWS access keys, PEM private keys, JWTs, Slack tokens and Google API keys"},
 		&ucli.StringSliceFlag{Name: "mapping", Hidden: hidden, Usage: "load a mapping table `FILE` that adds or overrides rules (repeatable)"},
 		&ucli.BoolFlag{Name: "fail-fast", Hidden: hidden, Usage: "stop at the first bad line (exit 1)"},
+		&ucli.StringFlag{Name: "jq", Hidden: hidden, Usage: "run the jq `EXPR` on every translated event and write its results instead (see zevo jq --help)"},
 	}
 }
+
+// runIDPattern is Zero's run id rule, shortened so that the suffixes of
+// later runs still fit its 128 characters.
+var runIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,119}$`)
 
 func translateOptions(c *ucli.Context, e *env) (translate.Options, error) {
 	var opt translate.Options
@@ -66,8 +75,8 @@ func translateOptions(c *ucli.Context, e *env) (translate.Options, error) {
 	if err != nil {
 		return opt, usageErr("--unmapped: %v", err)
 	}
-	if c.Bool("redact") && c.Bool("no-redact") {
-		return opt, usageErr("--redact and --no-redact contradict each other")
+	if (c.Bool("redact") || c.Bool("redact-extra")) && c.Bool("no-redact") {
+		return opt, usageErr("--redact or --redact-extra and --no-redact contradict each other")
 	}
 	tables := mappings.Default()
 	for _, path := range c.StringSlice("mapping") {
@@ -78,6 +87,9 @@ func translateOptions(c *ucli.Context, e *env) (translate.Options, error) {
 		if err := tables.Load(path, data); err != nil {
 			return opt, usageErr("--mapping: %v", err)
 		}
+	}
+	if id := c.String("run-id"); c.IsSet("run-id") && !runIDPattern.MatchString(id) {
+		return opt, usageErr("--run-id %q: Zero run ids match %s (at most 120 characters here, leaving room for .2, .3, …)", id, runIDPattern)
 	}
 	cwd := c.String("cwd")
 	if !c.IsSet("cwd") {
@@ -91,9 +103,18 @@ func translateOptions(c *ucli.Context, e *env) (translate.Options, error) {
 		Cwd:       cwd,
 		Model:     c.String("model"),
 		Unmapped:  unmapped,
-		Redact:    (to != translate.EvoSci && !c.Bool("no-redact")) || c.Bool("redact"),
+		Redact:    (to != translate.EvoSci && !c.Bool("no-redact")) || c.Bool("redact") || c.Bool("redact-extra"),
+		Redactor:  redactor(c.Bool("redact-extra")),
 		Tables:    tables,
 	}, nil
+}
+
+// redactor is Zero's rules, or with extra those and the stronger patterns.
+func redactor(extra bool) *redact.Redactor {
+	if extra {
+		return redact.WithExtra()
+	}
+	return nil
 }
 
 func runTranslate(c *ucli.Context, e *env) error {
@@ -102,11 +123,34 @@ func runTranslate(c *ucli.Context, e *env) error {
 		return err
 	}
 	w := jsonl.NewWriter(e.stdout)
-	tr := translate.New(opt, w.WriteLine)
 	failFast := c.Bool("fail-fast")
+	emit, jq, err := jqEmit(c.String("jq"), failFast, w, e)
+	if err != nil {
+		return err
+	}
+	var tr *translate.Translator
+	if jq.f != nil {
+		// The --jq stage names the input line of each event.
+		inner := emit
+		emit = func(ev []byte) error {
+			jq.name, jq.num = tr.Place()
+			return inner(ev)
+		}
+	}
+	tr = translate.New(opt, emit)
+	e.whenStopped(func() {
+		if tr.Interrupt() == nil {
+			w.Flush()
+		}
+	})
+	flush := func() error {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		return w.Flush()
+	}
 	diags := 0
 	failed, err := eachInput(e, c.Args().Slice(), func(name string, r io.Reader) error {
-		err := tr.Stream(r, name, w.Flush, func(d *translate.Diagnostic) error {
+		err := tr.Stream(r, name, &e.mu, flush, func(d *translate.Diagnostic) error {
 			diags++
 			fmt.Fprintln(e.stderr, d.Error())
 			if failFast {
@@ -125,13 +169,31 @@ func runTranslate(c *ucli.Context, e *env) error {
 		case err != nil:
 			return err
 		}
+		e.mu.Lock()
+		defer e.mu.Unlock()
 		return tr.End(name)
 	})
-	ferr := w.Flush()
-	if sum := tr.Stats().Summary(opt.Unmapped); sum != "" && opt.Unmapped != translate.Keep {
+	ferr := flush()
+	st := tr.Stats()
+	if e.account != nil {
+		e.account(st)
+	}
+	if brokenPipe(err) || brokenPipe(ferr) {
+		// The consumer has all it wanted; counts of a cut-short run
+		// would only mislead.
+		if diags > 0 {
+			return silentExit(ExitDiagnostics)
+		}
+		return nil
+	}
+	if sum := st.Summary(opt.Unmapped); sum != "" && opt.Unmapped != translate.Keep {
 		fmt.Fprintln(e.stderr, sum)
 	}
-	if err != nil {
+	if st.Diagnosed > 0 {
+		fmt.Fprintf(e.stderr, "zevo: %d line(s) read: %d translated, %d unmapped, %d with a diagnostic, %d blank\n",
+			st.Lines, st.Mapped, st.Unmapped, st.Diagnosed, st.Blank)
+	}
+	if err != nil && !errors.Is(err, errJQStop) {
 		var ee *exitError
 		if errors.As(err, &ee) {
 			return err
@@ -143,6 +205,53 @@ func runTranslate(c *ucli.Context, e *env) error {
 	}
 	if diags > 0 || failed > 0 {
 		return silentExit(ExitDiagnostics)
+	}
+	return jq.exit()
+}
+
+// errJQStop ends a translation that the --jq expression stopped (halt, or
+// an error with --fail-fast).
+var errJQStop = errors.New("stopped by the --jq expression")
+
+// translateJQ is the --jq stage: the place of the input line being
+// translated, for input_line_number and messages, and the filter.
+type translateJQ struct {
+	f    *filter.Filter
+	name string
+	num  int
+}
+
+// jqEmit returns the emit function for translate.New: w.WriteLine, or
+// with --jq the compiled expression run on each event before w.
+func jqEmit(expr string, failFast bool, w *jsonl.Writer, e *env) (func([]byte) error, *translateJQ, error) {
+	jq := &translateJQ{}
+	if expr == "" {
+		return w.WriteLine, jq, nil
+	}
+	f, err := filter.Compile(filter.Options{Expr: expr, Workers: 1, FailFast: failFast, Environ: os.Environ, StdinName: stdinName})
+	if err != nil {
+		return nil, nil, &exitError{ExitJQCompile, "--jq: " + err.Error()}
+	}
+	jq.f = f
+	return func(ev []byte) error {
+		stop, err := f.Eval(ev, jq.name, jq.num, w, e.stderr)
+		if err != nil {
+			return err
+		}
+		if stop {
+			return errJQStop
+		}
+		return nil
+	}, jq, nil
+}
+
+// exit is the exit code the --jq expression asks for, if any.
+func (jq *translateJQ) exit() error {
+	if jq.f == nil {
+		return nil
+	}
+	if code := jqExitCode(jq.f.Stats(), false); code != ExitOK {
+		return silentExit(code)
 	}
 	return nil
 }

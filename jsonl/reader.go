@@ -43,7 +43,13 @@ const ReaderSize = 256 << 10
 // every time the reader is about to wait for more input, so that a writer
 // can flush what it holds; an error from idle stops reading.
 func NewReader(r io.Reader, name string, idle func() error) *Reader {
-	return &Reader{br: bufio.NewReaderSize(r, ReaderSize), name: name, idle: idle}
+	return newReaderSize(r, name, idle, ReaderSize)
+}
+
+// newReaderSize lets tests use a tiny buffer, so that short inputs take the
+// long-line path.
+func newReaderSize(r io.Reader, name string, idle func() error, size int) *Reader {
+	return &Reader{br: bufio.NewReaderSize(r, size), name: name, idle: idle}
 }
 
 var bom = []byte{0xEF, 0xBB, 0xBF}

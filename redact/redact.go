@@ -20,7 +20,7 @@ var zeroPatterns = []*regexp.Regexp{
 	regexp.MustCompile(`(?i)(bearer\s+)[A-Za-z0-9._-]{16,}`),
 }
 
-// keptPrefixes survive at the start of a match (compared case-insensitively).
+// keptPrefixes survive at the start of a match.
 var keptPrefixes = []string{"apikey=", "api_key=", "api-key=", "bearer "}
 
 var sensitiveNames = map[string]bool{
@@ -32,15 +32,41 @@ var sensitiveNames = map[string]bool{
 
 var sensitiveSuffixes = []string{"apikey", "clientsecret", "accesstoken", "refreshtoken", "idtoken", "privatekey"}
 
+// zeroNeedles are cheap tests, one per Zero pattern, that pass every
+// string the pattern could match: a long text without them skips the
+// regular expression. (?i) folds no other character into a, p, i, b, e
+// or r, so an ASCII case-insensitive search is exact.
+var zeroNeedles = []func(string) bool{
+	func(s string) bool { return strings.Contains(s, "sk-") },
+	func(s string) bool { return containsFold(s, "api") },
+	func(s string) bool { return containsFold(s, "bearer") },
+}
+
+// containsFold reports whether s holds the lowercase ASCII word w in any case.
+func containsFold(s, w string) bool {
+	for i := 0; i+len(w) <= len(s); i++ {
+		j := 0
+		for j < len(w) && s[i+j]|0x20 == w[j] {
+			j++
+		}
+		if j == len(w) {
+			return true
+		}
+	}
+	return false
+}
+
 // Redactor redacts strings and tells sensitive keys. The zero value applies
-// exactly Zero's rules; Extra adds patterns whose whole match is replaced.
+// exactly Zero's rules; WithExtra adds zevo's stronger patterns, and Extra
+// any others (each whole match is replaced).
 type Redactor struct {
-	Extra []*regexp.Regexp
+	Extra  []*regexp.Regexp
+	strong bool
 }
 
 // String returns s with every secret pattern replaced.
 func (r *Redactor) String(s string) string {
-	if len(r.Extra) == 0 && !mayMatch(unsafe.Slice(unsafe.StringData(s), len(s)), false) {
+	if len(r.Extra) == 0 && !r.strong && !mayMatch(unsafe.Slice(unsafe.StringData(s), len(s)), false) {
 		return s // most text holds none of the words the patterns need
 	}
 	return r.apply(s)
@@ -48,11 +74,18 @@ func (r *Redactor) String(s string) string {
 
 // apply runs every pattern on s.
 func (r *Redactor) apply(s string) string {
-	for _, p := range zeroPatterns {
-		if !p.MatchString(s) {
+	for i, p := range zeroPatterns {
+		if !zeroNeedles[i](s) || !p.MatchString(s) {
 			continue
 		}
 		s = p.ReplaceAllStringFunc(s, keepPrefix)
+	}
+	if r.strong {
+		for _, p := range extraPatterns {
+			if p.mayMatch(s) {
+				s = p.re.ReplaceAllLiteralString(s, Marker)
+			}
+		}
 	}
 	for _, p := range r.Extra {
 		s = p.ReplaceAllLiteralString(s, Marker)
@@ -60,13 +93,51 @@ func (r *Redactor) apply(s string) string {
 	return s
 }
 
+// keepPrefix decides as Zero does: the lowercased match starts with a kept
+// prefix, and that many bytes of the match are kept. Case folding makes
+// the two differ for the Kelvin sign (U+212A matches k in "(?i)api_key"):
+// Zero then keeps a shorter prefix, and so does zevo.
 func keepPrefix(match string) string {
+	lower := strings.ToLower(match)
 	for _, prefix := range keptPrefixes {
-		if len(match) >= len(prefix) && strings.EqualFold(match[:len(prefix)], prefix) {
+		if strings.HasPrefix(lower, prefix) {
 			return match[:len(prefix)] + Marker
 		}
 	}
 	return Marker
+}
+
+// extraPatterns are secrets Zero does not look for, replaced whole with
+// WithExtra: GitHub tokens, AWS access key ids, PEM private keys (to the end
+// of the text when the END line was cut off), JWTs, Slack tokens and Google
+// API keys. Each has literals one of which any match holds.
+var extraPatterns = []extraPattern{
+	{[]string{"gh", "github_pat_"}, regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`)},
+	{[]string{"AKIA", "ASIA", "ABIA", "ACCA"}, regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`)},
+	{[]string{"PRIVATE KEY-----"}, regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----(?:[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY-----|[\s\S]*)`)},
+	{[]string{"eyJ"}, regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`)},
+	{[]string{"xox"}, regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`)},
+	{[]string{"AIza"}, regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`)},
+}
+
+type extraPattern struct {
+	needles []string
+	re      *regexp.Regexp
+}
+
+func (p extraPattern) mayMatch(s string) bool {
+	for _, n := range p.needles {
+		if strings.Contains(s, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// WithExtra returns a Redactor that applies Zero's rules and then the
+// extra patterns.
+func WithExtra() *Redactor {
+	return &Redactor{strong: true}
 }
 
 // MayMatch reports, cheaply, whether String could change s, given as the raw
@@ -76,7 +147,7 @@ func keepPrefix(match string) string {
 // characters they spell, so that \u003c (<) does not count but \u0061 (a)
 // does.
 func (r *Redactor) MayMatch(raw []byte) bool {
-	return len(r.Extra) > 0 || mayMatch(raw, true)
+	return len(r.Extra) > 0 || r.strong || mayMatch(raw, true)
 }
 
 // mayMatch looks for the words the patterns need in b, a JSON string body

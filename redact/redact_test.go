@@ -7,6 +7,173 @@ import (
 	"testing"
 )
 
+// The table states Zero's redaction behaviour (Zero 0.8.0, its
+// internal/streamjson rules) case by case: what must go and what must stay.
+func TestStringParity(t *testing.T) {
+	var rd Redactor
+	cases := []struct{ in, want string }{
+		// \bsk-[A-Za-z0-9_-]{16,}: replaced whole.
+		{"key sk-abcdefghijklmnop end", "key [REDACTED] end"},
+		{"sk-proj-abcdefghijklmnopqrstuvwxyz0123456789", "[REDACTED]"},
+		{"(sk-abcdefghijklmnop_-)", "([REDACTED])"},
+		{"sk-abcdefghijklmno", "sk-abcdefghijklmno"}, // 15 characters: too short
+		{"task-list and task-runner", "task-list and task-runner"},
+		{"ask-abcdefghijklmnopqrst", "ask-abcdefghijklmnopqrst"}, // no word boundary before sk
+		{"sk-", "sk-"},
+		{"SK-abcdefghijklmnopqrst", "SK-abcdefghijklmnopqrst"}, // case matters
+		{"ésk-abcdefghijklmnop", "é[REDACTED]"},                // \b is ASCII: é is not a word character
+		// api key assignments: the prefix is kept when it is exactly
+		// apiKey=, api_key= or api-key= in any case.
+		{"api_key=abcdefghijklmnop1234567890", "api_key=[REDACTED]"},
+		{"APIKEY=abcdefghijkl", "APIKEY=[REDACTED]"},
+		{"Api-Key=abcdefghijkl rest", "Api-Key=[REDACTED] rest"},
+		{"apikey: abcdefghijkl", "[REDACTED]"},                            // ": " is not a kept prefix
+		{"api_key = 'abcdefghijkl'", "[REDACTED]'"},                       // the closing quote is outside the match
+		{`apiKey: "sk-svcacct-zyxwvutsrq012345"`, `apiKey: "[REDACTED]"`}, // sk- goes first; then too short for api key
+		{"api_key=abcdefghijk", "api_key=abcdefghijk"},                    // 11 characters: too short
+		{"the api_key: foo setting is documented here", "the api_key: foo setting is documented here"},
+		{"the user's apiKey value spans two lines", "the user's apiKey value spans two lines"},
+		{"api key=abcdefghijklmnop", "api key=abcdefghijklmnop"}, // a space is not [_-]
+		// Kelvin sign: case folding lets it match k; the kept prefix is
+		// counted in bytes of the match, so Zero keeps "api\u212ae" only.
+		{"api\u212aey=abcdefghijklmnop", "api\u212ae[REDACTED]"},
+		// bearer tokens: "Bearer " kept (its own case).
+		{"Authorization: Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9abcdef", "Authorization: Bearer [REDACTED]"},
+		{"bearer abcdefghijklmnop", "bearer [REDACTED]"},
+		{"BEARER abcdefghijklmnop", "BEARER [REDACTED]"},
+		{"Bearer\tabcdefghijklmnop", "[REDACTED]"}, // a tab is \s but not the kept "bearer "
+		{"Bearer  abcdefghijklmnop", "Bearer [REDACTED]"},
+		{"the bearer of bad news arrived", "the bearer of bad news arrived"},
+		{"set the bearer token in the header", "set the bearer token in the header"},
+		{"bearer abcdefghijklmno", "bearer abcdefghijklmno"}, // 15 characters
+		// patterns apply in order, each to the previous one's result.
+		{"Bearer sk-abcdefghijklmnopqrst", "Bearer [REDACTED]"},
+		{"", ""},
+	}
+	for _, c := range cases {
+		if got := rd.String(c.in); got != c.want {
+			t.Errorf("String(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestSensitiveKeyParity(t *testing.T) {
+	sensitive := []string{
+		// every name, in the forms producers write them
+		"accessToken", "access_token", "ACCESS-TOKEN", "apiKey", "api_key", "API-KEY", "authorization",
+		"Authorization", "bearer", "clientSecret", "client_secret", "credential", "credentials",
+		"idToken", "id_token", "password", "PASSWORD", "passwd", "privateKey", "private-key", "pwd",
+		"refreshToken", "refresh_token", "secret", "Secret", "token", "TOKEN", "to.ken", " token ",
+		// suffixes
+		"openaiApiKey", "OPENAI_API_KEY", "githubAccessToken", "oauth_client_secret", "google_id_token",
+		"sshPrivateKey", "x-refresh-token",
+		// non-ASCII folded as Zero folds it: the Kelvin sign lowercases to k
+		"api\u212aey",
+	}
+	for _, k := range sensitive {
+		if !SensitiveKey(k) {
+			t.Errorf("SensitiveKey(%q) = false, want true", k)
+		}
+	}
+	kept := []string{
+		"promptTokens", "totalTokens", "tokens", "tokenizer", "secrets", "passwords", "authorizationUrl",
+		"keys", "key", "api", "apiKeys", "credentialsFile", "bearerFormat", "secretary", "task-list",
+		"pwdHash", "", "idTokenExpiry", "privateKeyPath", "tö.ken",
+	}
+	for _, k := range kept {
+		if SensitiveKey(k) {
+			t.Errorf("SensitiveKey(%q) = true, want false", k)
+		}
+	}
+}
+
+func TestExtraPatterns(t *testing.T) {
+	rd := WithExtra()
+	pem := "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----"
+	cases := []struct{ in, want string }{
+		{"token ghp_" + strings.Repeat("a", 36) + " end", "token [REDACTED] end"},
+		{"gho_" + strings.Repeat("Z9", 18), "[REDACTED]"},
+		{"github_pat_" + strings.Repeat("a1_", 10), "[REDACTED]"},
+		{"ghp_short", "ghp_short"},
+		{"AKIAIOSFODNN7EXAMPLE", "[REDACTED]"},
+		{"id=ASIAABCDEFGHIJKLMNOP;", "id=[REDACTED];"},
+		{"AKIAIOSFODNN7EXAMPL", "AKIAIOSFODNN7EXAMPL"}, // 15 after the prefix
+		{"xAKIAIOSFODNN7EXAMPLE", "xAKIAIOSFODNN7EXAMPLE"},
+		{"before\n" + pem + "\nafter", "before\n[REDACTED]\nafter"},
+		{"-----BEGIN PRIVATE KEY-----\nMIIEvQ\n... (truncated)", "[REDACTED]"},
+		{"-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----", "-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----"},
+		{"jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U ok", "jwt [REDACTED] ok"},
+		{"eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.", "[REDACTED]"},
+		{"eyJ.eyJ.x", "eyJ.eyJ.x"},
+		{"xoxb-1234567890-abcdef", "[REDACTED]"},
+		{"AIza" + strings.Repeat("B", 35), "[REDACTED]"},
+		// Zero's rules still apply, first
+		{"Bearer abcdefghijklmnop", "Bearer [REDACTED]"},
+		{"nothing to see", "nothing to see"},
+	}
+	for _, c := range cases {
+		if got := rd.String(c.in); got != c.want {
+			t.Errorf("WithExtra().String(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	var zero Redactor
+	for _, c := range cases[:16] {
+		if got := zero.String(c.in); got != c.in {
+			t.Errorf("Zero's rules changed %q to %q; only WithExtra should", c.in, got)
+		}
+	}
+}
+
+// body is s as the inside of a JSON string, as Go writes it.
+func body(s string) []byte {
+	b, _ := json.Marshal(s)
+	return b[1 : len(b)-1]
+}
+
+func FuzzMayMatch(f *testing.F) {
+	for _, s := range []string{
+		"sk-abcdefghijklmnopqr", `api_key=abcdefghijklmn`, "Bearer abcdefghijklmnopq", "task-list",
+		"api\u212aey=abcdefghijklmnop", "ok", `\u0073k-abcdefghijklmnopqr`, `b\u0065arer abcdefghijklmnopq`,
+		"github_pat_a1_a1_a1_a1_a1_a1_a1_a1_a1_a1_", "ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "AKIAIOSFODNN7EXAMPLE",
+		"-----BEGIN PRIVATE KEY-----\nx", "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.", "xoxb-1234567890-abc",
+	} {
+		f.Add(s, false)
+		f.Add(s, true)
+	}
+	f.Fuzz(func(t *testing.T, s string, raw bool) {
+		var rd Redactor
+		var b []byte
+		if raw {
+			// s is a JSON string body as found in input, escapes and all
+			var dec string
+			if json.Unmarshal([]byte(`"`+s+`"`), &dec) != nil {
+				return
+			}
+			b, s = []byte(s), dec
+		} else {
+			b = body(s)
+		}
+		if !rd.MayMatch(b) && rd.String(s) != s {
+			t.Fatalf("MayMatch(%q) = false, but String changes %q to %q", b, s, rd.String(s))
+		}
+		// The needles never skip a string a pattern matches.
+		for i, p := range zeroPatterns {
+			if p.MatchString(s) && !zeroNeedles[i](s) {
+				t.Fatalf("Zero pattern %d matches %q, its needle misses it", i, s)
+			}
+		}
+		for _, p := range extraPatterns {
+			if p.re.MatchString(s) && !p.mayMatch(s) {
+				t.Fatalf("%v matches %q, its needles %q miss it", p.re, s, p.needles)
+			}
+		}
+		out := WithExtra().String(s)
+		if strings.Count(out, Marker) < strings.Count(s, Marker) {
+			t.Fatalf("String(%q) = %q lost a marker", s, out)
+		}
+	})
+}
+
 // TestMayMatchNeverMisses checks the promise of MayMatch: when String
 // changes a text, MayMatch is true for every JSON spelling of it.
 func TestMayMatchNeverMisses(t *testing.T) {

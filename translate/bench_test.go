@@ -49,7 +49,7 @@ func benchTranslate(b *testing.B, p corpus.Protocol, opt Options) {
 	n := 0
 	for b.Loop() {
 		out.Reset()
-		err := tr.Stream(bytes.NewReader(in), "corpus", func() error { return nil }, func(d *Diagnostic) error { return d })
+		err := tr.Stream(bytes.NewReader(in), "corpus", nil, func() error { return nil }, func(d *Diagnostic) error { return d })
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"slices"
+	"strings"
 	"unsafe"
 
 	"github.com/tidwall/gjson"
@@ -139,8 +140,12 @@ func (o *out) size() int {
 
 // appendTo writes the event as one JSON object.
 func (o *out) appendTo(dst []byte) []byte {
-	if o.sorted {
-		// insertion sort: a dozen keys at most, and no allocation
+	switch {
+	case o.sorted && len(o.kv) > 16:
+		// an event passed through may have any number of fields
+		slices.SortStableFunc(o.kv, func(a, b kvPos) int { return strings.Compare(a.key, b.key) })
+	case o.sorted:
+		// insertion sort: a dozen keys as a rule, and no allocation
 		for i := 1; i < len(o.kv); i++ {
 			for j := i; j > 0 && o.kv[j].key < o.kv[j-1].key; j-- {
 				o.kv[j], o.kv[j-1] = o.kv[j-1], o.kv[j]

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/internal/swar"
+	"github.com/zevo/zevo/jsonl"
 )
 
 // scanner validates a line as UTF-8 JSON (accepting exactly what
@@ -15,6 +16,7 @@ import (
 // get decodes the others on demand.
 type scanner struct {
 	stack []byte // open containers below the top level
+	deep  bool   // the last line nests close to jsonl.MaxDepth or deeper
 }
 
 // line scans raw. valid reports JSON; object that it is an object, whose
@@ -22,7 +24,8 @@ type scanner struct {
 // and Python).
 func (s *scanner) line(raw string, ev *event) (valid, object bool) {
 	b := unsafe.Slice(unsafe.StringData(raw), len(raw))
-	ev.fields, ev.lens = ev.fields[:0], 0
+	ev.fields, ev.lens, ev.index = ev.fields[:0], 0, nil
+	s.deep = false
 	i := skipSpace(b, 0)
 	if i < len(b) && b[i] == '{' {
 		i, valid = s.members(b, raw, i+1, ev)
@@ -133,6 +136,9 @@ func (s *scanner) value(b []byte, i int) (int, bool) {
 				break
 			}
 			stack = append(stack, c)
+			if len(stack) >= jsonl.MaxDepth-2 {
+				s.deep = true
+			}
 			if c == '{' {
 				if i, ok = key(b, i); !ok {
 					return i, false

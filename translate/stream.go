@@ -3,6 +3,7 @@ package translate
 import (
 	"errors"
 	"io"
+	"sync"
 
 	"github.com/zevo/zevo/jsonl"
 )
@@ -52,11 +53,12 @@ var errStopped = errors.New("translation stopped")
 // would, one by one and in order, while a second goroutine reads, validates
 // and splits the lines ahead. flush is called whenever the input would
 // block, once every line read so far is translated, so that a live pipe sees
-// each event at once. diag gets each bad line. An error from diag, flush or
+// each event at once. lk, when not nil, is held while a batch of lines is
+// translated (not while waiting for input). diag gets each bad line. An error from diag, flush or
 // emit stops Stream and is returned; a read error is returned as
 // *ReadError. Stream does not call End. When Stream returns early, the
 // reading goroutine ends at its next read.
-func (t *Translator) Stream(r io.Reader, name string, flush func() error, diag func(*Diagnostic) error) error {
+func (t *Translator) Stream(r io.Reader, name string, lk sync.Locker, flush func() error, diag func(*Diagnostic) error) error {
 	free := make(chan *batch, batches)
 	full := make(chan *batch, batches)
 	done := make(chan struct{})
@@ -78,21 +80,8 @@ func (t *Translator) Stream(r io.Reader, name string, flush func() error, diag f
 	}()
 	for {
 		b := <-full
-		for i := 0; i < b.n; i++ {
-			err := t.apply(&b.lines[i])
-			if err == nil {
-				continue
-			}
-			var d *Diagnostic
-			if errors.As(err, &d) {
-				if err := diag(d); err != nil {
-					return err
-				}
-				continue
-			}
-			if err != nil {
-				return err
-			}
+		if err := t.applyBatch(b, lk, diag); err != nil {
+			return err
 		}
 		if b.ack != nil {
 			close(b.ack)
@@ -114,6 +103,28 @@ func (t *Translator) Stream(r io.Reader, name string, flush func() error, diag f
 			return &ReadError{rerr}
 		}
 	}
+}
+
+func (t *Translator) applyBatch(b *batch, lk sync.Locker, diag func(*Diagnostic) error) error {
+	if lk != nil {
+		lk.Lock()
+		defer lk.Unlock()
+	}
+	for i := 0; i < b.n; i++ {
+		err := t.apply(&b.lines[i])
+		if err == nil {
+			continue
+		}
+		var d *Diagnostic
+		if errors.As(err, &d) {
+			if err := diag(d); err != nil {
+				return err
+			}
+			continue
+		}
+		return err
+	}
+	return nil
 }
 
 // readAhead reads lines into batches and prepares them.

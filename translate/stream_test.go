@@ -42,7 +42,7 @@ func byLine(t *testing.T, in []byte, opt Options) (out string, diags []string) {
 func streamed(t *testing.T, r io.Reader, opt Options) (out string, diags []string, err error) {
 	var b strings.Builder
 	tr := New(opt, func(l []byte) error { b.Write(l); b.WriteByte('\n'); return nil })
-	err = tr.Stream(r, "in", func() error { return nil }, func(d *Diagnostic) error {
+	err = tr.Stream(r, "in", nil, func() error { return nil }, func(d *Diagnostic) error {
 		diags = append(diags, d.Error())
 		return nil
 	})
@@ -112,7 +112,7 @@ func TestStreamStopsOnDiagError(t *testing.T) {
 	in := "{\"type\": \"text\", \"content\": \"a\"}\nbad\n{\"type\": \"text\", \"content\": \"b\"}\n"
 	var out strings.Builder
 	tr := New(Options{To: Zero, RunID: "R"}, func(l []byte) error { out.Write(l); out.WriteByte('\n'); return nil })
-	err := tr.Stream(strings.NewReader(in), "in", func() error { return nil }, func(*Diagnostic) error { return stop })
+	err := tr.Stream(strings.NewReader(in), "in", nil, func() error { return nil }, func(*Diagnostic) error { return stop })
 	if err != stop {
 		t.Fatalf("err = %v, want %v", err, stop)
 	}
@@ -162,7 +162,7 @@ func TestStreamFlushesWhenInputWaits(t *testing.T) {
 	r := &liveReader{lines: lines, flushed: make(chan int, 100), t: t}
 	var buf, flushed strings.Builder
 	tr := New(Options{To: Zero, RunID: "R"}, func(l []byte) error { buf.Write(l); buf.WriteByte('\n'); return nil })
-	err := tr.Stream(r, "in", func() error {
+	err := tr.Stream(r, "in", nil, func() error {
 		flushed.WriteString(buf.String())
 		buf.Reset()
 		r.flushed <- strings.Count(flushed.String(), `"type":"text"`)

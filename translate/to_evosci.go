@@ -91,9 +91,11 @@ func (t *Translator) zeroToEvo(ev *event) (bool, error) {
 			return false, d
 		}
 		t.toEvo.hasFinal = true
-		t.toEvo.final = orEmpty(ev.get("text"))
-		if t.toEvo.final != `""` {
-			t.toEvo.final = strings.Clone(t.toEvo.final)
+		// The line's bytes are reused for the next line: keep a copy (or
+		// the constant, which is not in the line).
+		t.toEvo.final = `""`
+		if text := orEmpty(ev.get("text")); text != `""` {
+			t.toEvo.final = strings.Clone(text)
 		}
 		return false, nil
 	case "run_start":

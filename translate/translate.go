@@ -150,10 +150,12 @@ type Translator struct {
 	toZero zeroState
 	toEvo  evoState
 
-	pre     preparer
-	cur     prepared           // the line being translated by Line, reused
-	names   map[typeKey]string // see unmappedName
-	batches []*batch           // Stream's, reused from one input to the next
+	pre       preparer
+	placeName string
+	placeNum  int
+	cur       prepared           // the line being translated by Line, reused
+	names     map[typeKey]string // see unmappedName
+	batches   []*batch           // Stream's, reused from one input to the next
 }
 
 // New returns a Translator that passes each output event, without line end,
@@ -189,9 +191,10 @@ type event struct {
 	typ    string // without the "zero." / "evosci." prefix
 	prefix bool   // the line was a kept event of the other protocol
 	fields []field
-	lens   uint64 // a bit per key length (mod 64): a key whose bit is clear is absent
-	raw    string // the line (valid until the next line)
-	name   string // input name and line number, for diagnostics
+	lens   uint64         // a bit per key length (mod 64): a key whose bit is clear is absent
+	index  map[string]int // key → position in fields, once there are many
+	raw    string         // the line (valid until the next line)
+	name   string         // input name and line number, for diagnostics
 	num    int
 }
 
@@ -206,33 +209,49 @@ type field struct {
 
 func (e *event) where() string { return e.name + ":" + strconv.Itoa(e.num) }
 
-// get returns the value of a top-level key, decoded.
-func (e *event) get(key string) gjson.Result {
+// indexAfter is the number of fields from which an event indexes its
+// keys: a line may hold a million of them, and finding each by a scan
+// would take quadratic time.
+const indexAfter = 32
+
+// find returns the position of key in fields, or -1.
+func (e *event) find(key string) int {
 	if e.lens&(1<<(len(key)&63)) == 0 {
-		return gjson.Result{}
+		return -1
+	}
+	if e.index != nil {
+		if i, ok := e.index[key]; ok {
+			return i
+		}
+		return -1
 	}
 	for i := range e.fields {
-		if f := &e.fields[i]; f.key == key {
-			if f.pending {
-				f.val.Str = gjson.Parse(f.val.Raw).Str
-				f.pending = false
-			}
-			return f.val
+		if e.fields[i].key == key {
+			return i
 		}
 	}
-	return gjson.Result{}
+	return -1
+}
+
+// get returns the value of a top-level key, decoded.
+func (e *event) get(key string) gjson.Result {
+	i := e.find(key)
+	if i < 0 {
+		return gjson.Result{}
+	}
+	f := &e.fields[i]
+	if f.pending {
+		f.val.Str = gjson.Parse(f.val.Raw).Str
+		f.pending = false
+	}
+	return f.val
 }
 
 // peek returns the value of a top-level key for its Type and Raw only: the
 // Str of a string with escapes may be missing.
 func (e *event) peek(key string) gjson.Result {
-	if e.lens&(1<<(len(key)&63)) == 0 {
-		return gjson.Result{}
-	}
-	for i := range e.fields {
-		if e.fields[i].key == key {
-			return e.fields[i].val
-		}
+	if i := e.find(key); i >= 0 {
+		return e.fields[i].val
 	}
 	return gjson.Result{}
 }
@@ -251,24 +270,32 @@ func (e *event) set(key string, v gjson.Result) {
 }
 
 func (e *event) setField(f field) {
-	bit := uint64(1) << (len(f.key) & 63)
-	if e.lens&bit != 0 {
-		for i := range e.fields {
-			if e.fields[i].key == f.key {
-				e.fields[i] = f
-				return
-			}
-		}
+	if i := e.find(f.key); i >= 0 {
+		e.fields[i] = f
+		return
 	}
-	e.lens |= bit
+	e.lens |= 1 << (len(f.key) & 63)
 	e.fields = append(e.fields, f)
+	switch {
+	case e.index != nil:
+		e.index[f.key] = len(e.fields) - 1
+	case len(e.fields) > indexAfter:
+		e.reindex()
+	}
+}
+
+func (e *event) reindex() {
+	e.index = make(map[string]int, len(e.fields))
+	for i, f := range e.fields {
+		e.index[f.key] = i
+	}
 }
 
 func (e *event) del(key string) {
-	for i := range e.fields {
-		if e.fields[i].key == key {
-			e.fields = append(e.fields[:i], e.fields[i+1:]...)
-			return
+	if i := e.find(key); i >= 0 {
+		e.fields = append(e.fields[:i], e.fields[i+1:]...)
+		if e.index != nil {
+			e.reindex()
 		}
 	}
 }
@@ -284,8 +311,15 @@ func (t *Translator) Line(l jsonl.Line) error {
 	return t.apply(&t.cur)
 }
 
+// decode prepares a line as Line does, for tests.
+func (t *Translator) decode(l jsonl.Line) (*event, *Diagnostic, *Diagnostic) {
+	return t.pre.decode(l, &t.cur.ev)
+}
+
 // prepared is a line validated and split, ready for apply.
 type prepared struct {
+	name      string
+	num       int
 	ev        event
 	warn, bad *Diagnostic
 	blank     bool
@@ -302,15 +336,21 @@ type preparer struct {
 
 func (p *preparer) prepare(l jsonl.Line, out *prepared) {
 	out.warn, out.bad = nil, nil
+	out.name, out.num = l.Name, l.Num
 	out.blank = jsonl.IsBlank(l.Bytes)
 	if !out.blank {
 		_, out.warn, out.bad = p.decode(l, &out.ev)
 	}
 }
 
+// Place returns the input name and line number of the line being
+// translated (the last one, during End).
+func (t *Translator) Place() (name string, num int) { return t.placeName, t.placeNum }
+
 // apply translates a prepared line: the rest of Line.
 func (t *Translator) apply(p *prepared) error {
 	t.stats.Lines++
+	t.placeName, t.placeNum = p.name, p.num
 	if p.blank {
 		t.stats.Blank++
 		return nil
@@ -333,18 +373,12 @@ func (t *Translator) apply(p *prepared) error {
 		t.stats.Diagnosed++
 		return warn
 	case unmapped:
-		t.stats.Unmapped++
-		name := t.unmappedName(ev)
-		t.stats.UnmappedTypes[name]++
 		if t.opt.Unmapped == Error {
-			t.stats.Unmapped--
-			t.stats.UnmappedTypes[name]--
-			if t.stats.UnmappedTypes[name] == 0 {
-				delete(t.stats.UnmappedTypes, name)
-			}
 			t.stats.Diagnosed++
-			return ev.diag("%s event %q has no %s counterpart (--unmapped error)", ev.kind, ev.typ, t.opt.To)
+			return ev.diag("%s event %s has no %s counterpart (--unmapped error)", ev.kind, clip(strconv.Quote(ev.typ)), t.opt.To)
 		}
+		t.stats.Unmapped++
+		t.countUnmapped(t.unmappedName(ev))
 	default:
 		t.stats.Mapped++
 	}
@@ -382,10 +416,15 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnos
 	b := l.Bytes
 	raw := unsafe.String(unsafe.SliceData(b), len(b))
 	valid, object := p.scan.line(raw, ev) // checks UTF-8 too
-	if !valid {
+	if !valid || p.scan.deep {
 		if !utf8.Valid(b) {
 			return nil, nil, &Diagnostic{ev.where(), "invalid UTF-8"}
 		}
+		if jsonl.TooDeep(b) {
+			return nil, nil, &Diagnostic{ev.where(), "not valid JSON (nested deeper than 10000 levels)"}
+		}
+	}
+	if !valid {
 		fixed, ok := replaceNonFinite(b)
 		if ok {
 			raw = string(fixed)
@@ -437,7 +476,7 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnos
 			if !sv.Exists() {
 				return nil, nil, &Diagnostic{ev.where(), `Zero event without "schemaVersion"`}
 			}
-			return nil, nil, &Diagnostic{ev.where(), fmt.Sprintf("unknown schemaVersion %s (zevo knows 1 and 2)", sv.Raw)}
+			return nil, nil, &Diagnostic{ev.where(), fmt.Sprintf("unknown schemaVersion %s (zevo knows 1 and 2)", clip(sv.Raw))}
 		}
 	}
 	return ev, warn, nil
@@ -668,11 +707,35 @@ func jsonType(v gjson.Result) string {
 	return "null"
 }
 
-func clip(s string) string {
-	if len(s) > 32 {
-		return s[:29] + "..."
+func clip(s string) string { return clipTo(s, 32) }
+
+// clipTo shortens s to at most max bytes, "..." included, cutting between
+// characters.
+func clipTo(s string, max int) string {
+	if len(s) <= max {
+		return s
 	}
-	return s
+	n := max - 3
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
+}
+
+// maxUnmappedTypes bounds the types the summary names one by one, so that a
+// stream of ever new types cannot grow memory or the summary line; the
+// rest are counted together.
+const (
+	maxUnmappedTypes = 100
+	otherTypes       = "(other types)"
+)
+
+func (t *Translator) countUnmapped(name string) {
+	name = clipTo(name, 80)
+	if _, ok := t.stats.UnmappedTypes[name]; !ok && len(t.stats.UnmappedTypes) >= maxUnmappedTypes {
+		name = otherTypes
+	}
+	t.stats.UnmappedTypes[name]++
 }
 
 // check validates several fields at once.
@@ -685,6 +748,9 @@ func check(ev *event, spec ...string) *Diagnostic {
 	return nil
 }
 
+// zeroValues are the JSON zero values of the table's field types.
+var zeroValues = map[string]string{"string": `""`, "integer": "0", "number": "0", "boolean": "false", "array": "[]", "object": "{}"}
+
 // applyRule writes a table rule's renamed fields and constants.
 func (t *Translator) applyRule(ev *event, r *mappings.Rule, omitEmpty bool) error {
 	for _, f := range r.Fields {
@@ -692,9 +758,16 @@ func (t *Translator) applyRule(ev *event, r *mappings.Rule, omitEmpty bool) erro
 		if d := typeErr(ev, f.From, v, f.Type); d != nil {
 			return d
 		}
-		if omitEmpty {
+		switch {
+		case omitEmpty:
 			t.ob.rawOmit(f.To, v)
-		} else if v.Exists() {
+		case v.Exists() && v.Type != gjson.Null:
+			t.ob.raw(f.To, v.Raw)
+		case zeroValues[f.Type] != "":
+			// Zero omits empty fields (omitempty): absent means the zero
+			// value, which the target's clients expect to find.
+			t.ob.raw(f.To, zeroValues[f.Type])
+		case v.Exists():
 			t.ob.raw(f.To, v.Raw)
 		}
 	}
@@ -715,4 +788,23 @@ next:
 		}
 		t.ob.raw(f.key, f.val.Raw)
 	}
+}
+
+// Interrupt ends the output of an interrupted translation as the target's
+// producer ends an interrupted run: a Zero run still open gets Zero's
+// error "interrupted" and run_end "interrupted" (exit code 130); an
+// EvoScientist run cancelled by Ctrl-C ends with nothing, so nothing is
+// written.
+func (t *Translator) Interrupt() error {
+	if t.opt.To == EvoSci || !t.toZero.active {
+		return nil
+	}
+	t.headZero("error")
+	t.ob.str("code", "interrupted")
+	t.ob.str("message", "run cancelled by signal")
+	t.ob.lit("recoverable", "false")
+	if err := t.write(); err != nil {
+		return err
+	}
+	return t.closeZeroRun("interrupted", 130)
 }

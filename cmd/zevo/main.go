@@ -9,5 +9,5 @@ import (
 )
 
 func main() {
-	os.Exit(cli.Run(os.Args, os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(cli.Main())
 }

@@ -1,0 +1,228 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/zevo/zevo/schemas"
+)
+
+func run(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb strings.Builder
+	code = Run(append([]string{"zevo"}, args...), strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+const (
+	sampleZero = "../testdata/translate/basic.zero.jsonl"
+	sampleEvo  = "../testdata/translate/basic.evosci.jsonl"
+	sampleV1   = "../testdata/translate/v1.zero.jsonl"
+	seedEvo    = "../testdata/inspect/seed.evosci.jsonl"
+	seedZero   = "../testdata/inspect/seed.zero.jsonl"
+)
+
+func TestSchemaCommand(t *testing.T) {
+	code, out, _ := run(t, "", "schema")
+	if code != 0 || strings.Count(out, "\n") != len(schemas.All) || !strings.Contains(out, "zero-input") {
+		t.Errorf("list: %d %q", code, out)
+	}
+	for _, s := range schemas.All {
+		code, out, _ := run(t, "", "schema", s.Name)
+		var doc map[string]any
+		if code != 0 || json.Unmarshal([]byte(out), &doc) != nil || doc["$schema"] != "https://json-schema.org/draft/2020-12/schema" {
+			t.Errorf("schema %s: exit %d, %.80q", s.Name, code, out)
+		}
+		disk, err := os.ReadFile("../schemas/" + s.File)
+		if err != nil || string(disk) != out {
+			t.Errorf("schema %s differs from schemas/%s", s.Name, s.File)
+		}
+	}
+	if code, _, errs := run(t, "", "schema", "nope"); code != ExitUsage || !strings.Contains(errs, `unknown schema "nope"`) {
+		t.Errorf("unknown: %d %q", code, errs)
+	}
+}
+
+func TestValidateCommand(t *testing.T) {
+	if code, out, errs := run(t, "", "validate", seedZero, seedEvo, sampleV1); code != 0 || out != "" {
+		t.Errorf("clean files: exit %d, %q %q", code, out, errs)
+	}
+	code, out, _ := run(t, "", "validate", sampleZero)
+	if code != ExitDiagnostics || out != "../testdata/translate/basic.zero.jsonl:21: the input ends inside run \"run_20260603101000_aaa111\" (line 20): no run_end\n" {
+		t.Errorf("sample: exit %d, %q", code, out)
+	}
+	// A warning alone does not fail.
+	if code, out, _ := run(t, "", "validate", "--allow-unfinished", sampleEvo, sampleZero); code != 0 || strings.Count(out, ": warning: the input ends inside") != 2 {
+		t.Errorf("warning: exit %d, %q", code, out)
+	}
+	if code, out, _ := run(t, "", "validate", sampleEvo); code != ExitDiagnostics || !strings.Contains(out, "basic.evosci.jsonl:18: the input ends inside the run that began at line 17") {
+		t.Errorf("unfinished: exit %d, %q", code, out)
+	}
+	code, out, _ = run(t, `{"type": "text", "content": 5}`+"\n", "validate", "--json", "--as", "evosci")
+	var rep struct {
+		Valid       bool
+		Errors      int
+		Files       []struct{ File, Protocol string }
+		Diagnostics []struct {
+			File, Severity, Field, Message string
+			Line                           int
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v: %q", err, out)
+	}
+	if code != ExitDiagnostics || rep.Valid || rep.Errors != 2 || len(rep.Files) != 1 || rep.Files[0].File != "<stdin>" || rep.Files[0].Protocol != "evosci" ||
+		len(rep.Diagnostics) != 2 || rep.Diagnostics[0].Field != "text.content" || rep.Diagnostics[0].Line != 1 || rep.Diagnostics[0].Message != "want string, got number" {
+		t.Errorf("json: exit %d, %+v", code, rep)
+	}
+	if code, _, errs := run(t, "", "validate", "--as", "yaml"); code != ExitUsage || !strings.Contains(errs, "--as") {
+		t.Errorf("bad --as: %d %q", code, errs)
+	}
+	if code, _, errs := run(t, "", "validate", "no-such-file.jsonl"); code != ExitDiagnostics || !strings.Contains(errs, "no-such-file.jsonl") {
+		t.Errorf("missing file: %d %q", code, errs)
+	}
+}
+
+// Files are read concurrently and reported in the order given.
+func TestStatsCommandOrder(t *testing.T) {
+	args := []string{"stats", "--json"}
+	order := []string{sampleZero, seedEvo, sampleEvo, seedZero, sampleV1, sampleZero, "-", sampleEvo, "../testdata/inspect/edge.evosci.jsonl"}
+	args = append(args, order...)
+	code, out, errs := run(t, `{"type": "text", "content": "from stdin"}`+"\n", args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rep struct {
+		Files []struct {
+			File  string
+			Total struct{ Events int }
+		}
+		Total struct {
+			Events int
+			Tokens struct{ Input json.Number }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Files) != len(order) {
+		t.Fatalf("%d files", len(rep.Files))
+	}
+	sum := 0
+	for i, f := range rep.Files {
+		want := order[i]
+		if want == "-" {
+			want = "<stdin>"
+		}
+		if f.File != want {
+			t.Errorf("file %d is %s, want %s", i, f.File, want)
+		}
+		sum += f.Total.Events
+	}
+	if rep.Total.Events != sum || rep.Total.Tokens.Input.String() != "18446744073709569430" {
+		t.Errorf("total %+v (events want %d)", rep.Total, sum)
+	}
+	code, out, _ = run(t, "", "stats", seedZero)
+	if code != 0 || !strings.Contains(out, "run_20260603_abc123  1-10   success (0)  10      12         8    20     1") {
+		t.Errorf("table: %d\n%s", code, out)
+	}
+	if code, _, errs := run(t, "", "stats", seedZero, "no-such-file.jsonl"); code != ExitDiagnostics || !strings.Contains(errs, "no-such-file.jsonl") {
+		t.Errorf("missing file: %d %q", code, errs)
+	}
+}
+
+func TestUseColor(t *testing.T) {
+	if !useColor(true, "") || useColor(true, "1") || useColor(false, "") || useColor(true, "0") {
+		t.Error("colour must be on only for a terminal without NO_COLOR")
+	}
+	code, out, _ := run(t, "", "view", sampleEvo)
+	if code != 0 || strings.Contains(out, "\x1b") || !strings.Contains(out, "── run done · tokens: 6327 in · 389 out · 6716 total ──") {
+		t.Errorf("view: %d\n%s", code, out)
+	}
+}
+
+// Live input: each event is shown before the next one is written.
+func TestViewLive(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan int)
+	go func() {
+		code := Run([]string{"zevo", "view"}, inR, outW, io.Discard)
+		outW.Close()
+		done <- code
+	}()
+	out := bufio.NewReader(outR)
+	expect := func(want string) {
+		t.Helper()
+		got, err := out.ReadString('\n')
+		if err != nil || got != want {
+			t.Fatalf("got %q (%v), want %q", got, err, want)
+		}
+	}
+	io.WriteString(inW, `{"type": "tool_call", "name": "ls", "args": {}, "id": "c1"}`+"\n")
+	expect("── run 1 ──\n")
+	expect("▶ ls\n")
+	io.WriteString(inW, `{"type": "tool_result", "name": "ls", "content": "a.txt", "success": true, "id": "c1"}`+"\n")
+	expect("  ✓ ls ok\n")
+	expect("    a.txt\n")
+	io.WriteString(inW, `{"type": "done", "content": "", "response": ""}`+"\n")
+	expect("── final answer ──\n")
+	inW.Close()
+	rest, _ := io.ReadAll(out)
+	if string(rest) != "── run done · tokens: 0 in · 0 out · 0 total ──\n" {
+		t.Errorf("rest %q", rest)
+	}
+	if code := <-done; code != 0 {
+		t.Errorf("exit %d", code)
+	}
+}
+
+// Live input: each diagnostic is written before the next line is read.
+func TestValidateLive(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan int)
+	go func() {
+		code := Run([]string{"zevo", "validate", "--as", "evosci"}, inR, outW, io.Discard)
+		outW.Close()
+		done <- code
+	}()
+	out := bufio.NewReader(outR)
+	io.WriteString(inW, `{"type": "text", "content": ""}`+"\n")
+	if got, err := out.ReadString('\n'); err != nil || got != "<stdin>:1: text.content: must not be empty\n" {
+		t.Fatalf("got %q (%v)", got, err)
+	}
+	io.WriteString(inW, `{"type": "done", "content": 1, "response": ""}`+"\n")
+	if got, err := out.ReadString('\n'); err != nil || got != "<stdin>:2: done.content: want string, got number\n" {
+		t.Fatalf("got %q (%v)", got, err)
+	}
+	inW.Close()
+	io.ReadAll(out)
+	if code := <-done; code != ExitDiagnostics {
+		t.Errorf("exit %d", code)
+	}
+}
+
+// No progress bar unless standard error is a terminal.
+func TestStatsProgressOnlyOnTerminal(t *testing.T) {
+	var errb strings.Builder
+	e := &env{stderr: &errb}
+	if bar := statsProgress(e, []string{sampleZero}); bar != nil {
+		t.Error("a progress bar on a non-terminal")
+	}
+}
+
+// Standard input named twice is read once, then found empty.
+func TestStatsStdinTwice(t *testing.T) {
+	code, out, _ := run(t, `{"type": "text", "content": "a"}`+"\n", "stats", "--json", "-", "-")
+	var rep struct {
+		Files []struct{ Total struct{ Events int } }
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 0 || len(rep.Files) != 2 || rep.Files[0].Total.Events+rep.Files[1].Total.Events != 1 {
+		t.Errorf("exit %d, %+v, %v", code, rep, err)
+	}
+}

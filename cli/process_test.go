@@ -1,0 +1,317 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+)
+
+// These tests run the built zevo binary with real pipes, files and
+// signals: what a shell does to it.
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+)
+
+func zevoBinary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "zevo-bin")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "zevo")
+		out, err := exec.Command("go", "build", "-o", binPath, "github.com/zevo/zevo/cmd/zevo").CombinedOutput()
+		if err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return binPath
+}
+
+// evoStream writes n EvoScientist events of one run (no done).
+func evoStream(n int) []byte {
+	var b bytes.Buffer
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, `{"type": "text", "content": "line %d of a stream long enough to fill any pipe buffer"}`+"\n", i)
+	}
+	return b.Bytes()
+}
+
+func writeTemp(t *testing.T, name string, data []byte) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func exitCodeOf(t *testing.T, err error) int {
+	t.Helper()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			t.Fatalf("zevo was killed by %v", ws.Signal())
+		}
+		return ee.ExitCode()
+	}
+	t.Fatal(err)
+	return -1
+}
+
+func checkQuietStderr(t *testing.T, stderr string) {
+	t.Helper()
+	if strings.Contains(stderr, "panic") || strings.Contains(stderr, "goroutine ") {
+		t.Fatalf("stderr shows a crash:\n%s", stderr)
+	}
+}
+
+// A consumer that reads one line and closes the pipe (zevo … | head -1):
+// zevo ends at once, quietly, with exit code 0.
+func TestClosedPipe(t *testing.T) {
+	bin := zevoBinary(t)
+	in := writeTemp(t, "big.evosci.jsonl", evoStream(50_000)) // ~4 MB out: far beyond a pipe's buffer
+	for _, args := range [][]string{
+		{"translate", "--to", "zero", in},
+		{"translate", "--to", "evosci", in},
+		{"view", "--full", in},
+	} {
+		t.Run(strings.Join(args[:len(args)-1], " "), func(t *testing.T) {
+			pr, pw, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var stderr bytes.Buffer
+			cmd := exec.Command(bin, args...)
+			cmd.Stdout, cmd.Stderr = pw, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			pw.Close()
+			first, err := bufio.NewReader(pr).ReadString('\n')
+			if err != nil || (args[0] == "translate" && !json.Valid([]byte(first))) {
+				t.Fatalf("first line %q: %v", first, err)
+			}
+			pr.Close()
+			code := exitCodeOf(t, cmd.Wait())
+			checkQuietStderr(t, stderr.String())
+			if code != ExitOK || stderr.Len() != 0 {
+				t.Fatalf("exit code %d, stderr %q; want 0 and nothing", code, stderr.String())
+			}
+		})
+	}
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash for the pipeline form")
+	}
+	t.Run("bash pipefail head -1", func(t *testing.T) {
+		cmd := exec.Command("bash", "-c", `set -o pipefail; "$0" translate --to zero "$1" | head -1`, bin, in)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		code := exitCodeOf(t, cmd.Run())
+		checkQuietStderr(t, stderr.String())
+		if code != 0 || stderr.Len() != 0 || strings.Count(stdout.String(), "\n") != 1 {
+			t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+		}
+	})
+}
+
+// A full disk: an error message naming the failure, exit code 1.
+func TestFullDisk(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full here")
+	}
+	defer full.Close()
+	bin := zevoBinary(t)
+	small := writeTemp(t, "small.evosci.jsonl", evoStream(3))
+	big := writeTemp(t, "big.evosci.jsonl", evoStream(50_000))
+	for _, in := range []string{small, big} {
+		for _, to := range []string{"zero", "evosci"} {
+			t.Run(filepath.Base(in)+" "+to, func(t *testing.T) {
+				cmd := exec.Command(bin, "translate", "--to", to, in)
+				var stderr bytes.Buffer
+				cmd.Stdout, cmd.Stderr = full, &stderr
+				code := exitCodeOf(t, cmd.Run())
+				checkQuietStderr(t, stderr.String())
+				if code != ExitDiagnostics {
+					t.Errorf("exit code %d, want %d", code, ExitDiagnostics)
+				}
+				if got := stderr.String(); !strings.HasPrefix(got, "zevo: writing output: ") ||
+					!strings.Contains(got, "no space left on device") || strings.Count(got, "\n") != 1 {
+					t.Errorf("stderr %q, want one line saying the output could not be written", got)
+				}
+			})
+		}
+	}
+}
+
+// SIGINT and SIGTERM while zevo waits for a live producer: what was
+// translated has been written, a Zero run is closed as Zero closes an
+// interrupted one, and zevo exits 130 or 143.
+func TestSignals(t *testing.T) {
+	bin := zevoBinary(t)
+	for _, c := range []struct {
+		sig  syscall.Signal
+		code int
+		to   string
+		want []string // output types after the signal
+	}{
+		{syscall.SIGINT, ExitInterrupt, "zero", []string{"error", "run_end"}},
+		{syscall.SIGTERM, ExitTerminate, "zero", []string{"error", "run_end"}},
+		{syscall.SIGTERM, ExitTerminate, "evosci", nil},
+	} {
+		t.Run(fmt.Sprintf("%v to %s", c.sig, c.to), func(t *testing.T) {
+			cmd := exec.Command(bin, "translate", "--to", c.to, "--run-id", "run_sig")
+			stdin, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer stdin.Close()
+			out := bufio.NewReader(stdout)
+			readType := func() (string, map[string]any) {
+				l, err := out.ReadString('\n')
+				if err != nil {
+					t.Fatalf("reading output: %v (stderr %q)", err, stderr.String())
+				}
+				var ev map[string]any
+				if err := json.Unmarshal([]byte(l), &ev); err != nil {
+					t.Fatalf("output %q: %v", l, err)
+				}
+				typ, _ := ev["type"].(string)
+				return typ, ev
+			}
+			// Feed events one by one and see each translated before the signal.
+			var input []string
+			var before []string
+			if c.to == "zero" {
+				input = []string{`{"type": "thinking", "content": "hm", "id": 0}`, `{"type": "text", "content": "hello"}`}
+				before = []string{"run_start", "reasoning", "text"}
+			} else {
+				input = []string{`{"delta":"hm","runId":"r","schemaVersion":2,"type":"reasoning"}`, `{"delta":"hello","runId":"r","schemaVersion":2,"type":"text"}`}
+				before = []string{"thinking", "text"}
+			}
+			got := 0
+			for _, l := range input {
+				io.WriteString(stdin, l+"\n")
+				for got < len(before) {
+					typ, _ := readType()
+					if typ != before[got] {
+						t.Fatalf("output %d is %s, want %s", got+1, typ, before[got])
+					}
+					got++
+					if typ != "run_start" {
+						break
+					}
+				}
+			}
+			if err := cmd.Process.Signal(c.sig); err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range c.want {
+				typ, ev := readType()
+				if typ != want {
+					t.Fatalf("after the signal: %s, want %s", typ, want)
+				}
+				if ev["runId"] != "run_sig" {
+					t.Errorf("%s has runId %v", typ, ev["runId"])
+				}
+				switch typ {
+				case "error":
+					if ev["code"] != "interrupted" || ev["recoverable"] != false {
+						t.Errorf("error event %v", ev)
+					}
+				case "run_end":
+					if ev["status"] != "interrupted" || ev["exitCode"] != float64(130) {
+						t.Errorf("run_end event %v", ev)
+					}
+				}
+			}
+			if rest, _ := io.ReadAll(out); len(rest) != 0 {
+				t.Errorf("more output after the closing events: %q", rest)
+			}
+			code := exitCodeOf(t, cmd.Wait())
+			checkQuietStderr(t, stderr.String())
+			if code != c.code {
+				t.Errorf("exit code %d, want %d (stderr %q)", code, c.code, stderr.String())
+			}
+		})
+	}
+}
+
+// signalWriter records output and says when the first block arrived.
+type signalWriter struct {
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	started chan struct{}
+	once    sync.Once
+}
+
+func (w *signalWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	w.once.Do(func() { close(w.started) })
+	return len(p), nil
+}
+
+// An interruption while zevo is busy (input never waits, output is
+// buffered): the buffered events are flushed whole, the run is closed,
+// and nothing is written after.
+func TestStopWhileBusy(t *testing.T) {
+	w := &signalWriter{started: make(chan struct{})}
+	stdin := repeatReader(`{"type": "text", "content": "busy"}` + "\n")
+	e := newEnv(stdin, w, io.Discard)
+	go e.run([]string{"zevo", "translate", "--to", "zero", "--run-id", "run_busy"})
+	<-w.started // the first 256 KB block is out: zevo is in the middle of the stream
+	if code := e.stop(syscall.SIGTERM, nil); code != ExitTerminate {
+		t.Fatalf("stop = %d, want %d", code, ExitTerminate)
+	}
+	if e.mu.TryLock() {
+		t.Fatal("the output lock was released after stopping")
+	}
+	w.mu.Lock()
+	out := w.buf.String()
+	w.mu.Unlock()
+	if !strings.HasSuffix(out, "\n") {
+		t.Fatalf("output ends inside a line: %q", out[max(0, len(out)-100):])
+	}
+	evs := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	for i, l := range evs {
+		if !json.Valid([]byte(l)) {
+			t.Fatalf("output line %d is not JSON: %q", i+1, l)
+		}
+	}
+	n := len(evs)
+	if n < 3 || !strings.Contains(evs[n-2], `"code":"interrupted"`) || !strings.Contains(evs[n-1], `"status":"interrupted"`) {
+		t.Fatalf("the output does not end with the interrupted run's close:\n%s\n%s", evs[max(0, n-2)], evs[n-1])
+	}
+}

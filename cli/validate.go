@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	ucli "github.com/urfave/cli/v2"
+	"github.com/zevo/zevo/inspect"
+	"github.com/zevo/zevo/jsonl"
+)
+
+func validateCommand(e *env) *ucli.Command {
+	return &ucli.Command{
+		Name:      "validate",
+		Usage:     "check streams against the protocols' JSON Schemas and stream rules",
+		ArgsUsage: "[FILE...]",
+		Description: `Checks every line of each FILE (standard input when none is given, or for
+"-") against the JSON Schema of its protocol (see zevo schema), and the rules
+a schema cannot express: each Zero run is run_start ... run_end with one
+runId, each EvoScientist run ends with one done (or error), and every tool
+result answers an earlier tool call. An input that ends inside a run is an
+error, or with --allow-unfinished a warning. Problems are printed as
+FILE:LINE: FIELD: MESSAGE; the exit status is 1 when any line is invalid.
+
+Examples:
+   zevo validate testdata/translate/v1.zero.jsonl
+   EvoSci -p "fix the tests" --output-format stream-json | zevo validate --as evosci
+   zevo validate --json run.jsonl | jq '.files[] | {file, errors}'`,
+		Flags: []ucli.Flag{
+			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "protocol: auto (per file), zero, zero@1, zero-input or evosci"},
+			&ucli.BoolFlag{Name: "json", Usage: "write one JSON report instead of text"},
+			&ucli.BoolFlag{Name: "allow-unfinished", Usage: "an input that ends inside a run (live, cut short or cancelled) is a warning, not an error"},
+		},
+		Action: func(c *ucli.Context) error { return runValidate(c, e) },
+	}
+}
+
+// validateReport is the --json output.
+type validateReport struct {
+	Valid       bool                 `json:"valid"`
+	Errors      int                  `json:"errors"`
+	Warnings    int                  `json:"warnings"`
+	Files       []inspect.FileReport `json:"files"`
+	Diagnostics []inspect.Diagnostic `json:"diagnostics"`
+}
+
+func runValidate(c *ucli.Context, e *env) error {
+	as, err := inspect.ParseProtocol(c.String("as"))
+	if err != nil {
+		return usageErr("--as: %v", err)
+	}
+	asJSON := c.Bool("json")
+	w := jsonl.NewWriter(e.stdout)
+	rep := validateReport{Files: []inspect.FileReport{}, Diagnostics: []inspect.Diagnostic{}}
+	emit := func(d inspect.Diagnostic) {
+		if asJSON {
+			rep.Diagnostics = append(rep.Diagnostics, d)
+			return
+		}
+		w.WriteLine([]byte(d.String()))
+	}
+	failed, err := eachInput(e, c.Args().Slice(), func(name string, r io.Reader) error {
+		fr, err := inspect.Validate(r, name, inspect.ValidateOptions{As: as, AllowUnfinished: c.Bool("allow-unfinished"), Idle: w.Flush}, emit)
+		rep.Files = append(rep.Files, fr)
+		rep.Errors += fr.Errors
+		rep.Warnings += fr.Warnings
+		if w.Err() != nil {
+			return w.Err()
+		}
+		if err != nil {
+			fmt.Fprintf(e.stderr, "zevo: %s: read error: %v\n", name, err)
+			rep.Errors++
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	rep.Valid = rep.Errors == 0 && failed == 0
+	if asJSON {
+		b, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return err
+		}
+		w.WriteLine(b)
+	}
+	if err := w.Flush(); err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	if !rep.Valid {
+		return silentExit(ExitDiagnostics)
+	}
+	return nil
+}

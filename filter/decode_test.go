@@ -1,0 +1,166 @@
+package filter
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// stdDecode is encoding/json's reading of one value, numbers kept as
+// spelled: the reference for the fast decoder.
+func stdDecode(t testing.TB, b []byte) (any, bool) {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, false
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return nil, false // more than one value, or garbage
+	}
+	return v, true
+}
+
+func decodeOne(b []byte) (any, bool, error) {
+	var d decoder
+	d.reset(b)
+	if !d.more() {
+		return nil, false, &syntaxError{"empty", 0}
+	}
+	v, _, err := d.next()
+	if err != nil {
+		return nil, false, err
+	}
+	if d.more() {
+		return nil, false, &syntaxError{"more than one value", d.pos}
+	}
+	return v, d.exact, nil
+}
+
+func TestDecodeMatchesEncodingJSON(t *testing.T) {
+	valid := []string{
+		`{}`, `[]`, `""`, `0`, `-0`, `1.5e-3`, `18446744073709551617`, `true`, `false`, `null`,
+		`{"type": "text", "content": "caf\u00e9 \ud83d\ude00 \"q\" \\ \/ \b\f\n\r\t"}`,
+		`{"a":[1,[2,[3,{"b":null}]]],"c":{"d":{}}}`,
+		`  {"k" : "v" , "n" : [ ] }  `,
+		`"é – 日本"`,
+		`"\u00e9\u0000"`,
+		`{"dup": 1, "dup": 2}`,
+		`"lone \ud800 surrogate"`,
+	}
+	for _, s := range valid {
+		want, ok := stdDecode(t, []byte(s))
+		if !ok {
+			t.Fatalf("bad test: %s", s)
+		}
+		got, _, err := decodeOne([]byte(s))
+		if err != nil {
+			t.Errorf("%s: %v", s, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n got %#v\nwant %#v", s, got, want)
+		}
+	}
+}
+
+func TestDecodeRejects(t *testing.T) {
+	bad := map[string]string{
+		`{"a": 1`:                  "unexpected end of line in object at column 8",
+		`{"a" 1}`:                  "expected ':' after object key at column 6",
+		`{a: 1}`:                   "object key must be a string, found 'a' at column 2",
+		`[1, 2`:                    "unexpected end of line in array at column 6",
+		`[1 2]`:                    "expected ',' or ']' in array, found '2' at column 4",
+		`"abc`:                     "unterminated string at column 5",
+		`"a\qb"`:                   "invalid escape 'q' at column 3",
+		`"\u12G4"`:                 "invalid \\u escape at column 2",
+		"\"a\tb\"":                 "control character byte 0x9 in string at column 3",
+		`01`:                       "invalid number at column 1",
+		`1.`:                       "invalid number at column 3",
+		`-`:                        "invalid number at column 2",
+		`1e`:                       "invalid number at column 3",
+		`tru`:                      "invalid literal at column 1",
+		`nul`:                      "invalid literal at column 1",
+		`{"a":1}}`:                 "unexpected character '}' at column 8",
+		`1x`:                       "unexpected character 'x' after value at column 2",
+		`@`:                        "unexpected character '@' at column 1",
+		"\x00":                     "unexpected character byte 0x0 at column 1",
+		`{"a":1,}`:                 "object key must be a string, found '}' at column 8",
+		`[1,]`:                     "unexpected character ']' at column 4",
+		strings.Repeat("[", 10001): "nested deeper than 10000 levels at column 10001",
+	}
+	for s, want := range bad {
+		var d decoder
+		d.reset([]byte(s))
+		var err error
+		for err == nil && d.more() {
+			_, _, err = d.next()
+		}
+		if err == nil {
+			t.Errorf("%q: no error", s)
+			continue
+		}
+		if got := strings.TrimPrefix(err.Error(), "invalid JSON: "); got != want {
+			t.Errorf("%q: got %q, want %q", s, got, want)
+		}
+		if _, ok := stdDecode(t, []byte(s)); ok {
+			t.Errorf("%q: encoding/json accepts it", s)
+		}
+	}
+}
+
+func TestDecodeExact(t *testing.T) {
+	for s, want := range map[string]bool{
+		`{"a": 1.50, "b": "\u00e9"}`: true,
+		`{"a": 1, "a": 2}`:           false,
+		`{"a": NaN}`:                 false,
+		`[Infinity, -Infinity]`:      false,
+		"\"\xff\"":                   false,
+		`"\ud800"`:                   false,
+	} {
+		_, exact, err := decodeOne([]byte(s))
+		if err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+		if exact != want {
+			t.Errorf("%s: exact %v, want %v", s, exact, want)
+		}
+	}
+	v, _, _ := decodeOne([]byte(`[NaN, -Infinity]`))
+	a := v.([]any)
+	if f, ok := a[0].(float64); !ok || !math.IsNaN(f) {
+		t.Errorf("NaN read as %#v", a[0])
+	}
+	if f, ok := a[1].(float64); !ok || !math.IsInf(f, -1) {
+		t.Errorf("-Infinity read as %#v", a[1])
+	}
+}
+
+// FuzzDecode checks the decoder against encoding/json: every value
+// encoding/json reads, it reads the same; it accepts nothing else but
+// Python's NaN and infinities.
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{`{"a":[1,"x",null]}`, `"\ud83d\ude00"`, `1e5`, `{"a":NaN}`, `[`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 4096 {
+			return
+		}
+		want, stdOK := stdDecode(t, b)
+		got, _, err := decodeOne(b)
+		if stdOK && err != nil {
+			t.Fatalf("%q: encoding/json reads it, decoder says %v", b, err)
+		}
+		if stdOK && !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q:\n got %#v\nwant %#v", b, got, want)
+		}
+		if err == nil && !stdOK && !bytes.Contains(b, []byte("NaN")) && !bytes.Contains(b, []byte("Infinity")) {
+			t.Fatalf("%q: decoder accepts what encoding/json rejects", b)
+		}
+	})
+}

@@ -1,0 +1,237 @@
+// Package filter runs a jq expression (gojq) on every value of JSONL
+// input, in input order, using every core when the expression allows it.
+package filter
+
+import (
+	"fmt"
+	"regexp"
+	"runtime"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/itchyny/gojq"
+)
+
+// Var is a named variable for the expression ($name), as --arg and
+// --argjson give them.
+type Var struct {
+	Name  string // without the $
+	Value any
+}
+
+// Options configure a Filter.
+type Options struct {
+	Expr     string // the jq program
+	ExprName string // where Expr came from, for compile errors ("" for the command line)
+	Vars     []Var  // named variables, also in $ARGS.named
+	// Positional values are $ARGS.positional.
+	Positional []any
+
+	NullInput bool // run once with null as input; input/inputs read the values (-n)
+	Slurp     bool // run once on an array of all values (-s)
+	RawInput  bool // each line is a string, not JSON (-R)
+
+	Raw      bool // write strings without quotes (-r)
+	Join     bool // like Raw, and no newline after each result (-j)
+	Seq      bool // RFC 7464: an RS before each result (--seq)
+	ASCII    bool // escape every non-ASCII character (-a)
+	SortKeys bool // sort keys even of values written as they were read (-S)
+
+	FailFast bool // stop at the first bad line or error
+	Workers  int  // goroutines for per-line expressions; 0: one per CPU
+	// StdinName is the input name of standard input, for which
+	// input_filename is null, as in jq.
+	StdinName string
+	// Environ gives $ENV and env; nil: empty.
+	Environ func() []string
+}
+
+// CompileError is an expression that does not parse or compile. It names
+// the place in the expression.
+type CompileError struct {
+	Name   string // ExprName
+	Line   int    // 1-based line in the expression
+	Column int    // 1-based column, in characters
+	Msg    string
+	Source string // the expression's line, for showing the place
+}
+
+func (e *CompileError) Error() string {
+	var b strings.Builder
+	where := ""
+	if e.Name != "" {
+		where = e.Name + ":"
+	}
+	if e.Line > 0 {
+		fmt.Fprintf(&b, "compile error at %s%d:%d: %s", where, e.Line, e.Column, e.Msg)
+		fmt.Fprintf(&b, "\n    %s\n    %s^", e.Source, strings.Repeat(" ", e.Column-1))
+	} else {
+		fmt.Fprintf(&b, "compile error: %s%s", where, e.Msg)
+	}
+	return b.String()
+}
+
+// Filter is a compiled expression with its options. A Filter runs once
+// (Run) or is fed values one at a time (Eval); it is not safe for
+// concurrent use, but Run uses several goroutines inside.
+type Filter struct {
+	opt      Options
+	code     *gojq.Code
+	parallel bool
+	places   bool  // the parallel path passes each line's place in variables
+	vals     []any // variable values: Vars, $ARGS, then the place (parallel)
+	src      *source
+	seq      *runner // the runner of the sequential path and of Eval
+	// want are the only top-level keys the expression sees (nil: all).
+	want map[string]bool
+}
+
+// Names of the hidden variables that carry a line's place to the
+// expression in the parallel path.
+const (
+	lineVar = "$__zevo_input_line_number"
+	fileVar = "$__zevo_input_filename"
+)
+
+// serialWords are the functions that tie one input to another or to the
+// order of side effects, so an expression naming them runs on one
+// goroutine. The test is on the text: a false alarm costs only speed.
+var serialWords = regexp.MustCompile(`(^|[^A-Za-z0-9_$.])(input|inputs|debug|stderr)([^A-Za-z0-9_]|$)`)
+
+// Compile parses and compiles opt.Expr once.
+func Compile(opt Options) (*Filter, error) {
+	q, err := gojq.Parse(opt.Expr)
+	if err != nil {
+		ce := &CompileError{Name: opt.ExprName, Msg: err.Error()}
+		if pe, ok := err.(*gojq.ParseError); ok {
+			off := pe.Offset - len(pe.Token)
+			if off < 0 {
+				off = 0
+			}
+			ce.place(opt.Expr, off)
+		}
+		return nil, ce
+	}
+	f := &Filter{opt: opt}
+	if f.opt.Workers <= 0 {
+		f.opt.Workers = runtime.GOMAXPROCS(0)
+	}
+	f.parallel = !opt.NullInput && !opt.Slurp && !serialWords.MatchString(opt.Expr)
+	f.places = f.parallel && strings.Contains(opt.Expr, "input_")
+	if f.parallel && !opt.SortKeys && !opt.ASCII && !opt.RawInput {
+		f.want = project(q)
+	}
+
+	names := make([]string, 0, len(opt.Vars)+3)
+	named := make(map[string]any, len(opt.Vars))
+	for _, v := range opt.Vars {
+		names = append(names, "$"+v.Name)
+		f.vals = append(f.vals, v.Value)
+		named[v.Name] = v.Value
+	}
+	pos := opt.Positional
+	if pos == nil {
+		pos = []any{}
+	}
+	names = append(names, "$ARGS")
+	f.vals = append(f.vals, map[string]any{"positional": pos, "named": named})
+
+	f.src = &source{f: f}
+	f.seq = f.newRunner()
+	copts := []gojq.CompilerOption{gojq.WithVariables(nil)}
+	environ := opt.Environ
+	if environ == nil {
+		environ = func() []string { return nil }
+	}
+	copts = append(copts, gojq.WithEnvironLoader(environ))
+	if f.places {
+		// The place of a line reaches the expression as variables, since a
+		// function registered with the compiler cannot tell which
+		// goroutine calls it.
+		defs, err := gojq.Parse("def input_line_number: " + lineVar + "; def input_filename: " + fileVar + "; .")
+		if err != nil {
+			panic(err)
+		}
+		q.FuncDefs = append(defs.FuncDefs, q.FuncDefs...)
+		names = append(names, lineVar, fileVar)
+	} else if !f.parallel {
+		src := f.src
+		copts = append(copts,
+			gojq.WithFunction("input_line_number", 0, 0, func(any, []any) any {
+				if src.num == 0 {
+					return 0
+				}
+				return src.num
+			}),
+			gojq.WithFunction("input_filename", 0, 0, func(any, []any) any {
+				if src.name == "" || src.name == opt.StdinName {
+					return nil
+				}
+				return src.name
+			}),
+			gojq.WithFunction("debug", 0, 0, func(v any, _ []any) any {
+				f.seq.debug(v)
+				return v
+			}),
+			gojq.WithFunction("stderr", 0, 0, func(v any, _ []any) any {
+				f.seq.stderr(v)
+				return v
+			}),
+			gojq.WithInputIter(src),
+		)
+	}
+	copts[0] = gojq.WithVariables(names)
+	code, err := gojq.Compile(q, copts...)
+	if err != nil {
+		ce := &CompileError{Name: opt.ExprName, Msg: err.Error()}
+		if off := findName(opt.Expr, err.Error()); off >= 0 {
+			ce.place(opt.Expr, off)
+		}
+		return nil, ce
+	}
+	f.code = code
+	return f, nil
+}
+
+// Parallel reports whether Run filters lines independently on Workers
+// goroutines (the per-line path), rather than on one in turn.
+func (f *Filter) Parallel() bool { return f.parallel }
+
+// place sets the line and column of byte offset off of src.
+func (e *CompileError) place(src string, off int) {
+	if off > len(src) {
+		off = len(src)
+	}
+	line := 1 + strings.Count(src[:off], "\n")
+	ls := strings.LastIndexByte(src[:off], '\n') + 1
+	le := strings.IndexByte(src[ls:], '\n')
+	if le < 0 {
+		le = len(src) - ls
+	}
+	e.Line = line
+	e.Column = utf8.RuneCountInString(src[ls:off]) + 1
+	e.Source = src[ls : ls+le]
+}
+
+// notFound matches gojq's messages about an undefined name, to point at
+// the name in the expression.
+var notFound = regexp.MustCompile(`not defined: (\$?[A-Za-z_][A-Za-z0-9_:]*)`)
+
+// findName returns the offset of the first use of the name a compile
+// error message mentions, or -1.
+func findName(src, msg string) int {
+	m := notFound.FindStringSubmatch(msg)
+	if m == nil {
+		return -1
+	}
+	name := m[1]
+	re := regexp.MustCompile(`(^|[^A-Za-z0-9_$])` + regexp.QuoteMeta(name) + `([^A-Za-z0-9_]|$)`)
+	loc := re.FindStringIndex(src)
+	if loc == nil {
+		return -1
+	}
+	if loc[0] < len(src) && !strings.HasPrefix(src[loc[0]:], name) {
+		return loc[0] + 1
+	}
+	return loc[0]
+}

@@ -1,0 +1,189 @@
+package filter
+
+import (
+	"io"
+	"sync"
+	"sync/atomic"
+
+	"github.com/zevo/zevo/jsonl"
+)
+
+// The parallel path: the reading goroutine cuts the input into batches of
+// lines, workers run the expression on whole batches, and one writer
+// goroutine writes their results in input order. Batches are small enough
+// to keep memory flat and big enough that the hand-offs cost little.
+// Each hand-off between goroutines can cost a scheduler wake-up, which on
+// a busy machine takes milliseconds, so batches are large.
+const (
+	batchLines = 2048
+	batchBytes = 512 << 10
+)
+
+type lineRef struct {
+	name       string
+	num        int
+	start, end int
+}
+
+type batch struct {
+	buf   []byte
+	lines []lineRef
+	flush bool // input would block after this batch: flush the output
+	out   []byte
+	msgs  []byte
+	st    Stats
+	done  chan struct{}
+}
+
+func (b *batch) reset() {
+	b.buf, b.lines, b.out, b.msgs = b.buf[:0], b.lines[:0], b.out[:0], b.msgs[:0]
+	b.flush = false
+	b.st = Stats{}
+}
+
+func (f *Filter) runParallel(inputs []Input, w *jsonl.Writer, errw io.Writer) (Stats, error) {
+	workers := f.opt.Workers
+	// A fixed set of batches circulates, so their buffers are reused and
+	// memory stays flat: the reader waits for a free one. There are enough
+	// that a worker the system pauses for a while does not stall the
+	// others behind it.
+	nbatch := 8*workers + 4
+	work := make(chan *batch, nbatch)
+	order := make(chan *batch, nbatch)
+	free := make(chan *batch, nbatch)
+	for range nbatch {
+		free <- &batch{}
+	}
+	var stopped atomic.Bool
+	var total Stats
+	var werr error
+
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := f.newRunner()
+			for b := range work {
+				if !stopped.Load() {
+					r.batch(b)
+				}
+				close(b.done)
+			}
+		}()
+	}
+	writerDone := make(chan struct{})
+	go func() {
+		defer close(writerDone)
+		for b := range order {
+			<-b.done
+			if !stopped.Load() {
+				w.Write(b.out)
+				if len(b.msgs) > 0 {
+					// Results before a message reach stdout first.
+					w.Flush()
+					errw.Write(b.msgs)
+				}
+				total.add(&b.st)
+				if b.flush {
+					w.Flush()
+				}
+				if b.st.Halted || b.st.Stopped || w.Err() != nil {
+					stopped.Store(true)
+					werr = w.Err()
+				}
+			}
+			b.reset()
+			free <- b
+		}
+	}()
+
+	var cur *batch
+	get := func() *batch { return <-free }
+	cur = get()
+	dispatch := func(flush bool) {
+		cur.flush = flush
+		cur.done = make(chan struct{})
+		if len(cur.lines) == 0 {
+			close(cur.done) // nothing to run: only messages or a flush
+		} else {
+			work <- cur
+		}
+		order <- cur
+		cur = get()
+	}
+	report := func(msg string) {
+		dispatch(false)
+		cur.msgs = append(cur.msgs, msg...)
+		cur.st.Bad++
+		if f.opt.FailFast {
+			cur.st.Stopped = true
+		}
+		dispatch(false)
+	}
+	idle := func() error {
+		dispatch(true)
+		return nil
+	}
+
+inputs:
+	for _, in := range inputs {
+		if stopped.Load() {
+			break
+		}
+		rc, err := in.Open()
+		if err != nil {
+			report("zevo: " + err.Error() + "\n")
+			continue
+		}
+		rd := jsonl.NewReader(rc, in.Name, idleFor(rc, idle))
+		num := 0
+		for {
+			l, err := rd.Next()
+			if err != nil {
+				if err != io.EOF {
+					report(where(in.Name, num+1) + ": read error: " + err.Error() + "\n")
+				}
+				break
+			}
+			num = l.Num
+			cur.st.Lines++
+			if !f.opt.RawInput && jsonl.IsBlank(l.Bytes) {
+				continue
+			}
+			start := len(cur.buf)
+			cur.buf = append(cur.buf, l.Bytes...)
+			cur.lines = append(cur.lines, lineRef{l.Name, l.Num, start, len(cur.buf)})
+			if len(cur.lines) >= batchLines || len(cur.buf) >= batchBytes {
+				dispatch(false)
+				if stopped.Load() {
+					rc.Close()
+					break inputs
+				}
+			}
+		}
+		rc.Close()
+	}
+	dispatch(true)
+	close(work)
+	close(order)
+	wg.Wait()
+	<-writerDone
+	if werr == nil {
+		werr = w.Flush()
+	}
+	return total, werr
+}
+
+// batch runs the expression on every line of b.
+func (r *runner) batch(b *batch) {
+	r.out, r.msgs, r.st, r.stop = b.out, b.msgs, b.st, false
+	for _, l := range b.lines {
+		if r.stop {
+			break
+		}
+		r.line(b.buf[l.start:l.end], l.name, l.num)
+	}
+	b.out, b.msgs, b.st = r.out, r.msgs, r.st
+	r.out, r.msgs = nil, nil
+}

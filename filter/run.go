@@ -1,0 +1,311 @@
+package filter
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"reflect"
+	"strconv"
+
+	"github.com/itchyny/gojq"
+	"github.com/zevo/zevo/jsonl"
+)
+
+// Input is one named input, opened when its turn comes.
+type Input struct {
+	Name string // "<stdin>" for standard input
+	Open func() (io.ReadCloser, error)
+}
+
+// Stats account for a run. Every line is either blank, read as values,
+// or Bad.
+type Stats struct {
+	Lines   int // lines read
+	Values  int // input values the expression ran on
+	Bad     int // lines that are not JSON, and inputs that could not be read
+	Errors  int // values on which the expression raised an error
+	Outputs int // results written
+	// LastTruthy: the last result was neither false nor null (for -e).
+	LastTruthy bool
+	// Halted: halt or halt_error stopped the run with HaltCode.
+	Halted   bool
+	HaltCode int
+	// Stopped: FailFast stopped the run at the first bad line or error.
+	Stopped bool
+}
+
+func (s *Stats) add(d *Stats) {
+	s.Lines += d.Lines
+	s.Values += d.Values
+	s.Bad += d.Bad
+	s.Errors += d.Errors
+	if d.Outputs > 0 {
+		s.LastTruthy = d.LastTruthy
+	}
+	s.Outputs += d.Outputs
+	if d.Halted && !s.Halted {
+		s.Halted, s.HaltCode = true, d.HaltCode
+	}
+	s.Stopped = s.Stopped || d.Stopped
+}
+
+// runner runs the expression on values and collects what they write:
+// results in out, messages for stderr in msgs. Each goroutine has its own.
+type runner struct {
+	f    *Filter
+	dec  decoder
+	enc  encoder
+	out  []byte
+	msgs []byte
+	vals []any
+	// vals1 is the scratch list of one line's values.
+	vals1 []decoded
+	st    Stats
+	stop  bool // halt or FailFast: no more values
+}
+
+func (f *Filter) newRunner() *runner {
+	r := &runner{f: f, enc: encoder{ascii: f.opt.ASCII}}
+	r.dec.useArena = f.parallel
+	if f.parallel {
+		r.dec.want = f.want
+	}
+	r.vals = append(r.vals, f.vals...)
+	if f.places {
+		r.vals = append(r.vals, 0, nil)
+	}
+	return r
+}
+
+// where formats a place as FILE:LINE for messages.
+func where(name string, num int) string {
+	return name + ":" + strconv.Itoa(num)
+}
+
+// setPlace gives input_line_number and input_filename their values for
+// the parallel path.
+func (r *runner) setPlace(name string, num int) {
+	if r.f.places {
+		n := len(r.vals)
+		r.vals[n-2] = num
+		if name == r.f.opt.StdinName {
+			r.vals[n-1] = nil
+		} else {
+			r.vals[n-1] = name
+		}
+	}
+}
+
+// decoded is one value of a line with its text.
+type decoded struct {
+	v     any
+	raw   []byte
+	exact bool
+}
+
+// decodeLine decodes every value of line b into vals: a line is run only
+// when all of it is JSON. ok is false for a bad line, reported.
+func (r *runner) decodeLine(d *decoder, vals []decoded, b []byte, name string, num int) ([]decoded, bool) {
+	vals = vals[:0]
+	d.reset(b)
+	for d.more() {
+		v, raw, err := d.next()
+		if err != nil {
+			r.bad(name, num, err.Error())
+			return vals[:0], false
+		}
+		if !d.exact && d.want != nil {
+			// The line's text cannot stand for a partly built object, so
+			// build all of it.
+			want := d.want
+			d.want = nil
+			vals, ok := r.decodeLine(d, vals, b, name, num)
+			d.want = want
+			return vals, ok
+		}
+		vals = append(vals, decoded{v, raw, d.exact})
+	}
+	return vals, true
+}
+
+// line decodes the values of one line and runs the expression on each.
+func (r *runner) line(b []byte, name string, num int) {
+	if r.f.opt.RawInput {
+		r.st.Values++
+		r.value(string(b), nil, false, name, num)
+		return
+	}
+	vals, ok := r.decodeLine(&r.dec, r.vals1[:0], b, name, num)
+	for i := range vals {
+		if r.stop {
+			break
+		}
+		r.st.Values++
+		r.value(vals[i].v, vals[i].raw, vals[i].exact, name, num)
+		vals[i] = decoded{}
+	}
+	if ok {
+		r.vals1 = vals[:0]
+	}
+}
+
+// bad reports a line that is not JSON.
+func (r *runner) bad(name string, num int, msg string) {
+	r.st.Bad++
+	r.msgs = append(r.msgs, where(name, num)...)
+	r.msgs = append(r.msgs, ": "...)
+	r.msgs = append(r.msgs, msg...)
+	r.msgs = append(r.msgs, '\n')
+	if r.f.opt.FailFast {
+		r.stop = true
+		r.st.Stopped = true
+	}
+}
+
+// value runs the expression on v, whose JSON text is raw (exact: raw
+// spells v faithfully), read at name:num (num 0: no place).
+func (r *runner) value(v any, raw []byte, exact bool, name string, num int) {
+	r.setPlace(name, num)
+	iter := r.f.code.RunWithContext(context.Background(), v, r.vals...)
+	for {
+		x, ok := iter.Next()
+		if !ok {
+			return
+		}
+		if err, ok := x.(error); ok {
+			r.error(err, name, num)
+			return
+		}
+		r.emit(x, v, raw, exact)
+	}
+}
+
+func (r *runner) error(err error, name string, num int) {
+	var he *gojq.HaltError
+	if errors.As(err, &he) {
+		r.stop = true
+		r.st.Halted = true
+		r.st.HaltCode = he.ExitCode()
+		if v := he.Value(); v != nil {
+			if s, ok := v.(string); ok {
+				r.msgs = append(r.msgs, s...)
+			} else {
+				r.msgs = r.enc.append(r.msgs, v)
+				r.msgs = append(r.msgs, '\n')
+			}
+		}
+		return
+	}
+	r.st.Errors++
+	if num == 0 && r.f.src.num > 0 {
+		name, num = r.f.src.name, r.f.src.num // -n: the last line read
+	}
+	if num > 0 {
+		r.msgs = append(r.msgs, where(name, num)...)
+		r.msgs = append(r.msgs, ": "...)
+	} else {
+		r.msgs = append(r.msgs, "zevo: jq: "...)
+	}
+	msg := err.Error()
+	if msg == "break" {
+		// gojq's input says so when there is no more input.
+		msg = "error: no more inputs"
+	}
+	r.msgs = append(r.msgs, msg...)
+	r.msgs = append(r.msgs, '\n')
+	if r.f.opt.FailFast {
+		r.stop = true
+		r.st.Stopped = true
+	}
+}
+
+// emit writes one result. A result that is the input value itself is
+// written as the input spelled it.
+func (r *runner) emit(x, in any, raw []byte, exact bool) {
+	o := &r.f.opt
+	r.st.Outputs++
+	r.st.LastTruthy = x != nil && x != false
+	if o.Seq {
+		r.out = append(r.out, 0x1e)
+	}
+	if s, ok := x.(string); ok && (o.Raw || o.Join) {
+		r.out = append(r.out, s...)
+	} else if exact && raw != nil && !o.SortKeys && !o.ASCII && same(x, in) {
+		r.out = append(r.out, raw...)
+	} else {
+		r.out = r.enc.append(r.out, x)
+	}
+	if !o.Join {
+		r.out = append(r.out, '\n')
+	}
+}
+
+// same reports whether result x is the input value in itself: the same
+// object or array (gojq never changes a value in place), or an equal
+// scalar.
+func same(x, in any) bool {
+	switch a := in.(type) {
+	case map[string]any:
+		b, ok := x.(map[string]any)
+		return ok && reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+	case []any:
+		b, ok := x.([]any)
+		return ok && len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+	case string:
+		b, ok := x.(string)
+		return ok && a == b
+	case json.Number:
+		b, ok := x.(json.Number)
+		return ok && a == b
+	case bool:
+		b, ok := x.(bool)
+		return ok && a == b
+	case nil:
+		return x == nil
+	}
+	return false
+}
+
+func (r *runner) debug(v any) {
+	r.msgs = append(r.msgs, `["DEBUG:",`...)
+	r.msgs = r.enc.append(r.msgs, v)
+	r.msgs = append(r.msgs, "]\n"...)
+}
+
+func (r *runner) stderr(v any) {
+	r.msgs = r.enc.append(r.msgs, v)
+}
+
+// Run runs the expression on the values of inputs, in order, writing
+// results to out and diagnostics to errw. Output is flushed whenever
+// reading would wait for input. The error is a failure to write out.
+func (f *Filter) Run(inputs []Input, out, errw io.Writer) (Stats, error) {
+	w := jsonl.NewWriter(out)
+	if f.parallel {
+		return f.runParallel(inputs, w, errw)
+	}
+	return f.runSerial(inputs, w, errw)
+}
+
+// Eval runs the expression on the JSON value text raw, read at name:num,
+// writing results to out and messages to errw. It is the filter of a
+// stream made elsewhere (translated events); input and inputs find no
+// more input. stop is true when halt or FailFast ends the stream.
+func (f *Filter) Eval(raw []byte, name string, num int, out, errw io.Writer) (stop bool, err error) {
+	r := f.seq
+	f.src.name, f.src.num, f.src.r = name, num, r
+	r.line(raw, name, num)
+	if len(r.out) > 0 {
+		_, err = out.Write(r.out)
+		r.out = r.out[:0]
+	}
+	if len(r.msgs) > 0 {
+		errw.Write(r.msgs)
+		r.msgs = r.msgs[:0]
+	}
+	return r.stop, err
+}
+
+// Stats returns the accounting of Eval calls.
+func (f *Filter) Stats() Stats { return f.seq.st }

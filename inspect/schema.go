@@ -1,0 +1,298 @@
+package inspect
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"github.com/zevo/zevo/schemas"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// compiledSchema is one shipped schema, compiled. Besides the whole schema
+// it holds its envelope and each event type's definition: the root is the
+// envelope plus one if/then per type, so for a known type checking the
+// envelope and that type's definition gives the same result as the root,
+// without evaluating every other type's condition.
+type compiledSchema struct {
+	root, envelope *jsonschema.Schema
+	byType         map[string]*jsonschema.Schema
+}
+
+var compiled struct {
+	once sync.Once
+	m    map[Protocol]*compiledSchema
+	err  error
+}
+
+// schemaFor returns the compiled schema of p (Zero, Zero1, ZeroInput or
+// EvoSci). The shipped schemas are compiled once per process.
+func schemaFor(p Protocol) (*compiledSchema, error) {
+	compiled.once.Do(func() {
+		compiled.m, compiled.err = compileAll()
+	})
+	if compiled.err != nil {
+		return nil, compiled.err
+	}
+	return compiled.m[p], nil
+}
+
+func compileAll() (map[Protocol]*compiledSchema, error) {
+	c := jsonschema.NewCompiler()
+	docs := map[string]any{}
+	for _, s := range schemas.All {
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(s.Bytes()))
+		if err != nil {
+			return nil, fmt.Errorf("schema %s: %w", s.Name, err)
+		}
+		if err := c.AddResource(s.URL(), doc); err != nil {
+			return nil, fmt.Errorf("schema %s: %w", s.Name, err)
+		}
+		docs[s.Name] = doc
+	}
+	m := map[Protocol]*compiledSchema{}
+	for _, s := range schemas.All {
+		cs := &compiledSchema{byType: map[string]*jsonschema.Schema{}}
+		var err error
+		if cs.root, err = c.Compile(s.URL()); err != nil {
+			return nil, fmt.Errorf("schema %s: %w", s.Name, err)
+		}
+		if cs.envelope, err = c.Compile(s.URL() + "#/$defs/envelope"); err != nil {
+			return nil, fmt.Errorf("schema %s: %w", s.Name, err)
+		}
+		doc, _ := docs[s.Name].(map[string]any)
+		conds, _ := doc["allOf"].([]any)
+		for _, cond := range conds {
+			typ, ref := typeCondition(cond)
+			if typ == "" || !strings.HasPrefix(ref, "#/$defs/") {
+				return nil, fmt.Errorf("schema %s: allOf holds something other than a type condition", s.Name)
+			}
+			if cs.byType[typ], err = c.Compile(s.URL() + ref); err != nil {
+				return nil, fmt.Errorf("schema %s: %w", s.Name, err)
+			}
+		}
+		p, _ := ParseProtocol(s.Name)
+		m[p] = cs
+	}
+	return m, nil
+}
+
+// typeCondition reads {"if": {... "type": {"const": T}}, "then": {"$ref": R}}.
+func typeCondition(cond any) (typ, ref string) {
+	m, _ := cond.(map[string]any)
+	ifs, _ := m["if"].(map[string]any)
+	props, _ := ifs["properties"].(map[string]any)
+	t, _ := props["type"].(map[string]any)
+	typ, _ = t["const"].(string)
+	then, _ := m["then"].(map[string]any)
+	ref, _ = then["$ref"].(string)
+	return typ, ref
+}
+
+// validate checks one decoded event whose type is typ.
+func (cs *compiledSchema) validate(v any, typ string) []error {
+	def, ok := cs.byType[typ]
+	if !ok {
+		if err := cs.root.Validate(v); err != nil {
+			return []error{err}
+		}
+		return nil
+	}
+	var errs []error
+	if err := cs.envelope.Validate(v); err != nil {
+		errs = append(errs, err)
+	}
+	if err := def.Validate(v); err != nil {
+		errs = append(errs, err)
+	}
+	return errs
+}
+
+// problem is one finding about a line: the field it is about and what is
+// wrong with it.
+type problem struct {
+	field string
+	msg   string
+}
+
+var printer = message.NewPrinter(language.English)
+
+// schemaProblems turns a validation error into one problem per failed
+// keyword, each naming its field as TYPE.path ("tool_result.status").
+func schemaProblems(errs []error, typ string, p Protocol) []problem {
+	if typ == "" {
+		typ = "event"
+	}
+	var out []problem
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if _, ok := e.ErrorKind.(*kind.AnyOf); ok && p == ZeroInput {
+			out = append(out, problem{typ, "needs non-blank content or at least one image"})
+			return
+		}
+		if len(e.Causes) > 0 {
+			for _, c := range e.Causes {
+				walk(c)
+			}
+			return
+		}
+		out = append(out, leafProblems(e, typ, p)...)
+	}
+	for _, err := range errs {
+		ve, ok := err.(*jsonschema.ValidationError)
+		if !ok {
+			out = append(out, problem{"", err.Error()})
+			continue
+		}
+		walk(ve)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].field != out[j].field {
+			return out[i].field < out[j].field
+		}
+		return out[i].msg < out[j].msg
+	})
+	return out
+}
+
+func fieldPath(typ string, loc []string) string {
+	path := typ
+	for _, t := range loc {
+		if isIndex(t) {
+			path += "[" + t + "]"
+		} else {
+			path = joinPath(path, t)
+		}
+	}
+	return path
+}
+
+func isIndex(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func leafProblems(e *jsonschema.ValidationError, typ string, p Protocol) []problem {
+	field := fieldPath(typ, e.InstanceLocation)
+	one := func(msg string) []problem { return []problem{{field, msg}} }
+	switch k := e.ErrorKind.(type) {
+	case *kind.Required:
+		var out []problem
+		for _, m := range k.Missing {
+			out = append(out, problem{field, "missing field " + quote(m)})
+		}
+		return out
+	case *kind.AdditionalProperties:
+		var out []problem
+		for _, name := range k.Properties {
+			msg := "field " + quote(name) + " is not part of " + article(typ) + " event"
+			if p == ZeroInput {
+				msg = "unknown field " + quote(name) + ": Zero rejects input events with unknown fields"
+			}
+			if typ == "event" || len(e.InstanceLocation) > 0 || (p.isZero() && !knownZeroType(typ, p)) {
+				msg = "unknown field " + quote(name)
+			}
+			out = append(out, problem{field, msg})
+		}
+		return out
+	case *kind.Type:
+		return one("want " + strings.Join(k.Want, " or ") + ", got " + k.Got)
+	case *kind.Enum:
+		if len(e.InstanceLocation) == 1 && e.InstanceLocation[0] == "type" {
+			name := "Zero"
+			if p == ZeroInput {
+				name = "Zero input"
+			}
+			return one("unknown " + name + " event type " + display(k.Got))
+		}
+		want := make([]string, len(k.Want))
+		for i, w := range k.Want {
+			want[i] = display(w)
+		}
+		return one(display(k.Got) + " is not one of " + strings.Join(want, ", "))
+	case *kind.Const:
+		return one("want " + display(k.Want) + ", got " + display(k.Got))
+	case *kind.Minimum:
+		return one(k.Got.RatString() + " is less than the minimum " + k.Want.RatString())
+	case *kind.Maximum:
+		msg := k.Got.RatString() + " is more than the maximum " + k.Want.RatString()
+		if p.isZero() {
+			msg += " (Zero writes and reads it as a 64-bit int)"
+		}
+		return one(msg)
+	case *kind.MinLength:
+		if k.Want == 1 {
+			return one("must not be empty")
+		}
+		return one(fmt.Sprintf("shorter than %d characters", k.Want))
+	case *kind.MinItems:
+		return one(fmt.Sprintf("needs at least %d item(s)", k.Want))
+	case *kind.Pattern:
+		return one(quote(k.Got) + " does not match " + k.Want)
+	case *kind.Not:
+		switch {
+		case typ == "usage_stats" && p == EvoSci:
+			return one("input_tokens and output_tokens are both 0 (EvoScientist never writes a 0/0 usage_stats)")
+		case strings.HasSuffix(field, ".action"):
+			return one("this action belongs to permission_request or permission_decision, not permission")
+		}
+		return one("has a form the schema excludes")
+	}
+	return one(e.ErrorKind.LocalizedString(printer))
+}
+
+// display renders a decoded JSON value from the input, escaped and clipped.
+func display(v any) string {
+	switch x := v.(type) {
+	case string:
+		return quote(x)
+	case nil:
+		return "null"
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "an array"
+	}
+	s := fmt.Sprint(v)
+	if len(s) > 40 {
+		s = s[:37] + "..."
+	}
+	return s
+}
+
+func article(typ string) string {
+	if typ == "" {
+		return "an"
+	}
+	switch typ[0] {
+	case 'a', 'e', 'i', 'o', 'u':
+		return "an " + typ
+	}
+	return "a " + typ
+}
+
+var zeroTypes = map[string]bool{
+	"run_start": true, "reasoning": true, "text": true, "tool_call": true,
+	"permission": true, "permission_request": true, "permission_decision": true,
+	"tool_result": true, "checkpoint": true, "restore": true, "usage": true,
+	"final": true, "warning": true, "error": true, "run_end": true,
+}
+
+func knownZeroType(typ string, p Protocol) bool {
+	if p == Zero1 && typ == "reasoning" {
+		return false
+	}
+	return zeroTypes[typ]
+}

@@ -1,0 +1,126 @@
+package inspect
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteStatsTable writes files' statistics as tables for people: one row
+// per run, then per-file totals, events by type, tools and errors, and a
+// grand total when there are several files.
+func WriteStatsTable(w io.Writer, files []*FileStats) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for i, f := range files {
+		if i > 0 {
+			fmt.Fprintln(tw)
+		}
+		proto := f.Protocol
+		if proto == "" {
+			proto = "no events"
+		}
+		fmt.Fprintf(tw, "%s · %s · %d lines · %d runs", Safe(f.File), proto, f.Lines, len(f.Runs))
+		if f.Invalid > 0 {
+			fmt.Fprintf(tw, " · %d lines not JSON objects (not counted)", f.Invalid)
+		}
+		fmt.Fprintln(tw)
+		if len(f.Runs) > 0 {
+			fmt.Fprintln(tw, tableHeader)
+			for n, r := range f.Runs {
+				name := r.ID
+				if name == "" {
+					name = "#" + strconv.Itoa(n+1)
+				}
+				status := r.Status
+				if r.ExitCode != nil {
+					status += " (" + strconv.Itoa(*r.ExitCode) + ")"
+				}
+				final := "-"
+				if r.FinalLength >= 0 {
+					final = strconv.Itoa(r.FinalLength)
+				}
+				fmt.Fprintf(tw, "%s\t%d-%d\t%s\t%s\t%s\n", Safe(name), r.FirstLine, r.LastLine, Safe(status), countCols(&r.Counts), final)
+			}
+			if len(f.Runs) > 1 {
+				fmt.Fprintf(tw, "total\t\t\t%s\t\n", countCols(&f.Total))
+			}
+		}
+		details(tw, "  ", &f.Total)
+		for _, r := range f.Runs {
+			for _, e := range r.ErrorEvents {
+				code := ""
+				if e.Code != "" {
+					code = "[" + Safe(e.Code) + "] "
+				}
+				fmt.Fprintf(tw, "  error at line %d: %s%s\n", e.Line, code, Safe(clipRunes(e.Message, 200)))
+			}
+		}
+	}
+	if len(files) > 1 {
+		total := SumFiles(files)
+		fmt.Fprintf(tw, "\n%s\nall %d files\t\t\t%s\t\n", tableHeader, len(files), countCols(&total))
+		details(tw, "  ", &total)
+	}
+	return tw.Flush()
+}
+
+const tableHeader = "RUN\tLINES\tSTATUS\tEVENTS\tTOKENS IN\tOUT\tTOTAL\tTOOL CALLS\tFAILED\tPERMISSIONS\tERRORS\tFINAL CHARS"
+
+func countCols(c *Counts) string {
+	calls, failed := 0, 0
+	for _, t := range c.Tools {
+		calls += t.Calls
+		failed += t.Errors
+	}
+	p := c.Permissions
+	perm := "-"
+	if p.Requests+p.Allowed+p.Denied+p.Cancelled+p.Other+p.Questions > 0 {
+		var parts []string
+		for _, x := range []struct {
+			n    int
+			name string
+		}{{p.Requests, "asked"}, {p.Allowed, "allowed"}, {p.Denied, "denied"}, {p.Cancelled, "cancelled"}, {p.Other, "other"}, {p.Questions, "questions"}} {
+			if x.n > 0 {
+				parts = append(parts, strconv.Itoa(x.n)+" "+x.name)
+			}
+		}
+		perm = strings.Join(parts, ", ")
+	}
+	return fmt.Sprintf("%d\t%s\t%s\t%s\t%d\t%d\t%s\t%d", c.Events, c.Tokens.Input, c.Tokens.Output, c.Tokens.Total, calls, failed, perm, c.Errors)
+}
+
+func details(w io.Writer, indent string, c *Counts) {
+	if len(c.Types) > 0 {
+		fmt.Fprintf(w, "%sevents: %s\n", indent, joinCounts(c.Types, nil))
+	}
+	if len(c.Tools) > 0 {
+		counts := map[string]int{}
+		failed := map[string]int{}
+		for name, t := range c.Tools {
+			counts[name] = t.Calls
+			failed[name] = t.Errors
+		}
+		fmt.Fprintf(w, "%stools: %s\n", indent, joinCounts(counts, failed))
+	}
+}
+
+// joinCounts writes "name n" pairs, most frequent first, with failures.
+func joinCounts(m map[string]int, failed map[string]int) string {
+	names := sortedKeys(m)
+	sort.SliceStable(names, func(i, j int) bool { return m[names[i]] > m[names[j]] })
+	parts := make([]string, len(names))
+	for i, n := range names {
+		label := n
+		if label == "" {
+			label = `""`
+		}
+		parts[i] = Safe(label) + " " + strconv.Itoa(m[n])
+		if failed[n] > 0 {
+			parts[i] += " (" + strconv.Itoa(failed[n]) + " failed)"
+		}
+	}
+	return strings.Join(parts, ", ")
+}

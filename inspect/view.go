@@ -1,0 +1,582 @@
+package inspect
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/jsonl"
+)
+
+// ViewOptions configure the transcript.
+type ViewOptions struct {
+	Full  bool // whole tool results and arguments
+	Color bool // ANSI colours (only for a terminal)
+	// ResultLines is how many lines of a tool result are shown without
+	// Full; 0 means 5.
+	ResultLines int
+}
+
+// LineError is a line the transcript could not show.
+type LineError struct {
+	Where string
+	Msg   string
+}
+
+func (e *LineError) Error() string { return e.Where + ": " + e.Msg }
+
+const (
+	sNone   = ""
+	sDim    = "\x1b[2m"
+	sBold   = "\x1b[1m"
+	sRed    = "\x1b[1;31m"
+	sGreen  = "\x1b[32m"
+	sYellow = "\x1b[1;33m"
+	sCyan   = "\x1b[36m"
+	sReset  = "\x1b[0m"
+)
+
+// Viewer renders events as a transcript for people. Everything taken from
+// the input goes through AppendSafe, so no control sequence in it reaches
+// the terminal.
+type Viewer struct {
+	w   io.Writer
+	opt ViewOptions
+	buf []byte
+
+	proto   Protocol
+	inRun   bool
+	runs    int
+	runID   string
+	tokens  Tokens
+	final   *string
+	calls   map[string]string // tool call id → name
+	evoEnd  string            // "done"/"error" once an EvoScientist run ended
+	block   string            // the stream being written: "text", "reasoning", "sub:NAME", ""
+	prefix  string            // written at each line start of the block
+	style   string            // style of the block
+	midLine bool              // the last byte written was not a newline
+	wrote   bool              // something was written before
+}
+
+// NewViewer returns a Viewer writing to w. The caller flushes w.
+func NewViewer(w io.Writer, opt ViewOptions) *Viewer {
+	if opt.ResultLines <= 0 {
+		opt.ResultLines = 5
+	}
+	return &Viewer{w: w, opt: opt}
+}
+
+func (v *Viewer) flush() error {
+	if len(v.buf) == 0 {
+		return nil
+	}
+	v.wrote = true
+	_, err := v.w.Write(v.buf)
+	v.buf = v.buf[:0]
+	return err
+}
+
+func (v *Viewer) on(style string) {
+	if v.opt.Color && style != "" {
+		v.buf = append(v.buf, style...)
+	}
+}
+
+func (v *Viewer) off(style string) {
+	if v.opt.Color && style != "" {
+		v.buf = append(v.buf, sReset...)
+	}
+}
+
+// mark shows an escape in reverse video, so it stands out from text that
+// happens to contain a backslash.
+func (v *Viewer) mark() func([]byte, string) []byte {
+	if !v.opt.Color {
+		return nil
+	}
+	return func(dst []byte, esc string) []byte {
+		dst = append(dst, "\x1b[7m"...)
+		dst = append(dst, esc...)
+		return append(dst, "\x1b[27m"...)
+	}
+}
+
+// endBlock ends a streamed block so the next output starts a line.
+func (v *Viewer) endBlock() {
+	if v.midLine {
+		v.off(v.style)
+		v.buf = append(v.buf, '\n')
+		v.midLine = false
+	}
+	v.block, v.prefix, v.style = "", "", ""
+}
+
+// say writes one line: fixed text (zevo's own) then content from the input.
+func (v *Viewer) say(style, indent, label, content string) {
+	v.endBlock()
+	v.on(style)
+	v.buf = append(v.buf, indent...)
+	v.buf = append(v.buf, label...)
+	v.buf = AppendSafe(v.buf, content, false, v.mark())
+	v.off(style)
+	v.buf = append(v.buf, '\n')
+}
+
+// stream writes a delta of a block of running text; consecutive deltas of
+// the same block join up as the producer streamed them.
+func (v *Viewer) stream(block, prefix, style, text string) {
+	if block != v.block {
+		v.endBlock()
+		v.block, v.prefix, v.style = block, prefix, style
+	}
+	for len(text) > 0 {
+		if !v.midLine {
+			v.on(v.style)
+			v.buf = append(v.buf, v.prefix...)
+			v.midLine = true
+		}
+		line, rest, nl := strings.Cut(text, "\n")
+		line = strings.TrimSuffix(line, "\r")
+		v.buf = AppendSafe(v.buf, line, true, v.mark())
+		if nl {
+			v.off(v.style)
+			v.buf = append(v.buf, '\n')
+			v.midLine = false
+		}
+		text = rest
+	}
+}
+
+// lines writes a multi-line content, cut to ResultLines lines unless Full.
+func (v *Viewer) lines(style, indent, content string) {
+	v.endBlock()
+	content = strings.TrimRight(content, "\r\n")
+	all := strings.Split(content, "\n")
+	show := all
+	if !v.opt.Full && len(all) > v.opt.ResultLines {
+		show = all[:v.opt.ResultLines]
+	}
+	for _, l := range show {
+		l = strings.TrimSuffix(l, "\r")
+		if !v.opt.Full {
+			l = clipRunes(l, 240)
+		}
+		v.on(style)
+		v.buf = append(v.buf, indent...)
+		v.buf = AppendSafe(v.buf, l, false, v.mark())
+		v.off(style)
+		v.buf = append(v.buf, '\n')
+	}
+	if n := len(all) - len(show); n > 0 {
+		v.say(sDim, indent, fmt.Sprintf("… %d more line(s) (--full shows all)", n), "")
+	}
+}
+
+func clipRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+// File starts a new input. With several inputs each gets a heading.
+func (v *Viewer) File(name string, several bool) error {
+	v.runs = 0
+	if several {
+		v.endBlock()
+		if v.wrote {
+			v.buf = append(v.buf, '\n')
+		}
+		v.say(sBold, "", "═══ ", name+" ═══")
+	}
+	return v.flush()
+}
+
+// Line renders one line. A line that is not a JSON object is returned as
+// a *LineError (and not shown); other errors are write errors.
+func (v *Viewer) Line(l jsonl.Line) error {
+	if jsonl.IsBlank(l.Bytes) {
+		return nil
+	}
+	b := l.Bytes
+	if !utf8.Valid(b) {
+		return &LineError{l.Where(), "invalid UTF-8: not shown"}
+	}
+	if jsonl.TooDeep(b) { // before gjson, whose validator recurses per level
+		return &LineError{l.Where(), "not valid JSON (nested deeper than 10000 levels): not shown"}
+	}
+	if !gjson.ValidBytes(b) {
+		fixed, tokens := replaceNonFiniteAs(b, true)
+		if tokens == nil || !gjson.ValidBytes(fixed) {
+			return &LineError{l.Where(), "not valid JSON: not shown"}
+		}
+		b = fixed
+	}
+	ev := gjson.ParseBytes(b)
+	if !ev.IsObject() {
+		return &LineError{l.Where(), "not a JSON object: not shown"}
+	}
+	typ := ev.Get("type").String()
+	if v.proto == Auto {
+		v.proto = EvoSci
+		if ev.Get("schemaVersion").Exists() {
+			v.proto = Zero
+		}
+	}
+	if v.proto == EvoSci && !ev.Get("schemaVersion").Exists() {
+		v.evo(ev, typ)
+	} else {
+		v.zero(ev, typ)
+	}
+	return v.flush()
+}
+
+// End closes what the input left open.
+func (v *Viewer) End() error {
+	if v.inRun {
+		v.closeRun("the input ended inside the run", sYellow)
+	}
+	v.endBlock()
+	v.proto = Auto
+	return v.flush()
+}
+
+func (v *Viewer) openRun(title string) {
+	v.endBlock()
+	if v.wrote || len(v.buf) > 0 {
+		v.buf = append(v.buf, '\n')
+	}
+	v.runs++
+	v.inRun = true
+	v.tokens = newTokens()
+	v.final = nil
+	v.calls = map[string]string{}
+	v.evoEnd = ""
+	v.say(sBold, "", "── ", title+" ──")
+}
+
+func (v *Viewer) closeRun(how, style string) {
+	if v.final != nil {
+		v.say(sBold, "", "── final answer ──", "")
+		if *v.final != "" {
+			v.stream("final", "", sNone, *v.final)
+		}
+		v.endBlock()
+	}
+	v.say(style, "", "── "+how, " · tokens: "+v.tokens.Input.String()+" in · "+v.tokens.Output.String()+" out · "+v.tokens.Total.String()+" total ──")
+	v.inRun = false
+}
+
+func (v *Viewer) zero(ev gjson.Result, typ string) {
+	get := func(k string) string { return ev.Get(k).String() }
+	if typ == "message" || typ == "prompt" { // Zero input
+		v.say(sBold, "", "> ", get("content"))
+		return
+	}
+	runID := get("runId")
+	if typ == "run_start" || !v.inRun || runID != v.runID {
+		if v.inRun {
+			v.closeRun("run ended without run_end", sYellow)
+		}
+		title := "run " + runID
+		if typ == "run_start" {
+			for _, k := range []string{"provider", "model", "cwd"} {
+				if s := get(k); s != "" {
+					title += " · " + s
+				}
+			}
+		}
+		v.runID = runID
+		v.openRun(title)
+		if typ == "run_start" {
+			return
+		}
+	}
+	switch typ {
+	case "reasoning":
+		v.stream("reasoning", "┊ ", sDim, get("delta"))
+	case "text":
+		v.stream("text", "", sNone, get("delta"))
+	case "tool_call":
+		v.calls[get("id")] = get("name")
+		v.toolCall("", get("name"), ev.Get("args"))
+	case "tool_result":
+		name := get("name")
+		if name == "" {
+			name = v.calls[get("id")]
+		}
+		note := ""
+		if ev.Get("truncated").Bool() {
+			note = " (cut by Zero)"
+		}
+		v.toolResult("  ", name, get("status") != "error", get("output"), note)
+	case "permission_request":
+		detail := ""
+		if se := get("sideEffect"); se != "" {
+			detail = se
+		}
+		if lvl := ev.Get("risk.level").String(); lvl != "" {
+			detail += ", risk " + lvl
+		}
+		if detail != "" {
+			detail = " (" + strings.TrimPrefix(detail, ", ") + ")"
+		}
+		msg := get("name") + detail
+		if r := get("reason"); r != "" {
+			msg += " — " + r
+		}
+		v.say(sYellow, "  ", "⚠ permission requested: ", msg)
+		v.block2(ev)
+	case "permission_decision":
+		msg := get("name")
+		if r := get("decisionReason"); r != "" {
+			msg += " — " + r
+		} else if r := get("reason"); r != "" {
+			msg += " — " + r
+		}
+		switch get("action") {
+		case "allow":
+			v.say(sGreen, "  ", "✓ permission allowed: ", msg)
+		case "cancel":
+			v.say(sYellow, "  ", "✗ permission cancelled: ", msg)
+		default:
+			v.say(sRed, "  ", "✗ permission denied: ", msg)
+		}
+		v.block2(ev)
+	case "permission":
+		msg := get("name") + " " + get("action")
+		if r := get("reason"); r != "" {
+			msg += " — " + r
+		}
+		v.say(sYellow, "  ", "⚠ permission: ", msg)
+		v.block2(ev)
+	case "checkpoint":
+		c := ev.Get("checkpoint")
+		files := []string{}
+		for _, f := range c.Get("files").Array() {
+			files = append(files, f.String())
+		}
+		v.say(sDim, "  ", fmt.Sprintf("· checkpoint %d: ", c.Get("sequence").Int()), c.Get("tool").String()+" "+strings.Join(files, ", "))
+	case "usage":
+		addInt(v.tokens.Input, ev.Get("promptTokens"))
+		addInt(v.tokens.Output, ev.Get("completionTokens"))
+		addInt(v.tokens.Total, ev.Get("totalTokens"))
+	case "final":
+		s := get("text")
+		v.final = &s
+	case "warning":
+		v.say(sYellow, "", "! warning: ", get("message"))
+	case "error":
+		label := "✗ error: "
+		if c := get("code"); c != "" {
+			label = "✗ error [" + Safe(c) + "]: "
+		}
+		v.say(sRed, "", label, get("message"))
+	case "run_end":
+		how := "run ended: " + Safe(get("status"))
+		if c := ev.Get("exitCode"); c.Exists() {
+			how += " (exit " + Safe(c.Raw) + ")"
+		}
+		style := sGreen
+		if get("status") != "success" {
+			style = sRed
+		}
+		v.closeRun(how, style)
+	default:
+		v.other(ev, typ)
+	}
+}
+
+// block2 shows a permission event's sandbox block (v2) or violation (v1).
+func (v *Viewer) block2(ev gjson.Result) {
+	b := ev.Get("block")
+	if !b.Exists() {
+		b = ev.Get("violation")
+	}
+	if !b.IsObject() {
+		return
+	}
+	msg := b.Get("code").String()
+	if r := b.Get("reason").String(); r != "" {
+		msg += ": " + r
+	}
+	if p := b.Get("path").String(); p != "" {
+		msg += " (" + p + ")"
+	}
+	v.say(sYellow, "    ", "sandbox: ", msg)
+}
+
+func (v *Viewer) evo(ev gjson.Result, typ string) {
+	get := func(k string) string { return ev.Get(k).String() }
+	// A done right after the error that ended a run belongs to that run
+	// (the protocol allows error "instead or also").
+	attach := typ == "done" && v.evoEnd == "error" && !v.inRun
+	if !v.inRun && !attach {
+		v.openRun(fmt.Sprintf("run %d", v.runs+1))
+	}
+	switch typ {
+	case "thinking":
+		v.stream("reasoning", "┊ ", sDim, get("content"))
+	case "text":
+		v.stream("text", "", sNone, get("content"))
+	case "tool_call":
+		v.calls[get("id")] = get("name")
+		v.toolCall("", get("name"), ev.Get("args"))
+	case "tool_result":
+		note := ""
+		if strings.HasSuffix(get("content"), "\n... (truncated)") {
+			note = " (cut by EvoScientist)"
+		}
+		v.toolResult("  ", get("name"), ev.Get("success").Bool(), get("content"), note)
+	case "subagent_start":
+		msg := get("name")
+		if d := get("description"); d != "" {
+			msg += ": " + d
+		}
+		v.say(sCyan, "", "⇢ subagent ", msg)
+	case "subagent_text":
+		sub := get("subagent")
+		v.stream("sub:"+sub, Safe(sub)+" │ ", sCyan, get("content"))
+	case "subagent_tool_call":
+		v.toolCall("  ", get("subagent")+"/"+get("name"), ev.Get("args"))
+	case "subagent_tool_result":
+		v.toolResult("    ", get("subagent")+"/"+get("name"), ev.Get("success").Bool(), get("content"), "")
+	case "subagent_end":
+		v.say(sCyan, "", "⇠ subagent done: ", get("name"))
+	case "tool_selection":
+		tools := []string{}
+		for _, t := range ev.Get("tools").Array() {
+			tools = append(tools, t.String())
+		}
+		v.say(sDim, "", "· tools selected: ", strings.Join(tools, ", "))
+	case "summarization_start":
+		v.say(sDim, "", "· summarizing the context…", "")
+	case "summarization":
+		v.say(sDim, "", "· context summary:", "")
+		v.lines(sDim, "    ", get("content"))
+	case "usage_stats":
+		in, out := ev.Get("input_tokens"), ev.Get("output_tokens")
+		addInt(v.tokens.Input, in)
+		addInt(v.tokens.Output, out)
+		addInt(v.tokens.Total, in)
+		addInt(v.tokens.Total, out)
+	case "interrupt":
+		for _, a := range ev.Get("action_requests").Array() {
+			msg := a.Get("name").String()
+			if d := a.Get("description").String(); d != "" {
+				msg += " — " + d
+			}
+			v.say(sYellow, "  ", "⚠ approval needed: ", msg)
+			if args := a.Get("args"); args.Exists() {
+				v.say(sYellow, "    ", "", v.summary(args))
+			}
+		}
+	case "ask_user":
+		for _, q := range ev.Get("questions").Array() {
+			msg := q.Get("question").String()
+			var choices []string
+			for _, c := range q.Get("choices").Array() {
+				choices = append(choices, c.Get("value").String())
+			}
+			if len(choices) > 0 {
+				msg += " [" + strings.Join(choices, " / ") + "]"
+			}
+			v.say(sYellow, "  ", "? question: ", msg)
+		}
+	case "error":
+		v.say(sRed, "", "✗ error: ", get("message"))
+		v.closeRun("run ended with an error", sRed)
+		v.evoEnd = "error"
+	case "done":
+		if attach {
+			v.evoEnd = "done"
+			return
+		}
+		s := get("response")
+		v.final = &s
+		v.closeRun("run done", sGreen)
+		v.evoEnd = "done"
+	default:
+		v.other(ev, typ)
+	}
+}
+
+// other shows an event of a type zevo does not render specially.
+func (v *Viewer) other(ev gjson.Result, typ string) {
+	raw := compact(ev.Raw)
+	if !v.opt.Full {
+		raw = clipRunes(raw, 160)
+	}
+	v.say(sDim, "", "· "+Safe(typ)+" ", raw)
+}
+
+func (v *Viewer) toolCall(indent, name string, args gjson.Result) {
+	v.endBlock()
+	v.on(sBold)
+	v.buf = append(v.buf, indent+"▶ "...)
+	v.buf = AppendSafe(v.buf, name, false, v.mark())
+	v.off(sBold)
+	if args.Exists() && args.Raw != "{}" && args.Raw != "null" {
+		v.buf = append(v.buf, "  "...)
+		v.on(sDim)
+		v.buf = AppendSafe(v.buf, v.summary(args), false, v.mark())
+		v.off(sDim)
+	}
+	v.buf = append(v.buf, '\n')
+}
+
+func (v *Viewer) toolResult(indent, name string, ok bool, content, note string) {
+	if ok {
+		v.say(sGreen, indent, "✓ ", name+" ok"+note)
+	} else {
+		v.say(sRed, indent, "✗ ", name+" failed"+note)
+	}
+	if content != "" {
+		v.lines(sNone, indent+"  ", content)
+	}
+}
+
+// summary renders arguments as key=value pairs, values clipped unless Full.
+func (v *Viewer) summary(args gjson.Result) string {
+	if !args.IsObject() {
+		return v.clip(compactValue(args))
+	}
+	var parts []string
+	args.ForEach(func(k, val gjson.Result) bool {
+		parts = append(parts, k.String()+"="+v.clip(compactValue(val)))
+		return true
+	})
+	s := strings.Join(parts, "  ")
+	if !v.opt.Full {
+		s = clipRunes(s, 200)
+	}
+	return s
+}
+
+func (v *Viewer) clip(s string) string {
+	if v.opt.Full {
+		return s
+	}
+	return clipRunes(s, 80)
+}
+
+// compactValue shows a string as it is and other values as compact JSON.
+func compactValue(val gjson.Result) string {
+	if val.Type == gjson.String {
+		return val.String()
+	}
+	return compact(val.Raw)
+}
+
+func compact(raw string) string {
+	var b []byte
+	b, err := jsonl.AppendValue(b, []byte(raw), jsonl.GoStyle, nil)
+	if err != nil {
+		return raw
+	}
+	return string(b)
+}

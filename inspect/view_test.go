@@ -1,0 +1,265 @@
+package inspect
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/zevo/zevo/jsonl"
+)
+
+func viewString(t *testing.T, input string, opt ViewOptions) (string, []string) {
+	t.Helper()
+	var out bytes.Buffer
+	v := NewViewer(&out, opt)
+	if err := v.File("x", false); err != nil {
+		t.Fatal(err)
+	}
+	var bad []string
+	lr := jsonl.NewReader(strings.NewReader(input), "x", nil)
+	for {
+		l, err := lr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		var le *LineError
+		if err := v.Line(l); errors.As(err, &le) {
+			bad = append(bad, le.Error())
+		} else if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := v.End(); err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), bad
+}
+
+// Content is untrusted: every control sequence in it shows as text.
+func TestViewHostile(t *testing.T) {
+	in := `{"type": "text", "content": "hi \u001b[2J\u001b[H cleared? \u001b]0;owned\u0007 title \u001b]8;;https://evil.example\u001b\\click\u001b]8;;\u001b\\ link"}` + "\n" +
+		`{"type": "text", "content": "\n\u202egnp.exe\u202c \u2066iso\u2069 \u200f c1:\u009b31m\u0085 del:\u007f bell:\u0007 bs:\b cr:\rover\r\nnext\ttab"}` + "\n" +
+		`{"type": "tool_call", "name": "ex\u001b[31mec", "args": {"cmd\u001b[1m": "echo \u001b]52;c;ZXZpbA==\u0007"}, "id": "c1"}` + "\n" +
+		`{"type": "tool_result", "name": "ex\u001b[31mec", "content": "line1\u001b[A\u001b[2K\nline2\u009d0;t\u009c", "success": false, "id": "c1"}` + "\n" +
+		`{"type": "subagent_text", "subagent": "r\u001b[8m", "content": "s\u001bPq\u001b\\"}` + "\n" +
+		`{"type": "evil\u001b[5m", "x": "\u001b[6n"}` + "\n" +
+		`{"type": "error", "message": "boom\u001b[?1049h"}` + "\n"
+	want := "── run 1 ──\n" +
+		`hi \x1b[2J\x1b[H cleared? \x1b]0;owned\a title \x1b]8;;https://evil.example\x1b\click\x1b]8;;\x1b\ link` + "\n" +
+		`\u202egnp.exe\u202c \u2066iso\u2069 \u200f c1:\u009b31m\u0085 del:\x7f bell:\a bs:\b cr:\rover` + "\n" +
+		"next\ttab\n" +
+		`▶ ex\x1b[31mec  cmd\x1b[1m=echo \x1b]52;c;ZXZpbA==\a` + "\n" +
+		`  ✗ ex\x1b[31mec failed` + "\n" +
+		`    line1\x1b[A\x1b[2K` + "\n" +
+		`    line2\u009d0;t\u009c` + "\n" +
+		`r\x1b[8m │ s\x1bPq\x1b\` + "\n" +
+		`· evil\x1b[5m {"type":"evil\u001b[5m","x":"\u001b[6n"}` + "\n" +
+		`✗ error: boom\x1b[?1049h` + "\n" +
+		"── run ended with an error · tokens: 0 in · 0 out · 0 total ──\n"
+	got, bad := viewString(t, in, ViewOptions{})
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	if bad != nil {
+		t.Errorf("bad lines: %v", bad)
+	}
+	// Whatever the input, the only ESC and C1 bytes in coloured output
+	// are zevo's own SGR sequences.
+	colored, _ := viewString(t, in, ViewOptions{Color: true})
+	rest := colored
+	for _, sgr := range []string{sDim, sBold, sRed, sGreen, sYellow, sCyan, sReset, "\x1b[7m", "\x1b[27m"} {
+		rest = strings.ReplaceAll(rest, sgr, "")
+	}
+	if strings.ContainsAny(rest, "\x1b\x07\x08\r\u009b\u009c\u009d\u202e\u2066") {
+		t.Errorf("control characters leak into coloured output: %q", rest)
+	}
+	if !strings.Contains(colored, "\x1b[7m\\x1b\x1b[27m[2J") {
+		t.Errorf("escapes are not marked in colour: %q", colored)
+	}
+}
+
+// Bytes that are not UTF-8 never reach the terminal raw; the line is reported.
+func TestViewInvalidLines(t *testing.T) {
+	in := "{\"type\": \"text\", \"content\": \"\xff\x9b31m\"}\nnot json\n[1]\n{\"type\": \"text\", \"content\": \"ok\"}\n"
+	got, bad := viewString(t, in, ViewOptions{})
+	want := "── run 1 ──\nok\n── the input ended inside the run · tokens: 0 in · 0 out · 0 total ──\n"
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	wantBad := []string{"x:1: invalid UTF-8: not shown", "x:2: not valid JSON: not shown", "x:3: not a JSON object: not shown"}
+	if strings.Join(bad, "|") != strings.Join(wantBad, "|") {
+		t.Errorf("bad lines %q, want %q", bad, wantBad)
+	}
+}
+
+func TestSafe(t *testing.T) {
+	cases := map[string]string{
+		"plain text, café 😀": "plain text, café 😀",
+		"\x1b[31mred":        `\x1b[31mred`,
+		"a\nb\tc\r\n":        `a\nb\tc\r\n`,
+		"\xff\xfe":           `\xff\xfe`,
+		"\u009b\u0080\u009f": `\u009b\u0080\u009f`,
+		"\u202a\u202e\u2066\u2069\u2028\u2029\u061c\u200e": `\u202a\u202e\u2066\u2069\u2028\u2029\u061c\u200e`,
+		"\u00a0\u2000": "\u00a0\u2000", // printable spaces stay
+	}
+	for in, want := range cases {
+		if got := Safe(in); got != want {
+			t.Errorf("Safe(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := string(AppendSafe(nil, "a\r\nb\rc\n", true, nil)); got != "a\nb\\rc\n" {
+		t.Errorf("with newlines: %q", got)
+	}
+}
+
+func TestViewZero(t *testing.T) {
+	in := `{"apiModel":"m","cwd":"/r","model":"m","provider":"p","runId":"r1","schemaVersion":2,"type":"run_start"}
+{"delta":"let me ","runId":"r1","schemaVersion":2,"type":"reasoning"}
+{"delta":"look\nclosely","runId":"r1","schemaVersion":2,"type":"reasoning"}
+{"delta":"Hello ","runId":"r1","schemaVersion":2,"type":"text"}
+{"delta":"world","runId":"r1","schemaVersion":2,"type":"text"}
+{"args":{"command":"seq 1 10","timeout":30},"id":"c1","name":"bash","runId":"r1","schemaVersion":2,"sideEffect":"shell","type":"tool_call"}
+{"action":"prompt","block":{"action":"prompt","code":"network","reason":"network access requires approval","recoverable":true,"risk":{"level":"critical"}},"id":"c1","name":"bash","permission":"prompt","permissionGranted":false,"permissionMode":"ask","reason":"runs a command","risk":{"level":"high"},"runId":"r1","schemaVersion":2,"sideEffect":"shell","type":"permission_request"}
+{"action":"deny","decisionReason":"not now","id":"c1","name":"bash","permission":"prompt","permissionGranted":false,"risk":{"level":""},"runId":"r1","schemaVersion":2,"type":"permission_decision"}
+{"id":"c1","output":"1\n2\n3\n4\n5\n6\n7\n8\n9\n10","runId":"r1","schemaVersion":2,"status":"ok","truncated":true,"type":"tool_result"}
+{"completionTokens":8,"promptTokens":12,"runId":"r1","schemaVersion":2,"totalTokens":20,"type":"usage"}
+{"completionTokens":1,"promptTokens":18446744073709551617,"runId":"r1","schemaVersion":2,"totalTokens":18446744073709551618,"type":"usage"}
+{"runId":"r1","schemaVersion":2,"text":"Hello world","type":"final"}
+{"exitCode":0,"runId":"r1","schemaVersion":2,"status":"success","type":"run_end"}
+`
+	want := `── run r1 · p · m · /r ──
+┊ let me look
+┊ closely
+Hello world
+▶ bash  command=seq 1 10  timeout=30
+  ⚠ permission requested: bash (shell, risk high) — runs a command
+    sandbox: network: network access requires approval
+  ✗ permission denied: bash — not now
+  ✓ bash ok (cut by Zero)
+    1
+    2
+    3
+    4
+    5
+    … 5 more line(s) (--full shows all)
+── final answer ──
+Hello world
+── run ended: success (exit 0) · tokens: 18446744073709551629 in · 9 out · 18446744073709551638 total ──
+`
+	got, _ := viewString(t, in, ViewOptions{})
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	full, _ := viewString(t, in, ViewOptions{Full: true})
+	if !strings.Contains(full, "    9\n    10\n") || strings.Contains(full, "more line") {
+		t.Errorf("--full cut the result:\n%s", full)
+	}
+}
+
+func TestViewEvoSci(t *testing.T) {
+	in := `{"type": "thinking", "content": "plan", "id": 0}
+{"type": "tool_call", "name": "write_file", "args": {"path": "a.txt", "content": "` + strings.Repeat("x", 300) + `"}, "id": "c1"}
+{"type": "interrupt", "interrupt_id": "i1", "action_requests": [{"name": "write_file", "args": {"path": "a.txt"}, "description": "Creates a file."}], "review_configs": []}
+{"type": "ask_user", "interrupt_id": "i2", "questions": [{"question": "Which?", "type": "multiple_choice", "choices": [{"value": "a"}, {"value": "b"}]}], "tool_call_id": "c2"}
+{"type": "subagent_start", "name": "r", "description": "look", "instance_id": "s1"}
+{"type": "subagent_tool_call", "subagent": "r", "name": "grep", "args": {"q": NaN}, "id": "s1c", "instance_id": "s1"}
+{"type": "subagent_tool_result", "subagent": "r", "name": "grep", "content": "", "success": true, "id": "s1c", "instance_id": "s1"}
+{"type": "subagent_end", "name": "r", "instance_id": "s1"}
+{"type": "usage_stats", "input_tokens": 10, "output_tokens": 2}
+{"type": "text", "content": "done"}
+{"type": "done", "content": "done", "response": "done"}
+{"type": "error", "message": "later failure"}
+{"type": "done", "content": "", "response": ""}
+{"type": "text", "content": "next"}
+`
+	want := `── run 1 ──
+┊ plan
+▶ write_file  path=a.txt  content=` + strings.Repeat("x", 79) + `…
+  ⚠ approval needed: write_file — Creates a file.
+    path=a.txt
+  ? question: Which? [a / b]
+⇢ subagent r: look
+  ▶ r/grep  q=NaN
+    ✓ r/grep ok
+⇠ subagent done: r
+done
+── final answer ──
+done
+── run done · tokens: 10 in · 2 out · 12 total ──
+
+── run 2 ──
+✗ error: later failure
+── run ended with an error · tokens: 0 in · 0 out · 0 total ──
+
+── run 3 ──
+next
+── the input ended inside the run · tokens: 0 in · 0 out · 0 total ──
+`
+	got, _ := viewString(t, in, ViewOptions{})
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// Whatever the content, AppendSafe's output holds no byte a terminal acts
+// on, and printable text passes unchanged.
+func FuzzSafe(f *testing.F) {
+	for _, s := range []string{"plain", "\x1b[2J", "\u009b31m", "\u202eabc", "a\r\nb", "\xff\xfe", "\x1b]8;;u\x1b\\t"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, nl := range []bool{false, true} {
+			out := string(AppendSafe(nil, s, nl, nil))
+			for _, r := range out {
+				bad := r < 0x20 && !(nl && (r == '\n' || r == '\t')) || r == 0x7f || r >= 0x80 && r <= 0x9f ||
+					r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x2028 || r == 0x2029
+				if bad {
+					t.Fatalf("%q -> %q holds %U", s, out, r)
+				}
+			}
+			if !utf8.ValidString(out) {
+				t.Fatalf("%q -> %q is not UTF-8", s, out)
+			}
+			if isPlain(s) && out != s {
+				t.Fatalf("%q changed to %q", s, out)
+			}
+		}
+	})
+}
+
+func isPlain(s string) bool {
+	for _, c := range []byte(s) {
+		if c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// Any line: the viewer and the validator do not fail, and the viewer's
+// output stays safe.
+func FuzzLine(f *testing.F) {
+	for _, s := range []string{`{"type": "text", "content": "\u001b[2J"}`, `{"type": "tool_call", "name": "x", "args": {"a": NaN}, "id": "c"}`,
+		`{"schemaVersion":2,"type":"run_start","runId":"r"}`, `{"type": "usage_stats", "input_tokens": 1e400, "output_tokens": 99999999999999999999999}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 4096 {
+			return
+		}
+		out, _ := viewString(t, s+"\n", ViewOptions{})
+		if strings.ContainsAny(out, "\x1b\r\a\u009b\u202e") {
+			t.Fatalf("%q shows %q", s, out)
+		}
+		validateString(t, "x", s+"\n", Auto)
+		st := NewSummarizer("x", Auto)
+		st.Line(lineOf(1, s))
+		st.End()
+	})
+}
