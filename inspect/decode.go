@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/zevo/zevo/jsonl"
 )
 
 // Protocol is the protocol of a stream, or of one line.
@@ -123,47 +125,17 @@ func replaceNonFinite(b []byte) ([]byte, []string) { return replaceNonFiniteAs(b
 // replaceNonFiniteAs replaces them by sentinels, or with asText by strings
 // holding the token ("NaN"), for display.
 func replaceNonFiniteAs(b []byte, asText bool) ([]byte, []string) {
-	var out []byte
 	var tokens []string
-	inStr := false
-	last := 0
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if inStr {
-			if c == '\\' {
-				i++
-			} else if c == '"' {
-				inStr = false
-			}
-			continue
+	out, _ := jsonl.ReplaceNonFinite(b, func(dst []byte, tok string, n int) []byte {
+		tokens = append(tokens, tok)
+		if asText {
+			return append(append(append(dst, '"'), tok...), '"')
 		}
-		if c == '"' {
-			inStr = true
-			continue
-		}
-		for _, tok := range [...]string{"NaN", "Infinity", "-Infinity"} {
-			if bytes.HasPrefix(b[i:], []byte(tok)) {
-				out = append(out, b[last:i]...)
-				if asText {
-					out = append(out, '"')
-					out = append(out, tok...)
-					out = append(out, '"')
-				} else {
-					out = append(out, `"\u0000zevo-nonfinite-`...)
-					out = strconv.AppendInt(out, int64(len(tokens)), 10)
-					out = append(out, '"')
-				}
-				tokens = append(tokens, tok)
-				i += len(tok) - 1
-				last = i + 1
-				break
-			}
-		}
-	}
-	if tokens == nil {
-		return b, nil
-	}
-	return append(out, b[last:]...), tokens
+		dst = append(dst, `"\u0000zevo-nonfinite-`...)
+		dst = strconv.AppendInt(dst, int64(n), 10)
+		return append(dst, '"')
+	})
+	return out, tokens
 }
 
 // unmark replaces sentinels by nil, recording each one's path.

@@ -4,7 +4,6 @@
 package translate
 
 import (
-	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -425,7 +424,8 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnos
 		}
 	}
 	if !valid {
-		fixed, ok := replaceNonFinite(b)
+		fixed, n := jsonl.ReplaceNonFinite(b, func(dst []byte, _ string, _ int) []byte { return append(dst, "null"...) })
+		ok := n > 0
 		if ok {
 			raw = string(fixed)
 			valid, object = p.scan.line(raw, ev)
@@ -531,43 +531,6 @@ func jsonHint(b []byte) string {
 	}
 	return ""
 }
-
-// replaceNonFinite replaces Python's bare NaN, Infinity and -Infinity
-// outside strings with null. ok is false when there were none.
-func replaceNonFinite(b []byte) (out []byte, ok bool) {
-	last := 0
-	inStr := false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if inStr {
-			if c == '\\' {
-				i++
-			} else if c == '"' {
-				inStr = false
-			}
-			continue
-		}
-		if c == '"' {
-			inStr = true
-			continue
-		}
-		for _, tok := range nonFinite {
-			if bytes.HasPrefix(b[i:], tok) {
-				out = append(out, b[last:i]...)
-				out = append(out, "null"...)
-				last = i + len(tok)
-				i = last - 1
-				break
-			}
-		}
-	}
-	if last == 0 {
-		return nil, false
-	}
-	return append(out, b[last:]...), true
-}
-
-var nonFinite = [][]byte{[]byte("NaN"), []byte("-Infinity"), []byte("Infinity")}
 
 // upgrade turns a Zero v1 event into v2: violation → block (a block already
 // there wins), block codes renamed.
