@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/zevo/zevo/jsonl"
 )
 
 // encoder writes values as jq does with -c: no white space, object keys
@@ -173,7 +175,7 @@ func appendStringSlow(dst []byte, s string, ascii bool) []byte {
 			}
 			if ascii {
 				dst = append(dst, s[start:i]...)
-				dst = appendUnicode(dst, r)
+				dst = jsonl.AppendRuneEscape(dst, r)
 				i += size
 				start = i
 				continue
@@ -188,17 +190,4 @@ func appendStringSlow(dst []byte, s string, ascii bool) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
-}
-
-func appendUnicode(dst []byte, r rune) []byte {
-	if r >= 0x10000 {
-		r -= 0x10000
-		dst = appendU4(dst, 0xD800+(r>>10))
-		return appendU4(dst, 0xDC00+(r&0x3FF))
-	}
-	return appendU4(dst, r)
-}
-
-func appendU4(dst []byte, r rune) []byte {
-	return append(dst, '\\', 'u', hexDigits[r>>12&0xF], hexDigits[r>>8&0xF], hexDigits[r>>4&0xF], hexDigits[r&0xF])
 }

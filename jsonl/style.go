@@ -377,7 +377,7 @@ func restyle(dst, body []byte, i int, st Style) ([]byte, int) {
 		if c >= 0x80 {
 			r, size = utf8.DecodeRune(body[i:])
 		}
-		dst = appendPyEscape(dst, r)
+		dst = AppendRuneEscape(dst, r)
 		i += size
 		start = i
 	}
@@ -429,7 +429,9 @@ func hex4(b []byte) (rune, bool) {
 	return r, true
 }
 
-func appendPyEscape(dst []byte, r rune) []byte {
+// AppendRuneEscape appends r as \uXXXX, a surrogate pair above the BMP,
+// as Python's json.dumps (and jq -a) spell non-ASCII characters.
+func AppendRuneEscape(dst []byte, r rune) []byte {
 	if r >= 0x10000 {
 		r -= 0x10000
 		dst = appendU4(dst, 0xD800+(r>>10))
@@ -477,7 +479,7 @@ func AppendString(dst []byte, s string, st Style) []byte {
 				if r == utf8.RuneError && size == 1 {
 					r = 0xFFFD
 				}
-				dst = appendPyEscape(dst, r)
+				dst = AppendRuneEscape(dst, r)
 				start = i + size
 			}
 			i += size
