@@ -38,13 +38,13 @@ Examples:
 // translateFlags are translate's flags; hidden ones serve "zevo --to …".
 func translateFlags(hidden bool) []ucli.Flag {
 	return []ucli.Flag{
-		&ucli.StringFlag{Name: "to", Hidden: hidden, Usage: "target protocol: `FORMAT` zero, zero@1 or evosci"},
-		&ucli.StringFlag{Name: "from", Hidden: hidden, Value: "auto", Usage: "source protocol: `FORMAT` auto (per line), zero or evosci"},
-		&ucli.StringFlag{Name: "run-id", Hidden: hidden, Usage: "runId `ID` of the Zero runs zevo opens (later runs get .2, .3, …)"},
-		&ucli.StringFlag{Name: "session-id", Hidden: hidden, Usage: "sessionId `ID` of the run_start events zevo writes"},
-		&ucli.StringFlag{Name: "cwd", Hidden: hidden, Usage: "cwd `DIR` of the run_start events zevo writes (default: the working directory)"},
-		&ucli.StringFlag{Name: "model", Hidden: hidden, Usage: "model and apiModel `NAME` of the run_start events zevo writes"},
-		&ucli.StringFlag{Name: "unmapped", Hidden: hidden, Value: "drop", Usage: "events with no counterpart: `POLICY` drop (counted on stderr), keep (type prefixed) or error"},
+		&ucli.StringFlag{Name: "to", Hidden: hidden, Usage: "target protocol `FORMAT`: zero, zero@1 or evosci"},
+		&ucli.StringFlag{Name: "from", Hidden: hidden, Value: "auto", Usage: "source protocol `FORMAT`: auto (per line), zero or evosci"},
+		&ucli.StringFlag{Name: "run-id", Hidden: hidden, Usage: "use `ID` as the runId of the Zero runs zevo opens (later runs get .2, .3, …)"},
+		&ucli.StringFlag{Name: "session-id", Hidden: hidden, Usage: "use `ID` as the sessionId of the run_start events zevo writes"},
+		&ucli.StringFlag{Name: "cwd", Hidden: hidden, Usage: "use `DIR` as the cwd of the run_start events zevo writes (default: the working directory)"},
+		&ucli.StringFlag{Name: "model", Hidden: hidden, Usage: "use `NAME` as model and apiModel of the run_start events zevo writes"},
+		&ucli.StringFlag{Name: "unmapped", Hidden: hidden, Value: "drop", Usage: "events with no counterpart get `POLICY`: drop (counted on stderr), keep (type prefixed) or error"},
 		&ucli.BoolFlag{Name: "no-redact", Hidden: hidden, Usage: "do not apply Zero's redaction to Zero output"},
 		&ucli.BoolFlag{Name: "redact", Hidden: hidden, Usage: "apply Zero's redaction to EvoScientist output too"},
 		&ucli.BoolFlag{Name: "redact-extra", Hidden: hidden, Usage: "redact any output with Zero's rules plus GitHub tokens, AWS access keys, PEM private keys, JWTs, Slack tokens and Google API keys"},
