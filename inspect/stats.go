@@ -259,9 +259,7 @@ func (s *Summarizer) zeroLine(line int, ev gjson.Result, typ string) {
 	case "permission":
 		r.Permissions.Other++
 	case "usage":
-		addInt(r.Tokens.Input, ev.Get("promptTokens"))
-		addInt(r.Tokens.Output, ev.Get("completionTokens"))
-		addInt(r.Tokens.Total, ev.Get("totalTokens"))
+		r.Tokens.addZero(ev)
 		if c := ev.Get("costUsd"); c.Type == gjson.Number {
 			r.CostUSD += c.Float()
 		}
@@ -317,11 +315,7 @@ func (s *Summarizer) evoLine(line int, ev gjson.Result, typ string) {
 	case "ask_user":
 		r.Permissions.Questions += len(ev.Get("questions").Array())
 	case "usage_stats":
-		in, out := ev.Get("input_tokens"), ev.Get("output_tokens")
-		addInt(r.Tokens.Input, in)
-		addInt(r.Tokens.Output, out)
-		addInt(r.Tokens.Total, in)
-		addInt(r.Tokens.Total, out)
+		r.Tokens.addEvoSci(ev)
 	case "error":
 		r.Errors++
 		r.ErrorEvents = append(r.ErrorEvents, ErrorEvent{Line: line, Message: ev.Get("message").String()})
@@ -337,6 +331,22 @@ func (s *Summarizer) evoLine(line int, ev gjson.Result, typ string) {
 
 // addInt adds an integer JSON number to sum exactly; other values are
 // left out (zevo validate reports them).
+// addZero adds a Zero usage event: its own totalTokens counts.
+func (t *Tokens) addZero(ev gjson.Result) {
+	addInt(t.Input, ev.Get("promptTokens"))
+	addInt(t.Output, ev.Get("completionTokens"))
+	addInt(t.Total, ev.Get("totalTokens"))
+}
+
+// addEvoSci adds an EvoScientist usage_stats event, which has no total.
+func (t *Tokens) addEvoSci(ev gjson.Result) {
+	in, out := ev.Get("input_tokens"), ev.Get("output_tokens")
+	addInt(t.Input, in)
+	addInt(t.Output, out)
+	addInt(t.Total, in)
+	addInt(t.Total, out)
+}
+
 func addInt(sum *big.Int, v gjson.Result) {
 	if v.Type != gjson.Number {
 		return

@@ -362,9 +362,7 @@ func (v *Viewer) zero(ev gjson.Result, typ string) {
 		}
 		v.say(sDim, "  ", fmt.Sprintf("· checkpoint %d: ", c.Get("sequence").Int()), c.Get("tool").String()+" "+strings.Join(files, ", "))
 	case "usage":
-		addInt(v.tokens.Input, ev.Get("promptTokens"))
-		addInt(v.tokens.Output, ev.Get("completionTokens"))
-		addInt(v.tokens.Total, ev.Get("totalTokens"))
+		v.tokens.addZero(ev)
 	case "final":
 		s := get("text")
 		v.final = &s
@@ -459,11 +457,7 @@ func (v *Viewer) evo(ev gjson.Result, typ string) {
 		v.say(sDim, "", "· context summary:", "")
 		v.lines(sDim, "    ", get("content"))
 	case "usage_stats":
-		in, out := ev.Get("input_tokens"), ev.Get("output_tokens")
-		addInt(v.tokens.Input, in)
-		addInt(v.tokens.Output, out)
-		addInt(v.tokens.Total, in)
-		addInt(v.tokens.Total, out)
+		v.tokens.addEvoSci(ev)
 	case "interrupt":
 		for _, a := range ev.Get("action_requests").Array() {
 			msg := a.Get("name").String()
