@@ -224,6 +224,14 @@ func (s *Summarizer) count(typ string) *Run {
 	return r
 }
 
+// toolCall counts a call and remembers its name for the result (both
+// protocols' tool_call have id and name).
+func (s *Summarizer) toolCall(r *Run, ev gjson.Result) {
+	name := ev.Get("name").String()
+	s.calls[ev.Get("id").String()] = name
+	r.tool(name).Calls++
+}
+
 func (s *Summarizer) zeroLine(line int, ev gjson.Result, typ string) {
 	id := ev.Get("runId").String()
 	if typ == "run_start" || s.run == nil || s.run.Status != "unfinished" || id != s.run.ID {
@@ -232,9 +240,7 @@ func (s *Summarizer) zeroLine(line int, ev gjson.Result, typ string) {
 	r := s.count(typ)
 	switch typ {
 	case "tool_call":
-		name := ev.Get("name").String()
-		s.calls[ev.Get("id").String()] = name
-		r.tool(name).Calls++
+		s.toolCall(r, ev)
 	case "tool_result":
 		name := ev.Get("name").String()
 		if name == "" {
@@ -291,9 +297,7 @@ func (s *Summarizer) evoLine(line int, ev gjson.Result, typ string) {
 	r := s.count(typ)
 	switch typ {
 	case "tool_call":
-		name := ev.Get("name").String()
-		s.calls[ev.Get("id").String()] = name
-		r.tool(name).Calls++
+		s.toolCall(r, ev)
 	case "tool_result":
 		t := r.tool(ev.Get("name").String())
 		t.Results++
