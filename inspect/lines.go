@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 
@@ -44,7 +45,9 @@ func (ls *lines) read(l jsonl.Line) (*event, *protocol.LineError) {
 	if jsonl.IsBlank(l.Bytes) {
 		return nil, nil
 	}
-	if err := ls.dec.Decode(l.Bytes, &ls.obj); err != nil {
+	// A copy: values taken from the line are kept (names, ids, messages)
+	// after the reader reuses its buffer.
+	if err := ls.dec.Decode(bytes.Clone(l.Bytes), &ls.obj); err != nil {
 		return nil, err
 	}
 	ev := &ls.ev

@@ -74,6 +74,7 @@ type Validator struct {
 	report FileReport
 	last   int // number of the last non-blank line
 	lines  lines
+	runs   []*protocol.Run // the runs that ended
 
 	zero  zeroRules
 	evo   evoRules
@@ -175,10 +176,10 @@ func (v *Validator) schema(ev *event) {
 	}
 }
 
-// ended records a run that is over.
+// ended records a run that is over (a late done may still extend it).
 func (v *Validator) ended(r *protocol.Run) {
 	v.report.Runs++
-	v.report.RunList = append(v.report.RunList, runReport(r))
+	v.runs = append(v.runs, r)
 }
 
 // closed reports a run cut short before the event ev.
@@ -218,6 +219,10 @@ func (v *Validator) End() FileReport {
 	case v.input.seen:
 		v.input.end(v)
 	}
+	for _, r := range v.runs {
+		v.report.RunList = append(v.report.RunList, runReport(r))
+	}
+	v.runs = nil
 	return v.report
 }
 
