@@ -192,8 +192,10 @@ func (v *Validator) closed(line int, r *protocol.Run, ev *event) {
 		}
 	case r.Cut == protocol.CutRunID:
 		v.diag(line, SevError, prefixOr(ev.typ)+".runId", fmt.Sprintf("%s differs from the run's runId %s (line %d)", protocol.Quote(ev.obj.Str("runId")), protocol.Quote(r.ID), r.FirstLine))
-	case r.Cut == protocol.CutOtherProtocol:
-		v.diag(line, v.unfinished(), "", fmt.Sprintf("a %s line comes inside the %s run that began at line %d, which ends here without its end", ev.proto.Name, r.Protocol.Name, r.FirstLine))
+	case r.Cut == protocol.CutOtherProtocol && r.Protocol.Family == protocol.FamilyZero:
+		v.diag(line, v.unfinished(), "", fmt.Sprintf("a line of %s starts a new run inside run %s (line %d): no run_end", ev.proto.Name, protocol.Quote(r.ID), r.FirstLine))
+	case r.Cut == protocol.CutOtherProtocol && r.Protocol.Family == protocol.FamilyEvoSci:
+		v.diag(line, v.unfinished(), "", fmt.Sprintf("a line of %s starts a new run inside the run that began at line %d: no done or error", ev.proto.Name, r.FirstLine))
 	}
 }
 
