@@ -19,7 +19,8 @@ import (
 //   - bare NaN, Infinity and -Infinity outside strings (Python writes
 //     them) are read as null and listed in Object.NonFinite, for the caller
 //     to warn about;
-//   - of duplicate top-level keys the last wins, the first is in Object.Dup;
+//   - of duplicate top-level keys the last wins; the first key seen twice
+//     is in Object.Dup;
 //   - the byte order mark is removed at the start of an input (jsonl.Reader);
 //     on any other line it is an error.
 
