@@ -189,6 +189,9 @@ func runTranslate(c *ucli.Context, e *env) error {
 	if sum := st.Summary(opt.Unmapped); sum != "" && opt.Unmapped != translate.Keep {
 		fmt.Fprintln(e.stderr, sum)
 	}
+	if sum := st.DroppedSummary(); sum != "" {
+		fmt.Fprintln(e.stderr, sum)
+	}
 	if st.Diagnosed > 0 {
 		fmt.Fprintf(e.stderr, "zevo: %d line(s) read: %d translated, %d unmapped, %d with a diagnostic, %d blank\n",
 			st.Lines, st.Mapped, st.Unmapped, st.Diagnosed, st.Blank)

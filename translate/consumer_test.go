@@ -37,14 +37,14 @@ type zeroEvent struct {
 	Block             *zeroBlock                      `json:"block"`
 	Violation         *zeroBlock                      `json:"violation"` // v1's name for block
 	GrantMatched      bool                            `json:"grantMatched"`
-	Grant             map[string]any                  `json:"grant"`
+	Grant             *zeroGrant                      `json:"grant"`
 	Status            string                          `json:"status"`
 	Output            string                          `json:"output"`
 	Truncated         *bool                           `json:"truncated"`
 	Redacted          *bool                           `json:"redacted"`
 	ChangedFiles      []string                        `json:"changedFiles"`
 	Display           *struct{ Summary, Kind string } `json:"display"`
-	Checkpoint        map[string]any                  `json:"checkpoint"`
+	Checkpoint        *zeroCheckpoint                 `json:"checkpoint"`
 	Meta              map[string]string               `json:"meta"`
 	PromptTokens      *int                            `json:"promptTokens"`
 	CompletionTokens  *int                            `json:"completionTokens"`
@@ -55,6 +55,34 @@ type zeroEvent struct {
 	Code              string                          `json:"code"`
 	Recoverable       *bool                           `json:"recoverable"`
 	ExitCode          *int                            `json:"exitCode"`
+}
+
+// zeroEventV1 is the v1 event: its Grant had maxAutonomy.
+type zeroEventV1 struct {
+	zeroEvent
+	Grant *struct {
+		zeroGrant
+		MaxAutonomy string `json:"maxAutonomy"`
+	} `json:"grant"`
+}
+
+type zeroGrant struct {
+	ToolName   string `json:"toolName"`
+	Scope      string `json:"scope"`
+	ScopeKind  string `json:"scopeKind"`
+	Decision   string `json:"decision"`
+	ApprovedAt string `json:"approvedAt"`
+	Reason     string `json:"reason"`
+	Session    bool   `json:"session"`
+}
+
+type zeroCheckpoint struct {
+	Sequence      int      `json:"sequence"`
+	Tool          string   `json:"tool"`
+	Files         []string `json:"files"`
+	FilesRestored int      `json:"filesRestored"`
+	FilesDeleted  int      `json:"filesDeleted"`
+	Skipped       []string `json:"skipped"`
 }
 
 type zeroRisk struct {

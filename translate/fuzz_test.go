@@ -541,7 +541,7 @@ func TestManyFieldsIndexed(t *testing.T) {
 	if ev.get("delta").Exists() || ev.get("k1000").Raw != "-1000" || ev.get("type").Str != "text" {
 		t.Fatal("the index is stale after del")
 	}
-	opt := Options{To: Zero}
+	opt := Options{To: Zero, Unmapped: Keep} // the unknown keys are kept
 	r := translateAll(t, []byte(b.String()+"\n"), opt)
 	checkRun(t, []byte(b.String()), opt, r)
 	var keys []string
