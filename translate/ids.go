@@ -44,6 +44,7 @@ func (s *idSet) has(id string) bool {
 	return ok
 }
 
+// add adds id, which the set keeps: it must not be a view of a line.
 func (s *idSet) add(id string) {
 	if s.has(id) {
 		return
@@ -51,7 +52,6 @@ func (s *idSet) add(id string) {
 	if s.m == nil {
 		s.m = map[string]struct{}{}
 	}
-	id = strings.Clone(id)
 	if len(s.ring) < maxPending {
 		s.ring = append(s.ring, id)
 	} else {
@@ -147,6 +147,9 @@ func (t *Translator) permissionID(iid string, i int, name string) string {
 	}
 	for n := 2; z.perms.has(id); n++ {
 		id = stem + ":" + strconv.Itoa(n)
+	}
+	if id == iid {
+		id = strings.Clone(id) // a view of the line
 	}
 	z.perms.add(id)
 	return id

@@ -31,6 +31,63 @@ type out struct {
 	shape *shape
 	path  string // the event type (and field path, nested), for drop
 	drop  func(path string)
+	// keys, when not nil, remembers what shape and the redactor say of
+	// each key (the top level of an event only).
+	keys *keyCache
+}
+
+// keyInfo is what the builder needs to know of a key.
+type keyInfo struct {
+	sensitive bool // redaction replaces its value
+	known     bool // the shape has it
+	field     fieldShape
+}
+
+// keyCache remembers the keyInfo of the keys of one translator's events:
+// a handful of names as a rule, each looked up on every event.
+type keyCache struct {
+	m     map[string]keyInfo
+	shape *shape
+	rd    bool
+}
+
+// maxKeyCache bounds the cache: events with ever new keys cannot grow it.
+const maxKeyCache = 4096
+
+func (c *keyCache) get(key string) keyInfo {
+	if ki, ok := c.m[key]; ok {
+		return ki
+	}
+	ki := lookupKey(key, c.shape, c.rd)
+	if len(c.m) < maxKeyCache {
+		if c.m == nil {
+			c.m = map[string]keyInfo{}
+		}
+		c.m[strings.Clone(key)] = ki
+	}
+	return ki
+}
+
+func lookupKey(key string, sh *shape, rd bool) keyInfo {
+	var ki keyInfo
+	ki.sensitive = rd && redact.SensitiveKey(key)
+	if sh != nil {
+		ki.field, ki.known = sh.fields[key]
+		if sh.values != nil {
+			ki.field, ki.known = *sh.values, true
+		}
+	}
+	return ki
+}
+
+func (o *out) info(key string) keyInfo {
+	switch {
+	case o.keys != nil:
+		return o.keys.get(key)
+	case o.rd == nil && o.shape == nil:
+		return keyInfo{}
+	}
+	return lookupKey(key, o.shape, o.rd != nil)
 }
 
 type kvPos struct {
@@ -44,7 +101,7 @@ func (o *out) reset(st jsonl.Style, rd *redact.Redactor, sorted bool) {
 	o.kv = o.kv[:0]
 	o.arena = o.arena[:0]
 	o.err = nil
-	o.shape, o.path, o.drop = nil, "", nil
+	o.shape, o.path, o.drop, o.keys = nil, "", nil, nil
 }
 
 // child returns the builder of a nested object, in o's style.
@@ -64,25 +121,24 @@ func (o *out) fail(err error) {
 
 // put records the value rendered from start as key's. A sensitive key's
 // value is replaced by the marker, as Zero does.
-func (o *out) put(key string, start int) {
-	if o.rd != nil && redact.SensitiveKey(key) {
+func (o *out) put(key string, ki keyInfo, start int) {
+	if ki.sensitive {
 		o.arena = append(o.arena[:start], `"`+redact.Marker+`"`...)
 	}
 	o.kv = append(o.kv, kvPos{key: key, start: start, end: len(o.arena)})
 }
 
-// admit reports whether the target may hold key with a value of kind k,
-// counting what it drops.
-func (o *out) admit(key string, v gjson.Result) (*shape, bool) {
+// admit reports whether the target may hold v under key, counting what it
+// drops.
+func (o *out) admit(key string, ki keyInfo, v gjson.Result) bool {
 	if o.shape == nil {
-		return nil, true
+		return true
 	}
-	f, ok := o.shape.fields[key]
-	if !ok || !f.kind.holds(v) {
+	if !ki.known || !ki.field.kind.holds(v) {
 		o.drop(o.path + "." + key)
-		return nil, false
+		return false
 	}
-	return f.sub, true
+	return true
 }
 
 // bigValue is the size from which a value is checked for being copied as
@@ -94,18 +150,18 @@ func (o *out) raw(key string, raw string) {
 	if raw == "" { // an absent gjson value: nothing to copy
 		return
 	}
+	ki := o.info(key)
 	if o.shape != nil {
-		sub, ok := o.admit(key, gjson.Result{Type: rawType(raw), Raw: raw})
-		if !ok {
+		if !o.admit(key, ki, gjson.Result{Type: rawType(raw), Raw: raw}) {
 			return
 		}
-		if sub != nil && !sub.fits(gjson.Parse(raw)) {
+		if sub := ki.field.sub; sub != nil && raw[0] == '{' && !sub.fits(gjson.Parse(raw)) {
 			o.object(key, func(c *out) { c.fitted(gjson.Parse(raw), sub, o.path+"."+key, o.drop) })
 			return
 		}
 	}
 	b := unsafe.Slice(unsafe.StringData(raw), len(raw))
-	if len(raw) >= bigValue && !(o.rd != nil && redact.SensitiveKey(key)) && jsonl.Unchanged(b, o.st, o.rd) {
+	if len(raw) >= bigValue && !ki.sensitive && jsonl.Unchanged(b, o.st, o.rd) {
 		// A large value the output keeps as it is: refer to it, so that
 		// memory holds it twice (input, output line), not three times.
 		o.kv = append(o.kv, kvPos{key: key, ext: raw})
@@ -116,7 +172,7 @@ func (o *out) raw(key string, raw string) {
 		o.fail(err)
 		return
 	}
-	o.put(key, start)
+	o.put(key, ki, start)
 }
 
 // appendRaw renders a JSON value copied from the input onto the arena.
@@ -172,12 +228,13 @@ func (o *out) rawOmit(key string, v gjson.Result) {
 
 // str adds a string value (redacted when the output is).
 func (o *out) str(key, s string) {
-	if _, ok := o.admit(key, gjson.Result{Type: gjson.String}); !ok {
+	ki := o.info(key)
+	if !o.admit(key, ki, gjson.Result{Type: gjson.String}) {
 		return
 	}
 	start := len(o.arena)
 	o.arena = o.appendStr(o.arena, s)
-	o.put(key, start)
+	o.put(key, ki, start)
 }
 
 func (o *out) appendStr(dst []byte, s string) []byte {
@@ -195,16 +252,18 @@ func (o *out) strOmit(key, s string) {
 }
 
 func (o *out) int(key string, n int64) {
-	if _, ok := o.admit(key, gjson.Result{Type: gjson.Number, Raw: "0"}); !ok {
+	ki := o.info(key)
+	if !o.admit(key, ki, gjson.Result{Type: gjson.Number, Raw: "0"}) {
 		return
 	}
 	start := len(o.arena)
 	o.arena = jsonl.AppendInt(o.arena, n)
-	o.put(key, start)
+	o.put(key, ki, start)
 }
 
 func (o *out) bool(key string, b bool) {
-	if _, ok := o.admit(key, gjson.Result{Type: gjson.False}); !ok {
+	ki := o.info(key)
+	if !o.admit(key, ki, gjson.Result{Type: gjson.False}) {
 		return
 	}
 	start := len(o.arena)
@@ -213,13 +272,14 @@ func (o *out) bool(key string, b bool) {
 	} else {
 		o.arena = append(o.arena, "false"...)
 	}
-	o.put(key, start)
+	o.put(key, ki, start)
 }
 
 // object adds a nested object that fill builds, keys and values written
 // as the top level's.
 func (o *out) object(key string, fill func(c *out)) {
-	if _, ok := o.admit(key, gjson.Result{Type: gjson.JSON, Raw: "{}"}); !ok {
+	ki := o.info(key)
+	if !o.admit(key, ki, gjson.Result{Type: gjson.JSON, Raw: "{}"}) {
 		return
 	}
 	c := o.child()
@@ -230,12 +290,13 @@ func (o *out) object(key string, fill func(c *out)) {
 	}
 	start := len(o.arena)
 	o.arena = c.appendTo(o.arena)
-	o.put(key, start)
+	o.put(key, ki, start)
 }
 
 // array adds a JSON array whose elements fill adds.
 func (o *out) array(key string, fill func(l *list)) {
-	if _, ok := o.admit(key, gjson.Result{Type: gjson.JSON, Raw: "[]"}); !ok {
+	ki := o.info(key)
+	if !o.admit(key, ki, gjson.Result{Type: gjson.JSON, Raw: "[]"}) {
 		return
 	}
 	start := len(o.arena)
@@ -243,7 +304,7 @@ func (o *out) array(key string, fill func(l *list)) {
 	l := list{o: o}
 	fill(&l)
 	o.arena = append(o.arena, ']')
-	o.put(key, start)
+	o.put(key, ki, start)
 }
 
 // list adds the elements of an array being built by out.array.

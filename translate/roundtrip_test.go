@@ -254,7 +254,9 @@ func TestRoundTripGolden(t *testing.T) {
 	files = append(files, more...)
 	n := 0
 	for _, f := range files {
-		if strings.Contains(f, "bad-input") {
+		if strings.Contains(f, "bad-input") || strings.Contains(f, "zero-target-valid") {
+			// zero-target-valid: fields Zero does not have, which a
+			// mapped event does not carry to EvoScientist
 			continue
 		}
 		data, err := os.ReadFile(f)

@@ -60,7 +60,7 @@ func (t *Translator) headZero(typ string) {
 
 func (t *Translator) beginZero() {
 	t.ob.reset(jsonl.GoStyle, t.opt.Redactor, true)
-	t.ob.shape, t.ob.drop = t.shape, t.dropFn
+	t.ob.shape, t.ob.drop, t.ob.keys = t.shape, t.dropFn, &t.keys
 }
 
 // beginZeroRun starts tracking a run.
@@ -208,10 +208,14 @@ func (t *Translator) evoUsage(ev *event, rule *mappings.Rule, to string) (bool, 
 	in, out := intOrZero(ev.get("input_tokens")), intOrZero(ev.get("output_tokens"))
 	total := addInts(in, out)
 	if t.shape != nil {
-		for _, c := range [][2]string{{"input_tokens", in}, {"output_tokens", out}, {"the sum of input_tokens and output_tokens", total}} {
-			if !kInt.holds(gjson.Result{Type: gjson.Number, Raw: c[1]}) {
-				return false, ev.diag("usage_stats: %s %s does not fit Zero's token counts (64-bit integers; --unmapped keep writes it)", c[0], clip(c[1]))
-			}
+		if d := tokenRange(ev, "input_tokens", in); d != nil {
+			return false, d
+		}
+		if d := tokenRange(ev, "output_tokens", out); d != nil {
+			return false, d
+		}
+		if d := tokenRange(ev, "the sum of input_tokens and output_tokens", total); d != nil {
+			return false, d
 		}
 	}
 	if err := t.startZero(to); err != nil {
@@ -221,6 +225,14 @@ func (t *Translator) evoUsage(ev *event, rule *mappings.Rule, to string) (bool, 
 	t.ob.raw("completionTokens", out)
 	t.ob.raw("totalTokens", total)
 	return false, t.write()
+}
+
+// tokenRange diagnoses a token count Zero's int cannot hold.
+func tokenRange(ev *event, what, n string) *Diagnostic {
+	if kInt.holds(gjson.Result{Type: gjson.Number, Raw: n}) {
+		return nil
+	}
+	return ev.diag("usage_stats: %s %s does not fit Zero's token counts (64-bit integers; --unmapped keep writes it)", what, clip(n))
 }
 
 func intOrZero(v gjson.Result) string {

@@ -107,6 +107,7 @@ type Translator struct {
 	stats  Stats
 	shape  *shape // of Zero output, or nil: see targetShape
 	dropFn func(path string)
+	keys   keyCache // of the top level of output events
 	events int // events dispatched so far
 
 	ob   out
@@ -147,6 +148,7 @@ func New(opt Options, emit func([]byte) error) *Translator {
 	t.stats.Dropped = map[string]int{}
 	t.shape = t.targetShape()
 	t.dropFn = t.dropZero
+	t.keys = keyCache{shape: t.shape, rd: opt.Redactor != nil}
 	return t
 }
 
