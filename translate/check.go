@@ -77,7 +77,7 @@ func clipTo(s string, max int) string {
 // check validates several fields at once.
 func check(ev *event, spec ...string) *Diagnostic {
 	for i := 0; i+1 < len(spec); i += 2 {
-		if d := typeErr(ev, spec[i], ev.peek(spec[i]), spec[i+1]); d != nil {
+		if d := typeErr(ev, spec[i], ev.Peek(spec[i]), spec[i+1]); d != nil {
 			return d
 		}
 	}

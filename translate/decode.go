@@ -1,16 +1,13 @@
 package translate
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
-	"unsafe"
 
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
+	"github.com/zevo/zevo/protocol"
 )
 
 // prepared is a line validated and split, ready for apply.
@@ -28,7 +25,7 @@ type prepared struct {
 type preparer struct {
 	from   Format
 	tables *mappings.Set
-	scan   scanner
+	dec    protocol.Decoder
 }
 
 func (p *preparer) prepare(l jsonl.Line, out *prepared) {
@@ -43,54 +40,34 @@ func (p *preparer) prepare(l jsonl.Line, out *prepared) {
 // decode validates a line and splits its top-level fields. warn is a
 // diagnostic for a line that is still translated (NaN replaced by null).
 func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnostic) {
-	*ev = event{fields: ev.fields[:0], name: l.Name, num: l.Num}
-	b := l.Bytes
-	raw := unsafe.String(unsafe.SliceData(b), len(b))
-	valid, object := p.scan.line(raw, ev) // checks UTF-8 too
-	if !valid || p.scan.deep {
-		if !utf8.Valid(b) {
-			return nil, nil, &Diagnostic{ev.where(), "invalid UTF-8"}
-		}
-		if jsonl.TooDeep(b) {
-			return nil, nil, &Diagnostic{ev.where(), "not valid JSON (nested deeper than 10000 levels)"}
-		}
+	ev.name, ev.num, ev.prefix = l.Name, l.Num, false
+	if e := p.dec.Decode(l.Bytes, &ev.Object); e != nil {
+		return nil, nil, &Diagnostic{ev.where(), e.Error()}
 	}
-	if !valid {
-		fixed, n := jsonl.ReplaceNonFinite(b, func(dst []byte, _ string, _ int) []byte { return append(dst, "null"...) })
-		ok := n > 0
-		if ok {
-			raw = string(fixed)
-			valid, object = p.scan.line(raw, ev)
-		}
-		if !valid {
-			return nil, nil, &Diagnostic{ev.where(), "not valid JSON" + jsonHint(b)}
-		}
-		warn = &Diagnostic{ev.where(), "NaN or Infinity is not JSON; translated with null in its place"}
+	if len(ev.NonFinite) > 0 {
+		warn = &Diagnostic{ev.where(), protocol.NonFiniteMessage(ev.NonFinite[0])}
 	}
-	ev.raw = raw
-	if !object {
-		return nil, nil, &Diagnostic{ev.where(), "not a JSON object"}
-	}
-	typ := ev.get("type")
+	typ := ev.Get("type")
 	if typ.Type != gjson.String {
 		return nil, nil, &Diagnostic{ev.where(), `no string "type" field`}
 	}
 	ev.typ = typ.Str
-	sv := ev.get("schemaVersion")
+	ev.proto = protocol.Detect(&ev.Object)
+	sv := ev.Get("schemaVersion")
 	switch {
 	case strings.HasPrefix(ev.typ, "zero."):
 		ev.kind, ev.typ, ev.prefix = Zero, ev.typ[len("zero."):], true
 	case strings.HasPrefix(ev.typ, "evosci."):
 		ev.kind, ev.typ, ev.prefix = EvoSci, ev.typ[len("evosci."):], true
-		ev.del("schemaVersion")
-		ev.del("runId")
+		ev.Del("schemaVersion")
+		ev.Del("runId")
 		sv = gjson.Result{}
-	case sv.Exists():
-		ev.kind = Zero
-	default:
+	case ev.proto.Family == protocol.FamilyEvoSci:
 		ev.kind = EvoSci
+	default:
+		ev.kind = Zero
 	}
-	if p.from != Auto && !ev.prefix && ev.kind != p.from && !(p.from == Zero1 && ev.kind == Zero) {
+	if p.from != Auto && !ev.prefix && ev.kind != p.from {
 		if p.from == Zero {
 			return nil, nil, &Diagnostic{ev.where(), `no "schemaVersion": not a Zero event (--from zero)`}
 		}
@@ -114,54 +91,19 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnos
 	return ev, warn, nil
 }
 
-// checkZeroFields checks the JSON types of the Zero fields zevo knows, so
-// that no target gets a field its decoder would refuse.
+// checkZeroFields checks the JSON types of the fields Zero knows, so that
+// no target gets a field its decoder would refuse.
 func checkZeroFields(ev *event) *Diagnostic {
-	for _, f := range ev.fields {
-		want := ""
-		switch f.key {
-		case "runId", "sessionId", "cwd", "provider", "model", "apiModel", "delta", "id", "name", "action",
-			"permission", "permissionMode", "autonomy", "sideEffect", "reason", "decisionReason", "status",
-			"output", "text", "message", "code", "role", "content":
-			want = "string"
-		case "permissionGranted", "grantMatched", "truncated", "redacted", "recoverable":
-			want = "boolean"
-		case "promptTokens", "completionTokens", "totalTokens", "exitCode":
-			want = "integer"
-		case "costUsd":
-			want = "number"
-		case "risk", "block", "violation", "grant", "display", "checkpoint", "meta":
-			want = "object"
-		case "changedFiles", "images":
-			want = "array"
+	for _, m := range ev.Members() {
+		k, ok := protocol.ZeroFieldKind(m.Key)
+		if !ok || k == protocol.KindAny {
+			continue
 		}
-		if d := typeErr(ev, f.key, f.val, want); d != nil {
+		if d := typeErr(ev, m.Key, m.Value, k.String()); d != nil {
 			return d
 		}
 	}
 	return nil
-}
-
-// jsonHint says what is wrong with a line that is not JSON, briefly. It
-// runs only on bad lines, so it may be slow.
-func jsonHint(b []byte) string {
-	if len(b) > 0 && b[0] != '{' && b[0] != '[' && b[0] != '"' && b[0] != '-' && (b[0] < '0' || b[0] > '9') {
-		s := b
-		if len(s) > 40 {
-			s = s[:40]
-		}
-		return fmt.Sprintf(" (starts %q)", s)
-	}
-	var v json.RawMessage
-	err := json.Unmarshal(b, &v)
-	var se *json.SyntaxError
-	switch {
-	case errors.As(err, &se):
-		return fmt.Sprintf(" (at byte %d: %s)", se.Offset, strings.TrimPrefix(se.Error(), "invalid character "))
-	case err != nil:
-		return " (" + err.Error() + ")"
-	}
-	return ""
 }
 
 // upgrade turns a Zero v1 event into v2: violation → block (a block already
@@ -169,16 +111,16 @@ func jsonHint(b []byte) string {
 func upgrade(ev *event, tables *mappings.Set) {
 	v := tables.Versions
 	for v1, v2 := range v.Fields {
-		old := ev.get(v1)
+		old := ev.Get(v1)
 		if !old.Exists() {
 			continue
 		}
-		ev.del(v1)
-		if !ev.get(v2).Exists() {
-			ev.set(v2, renameCode(old, v.BlockCodes))
+		ev.Del(v1)
+		if !ev.Get(v2).Exists() {
+			ev.Set(v2, renameCode(old, v.BlockCodes))
 		}
 	}
-	ev.set("schemaVersion", gjson.Parse("2"))
+	ev.Set("schemaVersion", gjson.Parse("2"))
 }
 
 // renameCode rewrites the "code" of a block object through names.

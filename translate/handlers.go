@@ -4,6 +4,9 @@ import (
 	"cmp"
 	"maps"
 	"slices"
+	"strings"
+
+	"github.com/zevo/zevo/protocol"
 
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/mappings"
@@ -51,18 +54,35 @@ func init() {
 	}
 }
 
-// The messages of the errors zevo writes for a run that did not end.
-const (
-	msgEOF = "the input ended before the run finished"
-	msgCut = "the run ended without run_end"
-)
+// msgEOF is the message of the error zevo writes for a run the input left
+// open; cutMessage that for a run another event cut short.
+const msgEOF = "the input ended before the run finished"
+
+func cutMessage(c protocol.Cut) string { return "the run was cut short: " + c.String() }
 
 // dispatch routes an event to its direction's handler. unmapped reports an
 // event with no counterpart (written or not per policy).
 func (t *Translator) dispatch(ev *event) (unmapped bool, err error) {
-	t.events++
-	if err := t.cutRun(ev); err != nil {
-		return false, err
+	// A kept event (zero.*, evosci.*) belongs to the stream around it.
+	p := ev.proto
+	switch {
+	case ev.prefix && ev.kind == Zero:
+		p = protocol.EvoSci
+	case ev.prefix:
+		p = protocol.ZeroV2
+	}
+	step := t.runs.Event(p, &ev.Object, ev.num)
+	if step.Closed != nil && step.Closed.Cut != protocol.NotCut {
+		if err := t.closeCut(step.Closed); err != nil {
+			return false, err
+		}
+	}
+	switch {
+	case step.Late && t.opt.To != EvoSci:
+		// EvoScientist's done after its error: the run has ended.
+		return false, nil
+	case step.Start && p.Family == protocol.FamilyZero && t.opt.To != EvoSci:
+		t.beginZeroRun(strings.Clone(ev.Str("runId")))
 	}
 	switch {
 	case t.opt.To == EvoSci && ev.kind == Zero:
@@ -76,29 +96,24 @@ func (t *Translator) dispatch(ev *event) (unmapped bool, err error) {
 	}
 }
 
-// cutRun closes, as incomplete, a run of one protocol that is still open
-// when an event of the other protocol comes (logs concatenated with cat, a
-// mixed pipe): the new event belongs to a new run. Kept events (zero.*,
-// evosci.*) belong to the run around them, and Zero's input events to no
-// run.
-func (t *Translator) cutRun(ev *event) error {
-	if ev.prefix || (ev.kind == Zero && zeroInputTypes[ev.typ]) {
-		return nil
+// closeCut ends the output of a run the run rules closed before its end
+// (docs/runs.md), as the target's producer ends an incomplete run.
+func (t *Translator) closeCut(r *protocol.Run) error {
+	msg := cutMessage(r.Cut)
+	if r.Cut == protocol.CutEndOfInput {
+		msg = msgEOF
 	}
-	if t.opt.To != EvoSci {
-		if z := &t.toZero; z.active && z.source != ev.kind {
-			return t.endZeroRun(msgCut)
-		}
-		return nil
-	}
-	e := &t.toEvo
 	switch {
-	case ev.kind == EvoSci && e.active:
-		return t.endEvoRun(msgCut)
-	case ev.kind == Zero && e.passing:
-		e.passing = false
+	case t.opt.To != EvoSci:
+		return t.endZeroRun(msg)
+	case r.Protocol.Family == protocol.FamilyZero:
+		return t.endEvoRun(msg)
+	case r.Protocol.Family == protocol.FamilyEvoSci && r.Cut != protocol.CutEndOfInput:
+		// EvoScientist input passed through: its run ends as a failed
+		// one, so that the next run's events are not read as its own. At
+		// the end of the input it ends as its producer left it.
 		t.headEvo("error")
-		t.ob.str("message", msgCut)
+		t.ob.str("message", msg)
 		return t.write()
 	}
 	return nil
@@ -130,7 +145,7 @@ func (t *Translator) zeroToEvo(ev *event) (bool, error) {
 		t.toEvo.active = true
 	}
 	if ev.typ == "text" {
-		if d := ev.get("delta"); d.Type == gjson.String && t.toEvo.text.Len() < maxCallMem {
+		if d := ev.Get("delta"); d.Type == gjson.String && t.toEvo.text.Len() < maxCallMem {
 			t.toEvo.text.WriteString(d.Str)
 		}
 	}

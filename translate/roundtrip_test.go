@@ -25,6 +25,9 @@ func isSynthesized(msg string) (closesRun bool, ok bool) {
 			return true, true
 		}
 	}
+	if strings.HasPrefix(msg, "the run was cut short: ") {
+		return true, true
+	}
 	return false, strings.HasPrefix(msg, "run ended with status ")
 }
 

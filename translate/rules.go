@@ -11,7 +11,7 @@ var zeroValues = map[string]string{"string": `""`, "integer": "0", "number": "0"
 // applyRule writes a table rule's renamed fields and constants.
 func (t *Translator) applyRule(ev *event, r *mappings.Rule, omitEmpty bool) error {
 	for _, f := range r.Fields {
-		v := ev.lookup(f.From)
+		v := ev.Lookup(f.From)
 		if d := typeErr(ev, f.From, v, f.Type); d != nil {
 			return d
 		}
@@ -37,12 +37,12 @@ func (t *Translator) applyRule(ev *event, r *mappings.Rule, omitEmpty bool) erro
 // keepFields writes every field of ev but those named.
 func (t *Translator) keepFields(ev *event, skip ...string) {
 next:
-	for _, f := range ev.fields {
+	for _, f := range ev.Members() {
 		for _, s := range skip {
-			if f.key == s {
+			if f.Key == s {
 				continue next
 			}
 		}
-		t.ob.raw(f.key, f.val.Raw)
+		t.ob.raw(f.Key, f.Value.Raw)
 	}
 }

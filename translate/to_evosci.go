@@ -17,9 +17,6 @@ type evoState struct {
 	text     strings.Builder // text deltas, for done when no final came
 	calls    []callInfo      // tool calls, for tool_result names and interrupt args
 	callMem  int
-	// passing: a run of EvoScientist input, passed through, has begun and
-	// not ended.
-	passing bool
 }
 
 type callInfo struct {
@@ -88,7 +85,7 @@ func (t *Translator) zeroToolCall(ev *event, _ *mappings.Rule, to string) (bool,
 	if d := check(ev, "id", "string", "name", "string"); d != nil {
 		return false, d
 	}
-	args := ev.get("args")
+	args := ev.Get("args")
 	argsRaw := "{}"
 	switch {
 	case args.IsObject():
@@ -98,11 +95,11 @@ func (t *Translator) zeroToolCall(ev *event, _ *mappings.Rule, to string) (bool,
 		// JSON value); EvoScientist's consumers need an object.
 		argsRaw = `{"arguments": ` + args.Raw + `}`
 	}
-	t.rememberCall(ev.get("id").Str, ev.get("name").Str, argsRaw)
+	t.rememberCall(ev.Get("id").Str, ev.Get("name").Str, argsRaw)
 	t.headEvo(to)
-	t.ob.raw("name", orEmpty(ev.get("name")))
+	t.ob.raw("name", orEmpty(ev.Get("name")))
 	t.ob.raw("args", argsRaw)
-	t.ob.raw("id", orEmpty(ev.get("id")))
+	t.ob.raw("id", orEmpty(ev.Get("id")))
 	return false, t.write()
 }
 
@@ -111,21 +108,21 @@ func (t *Translator) zeroToolResult(ev *event, _ *mappings.Rule, to string) (boo
 		return false, d
 	}
 	t.headEvo(to)
-	name := ev.get("name")
+	name := ev.Get("name")
 	if name.Type == gjson.String {
 		t.ob.raw("name", name.Raw)
-	} else if c := t.findCall(ev.get("id").Str); c != nil {
+	} else if c := t.findCall(ev.Get("id").Str); c != nil {
 		t.ob.str("name", c.name)
 	} else {
 		t.ob.str("name", "")
 	}
-	if out := ev.peek("output"); out.Type == gjson.String {
+	if out := ev.Peek("output"); out.Type == gjson.String {
 		t.ob.raw("content", out.Raw)
 	} else {
 		t.ob.str("content", "")
 	}
-	t.ob.bool("success", ev.get("status").Str == "ok")
-	t.ob.raw("id", orEmpty(ev.get("id"))) // EvoScientist's own consumer requires it
+	t.ob.bool("success", ev.Get("status").Str == "ok")
+	t.ob.raw("id", orEmpty(ev.Get("id"))) // EvoScientist's own consumer requires it
 	return false, t.write()
 }
 
@@ -133,7 +130,7 @@ func (t *Translator) zeroPermission(ev *event, _ *mappings.Rule, to string) (boo
 	if d := check(ev, "id", "string", "name", "string", "reason", "string"); d != nil {
 		return false, d
 	}
-	id, name, reason := ev.get("id"), orEmpty(ev.get("name")), ev.get("reason")
+	id, name, reason := ev.Get("id"), orEmpty(ev.Get("name")), ev.Get("reason")
 	args := "{}"
 	if c := t.findCall(id.Str); c != nil {
 		args = c.args
@@ -174,10 +171,10 @@ func (t *Translator) zeroError(ev *event, _ *mappings.Rule, to string) (bool, er
 		return false, d
 	}
 	t.headEvo(to)
-	if m := ev.get("message"); m.Type == gjson.String {
+	if m := ev.Get("message"); m.Type == gjson.String {
 		t.ob.raw("message", m.Raw)
 	} else {
-		t.ob.str("message", ev.get("code").String())
+		t.ob.str("message", ev.Get("code").String())
 	}
 	t.toEvo.errored = true
 	return false, t.write()
@@ -192,7 +189,7 @@ func (t *Translator) zeroFinal(ev *event, _ *mappings.Rule, _ string) (bool, err
 	// The line's bytes are reused for the next line: keep a copy (or
 	// the constant, which is not in the line).
 	t.toEvo.final = `""`
-	if text := orEmpty(ev.get("text")); text != `""` {
+	if text := orEmpty(ev.Get("text")); text != `""` {
 		t.toEvo.final = strings.Clone(text)
 	}
 	return false, nil
@@ -202,15 +199,11 @@ func (t *Translator) zeroRunStart(ev *event, _ *mappings.Rule, _ string) (bool, 
 	if d := check(ev, "runId", "string"); d != nil {
 		return false, d
 	}
-	// A run_start inside a run means the last one never ended.
-	if err := t.endEvoRun(msgCut); err != nil {
-		return false, err
-	}
 	t.toEvo.active = true
 	// A run_start zevo wrote itself for an EvoScientist run carries
 	// nothing the EvoScientist stream lacks: keeping it would not
 	// restore the source.
-	if t.opt.Unmapped == Keep && ev.get("provider").Str != evoProvider {
+	if t.opt.Unmapped == Keep && ev.Get("provider").Str != evoProvider {
 		return false, t.keepZeroInEvo(ev)
 	}
 	return false, nil
@@ -220,7 +213,7 @@ func (t *Translator) zeroRunEnd(ev *event, _ *mappings.Rule, to string) (bool, e
 	if d := check(ev, "status", "string", "exitCode", "integer"); d != nil {
 		return false, d
 	}
-	status := ev.get("status").Str
+	status := ev.Get("status").Str
 	switch status {
 	case "success", "spec_review_required":
 		t.headEvo(to)
@@ -237,7 +230,7 @@ func (t *Translator) zeroRunEnd(ev *event, _ *mappings.Rule, to string) (bool, e
 		return false, t.write()
 	}
 	msg := "run ended with status " + status
-	if c := ev.get("exitCode"); c.Exists() {
+	if c := ev.Get("exitCode"); c.Exists() {
 		msg += " (exit code " + c.Raw + ")"
 	}
 	if err := t.failEvoRun(msg); err != nil {
@@ -269,22 +262,11 @@ func (t *Translator) endEvoRun(msg string) error {
 	return err
 }
 
-// endEvoRuns ends what an input left open: a run of Zero input as
-// endEvoRun does; a run of EvoScientist input passed through ends as its
-// producer left it.
-func (t *Translator) endEvoRuns(msg string) error {
-	t.toEvo.passing = false
-	return t.endEvoRun(msg)
-}
-
 // evoToEvo passes an EvoScientist event on (redacted with --redact).
 func (t *Translator) evoToEvo(ev *event) error {
-	if !ev.prefix {
-		t.toEvo.passing = ev.typ != "done" && ev.typ != "error"
-	}
-	if t.opt.Redactor == nil && !ev.prefix && ev.raw != "" {
+	if t.opt.Redactor == nil && !ev.prefix && ev.Raw != "" {
 		t.stats.Written++
-		t.line = append(t.line[:0], ev.raw...)
+		t.line = append(t.line[:0], ev.Raw...)
 		return t.emit(t.line)
 	}
 	t.headEvo(ev.typ)

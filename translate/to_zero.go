@@ -8,6 +8,7 @@ import (
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
+	"github.com/zevo/zevo/protocol"
 )
 
 // evoProvider is the provider of the Zero runs zevo synthesizes.
@@ -15,19 +16,12 @@ const evoProvider = "evoscientist"
 
 // zeroState is the run being written as Zero.
 type zeroState struct {
-	active bool
-	// source is the protocol of the stream the run came in: EvoSci for a
-	// run zevo opened (or one a kept zero.run_start restored inside
-	// EvoScientist input), Zero for a Zero run passed through.
-	source   Format
+	active   bool
 	runID    string
 	runs     int           // runs synthesized so far, for --run-id suffixes
 	pending  []pendingCall // tool calls without a result yet, oldest first
 	answered idSet         // ids of the calls whose result came
 	perms    idSet         // ids of the permission_requests written
-	// failedAt is the number of the event that closed the last run with
-	// an EvoScientist error: a done right after it belongs to that run.
-	failedAt int
 }
 
 func (t *Translator) zeroVersion() int64 {
@@ -64,9 +58,9 @@ func (t *Translator) beginZero() {
 }
 
 // beginZeroRun starts tracking a run.
-func (t *Translator) beginZeroRun(id string, source Format) {
+func (t *Translator) beginZeroRun(id string) {
 	z := &t.toZero
-	z.active, z.source, z.runID = true, source, id
+	z.active, z.runID = true, id
 	t.forgetZeroRun()
 }
 
@@ -78,7 +72,7 @@ func (t *Translator) forgetZeroRun() {
 }
 
 func (t *Translator) openZeroRun() error {
-	t.beginZeroRun(t.newRunID(), EvoSci)
+	t.beginZeroRun(t.newRunID())
 	t.headZero("run_start")
 	t.ob.strOmit("sessionId", t.opt.SessionID)
 	t.ob.strOmit("cwd", t.opt.Cwd)
@@ -160,7 +154,7 @@ func (t *Translator) evoToolCall(ev *event, rule *mappings.Rule, to string) (boo
 	if d := check(ev, "name", "string", "id", "string"); d != nil {
 		return false, d
 	}
-	name, id := ev.get("name").Str, ev.get("id").Str
+	name, id := ev.Get("name").Str, ev.Get("id").Str
 	if err := t.startZero(to); err != nil {
 		return false, err
 	}
@@ -169,7 +163,7 @@ func (t *Translator) evoToolCall(ev *event, rule *mappings.Rule, to string) (boo
 	}
 	t.ob.strOmit("id", id)
 	t.ob.strOmit("name", name)
-	t.ob.rawOmit("args", ev.get("args"))
+	t.ob.rawOmit("args", ev.Get("args"))
 	t.ob.str("sideEffect", t.tables.EvosciToZero.SideEffect(name))
 	return false, t.write()
 }
@@ -178,8 +172,8 @@ func (t *Translator) evoToolResult(ev *event, rule *mappings.Rule, to string) (b
 	if d := check(ev, "name", "string", "id", "string", "content", "string", "success", "boolean"); d != nil {
 		return false, d
 	}
-	name, id := ev.get("name").Str, ev.get("id").Str
-	if !ev.get("success").Exists() {
+	name, id := ev.Get("name").Str, ev.Get("id").Str
+	if !ev.Get("success").Exists() {
 		return false, ev.diag(`tool_result without "success"`)
 	}
 	if err := t.startZero(to); err != nil {
@@ -188,10 +182,10 @@ func (t *Translator) evoToolResult(ev *event, rule *mappings.Rule, to string) (b
 	if got, ok := t.takePending(id, name); ok {
 		id = got
 	}
-	content := ev.peek("content")
+	content := ev.Peek("content")
 	t.ob.strOmit("id", id)
 	t.ob.strOmit("name", name)
-	if ev.get("success").Type == gjson.True {
+	if ev.Get("success").Type == gjson.True {
 		t.ob.str("status", "ok")
 	} else {
 		t.ob.str("status", "error")
@@ -205,7 +199,7 @@ func (t *Translator) evoUsage(ev *event, rule *mappings.Rule, to string) (bool, 
 	if d := check(ev, "input_tokens", "integer", "output_tokens", "integer"); d != nil {
 		return false, d
 	}
-	in, out := intOrZero(ev.get("input_tokens")), intOrZero(ev.get("output_tokens"))
+	in, out := intOrZero(ev.Get("input_tokens")), intOrZero(ev.Get("output_tokens"))
 	total := addInts(in, out)
 	if t.shape != nil {
 		if d := tokenRange(ev, "input_tokens", in); d != nil {
@@ -264,7 +258,7 @@ func (t *Translator) evoInterrupt(ev *event, rule *mappings.Rule, to string) (bo
 	if d := check(ev, "interrupt_id", "string", "action_requests", "array"); d != nil {
 		return false, d
 	}
-	reqs := ev.get("action_requests").Array()
+	reqs := ev.Get("action_requests").Array()
 	if len(reqs) == 0 {
 		// It asks nothing: no permission_request to write.
 		return true, t.keepEvoInZero(ev)
@@ -280,7 +274,7 @@ func (t *Translator) evoInterrupt(ev *event, rule *mappings.Rule, to string) (bo
 			return false, d
 		}
 	}
-	iid := ev.get("interrupt_id").Str
+	iid := ev.Get("interrupt_id").Str
 	for i := range t.toZero.pending {
 		t.toZero.pending[i].claimed = false
 	}
@@ -316,12 +310,9 @@ func (t *Translator) evoDone(ev *event, rule *mappings.Rule, to string) (bool, e
 	if d := check(ev, "content", "string", "response", "string"); d != nil {
 		return false, d
 	}
-	if !t.toZero.active && t.toZero.failedAt == t.events-1 && t.events > 1 {
-		return false, nil // EvoScientist's done after its error: the run has ended
-	}
-	text := ev.get("response")
+	text := ev.Get("response")
 	if !text.Exists() || text.Type == gjson.Null {
-		text = ev.get("content")
+		text = ev.Get("content")
 	}
 	if err := t.startZero(to); err != nil {
 		return false, err
@@ -341,12 +332,11 @@ func (t *Translator) evoError(ev *event, rule *mappings.Rule, to string) (bool, 
 		return false, err
 	}
 	t.ob.str("code", "agent_error")
-	t.ob.rawOmit("message", ev.get("message"))
+	t.ob.rawOmit("message", ev.Get("message"))
 	t.ob.bool("recoverable", false)
 	if err := t.write(); err != nil {
 		return false, err
 	}
-	t.toZero.failedAt = t.events
 	return false, t.closeZeroRun("error", 1)
 }
 
@@ -366,25 +356,24 @@ func (t *Translator) zeroToZero(ev *event) (bool, error) {
 	z := &t.toZero
 	switch ev.typ {
 	case "run_start":
-		if err := t.endZeroRun(msgCut); err != nil {
-			return false, err
-		}
-		source := Zero
 		if ev.prefix {
-			source = EvoSci
+			// a run kept inside EvoScientist input: its events follow
+			if err := t.endZeroRun(cutMessage(protocol.CutRunStart)); err != nil {
+				return false, err
+			}
+			t.beginZeroRun(strings.Clone(ev.Get("runId").Str))
 		}
-		t.beginZeroRun(strings.Clone(ev.get("runId").Str), source)
 	case "run_end":
 		z.active = false
 		t.forgetZeroRun()
 	case "tool_call":
-		t.addPending(ev.get("id").Str, ev.get("name").Str)
+		t.addPending(ev.Get("id").Str, ev.Get("name").Str)
 	case "tool_result":
-		t.takePending(ev.get("id").Str, ev.get("name").Str)
+		t.takePending(ev.Get("id").Str, ev.Get("name").Str)
 	}
 	t.beginZero()
 	t.ob.path = ev.typ
-	if ev.prefix && ev.typ != "run_start" && ev.get("runId").Type != gjson.String && z.active {
+	if ev.prefix && ev.typ != "run_start" && ev.Get("runId").Type != gjson.String && z.active {
 		t.ob.str("runId", z.runID)
 	}
 	t.zeroFields(ev, ev.typ)
@@ -394,20 +383,20 @@ func (t *Translator) zeroToZero(ev *event) (bool, error) {
 // zeroFields writes a Zero event's fields in the target schema version.
 func (t *Translator) zeroFields(ev *event, typ string) {
 	v1 := t.opt.To == Zero1
-	for _, f := range ev.fields {
+	for _, f := range ev.Members() {
 		switch {
-		case f.key == "schemaVersion":
+		case f.Key == "schemaVersion":
 			t.ob.int("schemaVersion", t.zeroVersion())
-		case f.key == "type":
+		case f.Key == "type":
 			t.ob.str("type", typ)
-		case v1 && t.v1Name(f.key) != "":
-			t.ob.raw(t.v1Name(f.key), renameCode(f.val, invert(t.tables.Versions.BlockCodes)).Raw)
-		case v1 && t.v2Name(f.key) != "" && ev.find(t.v2Name(f.key)) >= 0:
+		case v1 && t.v1Name(f.Key) != "":
+			t.ob.raw(t.v1Name(f.Key), renameCode(f.Value, invert(t.tables.Versions.BlockCodes)).Raw)
+		case v1 && t.v2Name(f.Key) != "" && ev.Has(t.v2Name(f.Key)):
 			// A stray v1 field beside its v2 name: the v2 one wins, as
 			// on the upgrade.
-			t.dropZero(typ + "." + f.key)
+			t.dropZero(typ + "." + f.Key)
 		default:
-			t.ob.raw(f.key, f.val.Raw)
+			t.ob.raw(f.Key, f.Value.Raw)
 		}
 	}
 	if !t.ob.has("schemaVersion") {

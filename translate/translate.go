@@ -14,37 +14,21 @@ import (
 
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
+	"github.com/zevo/zevo/protocol"
 	"github.com/zevo/zevo/redact"
 )
 
-// Format names a protocol.
-type Format int
+// Format is a protocol of the registry (package protocol); the nil Auto
+// reads each line's protocol from the line.
+type Format = *protocol.Protocol
 
-const (
-	Auto   Format = iota
-	Zero          // Zero stream-json, schema version 2
-	Zero1         // Zero stream-json, schema version 1 (output only)
-	EvoSci        // EvoScientist stream-json
+// The formats a Translator reads and writes.
+var (
+	Auto   Format // detect each line
+	Zero   = protocol.ZeroV2
+	Zero1  = protocol.ZeroV1 // output only
+	EvoSci = protocol.EvoSci
 )
-
-func (f Format) String() string {
-	return [...]string{"auto", "zero", "zero@1", "evosci"}[f]
-}
-
-// ParseFormat reads a format name as the CLI spells it.
-func ParseFormat(s string) (Format, error) {
-	switch s {
-	case "auto":
-		return Auto, nil
-	case "zero", "zero@2":
-		return Zero, nil
-	case "zero@1":
-		return Zero1, nil
-	case "evosci", "evoscientist":
-		return EvoSci, nil
-	}
-	return Auto, fmt.Errorf("unknown format %q (want zero, zero@1 or evosci)", s)
-}
 
 // Unmapped says what happens to an event that has no counterpart.
 type Unmapped int
@@ -107,8 +91,8 @@ type Translator struct {
 	stats  Stats
 	shape  *shape // of Zero output, or nil: see targetShape
 	dropFn func(path string)
-	keys   keyCache // of the top level of output events
-	events int // events dispatched so far
+	keys   keyCache         // of the top level of output events
+	runs   protocol.Tracker // the runs of the input, by the rules every command follows
 
 	ob   out
 	line []byte // output scratch
@@ -242,8 +226,14 @@ func (t *Translator) apply(p *prepared) error {
 // End closes what the input left open (a run without its end). Call it at
 // the end of each input file, or when a stream goes idle.
 func (t *Translator) End(name string) error {
+	if r := t.runs.End(); r != nil {
+		if err := t.closeCut(r); err != nil {
+			return err
+		}
+	}
+	// A run whose end was a bad line is still open here.
 	if t.opt.To == EvoSci {
-		return t.endEvoRuns(msgEOF)
+		return t.endEvoRun(msgEOF)
 	}
 	return t.endZeroRun(msgEOF)
 }
