@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -218,5 +219,36 @@ func checkEvo(t *testing.T, f string, i int, line string, fromZero bool) {
 	}
 	if len(m) > len(fields)+1 {
 		t.Errorf("%s --to evosci, line %d: fields beyond %v\n%s", f, i+1, fields, line)
+	}
+}
+
+// TestShapeIsZeroStruct checks that the fields zevo lets into Zero output
+// are those of Zero's event struct (zeroEvent, v1 with violation for block),
+// so that the field tables and the struct cannot drift apart.
+func TestShapeIsZeroStruct(t *testing.T) {
+	for _, c := range []struct {
+		sh         *shape
+		want, skip string
+	}{{zeroV2Event, "block", "violation"}, {zeroV1Event, "violation", "block"}} {
+		tags := map[string]bool{}
+		rt := reflect.TypeOf(zeroEvent{})
+		for i := 0; i < rt.NumField(); i++ {
+			if tag := rt.Field(i).Tag.Get("json"); tag != c.skip {
+				tags[tag] = true
+			}
+		}
+		for tag := range tags {
+			if _, ok := c.sh.fields[tag]; !ok {
+				t.Errorf("Zero's struct has %q, the shape does not", tag)
+			}
+		}
+		for name := range c.sh.fields {
+			if !tags[name] {
+				t.Errorf("the shape has %q, Zero's struct does not", name)
+			}
+		}
+		if _, ok := c.sh.fields[c.want]; !ok {
+			t.Errorf("the shape lacks %s", c.want)
+		}
 	}
 }

@@ -374,3 +374,18 @@ func TestTranslateWholeInput(t *testing.T) {
 		t.Fatalf("stats %+v, output\n%s", st, out.String())
 	}
 }
+
+func TestHandlersHonourTheRulesTo(t *testing.T) {
+	tables := defaultTablesWith(t, `[{"from": "evosci", "to": "zero", "events": {"error": {"to": "warning", "handler": "error"}, "done": {"to": "text", "handler": "done"}}},
+		{"from": "zero", "to": "evosci", "events": {"tool_call": {"to": "subagent_tool_call", "handler": "tool_call"}, "run_end": {"to": "summarization", "handler": "run_end"}}}]`)
+	out, _, _ := lines(t, Options{To: Zero, RunID: "R", Tables: tables}, `{"type": "error", "message": "m"}`+"\n"+`{"type": "text", "content": "x"}`+"\n"+`{"type": "done", "content": "c", "response": "c"}`+"\n")
+	joined := strings.Join(out, "\n")
+	if !strings.Contains(joined, `"type":"warning"`) || !strings.Contains(joined, `"text":"c","type":"text"`) || strings.Contains(joined, `"type":"error"`) {
+		t.Errorf("evosci -> zero: %s", joined)
+	}
+	out, _, _ = lines(t, Options{To: EvoSci, Tables: tables}, `{"schemaVersion":2,"type":"tool_call","runId":"r","id":"c","name":"ls"}`+"\n"+`{"schemaVersion":2,"type":"run_end","runId":"r","status":"success","exitCode":0}`+"\n")
+	joined = strings.Join(out, "\n")
+	if !strings.Contains(joined, `{"type": "subagent_tool_call", "name": "ls"`) || !strings.Contains(joined, `{"type": "summarization", "content": ""`) {
+		t.Errorf("zero -> evosci: %s", joined)
+	}
+}

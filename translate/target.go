@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/protocol"
 )
 
 // Zero's clients decode each event into Zero's own types (one flat event
@@ -101,35 +102,56 @@ func fields(kv ...any) *shape {
 	return sh
 }
 
+// The nested structs of Zero's event, which the protocol's field tables
+// name only as objects and arrays.
 var (
 	riskShape  = fields("level", kString, "categories", kStrings, "reason", kString)
 	blockShape = fields("code", kString, "toolName", kString, "action", kString, "risk", riskShape,
 		"path", kString, "reason", kString, "recoverable", kBool)
 	grantFields = []any{"toolName", kString, "scope", kString, "scopeKind", kString, "decision", kString,
 		"approvedAt", kString, "reason", kString, "session", kBool}
-	grantShape   = fields(grantFields...)
-	grantV1Shape = fields(append(grantFields, "maxAutonomy", kString)...) // v1's Grant had it
-	metaShape    = &shape{values: &fieldShape{kind: kString}}
-
-	// zeroEventFields are the fields of Zero's event struct but the
-	// version-specific ones.
-	zeroEventFields = []any{
-		"schemaVersion", kInt, "type", kString, "runId", kString, "sessionId", kString, "cwd", kString,
-		"provider", kString, "model", kString, "apiModel", kString, "delta", kString, "id", kString,
-		"name", kString, "args", kAny, "action", kString, "permission", kString, "permissionGranted", kBool,
-		"permissionMode", kString, "autonomy", kString, "sideEffect", kString, "reason", kString,
-		"decisionReason", kString, "risk", riskShape, "grantMatched", kBool, "status", kString,
-		"output", kString, "truncated", kBool, "redacted", kBool, "changedFiles", kStrings,
-		"display", fields("summary", kString, "kind", kString),
-		"checkpoint", fields("sequence", kInt, "tool", kString, "files", kStrings, "filesRestored", kInt,
-			"filesDeleted", kInt, "skipped", kStrings),
-		"meta", metaShape, "promptTokens", kInt, "completionTokens", kInt, "totalTokens", kInt,
-		"costUsd", kNumber, "text", kString, "message", kString, "code", kString, "recoverable", kBool,
-		"exitCode", kInt,
+	nested = map[string]fieldShape{
+		"risk": {kObject, riskShape}, "block": {kObject, blockShape}, "violation": {kObject, blockShape},
+		"grant":        {kObject, fields(grantFields...)},
+		"display":      {kObject, fields("summary", kString, "kind", kString)},
+		"checkpoint":   {kObject, fields("sequence", kInt, "tool", kString, "files", kStrings, "filesRestored", kInt, "filesDeleted", kInt, "skipped", kStrings)},
+		"meta":         {kObject, &shape{values: &fieldShape{kind: kString}}},
+		"changedFiles": {kStrings, nil},
 	}
-	zeroV2Event = fields(append(zeroEventFields, "block", blockShape, "grant", grantShape)...)
-	zeroV1Event = fields(append(zeroEventFields, "violation", blockShape, "grant", grantV1Shape)...)
+	// v1's Grant had maxAutonomy.
+	grantV1 = fieldShape{kObject, fields(append(grantFields, "maxAutonomy", kString)...)}
+
+	zeroV2Event = eventShape(protocol.ZeroV2)
+	zeroV1Event = eventShape(protocol.ZeroV1)
 )
+
+// kinds maps the field tables' kinds to what Go's fields hold.
+var kinds = [...]kind{protocol.KindAny: kAny, protocol.KindString: kString, protocol.KindBoolean: kBool,
+	protocol.KindInteger: kInt, protocol.KindNumber: kNumber, protocol.KindObject: kObject, protocol.KindArray: kAny}
+
+// eventShape is the shape of Zero's one event struct at p's version: every
+// field of every event type (a strict client refuses only fields the
+// struct does not have), nested structs refined.
+func eventShape(p *protocol.Protocol) *shape {
+	sh := &shape{fields: map[string]fieldShape{}}
+	add := func(fs []protocol.Field) {
+		for _, f := range fs {
+			fs, ok := nested[f.Name]
+			if !ok {
+				fs = fieldShape{kind: kinds[f.Kind]}
+			}
+			if f.Name == "grant" && p.Version == 1 {
+				fs = grantV1
+			}
+			sh.fields[f.Name] = fs
+		}
+	}
+	add(p.Envelope)
+	for _, e := range p.Events {
+		add(e.Fields)
+	}
+	return sh
+}
 
 // zeroInputTypes are the events a Zero client writes to Zero, not Zero to
 // its clients: never Zero output.
