@@ -38,6 +38,14 @@ var errSyntax = errors.New("malformed JSON value")
 // redaction is applied: values under sensitive keys become "[REDACTED]",
 // secrets inside strings are replaced.
 func AppendValue(dst, raw []byte, st Style, rd *redact.Redactor) ([]byte, error) {
+	return appendValue(dst, raw, st, rd, true)
+}
+
+// appendValue is AppendValue; with oneScan, a string value is restyled
+// while its end is found and, with rd, taken back and redacted only when
+// rd may change it, instead of finding its end first (the plain path,
+// kept for tests of this one).
+func appendValue(dst, raw []byte, st Style, rd *redact.Redactor, oneScan bool) ([]byte, error) {
 	var stackBuf [64]byte
 	stack := stackBuf[:0] // '{' or '[' per open container
 	expectKey := false
@@ -79,16 +87,20 @@ func AppendValue(dst, raw []byte, st Style, rd *redact.Redactor) ([]byte, error)
 			}
 			i++
 		case '"':
-			if !expectKey && rd == nil {
+			if !expectKey && (rd == nil || oneScan) {
 				// The common case: restyle while looking for the end.
+				mark := len(dst)
 				dst = append(dst, '"')
 				var end int
 				if dst, end = restyle(dst, raw, i+1, st); end >= len(raw) {
 					return dst, errSyntax
 				}
-				dst = append(dst, '"')
-				i = end + 1
-				continue
+				if rd == nil || !rd.MayMatch(raw[i+1:end]) {
+					dst = append(dst, '"')
+					i = end + 1
+					continue
+				}
+				dst = dst[:mark] // a secret may be here: the path below
 			}
 			end, err := stringEnd(raw, i)
 			if err != nil {

@@ -185,7 +185,7 @@ func FuzzMayMatch(f *testing.F) {
 func TestSweepSameAsScan(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	parts := []string{"a", "p", "i", "A", "P", "I", "b", "e", "r", "E", "R", "s", "k", "-", "sk-", "api", "Bearer", "bea",
-		`\u0061`, `\u0041`, `\u002d`, `\u006b`, `\n`, `\\`, `\"`, " ", "x", "\u212a", "é", `\u00`}
+		`\u0061`, `\u0041`, `\u002d`, `\u002D`, `\u003c`, `\u0026`, `\u006b`, `\n`, `\\`, `\"`, " ", "x", "\u212a", "é", `\u00`}
 	hits := 0
 	for n := 0; n < 100000; n++ {
 		var sb strings.Builder

@@ -132,8 +132,8 @@ func SkipRedact(b []byte, i int) int {
 
 // MayHoldRedactWord reports whether b may hold a word Zero's redaction
 // patterns need, "sk-" or "api" or "bea" (the last two in any case), or
-// \u002 to \u007, the start of an escape that may spell one of their
-// characters; false means certainly
+// an escape that may spell a letter or '-' (\u004x to \u007x, \u002d);
+// false means certainly
 // none, true certainly one. It looks at three bytes at every position, eight positions at a
 // time, so ordinary text, full of the single letters those words have,
 // passes in one sweep.
@@ -169,8 +169,9 @@ func MayHoldRedactWord(b []byte) bool {
 // hasRedactWord reports whether b starts with a word MayHoldRedactWord
 // looks for.
 func hasRedactWord(b []byte) bool {
-	if len(b) >= 5 && b[0] == '\\' && b[1] == 'u' && b[2] == '0' && b[3] == '0' && b[4] >= '2' && b[4] <= '7' {
-		return true
+	if len(b) >= 5 && b[0] == '\\' && b[1] == 'u' && b[2] == '0' && b[3] == '0' {
+		// \u0040 to \u007f hold the letters, \u002d is '-'.
+		return b[4] >= '4' && b[4] <= '7' || b[4] == '2' && len(b) >= 6 && b[5]|0x20 == 'd'
 	}
 	if len(b) < 3 {
 		return false
