@@ -3,6 +3,7 @@
 package filter
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"runtime"
@@ -84,6 +85,8 @@ type Filter struct {
 	seq      *runner // the runner of the sequential path and of Eval
 	// want are the only top-level keys the expression sees (nil: all).
 	want map[string]bool
+	// ctx bounds every run of the expression (tests give it a deadline).
+	ctx context.Context
 }
 
 // Names of the hidden variables that carry a line's place to the
@@ -112,7 +115,7 @@ func Compile(opt Options) (*Filter, error) {
 		}
 		return nil, ce
 	}
-	f := &Filter{opt: opt}
+	f := &Filter{opt: opt, ctx: context.Background()}
 	if f.opt.Workers <= 0 {
 		f.opt.Workers = runtime.GOMAXPROCS(0)
 	}

@@ -1,7 +1,6 @@
 package filter
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -167,7 +166,7 @@ func (r *runner) bad(name string, num int, msg string) {
 // spells v faithfully), read at name:num (num 0: no place).
 func (r *runner) value(v any, raw []byte, exact bool, name string, num int) {
 	r.setPlace(name, num)
-	iter := r.f.code.RunWithContext(context.Background(), v, r.vals...)
+	iter := r.f.code.RunWithContext(r.f.ctx, v, r.vals...)
 	for {
 		x, ok := iter.Next()
 		if !ok {
