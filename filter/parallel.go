@@ -136,23 +136,26 @@ inputs:
 			report("zevo: " + err.Error() + "\n")
 			continue
 		}
-		rd := jsonl.NewReader(rc, in.Name, idleFor(rc, idle))
+		rd := newUnits(jsonl.NewReader(rc, in.Name, idleFor(rc, idle)), f.opt.RawInput)
 		num := 0
 		for {
-			l, err := rd.Next()
+			l, err := rd.next()
 			if err != nil {
 				if err != io.EOF {
 					report(where(in.Name, num+1) + ": read error: " + err.Error() + "\n")
 				}
 				break
 			}
-			num = l.Num
-			cur.st.Lines++
-			if !f.opt.RawInput && jsonl.IsBlank(l.Bytes) {
+			num = l.Num + l.Lines - 1
+			cur.st.Lines += l.Lines
+			if l.Blank {
 				continue
 			}
 			start := len(cur.buf)
 			cur.buf = append(cur.buf, l.Bytes...)
+			if l.CR && f.opt.RawInput {
+				cur.buf = append(cur.buf, '\r')
+			}
 			cur.lines = append(cur.lines, lineRef{l.Name, l.Num, start, len(cur.buf)})
 			if len(cur.lines) >= batchLines || len(cur.buf) >= batchBytes {
 				dispatch(false)

@@ -1,6 +1,7 @@
 package filter
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -111,7 +112,7 @@ func (r *runner) decodeLine(d *decoder, vals []decoded, b []byte, name string, n
 	for d.more() {
 		v, raw, err := d.next()
 		if err != nil {
-			r.bad(name, num, err.Error())
+			r.bad(name, num, badValue(b, num, err))
 			return vals[:0], false
 		}
 		if !d.exact && d.want != nil {
@@ -147,6 +148,23 @@ func (r *runner) line(b []byte, name string, num int) {
 	if ok {
 		r.vals1 = vals[:0]
 	}
+}
+
+// badValue describes a syntax error in the text b of a unit that starts
+// on line num: by column when the error is on that line, else by line and
+// column.
+func badValue(b []byte, num int, err error) string {
+	se, ok := err.(*syntaxError)
+	if !ok {
+		return err.Error()
+	}
+	off := min(se.off, len(b))
+	nl := bytes.LastIndexByte(b[:off], '\n')
+	if nl < 0 {
+		return err.Error()
+	}
+	line := num + bytes.Count(b[:off], []byte{'\n'})
+	return "invalid JSON: " + se.msg + " at line " + strconv.Itoa(line) + ", column " + strconv.Itoa(off-nl)
 }
 
 // bad reports a line that is not JSON.

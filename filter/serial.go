@@ -15,7 +15,8 @@ type source struct {
 	inputs []Input
 	idx    int
 	rc     io.ReadCloser
-	rd     *jsonl.Reader
+	rd     *units
+	noNL   bool // the last unit read had no line end
 	idle   func() error
 	dec    decoder
 	// line holds the current line's bytes: a copy, since a value's text
@@ -49,7 +50,7 @@ func (s *source) next() (v any, raw []byte, exact, ok bool) {
 		if s.rd == nil && !s.open() {
 			return nil, nil, false, false
 		}
-		l, err := s.rd.Next()
+		l, err := s.rd.next()
 		if err != nil {
 			if err != io.EOF {
 				if s.err = s.idleErr(); s.err != nil {
@@ -61,19 +62,28 @@ func (s *source) next() (v any, raw []byte, exact, ok bool) {
 			s.rd = nil
 			continue
 		}
-		s.name, s.num = l.Name, l.Num
-		s.r.st.Lines++
+		s.name, s.num, s.noNL = l.Name, l.Num, l.NoNewline
+		s.r.st.Lines += l.Lines
 		if s.f.opt.RawInput {
 			s.r.st.Values++
-			return string(l.Bytes), nil, false, true
+			return rawLine(l), nil, false, true
 		}
-		if jsonl.IsBlank(l.Bytes) {
+		if l.Blank {
 			continue
 		}
 		s.line = bytes.Clone(l.Bytes)
 		s.pending, _ = s.r.decodeLine(&s.dec, s.pending, s.line, s.name, s.num)
 		s.at = 0
 	}
+}
+
+// rawLine is the string of a line with -R: its text, with the CR of a
+// CR LF line end, as jq keeps it.
+func rawLine(l unit) string {
+	if l.CR {
+		return string(l.Bytes) + "\r"
+	}
+	return string(l.Bytes)
 }
 
 // idleErr tells a read error from the idle hook's (a failed flush).
@@ -101,7 +111,7 @@ func (s *source) open() bool {
 			continue
 		}
 		s.rc = rc
-		s.rd = jsonl.NewReader(rc, in.Name, idleFor(rc, s.idle))
+		s.rd = newUnits(jsonl.NewReader(rc, in.Name, idleFor(rc, s.idle)), s.f.opt.RawInput)
 		return true
 	}
 	return false
@@ -164,7 +174,9 @@ func (f *Filter) runSerial(inputs []Input, w *jsonl.Writer, errw io.Writer) (Sta
 			}
 			if f.opt.RawInput {
 				text = append(text, v.(string)...)
-				text = append(text, '\n')
+				if !s.noNL {
+					text = append(text, '\n')
+				}
 				continue
 			}
 			all = append(all, v)

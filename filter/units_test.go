@@ -1,0 +1,56 @@
+package filter
+
+import (
+	"strings"
+	"testing"
+)
+
+// Values as jq reads them: spanning lines, several on a line, pretty
+// printed; a bad value is reported where it starts and reading resumes at
+// the next line that starts a value. The parallel and serial paths agree.
+func TestValuesSpanningLines(t *testing.T) {
+	for _, c := range []struct {
+		name, in, out, errs string
+	}{
+		{"pretty object", "{\n  \"a\": 1,\n  \"b\": [\n    2,\n    3\n  ]\n}\n", "[1,[2,3]]\n", ""},
+		{"pretty array of objects", "[\n{\"a\": 1},\n{\"a\": 2}\n]\n", "", "in:1: expected an object but got: array ([{\"a\":1},{\"a\":2}])\n"},
+		{"several per line and across", "{\"a\": 1} {\"a\":\n2} 3\n", "[1,null]\n[2,null]\n", "in:1: expected an object but got: number (3)\n"},
+		{"blank lines inside", "{\n\n\"a\": 1,\n\n\"b\": 2}\n", "[1,2]\n", ""},
+		{"truncated line then JSONL", "{\"a\": 1,\n{\"a\": 2}\n", "[2,null]\n", "in:1: invalid JSON: unexpected end of line in object at column 9\n"},
+		{"truncated array then JSONL", "[1, 2\n{\"a\": 3}\n", "[3,null]\n", "in:1: invalid JSON: unexpected end of line in array at column 6\n"},
+		{"unterminated string", "{\"a\": \"x,\n{\"a\": 4}\n", "[4,null]\n", "in:1: invalid JSON: unterminated string at column 10\n"},
+		{"error inside a pretty value", "{\n  \"a\": 1 x\n}\n{\"a\": 5}\n", "[5,null]\n", "in:1: invalid JSON: expected ',' or '}' in object, found 'x' at line 2, column 10\n"},
+		{"cut at the end", "{\"a\": 6}\n{\n  \"a\": [1,\n", "[6,null]\n", "in:2: invalid JSON: unexpected end of line at line 3, column 11\n"},
+	} {
+		for _, expr := range []string{`[.a, .b]`, `[.a, .b] | input_line_number as $n | .`} {
+			for _, opt := range []Options{{Expr: expr, Workers: 2}, {Expr: expr, NullInput: true}} {
+				opt := opt
+				if opt.NullInput {
+					opt.Expr = "inputs | " + expr
+				}
+				out, errs, _ := run(t, opt, strInput("in", c.in))
+				if c.name == "several per line and across" && opt.NullInput {
+					// the error stops inputs
+					continue
+				}
+				if out != c.out || errs != c.errs {
+					t.Errorf("%s: %s: got\n%s%s\nwant\n%s%s", c.name, opt.Expr, out, errs, c.out, c.errs)
+				}
+			}
+		}
+	}
+}
+
+func TestRawInputKeepsCR(t *testing.T) {
+	out, _, _ := run(t, Options{Expr: ".", RawInput: true, Workers: 2}, strInput("in", "a\r\n\nb"))
+	if want := "\"a\\r\"\n\"\"\n\"b\"\n"; out != want {
+		t.Errorf("-R: %q, want %q", out, want)
+	}
+	out, _, _ = run(t, Options{Expr: ".", RawInput: true, Slurp: true}, strInput("in", "a\r\n\nb"))
+	if want := "\"a\\r\\n\\nb\"\n"; out != want {
+		t.Errorf("-R -s: %q, want %q", out, want)
+	}
+	if strings.Contains(out, "\r") {
+		t.Error("raw CR written")
+	}
+}
