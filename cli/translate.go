@@ -228,7 +228,7 @@ func jqEmit(expr string, failFast bool, w *jsonl.Writer, e *env) (func([]byte) e
 	if expr == "" {
 		return w.WriteLine, jq, nil
 	}
-	f, err := filter.Compile(filter.Options{Expr: expr, Workers: 1, FailFast: failFast, Environ: os.Environ, StdinName: stdinName})
+	f, err := filter.Compile(filter.Options{Expr: expr, Workers: 1, FailFast: failFast, Environ: os.Environ})
 	if err != nil {
 		return nil, nil, &exitError{ExitJQCompile, "--jq: " + err.Error()}
 	}

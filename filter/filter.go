@@ -31,18 +31,15 @@ type Options struct {
 	NullInput bool // run once with null as input; input/inputs read the values (-n)
 	Slurp     bool // run once on an array of all values (-s)
 	RawInput  bool // each line is a string, not JSON (-R)
+	Stream    bool // run on the [path, leaf] events of each value (--stream)
+	// LibPaths are where import and include find modules (-L); none:
+	// jq's ~/.jq, $ORIGIN/../lib/jq, $ORIGIN/../lib.
+	LibPaths []string
 
-	Raw      bool // write strings without quotes (-r)
-	Join     bool // like Raw, and no newline after each result (-j)
-	Seq      bool // RFC 7464: an RS before each result (--seq)
-	ASCII    bool // escape every non-ASCII character (-a)
-	SortKeys bool // sort keys even of values written as they were read (-S)
+	Output // how results are written
 
 	FailFast bool // stop at the first bad line or error
 	Workers  int  // goroutines for per-line expressions; 0: one per CPU
-	// StdinName is the input name of standard input, for which
-	// input_filename is null, as in jq.
-	StdinName string
 	// Environ gives $ENV and env; nil: empty.
 	Environ func() []string
 }
@@ -103,7 +100,11 @@ var serialWords = regexp.MustCompile(`(^|[^A-Za-z0-9_$.])(input|inputs|debug|std
 
 // Compile parses and compiles opt.Expr once.
 func Compile(opt Options) (*Filter, error) {
-	q, err := gojq.Parse(opt.Expr)
+	locName := opt.ExprName
+	if locName == "" {
+		locName = "<stdin>" // jq's name for a program on the command line
+	}
+	q, err := gojq.Parse(withLoc(opt.Expr, locName))
 	if err != nil {
 		ce := &CompileError{Name: opt.ExprName, Msg: err.Error()}
 		if pe, ok := err.(*gojq.ParseError); ok {
@@ -121,8 +122,16 @@ func Compile(opt Options) (*Filter, error) {
 	}
 	f.parallel = !opt.NullInput && !opt.Slurp && !serialWords.MatchString(opt.Expr)
 	f.places = f.parallel && strings.Contains(opt.Expr, "input_")
-	if f.parallel && !opt.SortKeys && !opt.ASCII && !opt.RawInput {
+	if f.parallel && !opt.SortKeys && !opt.ASCII && !opt.RawInput && !opt.Stream {
 		f.want = project(q)
+	}
+	if strings.Contains(opt.Expr, "keys_unsorted") {
+		// gojq keeps no key order: jq's keys_unsorted can only be keys.
+		defs, err := gojq.Parse("def keys_unsorted: keys; .")
+		if err != nil {
+			panic(err)
+		}
+		q.FuncDefs = append(defs.FuncDefs, q.FuncDefs...)
 	}
 
 	names := make([]string, 0, len(opt.Vars)+3)
@@ -147,6 +156,11 @@ func Compile(opt Options) (*Filter, error) {
 		environ = func() []string { return nil }
 	}
 	copts = append(copts, gojq.WithEnvironLoader(environ))
+	paths := opt.LibPaths
+	if len(paths) == 0 {
+		paths = []string{"~/.jq", "$ORIGIN/../lib/jq", "$ORIGIN/../lib"}
+	}
+	copts = append(copts, gojq.WithModuleLoader(gojq.NewModuleLoader(paths)))
 	if f.places {
 		// The place of a line reaches the expression as variables, since a
 		// function registered with the compiler cannot tell which
@@ -167,7 +181,7 @@ func Compile(opt Options) (*Filter, error) {
 				return src.num
 			}),
 			gojq.WithFunction("input_filename", 0, 0, func(any, []any) any {
-				if src.name == "" || src.name == opt.StdinName {
+				if src.name == "" {
 					return nil
 				}
 				return src.name

@@ -246,7 +246,7 @@ func TestLiveness(t *testing.T) {
 }
 
 func TestEvalPlaces(t *testing.T) {
-	f, err := Compile(Options{Expr: "[input_filename, input_line_number, .a]", Workers: 1, StdinName: "<stdin>"})
+	f, err := Compile(Options{Expr: "[input_filename, input_line_number, .a]", Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +256,7 @@ func TestEvalPlaces(t *testing.T) {
 			t.Fatal(stop, err)
 		}
 	}
-	if want := "[\"run.jsonl\",7,1]\n[null,8,1]\n"; out.String() != want || errw.Len() != 0 {
+	if want := "[\"run.jsonl\",7,1]\n[\"<stdin>\",8,1]\n"; out.String() != want || errw.Len() != 0 {
 		t.Errorf("got %q, stderr %q", out.String(), errw.String())
 	}
 }

@@ -115,7 +115,7 @@ func (f *Filter) runParallel(inputs []Input, w *jsonl.Writer, errw io.Writer) (S
 	report := func(msg string) {
 		dispatch(false)
 		cur.msgs = append(cur.msgs, msg...)
-		cur.st.Bad++
+		cur.st.Unread++
 		if f.opt.FailFast {
 			cur.st.Stopped = true
 		}

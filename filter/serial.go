@@ -56,7 +56,7 @@ func (s *source) next() (v any, raw []byte, exact, ok bool) {
 				if s.err = s.idleErr(); s.err != nil {
 					return nil, nil, false, false
 				}
-				s.r.bad(s.name, s.num+1, "read error: "+err.Error())
+				s.r.unread(where(s.name, s.num+1) + ": read error: " + err.Error() + "\n")
 			}
 			s.rc.Close()
 			s.rd = nil
@@ -101,11 +101,8 @@ func (s *source) open() bool {
 		s.idx++
 		rc, err := in.Open()
 		if err != nil {
-			s.r.st.Bad++
-			s.r.msgs = append(s.r.msgs, "zevo: "+err.Error()+"\n"...)
-			if s.f.opt.FailFast {
-				s.r.stop = true
-				s.r.st.Stopped = true
+			s.r.unread("zevo: " + err.Error() + "\n")
+			if s.r.stop {
 				return false
 			}
 			continue
