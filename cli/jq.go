@@ -101,8 +101,10 @@ type jqArgs struct {
 	exitStatus bool
 	help       bool
 	fromFile   string
-	files      []string
-	haveExpr   bool
+	// fromFileFlag: -f was given; the program file is the first argument
+	fromFileFlag bool
+	files        []string
+	haveExpr     bool
 	// layout and colour as given; resolved against the terminal later
 	indent      int
 	indentSet   bool
@@ -133,7 +135,7 @@ func parseJQArgs(args []string) (*jqArgs, error) {
 	}
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
-		if noMore || arg == "-" || !strings.HasPrefix(arg, "-") {
+		if noMore || !optish(arg) {
 			if err := addPositional(arg); err != nil {
 				return nil, err
 			}
@@ -202,6 +204,10 @@ func parseJQArgs(args []string) (*jqArgs, error) {
 			case "--jsonargs":
 				positional = 2
 			case "--from-file", "--workers", "--indent", "--library-path":
+				if name == "--from-file" && !hasVal {
+					a.fromFileFlag = true
+					break
+				}
 				if !hasVal {
 					v, err := need(name, 1)
 					if err != nil {
@@ -256,21 +262,18 @@ func parseJQArgs(args []string) (*jqArgs, error) {
 				a.exitStatus = true
 			case 'h':
 				a.help = true
-			case 'f', 'L':
-				name := "-" + string(c)
-				val := arg[2+j:]
+			case 'f':
+				a.fromFileFlag = true
+			case 'L':
+				val := strings.TrimPrefix(arg[2+j:], "=")
 				if val == "" {
-					v, err := need(name, 1)
+					v, err := need("-L", 1)
 					if err != nil {
 						return nil, err
 					}
 					val = v[0]
-				} else if c == 'f' {
-					return nil, usageErr("jq: -f must come last in %q", arg)
 				}
-				if err := a.valued(name, val); err != nil {
-					return nil, err
-				}
+				a.opt.LibPaths = append(a.opt.LibPaths, val)
 			default:
 				return nil, usageErr("jq: unknown option %q in %q (see zevo jq --help)", "-"+string(c), arg)
 			}
@@ -279,20 +282,35 @@ func parseJQArgs(args []string) (*jqArgs, error) {
 			}
 		}
 	}
-	if a.fromFile != "" && a.haveExpr {
-		// With -f the first argument was a FILE, not an expression.
+	switch {
+	case a.fromFile != "" && a.haveExpr:
+		// With --from-file=FILE the first argument was a FILE, not an
+		// expression.
 		a.files = append([]string{a.opt.Expr}, a.files...)
+		a.opt.Expr, a.haveExpr = "", false
+	case a.fromFileFlag && a.fromFile == "":
+		// With -f, as in jq, the first argument names the program file.
+		if !a.haveExpr {
+			return nil, usageErr("jq: -f needs a program FILE (see zevo jq --help)")
+		}
+		a.fromFile = a.opt.Expr
 		a.opt.Expr, a.haveExpr = "", false
 	}
 	return a, nil
 }
 
+// optish tells an option from an argument as jq does: "-" and then a
+// letter or "-" ("-" alone and "-." or "-1" are arguments).
+func optish(arg string) bool {
+	return len(arg) > 1 && arg[0] == '-' && (arg[1] == '-' || arg[1] >= 'a' && arg[1] <= 'z' || arg[1] >= 'A' && arg[1] <= 'Z')
+}
+
 // valued sets an option that takes one value.
 func (a *jqArgs) valued(name, val string) error {
 	switch name {
-	case "-f", "--from-file":
+	case "--from-file":
 		a.fromFile = val
-	case "-L", "--library-path":
+	case "--library-path":
 		a.opt.LibPaths = append(a.opt.LibPaths, val)
 	case "--indent":
 		n, err := strconv.Atoi(val)

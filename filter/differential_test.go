@@ -19,13 +19,17 @@ import (
 // projected runs expr on input with projection on and off. skip is true
 // when the expression does not compile, has no projection, or ran out of
 // time; diff describes a difference.
-func projected(expr, input string) (skip bool, diff string) {
+func projected(expr, input string, layout ...Output) (skip bool, diff string) {
 	if strings.Contains(expr, "now") || strings.Contains(expr, "$__prog") {
 		return true, "" // not the same from one run to the next
 	}
 	var outs, errs [2]string
 	for i, project := range []bool{true, false} {
-		f, err := Compile(Options{Expr: expr, Workers: 1})
+		opt := Options{Expr: expr, Workers: 1}
+		if len(layout) > 0 {
+			opt.Output = layout[0]
+		}
+		f, err := Compile(opt)
 		if err != nil {
 			return true, ""
 		}
@@ -251,9 +255,11 @@ func TestProjectionGenerated(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	compared := 0
-	for range n {
+	// every layout, as passed-through values are written from their text
+	layouts := []Output{{}, {Compact: true}, {Pretty: true, Indent: 2}, {Pretty: true, Tab: true, Colors: &DefaultPalette}, {Raw: true, Seq: true}}
+	for i := range n {
 		expr := genExpr(rng, 1+rng.IntN(3))
-		skip, diff := projected(expr, genInputs(rng, 8))
+		skip, diff := projected(expr, genInputs(rng, 8), layouts[i%len(layouts)])
 		if diff != "" {
 			t.Errorf("%s: %s", expr, diff)
 		}

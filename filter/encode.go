@@ -114,6 +114,9 @@ func appendFloat(dst []byte, f float64) []byte {
 	case math.IsInf(f, -1):
 		f = -math.MaxFloat64
 	}
+	if f == 0 && math.Signbit(f) {
+		return append(dst, "-0"...)
+	}
 	if f == math.Trunc(f) && math.Abs(f) < 1e17 {
 		return strconv.AppendInt(dst, int64(f), 10)
 	}
@@ -243,32 +246,35 @@ func (e *encoder) newline(dst []byte, level int) []byte {
 	return dst
 }
 
-// The container layout, as jq writes it: "[" (coloured), then for each
-// element a "," (but the first), a reset, a new line and the element;
-// then a new line and "]"; an empty container is "[]".
+// The container layout, as jq 1.7 writes it: "[" (coloured) and a new
+// line; elements separated by "," and a new line, the container's colour
+// set again after each; a new line and "]". An object's key is written
+// in the key colour and its colon in the object's. Without colours and
+// indentation this is the compact layout.
 
-func (e *encoder) open(dst []byte, k int, c byte) []byte {
-	return append(e.col(dst, k), c)
+func (e *encoder) open(dst []byte, k int, c byte, level int) []byte {
+	return e.newline(append(e.col(dst, k), c), level+1)
 }
 
-func (e *encoder) elem(dst []byte, k, i, level int) []byte {
-	if i > 0 {
-		dst = append(e.col(dst, k), ',')
+func (e *encoder) sep(dst []byte, i, level int) []byte {
+	if i == 0 {
+		return dst
 	}
-	return e.newline(e.reset(dst), level+1)
+	return e.newline(append(dst, ','), level+1)
+}
+
+func (e *encoder) key(dst, text []byte) []byte {
+	dst = append(e.col(e.reset(dst), colKey), text...)
+	dst = append(e.col(e.reset(dst), colObject), ':')
+	if e.indent != nil {
+		dst = append(dst, ' ')
+	}
+	return e.reset(dst)
 }
 
 func (e *encoder) close(dst []byte, k int, c byte, level int) []byte {
 	dst = e.newline(dst, level)
 	return e.reset(append(e.col(dst, k), c))
-}
-
-func (e *encoder) colon(dst []byte) []byte {
-	dst = e.reset(append(e.col(dst, colObject), ':'))
-	if e.indent != nil {
-		dst = append(dst, ' ')
-	}
-	return dst
 }
 
 // appendStyled writes v in the multi-line layout or with colours.
@@ -299,10 +305,11 @@ func (e *encoder) appendStyled(dst []byte, v any, level int) []byte {
 		if len(v) == 0 {
 			return e.reset(append(e.col(dst, colArray), "[]"...))
 		}
-		dst = e.open(dst, colArray, '[')
+		dst = e.open(dst, colArray, '[', level)
 		for i, x := range v {
-			dst = e.elem(dst, colArray, i, level)
+			dst = e.sep(dst, i, level)
 			dst = e.appendStyled(dst, x, level+1)
+			dst = e.col(dst, colArray)
 		}
 		return e.close(dst, colArray, ']', level)
 	case map[string]any:
@@ -314,12 +321,14 @@ func (e *encoder) appendStyled(dst []byte, v any, level int) []byte {
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
-		dst = e.open(dst, colObject, '{')
+		dst = e.open(dst, colObject, '{', level)
+		var kb []byte
 		for i, k := range keys {
-			dst = e.elem(dst, colObject, i, level)
-			dst = e.reset(appendString(e.col(dst, colKey), k, e.ascii))
-			dst = e.colon(dst)
+			dst = e.sep(dst, i, level)
+			kb = appendString(kb[:0], k, e.ascii)
+			dst = e.key(dst, kb)
 			dst = e.appendStyled(dst, v[k], level+1)
+			dst = e.col(dst, colObject)
 		}
 		return e.close(dst, colObject, '}', level)
 	}
@@ -368,17 +377,17 @@ func (e *encoder) text(dst, b []byte, i, level int) ([]byte, int) {
 			dst = e.reset(append(e.col(dst, k), c, end))
 			return dst, i + 1
 		}
-		dst = e.open(dst, k, c)
+		dst = e.open(dst, k, c, level)
 		for n := 0; i < len(b); n++ {
-			dst = e.elem(dst, k, n, level)
+			dst = e.sep(dst, n, level)
 			if c == '{' {
 				i = skipWS(b, i)
 				j := stringEnd(b, i)
-				dst = e.reset(append(e.col(dst, colKey), b[i:j]...))
+				dst = e.key(dst, b[i:j])
 				i = skipWS(b, j) + 1 // the colon
-				dst = e.colon(dst)
 			}
 			dst, i = e.text(dst, b, i, level+1)
+			dst = e.col(dst, k)
 			i = skipWS(b, i)
 			if i >= len(b) || b[i] != ',' {
 				break

@@ -213,7 +213,7 @@ func (r *runner) value(v any, raw []byte, exact bool, name string, num int) {
 			r.error(err, name, num)
 			return
 		}
-		r.emit(x, v, raw, exact)
+		r.emit(x, v, raw, exact, name, num)
 	}
 }
 
@@ -258,14 +258,14 @@ func (r *runner) error(err error, name string, num int) {
 
 // emit writes one result. A result that is the input value itself is
 // written from the input's text.
-func (r *runner) emit(x, in any, raw []byte, exact bool) {
+func (r *runner) emit(x, in any, raw []byte, exact bool, name string, num int) {
 	o := &r.f.opt
 	r.st.Outputs++
 	r.st.LastTruthy = x != nil && x != false
 	if s, ok := x.(string); ok && (o.Raw || o.Join || o.Raw0) {
 		if o.Raw0 && strings.IndexByte(s, 0) >= 0 {
 			r.st.Outputs--
-			r.error(errors.New("cannot dump a string containing NUL with --raw-output0"), "", 0)
+			r.error(errors.New("cannot dump a string containing NUL with --raw-output0"), name, num)
 			return
 		}
 		r.out = append(r.out, s...)
