@@ -100,11 +100,7 @@ var serialWords = regexp.MustCompile(`(^|[^A-Za-z0-9_$.])(input|inputs|debug|std
 
 // Compile parses and compiles opt.Expr once.
 func Compile(opt Options) (*Filter, error) {
-	locName := opt.ExprName
-	if locName == "" {
-		locName = "<stdin>" // jq's name for a program on the command line
-	}
-	q, err := gojq.Parse(withLoc(opt.Expr, locName))
+	q, err := gojq.Parse(withLoc(opt.Expr, "<top-level>")) // jq's name for the program
 	if err != nil {
 		ce := &CompileError{Name: opt.ExprName, Msg: err.Error()}
 		if pe, ok := err.(*gojq.ParseError); ok {
@@ -125,14 +121,7 @@ func Compile(opt Options) (*Filter, error) {
 	if f.parallel && !opt.SortKeys && !opt.ASCII && !opt.RawInput && !opt.Stream {
 		f.want = project(q)
 	}
-	if strings.Contains(opt.Expr, "keys_unsorted") {
-		// gojq keeps no key order: jq's keys_unsorted can only be keys.
-		defs, err := gojq.Parse("def keys_unsorted: keys; .")
-		if err != nil {
-			panic(err)
-		}
-		q.FuncDefs = append(defs.FuncDefs, q.FuncDefs...)
-	}
+	q.FuncDefs = append(missing(opt.Expr), q.FuncDefs...)
 
 	names := make([]string, 0, len(opt.Vars)+3)
 	named := make(map[string]any, len(opt.Vars))
@@ -208,6 +197,31 @@ func Compile(opt Options) (*Filter, error) {
 	}
 	f.code = code
 	return f, nil
+}
+
+// jqOnly are definitions of jq builtins that gojq lacks, as far as gojq
+// can give them: it keeps no key order, so keys_unsorted is keys; it
+// keeps number literals but has no decimal numbers.
+var jqOnly = map[string]string{
+	"keys_unsorted":        "def keys_unsorted: keys;",
+	"have_literal_numbers": "def have_literal_numbers: true;",
+	"have_decnum":          "def have_decnum: false;",
+}
+
+// missing returns the definitions of jqOnly that expr names (a false
+// alarm costs nothing: a user's own definition comes later and wins).
+func missing(expr string) []*gojq.FuncDef {
+	var defs []*gojq.FuncDef
+	for name, def := range jqOnly {
+		if strings.Contains(expr, name) {
+			q, err := gojq.Parse(def + " .")
+			if err != nil {
+				panic(err)
+			}
+			defs = append(defs, q.FuncDefs...)
+		}
+	}
+	return defs
 }
 
 // Parallel reports whether Run filters lines independently on Workers
