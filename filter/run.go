@@ -262,7 +262,10 @@ func (r *runner) emit(x, in any, raw []byte, exact bool, name string, num int) {
 	o := &r.f.opt
 	r.st.Outputs++
 	r.st.LastTruthy = x != nil && x != false
-	if s, ok := x.(string); ok && (o.Raw || o.Join || o.Raw0) {
+	if s, ok := x.(string); ok && (o.Raw || o.Join || o.Raw0) && o.ASCII {
+		// jq writes such a string as JSON, escaped
+		r.out = appendString(r.out, s, true)
+	} else if ok && (o.Raw || o.Join || o.Raw0) {
 		if o.Raw0 && strings.IndexByte(s, 0) >= 0 {
 			r.st.Outputs--
 			r.error(errors.New("cannot dump a string containing NUL with --raw-output0"), name, num)
