@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -21,27 +20,20 @@ func TestJQDocs(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := string(data)
-	const module = "def calls: select(.type == \"tool_call\") | .name;"
-	if !strings.Contains(doc, "`agent.jq`, a module: `"+module+"`") {
-		t.Fatal("docs/jq.md does not describe agent.jq")
-	}
+	// The samples the page shows are the files the examples read.
 	_, api, _ := strings.Cut(doc, "```json\n")
 	api, _, _ = strings.Cut(api, "```")
-	files := map[string]string{"api.json": api, "agent.jq": module}
-	for _, name := range []string{"evosci", "zero"} {
-		b, err := os.ReadFile("../testdata/translate/basic." + name + ".jsonl")
-		if err != nil {
-			t.Fatal(err)
-		}
-		files["run."+name+".jsonl"] = string(b)
+	module, err := os.ReadFile("../testdata/jq/agent.jq")
+	if err != nil {
+		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	for name, content := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if b, err := os.ReadFile("../testdata/jq/api.json"); err != nil || string(b) != api {
+		t.Errorf("testdata/jq/api.json is not the api.json the page shows (%v)", err)
 	}
-	t.Chdir(dir)
+	if !strings.Contains(doc, "`agent.jq`, a module: `"+strings.TrimSpace(string(module))+"`") {
+		t.Error("docs/jq.md does not show testdata/jq/agent.jq")
+	}
+	t.Chdir("..")
 	t.Setenv("NO_COLOR", "")
 	t.Setenv("JQ_COLORS", "")
 
@@ -52,29 +44,32 @@ func TestJQDocs(t *testing.T) {
 		if !ok {
 			break
 		}
-		cmd, after, _ := strings.Cut(block, "```")
+		cmds, after, _ := strings.Cut(block, "```")
 		rest = after
-		cmd = strings.TrimSpace(cmd)
-		got := runDocCommand(t, cmd)
-		n++
-		if out, ok := strings.CutPrefix(strings.TrimLeft(after, "\n"), "```text\n"); ok {
-			want, _, _ := strings.Cut(out, "```")
-			if got != want {
-				t.Errorf("%s:\n got %q\nwant %q", cmd, got, want)
-			}
-		} else if got == "" || strings.Contains(got, "(exit ") {
-			t.Errorf("%s: %q", cmd, got)
+		out, hasOut := strings.CutPrefix(strings.TrimLeft(after, "\n"), "```text\n")
+		if !hasOut {
+			continue // TestDocExamples and TestReadmeRecipes run these
 		}
+		cmd := readmeCommands("```sh\n" + cmds + "```")
+		if len(cmd) != 1 {
+			t.Fatalf("a block with its output must hold one command: %q", cmds)
+		}
+		want, _, _ := strings.Cut(out, "```")
+		if got := runJQDocCommand(t, cmd[0]); got != want {
+			t.Errorf("%s:\n got %q\nwant %q", cmd[0], got, want)
+		}
+		n++
 	}
 	rows := 0
 	for _, line := range strings.Split(table, "\n") {
 		cells := tableCells(line)
-		if len(cells) != 4 || !strings.HasPrefix(cells[1], "`zevo") && !strings.HasPrefix(cells[1], "`echo") && !strings.HasPrefix(cells[1], "`printf") {
+		if len(cells) != 4 || !strings.HasPrefix(cells[1], "`") || strings.HasPrefix(cells[1], "`-") {
 			continue
 		}
 		rows++
 		cmd := strings.Trim(cells[1], "`")
-		if got, want := runDocCommand(t, cmd), codeSpans(cells[2]); got != want {
+		cmd = readmeCommands("```sh\n" + cmd + "\n```")[0]
+		if got, want := runJQDocCommand(t, cmd), codeSpans(cells[2]); got != want {
 			t.Errorf("%s:\n got %q\nwant %q", cmd, got, want)
 		}
 	}
@@ -118,36 +113,34 @@ func codeSpans(cell string) string {
 	return b.String()
 }
 
-// runDocCommand runs a command of the page: zevo, maybe after echo or
-// printf and a pipe. It returns standard output, standard error and the
-// exit code when not 0.
-func runDocCommand(t *testing.T, cmd string) string {
+// runJQDocCommand runs a command of the page, stages separated by
+// "\x00|": zevo commands, maybe fed by echo or printf. It returns standard
+// output, standard error and the exit code when not 0.
+func runJQDocCommand(t *testing.T, cmd string) string {
 	t.Helper()
+	cmd, _, _ = strings.Cut(cmd, " # ")
 	var stdin []byte
-	stages := strings.Split(readmeCommands("```sh\n" + cmd + "\n```")[0], "\x00|")
-	for i, stage := range stages {
-		args := shellWords(t, stage)
-		switch args[0] {
-		case "echo":
-			stdin = []byte(strings.Join(args[1:], " ") + "\n")
-			continue
-		case "printf":
-			stdin = []byte(printfText(args[1]))
-			continue
-		}
-		var stdout, stderr bytes.Buffer
-		code := Run(args, bytes.NewReader(stdin), &stdout, &stderr)
-		if i < len(stages)-1 {
-			stdin = stdout.Bytes()
-			continue
-		}
-		out := stdout.String() + stderr.String()
-		if code != 0 {
-			out += fmt.Sprintf("(exit %d)\n", code)
-		}
-		return out
+	stages := strings.Split(cmd, "\x00|")
+	switch words := shellWords(t, stages[0]); words[0] {
+	case "echo":
+		stdin = []byte(strings.Join(words[1:], " ") + "\n")
+		stages = stages[1:]
+	case "printf":
+		stdin = []byte(printfText(words[1]))
+		stages = stages[1:]
 	}
-	return ""
+	var stdout, stderr bytes.Buffer
+	code := 0
+	for _, stage := range stages {
+		stdout.Reset()
+		code = Run(shellWords(t, stage), bytes.NewReader(stdin), &stdout, &stderr)
+		stdin = bytes.Clone(stdout.Bytes())
+	}
+	out := stdout.String() + stderr.String()
+	if code != 0 {
+		out += fmt.Sprintf("(exit %d)\n", code)
+	}
+	return out
 }
 
 // printfText is printf's format with its escapes (\n, \t, \\, \xHH).
