@@ -34,7 +34,7 @@ func bigInput(n, bad int) (string, string, string) {
 	for i := 1; i <= n; i++ {
 		if bad > 0 && i%bad == 0 {
 			fmt.Fprintf(&in, "{\"i\": %d,\n", i)
-			fmt.Fprintf(&wantErr, "big:%d: invalid JSON: unexpected end of line in object at column %d\n", i, len(fmt.Sprint(i))+8)
+			fmt.Fprintf(&wantErr, "big:%d: not valid JSON at byte %d: the line ends inside a value\n", i, len(fmt.Sprint(i))+8)
 			continue
 		}
 		fmt.Fprintf(&in, "{\"type\": \"tool_call\", \"i\": %d, \"pad\": \"%s\"}\n", i, strings.Repeat("x", i%97))

@@ -173,7 +173,7 @@ func badValue(b []byte, num int, err error) string {
 		return err.Error()
 	}
 	line := num + bytes.Count(b[:off], []byte{'\n'})
-	return "invalid JSON: " + se.msg + " at line " + strconv.Itoa(line) + ", column " + strconv.Itoa(off-nl)
+	return "not valid JSON at line " + strconv.Itoa(line) + ", byte " + strconv.Itoa(off-nl) + ": " + se.msg
 }
 
 // bad reports a line that is not JSON.

@@ -16,11 +16,11 @@ func TestValuesSpanningLines(t *testing.T) {
 		{"pretty array of objects", "[\n{\"a\": 1},\n{\"a\": 2}\n]\n", "", "in:1: expected an object but got: array ([{\"a\":1},{\"a\":2}])\n"},
 		{"several per line and across", "{\"a\": 1} {\"a\":\n2} 3\n", "[1,null]\n[2,null]\n", "in:1: expected an object but got: number (3)\n"},
 		{"blank lines inside", "{\n\n\"a\": 1,\n\n\"b\": 2}\n", "[1,2]\n", ""},
-		{"truncated line then JSONL", "{\"a\": 1,\n{\"a\": 2}\n", "[2,null]\n", "in:1: invalid JSON: unexpected end of line in object at column 9\n"},
-		{"truncated array then JSONL", "[1, 2\n{\"a\": 3}\n", "[3,null]\n", "in:1: invalid JSON: unexpected end of line in array at column 6\n"},
-		{"unterminated string", "{\"a\": \"x,\n{\"a\": 4}\n", "[4,null]\n", "in:1: invalid JSON: unterminated string at column 10\n"},
-		{"error inside a pretty value", "{\n  \"a\": 1 x\n}\n{\"a\": 5}\n", "[5,null]\n", "in:1: invalid JSON: expected ',' or '}' in object, found 'x' at line 2, column 10\n"},
-		{"cut at the end", "{\"a\": 6}\n{\n  \"a\": [1,\n", "[6,null]\n", "in:2: invalid JSON: unexpected end of line at line 3, column 11\n"},
+		{"truncated line then JSONL", "{\"a\": 1,\n{\"a\": 2}\n", "[2,null]\n", "in:1: not valid JSON at byte 9: the line ends inside a value\n"},
+		{"truncated array then JSONL", "[1, 2\n{\"a\": 3}\n", "[3,null]\n", "in:1: not valid JSON at byte 6: the line ends inside a value\n"},
+		{"unterminated string", "{\"a\": \"x,\n{\"a\": 4}\n", "[4,null]\n", "in:1: not valid JSON at byte 10: the line ends inside a value\n"},
+		{"error inside a pretty value", "{\n  \"a\": 1 x\n}\n{\"a\": 5}\n", "[5,null]\n", "in:1: not valid JSON at line 2, byte 10: unexpected 'x'\n"},
+		{"cut at the end", "{\"a\": 6}\n{\n  \"a\": [1,\n", "[6,null]\n", "in:2: not valid JSON at line 3, byte 11: the line ends inside a value\n"},
 	} {
 		for _, expr := range []string{`[.a, .b]`, `[.a, .b] | input_line_number as $n | .`} {
 			for _, opt := range []Options{{Expr: expr, Workers: 2}, {Expr: expr, NullInput: true}} {
