@@ -42,3 +42,21 @@ func TestJQTerminalDefaults(t *testing.T) {
 		}
 	}
 }
+
+// --help says what the output looks like where.
+func TestJQHelpStatesTheDefaultLayout(t *testing.T) {
+	var out, errw bytes.Buffer
+	if code := Run([]string{"zevo", "jq", "--help"}, strings.NewReader(""), &out, &errw); code != 0 {
+		t.Fatalf("exit %d: %s", code, errw.String())
+	}
+	help := strings.Join(strings.Fields(out.String()), " ")
+	for _, want := range []string{
+		"on a terminal, results are pretty-printed (2 spaces) in jq's colours",
+		"into a pipe or a file, each result is one compact line",
+		"-c compacts those too",
+	} {
+		if !strings.Contains(help, want) {
+			t.Errorf("--help does not say %q", want)
+		}
+	}
+}
