@@ -39,7 +39,7 @@ func projected(expr, input string, layout ...Output) (skip bool, diff string) {
 		if !project {
 			f.want = nil
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), 250*time.Millisecond)
 		f.ctx = ctx
 		var out, ew strings.Builder
 		st, err := f.Run([]Input{strInput("in", input)}, &out, &ew)
