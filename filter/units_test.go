@@ -1,8 +1,11 @@
 package filter
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/zevo/zevo/jsonl"
 )
 
 // Values as jq reads them: spanning lines, several on a line, pretty
@@ -52,5 +55,40 @@ func TestRawInputKeepsCR(t *testing.T) {
 	}
 	if strings.Contains(out, "\r") {
 		t.Error("raw CR written")
+	}
+}
+
+// BenchmarkUnits compares cutting JSONL into units with reading its lines
+// alone: the cost of reading values as jq does on the JSONL fast path.
+func BenchmarkUnits(b *testing.B) {
+	var sb strings.Builder
+	if err := writeCorpus(&sb, 8<<20, 3); err != nil {
+		b.Fatal(err)
+	}
+	corpus := sb.String()
+	for _, units := range []bool{false, true} {
+		b.Run(fmt.Sprintf("units=%v", units), func(b *testing.B) {
+			b.SetBytes(int64(len(corpus)))
+			for b.Loop() {
+				rd := jsonl.NewReader(strings.NewReader(corpus), "c", nil)
+				u := newUnits(rd, false)
+				n := 0
+				for {
+					var err error
+					if units {
+						_, err = u.next()
+					} else {
+						_, err = rd.Next()
+					}
+					if err != nil {
+						break
+					}
+					n++
+				}
+				if n == 0 {
+					b.Fatal("no lines")
+				}
+			}
+		})
 	}
 }
