@@ -299,6 +299,48 @@ func parseJQArgs(args []string) (*jqArgs, error) {
 	return a, nil
 }
 
+// jqOutputFlags are zevo jq's output options as flags of translate, for
+// its --jq stage.
+func jqOutputFlags(hidden bool) []ucli.Flag {
+	flag := func(name, alias, usage string) ucli.Flag {
+		f := &ucli.BoolFlag{Name: name, Hidden: hidden, Usage: "with --jq: " + usage}
+		if alias != "" {
+			f.Aliases = []string{alias}
+		}
+		return f
+	}
+	return []ucli.Flag{
+		flag("compact-output", "c", "one compact result per line, passed-through events too"),
+		&ucli.IntFlag{Name: "indent", Hidden: hidden, Usage: "with --jq: pretty-print with `N` spaces (0 to 7; 0 is compact)"},
+		flag("tab", "", "pretty-print with a tab per level"),
+		flag("color-output", "C", "colour JSON results (JQ_COLORS sets the colours)"),
+		flag("monochrome-output", "M", "no colour"),
+		flag("raw-output", "r", "write string results without quotes"),
+		flag("join-output", "j", "like -r, without a newline after each result"),
+		flag("raw-output0", "", "like -r, with a NUL instead of the newline"),
+		flag("ascii-output", "a", "escape every non-ASCII character as \\uXXXX"),
+		flag("sort-keys", "S", "sort object keys, also of events written as read"),
+		flag("seq", "", "write an RS character before each JSON result"),
+	}
+}
+
+// jqOutput reads the flags of jqOutputFlags. Results are laid out as
+// zevo jq lays them out into a pipe unless the flags say otherwise.
+func jqOutput(c *ucli.Context, stderr io.Writer) (filter.Output, error) {
+	a := &jqArgs{color: c.Bool("color-output"), mono: c.Bool("monochrome-output")}
+	o := &a.opt.Output
+	o.Compact, o.Tab = c.Bool("compact-output"), c.Bool("tab")
+	o.Raw, o.Join, o.Raw0 = c.Bool("raw-output"), c.Bool("join-output"), c.Bool("raw-output0")
+	o.ASCII, o.SortKeys, o.Seq = c.Bool("ascii-output"), c.Bool("sort-keys"), c.Bool("seq")
+	if c.IsSet("indent") {
+		if err := a.valued("--indent", strconv.Itoa(c.Int("indent"))); err != nil {
+			return *o, err
+		}
+	}
+	a.layout(false, os.Getenv, stderr)
+	return *o, nil
+}
+
 // optish tells an option from an argument as jq does: "-" and then a
 // letter or "-" ("-" alone and "-." or "-1" are arguments).
 func optish(arg string) bool {
