@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/zevo/zevo/internal/swar"
 	"github.com/zevo/zevo/redact"
@@ -458,6 +459,13 @@ func appendU4(dst []byte, r rune) []byte {
 
 // AppendString appends s as a JSON string in style st.
 func AppendString(dst []byte, s string, st Style) []byte {
+	return appendString(dst, s, st, true)
+}
+
+// appendString is AppendString; with skip, runs of bytes written as they
+// are are found eight at a time (without, byte by byte: the plain path,
+// kept for tests of the other).
+func appendString(dst []byte, s string, st Style, skip bool) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -497,7 +505,14 @@ func AppendString(dst []byte, s string, st Style) []byte {
 			i += size
 			continue
 		default:
-			i++
+			switch {
+			case !skip:
+				i++
+			case st == GoStyle:
+				i = swar.PlainGo(unsafe.Slice(unsafe.StringData(s), len(s)), i+1)
+			default:
+				i = swar.PlainPython(unsafe.Slice(unsafe.StringData(s), len(s)), i+1)
+			}
 			continue
 		}
 		dst = append(dst, s[start:i]...)

@@ -110,6 +110,42 @@ func SkipPython(b []byte, i int) int {
 	return len(b)
 }
 
+// PlainGo returns the index of the first byte at or after i that Go's
+// encoding/json writes other than as itself ('"', '\\', a control
+// character, '<', '>', '&' or a non-ASCII byte); len(b) when none.
+func PlainGo(b []byte, i int) int {
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		if eq(x, '"')|eq(x, '\\')|less(x, 0x20)|eq(x, '<')|eq(x, '>')|eq(x, '&')|x&hi != 0 {
+			break
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c == '"' || c == '\\' || c < 0x20 || c == '<' || c == '>' || c == '&' || c >= 0x80 {
+			return i
+		}
+	}
+	return len(b)
+}
+
+// PlainPython returns the index of the first byte at or after i that
+// Python's json.dumps writes other than as itself ('"', '\\', a control
+// character, 0x7f or a non-ASCII byte); len(b) when none.
+func PlainPython(b []byte, i int) int {
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		if eq(x, '"')|eq(x, '\\')|less(x, 0x20)|eq(x, 0x7f)|x&hi != 0 {
+			break
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c == '"' || c == '\\' || c < 0x20 || c >= 0x7f {
+			return i
+		}
+	}
+	return len(b)
+}
+
 // SkipRedact returns the index of the first byte at or after i that may
 // end a word Zero's redaction patterns need ("sk-", "api", "bearer"): '-',
 // 'i', 'I', 'r', 'R' or '\\'; len(b) when there is none.
@@ -158,8 +194,9 @@ func MayHoldRedactWord(b []byte) bool {
 			}
 		}
 	}
-	for ; i < len(b); i++ {
-		if hasRedactWord(b[i:]) {
+	for ; i+2 < len(b); i++ {
+		// Only a word's first byte is worth a closer look.
+		if c := b[i] | 0x20; (c == 's' || c == 'a' || c == 'b' || b[i] == '\\') && hasRedactWord(b[i:]) {
 			return true
 		}
 	}

@@ -26,6 +26,10 @@ func TestAgainstNaive(t *testing.T) {
 		{"QuoteOrBackslash", QuoteOrBackslash, func(c byte) bool { return c == '"' || c == '\\' }},
 		{"SkipGo", SkipGo, func(c byte) bool { return c == '\\' || c == '"' || c == '<' || c == '>' || c == '&' || c >= 0x80 }},
 		{"SkipPython", SkipPython, func(c byte) bool { return c == '\\' || c == '"' || c >= 0x7f }},
+		{"PlainGo", PlainGo, func(c byte) bool {
+			return c == '"' || c == '\\' || c < 0x20 || c == '<' || c == '>' || c == '&' || c >= 0x80
+		}},
+		{"PlainPython", PlainPython, func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c >= 0x7f }},
 		{"SkipRedact", SkipRedact, func(c byte) bool {
 			return c == '-' || c == 'i' || c == 'I' || c == 'r' || c == 'R' || c == '\\'
 		}},
