@@ -16,6 +16,14 @@ const (
 	ExitTerminate   = 143 // SIGTERM: likewise
 )
 
+// Exit codes of zevo exec beyond those above and the run's own (see
+// docs/exec.md): Zero's code for a run that did not finish, and the
+// shell's for a program that cannot be run.
+const (
+	ExitIncomplete = 4
+	ExitNoAgent    = 127
+)
+
 // Exit codes of zevo jq and translate --jq, with jq's meanings. They extend
 // 0/1/2: 2 stays the code of bad options (jq's too), and 1 keeps zevo's
 // meaning of "some lines had diagnostics", which jq -e shares for a false

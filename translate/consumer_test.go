@@ -7,71 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zevo/zevo/internal/zerotest"
 )
-
-// zeroEvent has the fields and Go types of Zero's output event (Zero
-// 0.8.0's stream-json event, as PROTOCOLS.md lists it). Decoding with
-// unknown fields disallowed is what Zero's own decoder does.
-type zeroEvent struct {
-	SchemaVersion     int                             `json:"schemaVersion"`
-	Type              string                          `json:"type"`
-	RunID             string                          `json:"runId"`
-	SessionID         string                          `json:"sessionId"`
-	Cwd               string                          `json:"cwd"`
-	Provider          string                          `json:"provider"`
-	Model             string                          `json:"model"`
-	APIModel          string                          `json:"apiModel"`
-	Delta             string                          `json:"delta"`
-	ID                string                          `json:"id"`
-	Name              string                          `json:"name"`
-	Args              any                             `json:"args"`
-	Action            string                          `json:"action"`
-	Permission        string                          `json:"permission"`
-	PermissionGranted *bool                           `json:"permissionGranted"`
-	PermissionMode    string                          `json:"permissionMode"`
-	Autonomy          string                          `json:"autonomy"`
-	SideEffect        string                          `json:"sideEffect"`
-	Reason            string                          `json:"reason"`
-	DecisionReason    string                          `json:"decisionReason"`
-	Risk              *zeroRisk                       `json:"risk"`
-	Block             *zeroBlock                      `json:"block"`
-	Violation         *zeroBlock                      `json:"violation"` // v1's name for block
-	GrantMatched      bool                            `json:"grantMatched"`
-	Grant             map[string]any                  `json:"grant"`
-	Status            string                          `json:"status"`
-	Output            string                          `json:"output"`
-	Truncated         *bool                           `json:"truncated"`
-	Redacted          *bool                           `json:"redacted"`
-	ChangedFiles      []string                        `json:"changedFiles"`
-	Display           *struct{ Summary, Kind string } `json:"display"`
-	Checkpoint        map[string]any                  `json:"checkpoint"`
-	Meta              map[string]string               `json:"meta"`
-	PromptTokens      *int                            `json:"promptTokens"`
-	CompletionTokens  *int                            `json:"completionTokens"`
-	TotalTokens       *int                            `json:"totalTokens"`
-	CostUSD           *float64                        `json:"costUsd"`
-	Text              string                          `json:"text"`
-	Message           string                          `json:"message"`
-	Code              string                          `json:"code"`
-	Recoverable       *bool                           `json:"recoverable"`
-	ExitCode          *int                            `json:"exitCode"`
-}
-
-type zeroRisk struct {
-	Level      string   `json:"level"`
-	Categories []string `json:"categories"`
-	Reason     string   `json:"reason"`
-}
-
-type zeroBlock struct {
-	Code        string    `json:"code"`
-	ToolName    string    `json:"toolName"`
-	Action      string    `json:"action"`
-	Risk        *zeroRisk `json:"risk"`
-	Path        string    `json:"path"`
-	Reason      string    `json:"reason"`
-	Recoverable bool      `json:"recoverable"`
-}
 
 var zeroTypes = map[string]bool{"run_start": true, "reasoning": true, "text": true, "tool_call": true, "permission": true,
 	"permission_request": true, "permission_decision": true, "tool_result": true, "checkpoint": true, "restore": true,
@@ -120,10 +58,8 @@ func TestTargetConsumers(t *testing.T) {
 					}
 					continue
 				}
-				var ev zeroEvent
-				d := json.NewDecoder(bytes.NewReader([]byte(line)))
-				d.DisallowUnknownFields()
-				if err := d.Decode(&ev); err != nil {
+				ev, err := zerotest.Decode([]byte(line))
+				if err != nil {
 					if strings.Contains(err.Error(), "cannot unmarshal number") && strings.Contains(line, "Tokens\":18446744073709551") {
 						continue // exact values beyond int64 are kept on purpose (README)
 					}
