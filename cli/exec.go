@@ -448,6 +448,9 @@ func (x *execRun) finish(proc *supervise.Process, sig os.Signal, jq *translateJQ
 				code = ExitIncomplete // events, but no run ended
 			}
 		}
+		if x.opt.To == translate.EvoSci && code == ExitIncomplete {
+			code = ExitDiagnostics // EvoScientist's CLI has no such code: a failed run is 1
+		}
 		if err == nil && wrote && (agentSig != 0 || agentCode != code) {
 			fmt.Fprintf(e.stderr, "zevo: %s %s\n", agent, describe(agentCode, agentSig))
 		}
