@@ -34,14 +34,14 @@ type Event struct {
 	Block             *Block                          `json:"block"`
 	Violation         *Block                          `json:"violation"` // v1's name for block
 	GrantMatched      bool                            `json:"grantMatched"`
-	Grant             map[string]any                  `json:"grant"`
+	Grant             *Grant                          `json:"grant"`
 	Status            string                          `json:"status"`
 	Output            string                          `json:"output"`
 	Truncated         *bool                           `json:"truncated"`
 	Redacted          *bool                           `json:"redacted"`
 	ChangedFiles      []string                        `json:"changedFiles"`
 	Display           *struct{ Summary, Kind string } `json:"display"`
-	Checkpoint        map[string]any                  `json:"checkpoint"`
+	Checkpoint        *Checkpoint                     `json:"checkpoint"`
 	Meta              map[string]string               `json:"meta"`
 	PromptTokens      *int                            `json:"promptTokens"`
 	CompletionTokens  *int                            `json:"completionTokens"`
@@ -54,14 +54,44 @@ type Event struct {
 	ExitCode          *int                            `json:"exitCode"`
 }
 
-// Risk is Zero's risk assessment.
+// EventV1 is the v1 event: its Grant had maxAutonomy.
+type EventV1 struct {
+	Event
+	Grant *struct {
+		Grant
+		MaxAutonomy string `json:"maxAutonomy"`
+	} `json:"grant"`
+}
+
+// Grant is a permission grant.
+type Grant struct {
+	ToolName   string `json:"toolName"`
+	Scope      string `json:"scope"`
+	ScopeKind  string `json:"scopeKind"`
+	Decision   string `json:"decision"`
+	ApprovedAt string `json:"approvedAt"`
+	Reason     string `json:"reason"`
+	Session    bool   `json:"session"`
+}
+
+// Checkpoint is a file checkpoint.
+type Checkpoint struct {
+	Sequence      int      `json:"sequence"`
+	Tool          string   `json:"tool"`
+	Files         []string `json:"files"`
+	FilesRestored int      `json:"filesRestored"`
+	FilesDeleted  int      `json:"filesDeleted"`
+	Skipped       []string `json:"skipped"`
+}
+
+// Risk is a risk assessment.
 type Risk struct {
 	Level      string   `json:"level"`
 	Categories []string `json:"categories"`
 	Reason     string   `json:"reason"`
 }
 
-// Block is Zero's sandbox block (v1: violation).
+// Block is a sandbox block (v1: violation).
 type Block struct {
 	Code        string `json:"code"`
 	ToolName    string `json:"toolName"`
@@ -72,14 +102,27 @@ type Block struct {
 	Recoverable bool   `json:"recoverable"`
 }
 
-// Decode decodes one output line with unknown fields disallowed, as
+// Decode decodes one v2 output line with unknown fields disallowed, as
 // Zero's decoder does.
 func Decode(line []byte) (*Event, error) {
 	var ev Event
-	d := json.NewDecoder(bytes.NewReader(line))
-	d.DisallowUnknownFields()
-	if err := d.Decode(&ev); err != nil {
+	if err := strict(line, &ev); err != nil {
 		return nil, err
 	}
 	return &ev, nil
+}
+
+// DecodeV1 decodes one v1 output line likewise.
+func DecodeV1(line []byte) (*Event, error) {
+	var ev EventV1
+	if err := strict(line, &ev); err != nil {
+		return nil, err
+	}
+	return &ev.Event, nil
+}
+
+func strict(line []byte, v any) error {
+	d := json.NewDecoder(bytes.NewReader(line))
+	d.DisallowUnknownFields()
+	return d.Decode(v)
 }
