@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -113,6 +112,9 @@ func (x *execRun) see(ev []byte) {
 }
 
 func runExec(c *ucli.Context, e *env) error {
+	if !c.IsSet("to") {
+		return usageErr("exec needs --to zero, zero@1 or evosci")
+	}
 	opt, err := translateOptions(c, e)
 	if err != nil {
 		return err
@@ -280,8 +282,8 @@ func zeroRunID() string {
 	return "run_" + time.Now().UTC().Format("20060102150405") + "_" + hex.EncodeToString(r[:])
 }
 
-// supervise translates AGENT's output until it ends, passes signals on,
-// and closes the run as its end requires.
+// supervise translates AGENT's output until it ends and AGENT's group is
+// gone, passes signals on, and closes the run as its end requires.
 func (x *execRun) supervise(proc *supervise.Process, grace time.Duration, jq *translateJQ) error {
 	e := x.e
 	sigc := make(chan os.Signal, 4)
@@ -308,92 +310,74 @@ func (x *execRun) supervise(proc *supervise.Process, grace time.Duration, jq *tr
 
 	var (
 		sig       os.Signal
-		kill      = make(chan struct{})
-		killOnce  sync.Once
-		stopped   = make(chan struct{}) // closed once the group is stopped or cleaned
-		stopOnce  sync.Once
+		kill      = make(chan struct{}) // closed by a second signal: no more waiting
+		killed    bool
+		stopped   = make(chan struct{}) // closed once the group is gone
+		ending    bool                  // the group is being stopped or cleaned up
 		streamErr error
+		reading   = streamDone
 		exited    = proc.Done()
 		held      <-chan time.Time // after AGENT exited: how long its output may stay open
 	)
-	stop := func(s syscall.Signal) {
-		stopOnce.Do(func() {
+	end := func(f func()) {
+		if !ending {
+			ending = true
 			go func() {
-				proc.Stop(s, grace, kill)
+				f()
 				close(stopped)
 			}()
-		})
+		}
 	}
-	for waiting := true; waiting; {
+	for gone := stopped; reading != nil || gone != nil; {
 		select {
-		case streamErr = <-streamDone:
-			waiting = false
+		case streamErr = <-reading:
+			reading, held = nil, nil
+			var re *translate.ReadError
+			if streamErr != nil && !errors.As(streamErr, &re) {
+				// The output failed (or --jq stopped it): AGENT has
+				// nobody to talk to any more.
+				end(func() { proc.Stop(syscall.SIGTERM, grace, kill) })
+			}
 		case s := <-sigc:
 			if sig != nil {
-				killOnce.Do(func() { close(kill) }) // a second signal: no more waiting
+				if !killed {
+					close(kill)
+					killed = true
+				}
 				continue
 			}
 			sig = s
-			stop(s.(syscall.Signal))
+			end(func() { proc.Stop(s.(syscall.Signal), grace, kill) })
 		case <-exited:
 			exited = nil
-			held = time.After(grace + time.Second)
-			stopOnce.Do(func() {
-				go func() {
-					proc.Clean(grace, kill)
-					close(stopped)
-				}()
-			})
+			if reading != nil {
+				held = time.After(grace + time.Second)
+			}
+			end(func() { proc.Clean(grace, kill) })
 		case <-held:
-			// Something outside AGENT's group holds its output open.
+			held = nil
 			fmt.Fprintf(e.stderr, "zevo: %s exited but its output is still held open (by a process outside its process group); stopped reading\n", x.agent)
 			proc.Stdout().SetReadDeadline(time.Now())
-			held = nil
-		}
-	}
-	var re *translate.ReadError
-	switch {
-	case streamErr == nil, errors.As(streamErr, &re) && errors.Is(re.Err, os.ErrDeadlineExceeded):
-	case errors.As(streamErr, &re):
-		fmt.Fprintf(e.stderr, "zevo: %s: read error: %v\n", x.name, re.Err)
-	default:
-		// The output failed (or --jq stopped it): AGENT has nobody to
-		// talk to any more.
-		stop(syscall.SIGTERM)
-		<-stopped
-		proc.Stdout().Close()
-		if errors.Is(streamErr, errJQStop) {
-			return jq.exit()
-		}
-		if brokenPipe(streamErr) {
-			return nil
-		}
-		return fmt.Errorf("writing output: %w", streamErr)
-	}
-	// AGENT closed its output: wait for it (and its group) to end. It may
-	// still be stopped by a signal meanwhile.
-	for waiting := true; waiting; {
-		select {
-		case <-stopped:
-			waiting = false
-		case <-exited:
-			exited = nil
-			stopOnce.Do(func() {
-				go func() {
-					proc.Clean(grace, kill)
-					close(stopped)
-				}()
-			})
-		case s := <-sigc:
-			if sig != nil {
-				killOnce.Do(func() { close(kill) })
-				continue
-			}
-			sig = s
-			stop(s.(syscall.Signal))
+		case <-gone:
+			gone = nil
 		}
 	}
 	proc.Stdout().Close()
+
+	var re *translate.ReadError
+	switch {
+	case streamErr == nil:
+	case errors.As(streamErr, &re):
+		if !errors.Is(re.Err, os.ErrDeadlineExceeded) {
+			fmt.Fprintf(e.stderr, "zevo: %s: read error: %v\n", x.name, re.Err)
+		}
+	case errors.Is(streamErr, errJQStop):
+		return jq.exit()
+	case brokenPipe(streamErr):
+		return nil
+	default:
+		return fmt.Errorf("writing output: %w", streamErr)
+	}
 	return x.finish(proc, sig, jq)
 }
 
