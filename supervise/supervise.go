@@ -162,7 +162,7 @@ func Running(pgid int) bool {
 // Stop ends the group: sig to every process of it, then SIGKILL to what
 // is left when the leader has not exited and the group is not empty after
 // grace, or when kill receives a value. It returns once the leader has
-// exited.
+// exited and the group's processes are gone.
 func (p *Process) Stop(sig syscall.Signal, grace time.Duration, kill <-chan struct{}) {
 	if p.Alive() {
 		p.Signal(sig)
@@ -170,6 +170,10 @@ func (p *Process) Stop(sig syscall.Signal, grace time.Duration, kill <-chan stru
 	p.waitGone(grace, kill)
 	p.Signal(syscall.SIGKILL)
 	<-p.done
+	// SIGKILL takes effect when the process next runs: wait for that too
+	// (a process stuck in the kernel may not die at all; a second is enough
+	// for the others).
+	p.waitGone(time.Second, nil)
 }
 
 // Clean ends what is left of the group after its leader exited by
