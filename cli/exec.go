@@ -406,6 +406,8 @@ func (x *execRun) finish(proc *supervise.Process, sig os.Signal, jq *translateJQ
 			err = x.tr.Interrupt()
 		case !x.wrote:
 			err = x.zeroPair("interrupted", "run cancelled by signal", "interrupted", ExitInterrupt)
+		case x.outcome >= 0:
+			code = x.outcome // the run had ended before the signal: its run_end stands
 		}
 	default:
 		wrote := x.wrote
