@@ -2,13 +2,11 @@
 package supervise
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"os"
 	"os/exec"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 )
@@ -61,6 +59,9 @@ func Start(argv []string, stdin io.Reader, stderr io.Writer) (*Process, error) {
 	if len(argv) == 0 || argv[0] == "" {
 		return nil, &StartError{Name: "", NotFound: true, Err: exec.ErrNotFound}
 	}
+	if !supported {
+		return nil, &StartError{Name: argv[0], Err: errors.New("process groups are not supported on this system")}
+	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	if cmd.Err != nil {
 		return nil, &StartError{Name: argv[0], NotFound: errors.Is(cmd.Err, exec.ErrNotFound) || errors.Is(cmd.Err, os.ErrNotExist), Err: cmd.Err}
@@ -70,7 +71,7 @@ func Start(argv []string, stdin io.Reader, stderr io.Writer) (*Process, error) {
 		return nil, err
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, w, stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = newGroup()
 	// Copies of stdin and stderr (when they are not files) end with the
 	// program; a descendant that escaped the group must not hold them open.
 	cmd.WaitDelay = time.Second
@@ -120,44 +121,10 @@ func (p *Process) Status() (code int, signal syscall.Signal) {
 }
 
 // Signal sends sig to every process of the group.
-func (p *Process) Signal(sig syscall.Signal) {
-	_ = syscall.Kill(-p.pgid, sig)
-}
+func (p *Process) Signal(sig syscall.Signal) { signalGroup(p.pgid, sig) }
 
 // Alive reports whether a process of the group is still running.
 func (p *Process) Alive() bool { return Running(p.pgid) }
-
-// Running reports whether a process of group pgid is still running. A
-// zombie is not: where init does not reap orphans (in some containers) a
-// dead process of the group can stay a zombie, and waiting for it would be
-// waiting for nothing. Without /proc, any member counts.
-func Running(pgid int) bool {
-	if syscall.Kill(-pgid, 0) != nil {
-		return false
-	}
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		return true
-	}
-	want := strconv.Itoa(pgid)
-	found := false
-	for _, ent := range ents {
-		if c := ent.Name()[0]; c < '0' || c > '9' {
-			continue
-		}
-		data, err := os.ReadFile("/proc/" + ent.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		found = true
-		// pid (comm) state ppid pgrp …; comm may hold spaces and ')'.
-		f := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+1:]))
-		if len(f) > 2 && f[2] == want && f[0] != "Z" && f[0] != "X" {
-			return true
-		}
-	}
-	return !found
-}
 
 // Stop ends the group: sig to every process of it, then SIGKILL to what
 // is left when the leader has not exited and the group is not empty after
