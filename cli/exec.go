@@ -139,12 +139,19 @@ func runExec(c *ucli.Context, e *env) error {
 	x := &execRun{e: e, opt: opt, w: jsonl.NewWriter(e.stdout), outcome: -1}
 	x.agent = filepath.Base(args[0])
 	x.name = "<" + x.agent + " stdout>"
-	emit, jq, err := jqEmit(c.String("jq"), false, x.w, e)
+	out, err := jqOutput(c, e.stderr)
+	if err != nil {
+		return err
+	}
+	emit, jq, err := jqEmit(c.String("jq"), false, out, x.w, e)
 	if err != nil {
 		return err
 	}
 	x.tr = translate.New(opt, func(ev []byte) error {
 		x.see(ev)
+		if jq.f != nil {
+			jq.name, jq.num = x.tr.Place() // for input_line_number and messages
+		}
 		return emit(ev)
 	})
 
