@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -178,9 +179,12 @@ func runExec(c *ucli.Context, e *env) error {
 	proc, err := supervise.Start(argv, stdin, e.stderr)
 	if err != nil {
 		var se *supervise.StartError
-		code := "agent_not_executable"
-		if errors.As(err, &se) && se.NotFound {
+		code := "agent_start_failed" // e.g. ARGS too long for the system
+		switch {
+		case errors.As(err, &se) && se.NotFound:
 			code = "agent_not_found"
+		case errors.Is(err, fs.ErrPermission):
+			code = "agent_not_executable"
 		}
 		return x.fail(code, err.Error(), ExitNoAgent, false)
 	}

@@ -237,6 +237,21 @@ func TestExecPrompt(t *testing.T) {
 			t.Fatalf("exit %d, agent read %q", r.code, got)
 		}
 	})
+	t.Run("AGENT does not read the prompt", func(t *testing.T) {
+		r := runExecCmd(t, strings.Repeat("x", 3<<20), "exec", "--to", "zero", "--input-format", "text", "--", "AGENT", "success-evosci")
+		if r.code != 0 {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
+		}
+	})
+	t.Run("a prompt too long for ARGS", func(t *testing.T) {
+		r := runExecCmd(t, strings.Repeat("x", 8<<20), "exec", "--to", "zero", "--input-format", "text", "--", "AGENT", "success-evosci", "{prompt}")
+		if r.code != ExitNoAgent || !strings.Contains(r.stderr, "argument list too long") {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
+		}
+		if evs := checkZeroOutput(t, r.stdout, ExitNoAgent); evs[0].Code != "agent_start_failed" {
+			t.Fatalf("error code %q", evs[0].Code)
+		}
+	})
 	t.Run("no prompt option: AGENT reads zevo's stdin", func(t *testing.T) {
 		r := runExecCmd(t, "as it is\n", "exec", "--to", "zero", "--", "AGENT", "stdin")
 		got, _ := os.ReadFile(filepath.Join(r.dir, "stdin"))
