@@ -172,8 +172,11 @@ func runExec(c *ucli.Context, e *env) error {
 		return x.fail("usage_error", "ARGS use {prompt} but there is no prompt: give --prompt or --input-format", ExitUsage, false)
 	case prompt != nil && !inArgs:
 		stdin = strings.NewReader(*prompt)
-	case !c.IsSet("input-format"):
-		stdin = e.stdin // zevo's standard input is not needed: AGENT gets it
+	case !c.IsSet("input-format") && !isTerminalReader(e.stdin):
+		// zevo's standard input is not needed: AGENT gets it. (Not a
+		// terminal: AGENT's process group is not the terminal's, and
+		// reading it would stop AGENT.)
+		stdin = e.stdin
 	}
 
 	proc, err := supervise.Start(argv, stdin, e.stderr)
