@@ -476,7 +476,7 @@ func (x *execRun) finish(proc *supervise.Process, sig os.Signal, jq *translateJQ
 
 func describe(code int, sig syscall.Signal) string {
 	if sig != 0 {
-		return "was killed by signal " + sig.String()
+		return fmt.Sprintf("was killed by signal %d (%v)", int(sig), sig)
 	}
 	return fmt.Sprintf("exited with status %d", code)
 }

@@ -117,7 +117,7 @@ func TestExecOutcomes(t *testing.T) {
 		{"evosci success", []string{"--to", "zero", "--", "AGENT", "success-evosci"}, 0, "success", nil},
 		{"evosci error", []string{"--to", "zero", "--", "AGENT", "error-evosci"}, 1, "error", nil},
 		{"evosci exits mid-run", []string{"--to", "zero", "--", "AGENT", "cut"}, 4, "incomplete", nil},
-		{"evosci killed mid-run", []string{"--to", "zero", "--", "AGENT", "kill"}, 4, "incomplete", []string{"zevo: agent was killed by signal killed"}},
+		{"evosci killed mid-run", []string{"--to", "zero", "--", "AGENT", "kill"}, 4, "incomplete", []string{"zevo: agent was killed by signal 9 (killed)"}},
 		{"evosci crashes mid-line", []string{"--to", "zero", "--", "AGENT", "crash"}, 4, "incomplete", []string{"<agent stdout>:6: not valid JSON"}},
 		{"log lines on stdout", []string{"--to", "zero", "--", "AGENT", "noise"}, 0, "success", []string{
 			"<agent stdout>:1: not valid JSON", "<agent stdout>:4: not valid JSON",
