@@ -95,7 +95,7 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnos
 // no target gets a field its decoder would refuse.
 func checkZeroFields(ev *event) *Diagnostic {
 	for _, m := range ev.Members() {
-		k, ok := protocol.ZeroFieldKind(m.Key)
+		k, ok := zeroFieldKinds[m.Key]
 		if !ok || k == protocol.KindAny {
 			continue
 		}
@@ -105,6 +105,24 @@ func checkZeroFields(ev *event) *Diagnostic {
 	}
 	return nil
 }
+
+// zeroFieldKinds is protocol.ZeroFieldKind as a map, to look up every
+// field of every Zero line.
+var zeroFieldKinds = func() map[string]protocol.Kind {
+	m := map[string]protocol.Kind{}
+	for _, p := range []*protocol.Protocol{protocol.ZeroV2, protocol.ZeroV1, protocol.ZeroInput} {
+		add := func(fs []protocol.Field) {
+			for _, f := range fs {
+				m[f.Name], _ = protocol.ZeroFieldKind(f.Name)
+			}
+		}
+		add(p.Envelope)
+		for _, e := range p.Events {
+			add(e.Fields)
+		}
+	}
+	return m
+}()
 
 // upgrade turns a Zero v1 event into v2: violation → block (a block already
 // there wins), block codes renamed.

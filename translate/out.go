@@ -82,10 +82,10 @@ func lookupKey(key string, sh *shape, rd bool) keyInfo {
 
 func (o *out) info(key string) keyInfo {
 	switch {
-	case o.keys != nil:
-		return o.keys.get(key)
 	case o.rd == nil && o.shape == nil:
 		return keyInfo{}
+	case o.keys != nil:
+		return o.keys.get(key)
 	}
 	return lookupKey(key, o.shape, o.rd != nil)
 }
