@@ -44,28 +44,47 @@ type keyInfo struct {
 }
 
 // keyCache remembers the keyInfo of the keys of one translator's events:
-// a handful of names as a rule, each looked up on every event.
+// a handful of names as a rule, each looked up on every event, first in
+// slots by a cheap hash, then in m.
 type keyCache struct {
-	m     map[string]keyInfo
+	slots [64]keySlot
+	m     map[string]keySlot
 	shape *shape
 	rd    bool
+}
+
+type keySlot struct {
+	key string // a copy: keys may be views of a line
+	ki  keyInfo
 }
 
 // maxKeyCache bounds the cache: events with ever new keys cannot grow it.
 const maxKeyCache = 4096
 
 func (c *keyCache) get(key string) keyInfo {
-	if ki, ok := c.m[key]; ok {
-		return ki
+	h := 0
+	if len(key) > 0 {
+		h = (len(key)*31 + int(key[0])*7 + int(key[len(key)-1])) & 63
 	}
-	ki := lookupKey(key, c.shape, c.rd)
-	if len(c.m) < maxKeyCache {
-		if c.m == nil {
-			c.m = map[string]keyInfo{}
+	// An empty slot answers for the empty key, rightly: no shape or
+	// redaction rule names it.
+	if s := &c.slots[h]; s.key == key {
+		return s.ki
+	}
+	s, ok := c.m[key]
+	if !ok {
+		s = keySlot{key, lookupKey(key, c.shape, c.rd)}
+		if len(c.m) >= maxKeyCache {
+			return s.ki
 		}
-		c.m[strings.Clone(key)] = ki
+		if c.m == nil {
+			c.m = map[string]keySlot{}
+		}
+		s.key = strings.Clone(key)
+		c.m[s.key] = s
 	}
-	return ki
+	c.slots[h] = s
+	return s.ki
 }
 
 func lookupKey(key string, sh *shape, rd bool) keyInfo {
