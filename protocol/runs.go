@@ -120,7 +120,7 @@ func (t *Tracker) Event(p *Protocol, o *Object, line int) Step {
 	}
 	if t.cur == nil {
 		t.n++
-		// The run outlives the line, whose bytes the reader reuses.
+		// The id may point into the caller's line buffer: the run keeps a copy.
 		t.cur = &Run{Protocol: p, ID: strings.Clone(runID), FirstLine: line, Started: typ == "run_start"}
 		s.Start = true
 	}
