@@ -62,10 +62,7 @@ type keySlot struct {
 const maxKeyCache = 4096
 
 func (c *keyCache) get(key string) keyInfo {
-	h := 0
-	if len(key) > 0 {
-		h = (len(key)*31 + int(key[0])*7 + int(key[len(key)-1])) & 63
-	}
+	h := nameHash(key)
 	// An empty slot answers for the empty key, rightly: no shape or
 	// redaction rule names it.
 	if s := &c.slots[h]; s.key == key {
@@ -140,8 +137,8 @@ func (o *out) fail(err error) {
 
 // put records the value rendered from start as key's. A sensitive key's
 // value is replaced by the marker, as Zero does.
-func (o *out) put(key string, ki keyInfo, start int) {
-	if ki.sensitive {
+func (o *out) put(key string, sensitive bool, start int) {
+	if sensitive {
 		o.arena = append(o.arena[:start], `"`+redact.Marker+`"`...)
 	}
 	o.kv = append(o.kv, kvPos{key: key, start: start, end: len(o.arena)})
@@ -191,7 +188,7 @@ func (o *out) raw(key string, raw string) {
 		o.fail(err)
 		return
 	}
-	o.put(key, ki, start)
+	o.put(key, ki.sensitive, start)
 }
 
 // appendRaw renders a JSON value copied from the input onto the arena.
@@ -253,7 +250,7 @@ func (o *out) str(key, s string) {
 	}
 	start := len(o.arena)
 	o.arena = o.appendStr(o.arena, s)
-	o.put(key, ki, start)
+	o.put(key, ki.sensitive, start)
 }
 
 func (o *out) appendStr(dst []byte, s string) []byte {
@@ -277,7 +274,7 @@ func (o *out) int(key string, n int64) {
 	}
 	start := len(o.arena)
 	o.arena = jsonl.AppendInt(o.arena, n)
-	o.put(key, ki, start)
+	o.put(key, ki.sensitive, start)
 }
 
 func (o *out) bool(key string, b bool) {
@@ -291,7 +288,7 @@ func (o *out) bool(key string, b bool) {
 	} else {
 		o.arena = append(o.arena, "false"...)
 	}
-	o.put(key, ki, start)
+	o.put(key, ki.sensitive, start)
 }
 
 // object adds a nested object that fill builds, keys and values written
@@ -309,7 +306,7 @@ func (o *out) object(key string, fill func(c *out)) {
 	}
 	start := len(o.arena)
 	o.arena = c.appendTo(o.arena)
-	o.put(key, ki, start)
+	o.put(key, ki.sensitive, start)
 }
 
 // array adds a JSON array whose elements fill adds.
@@ -323,7 +320,7 @@ func (o *out) array(key string, fill func(l *list)) {
 	l := list{o: o}
 	fill(&l)
 	o.arena = append(o.arena, ']')
-	o.put(key, ki, start)
+	o.put(key, ki.sensitive, start)
 }
 
 // list adds the elements of an array being built by out.array.

@@ -3,6 +3,8 @@ package translate
 import (
 	"fmt"
 	"testing"
+
+	"github.com/zevo/zevo/protocol"
 )
 
 // The key cache answers as lookupKey does, whatever the order of keys,
@@ -24,6 +26,30 @@ func TestKeyCacheAsLookup(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// The kind table answers as protocol.ZeroFieldKind does.
+func TestKindTableAsZeroFieldKind(t *testing.T) {
+	names := []string{"", "x", "colour", "role", "images"}
+	for _, p := range []*protocol.Protocol{protocol.ZeroV2, protocol.ZeroV1, protocol.ZeroInput, protocol.EvoSci} {
+		for _, f := range p.Envelope {
+			names = append(names, f.Name)
+		}
+		for _, e := range p.Events {
+			for _, f := range e.Fields {
+				names = append(names, f.Name)
+			}
+		}
+	}
+	for _, n := range names {
+		want, ok := protocol.ZeroFieldKind(n)
+		if !ok {
+			want = protocol.KindAny
+		}
+		if got := zeroFieldKinds.get(n); got != want {
+			t.Errorf("%q: table %v, protocol %v", n, got, want)
 		}
 	}
 }
