@@ -18,7 +18,7 @@ import (
 // a busy machine takes milliseconds, so batches are large.
 const (
 	batchLines = 2048
-	batchBytes = 256 << 10
+	batchBytes = 128 << 10
 	// heapLimit is the soft limit of the Go heap while the parallel path
 	// runs, unless GOMEMLIMIT sets one: the workers allocate (decoded
 	// values, results) faster than the collector, paced by the live heap
@@ -65,7 +65,7 @@ func (f *Filter) runParallel(inputs []Input, w *jsonl.Writer, errw io.Writer) (S
 	// that a worker the system pauses for a while does not stall the
 	// others behind it, and few enough that the input and results they
 	// hold stay a few MB.
-	nbatch := 4*workers + 4
+	nbatch := 2*workers + 4
 	defer limitHeap()()
 	work := make(chan *batch, nbatch)
 	order := make(chan *batch, nbatch)
