@@ -2,6 +2,7 @@ package translate
 
 import (
 	"cmp"
+	"errors"
 	"maps"
 	"slices"
 	"strings"
@@ -62,6 +63,34 @@ func cutMessage(c protocol.Cut) string { return "the run was cut short: " + c.St
 // dispatch routes an event to its direction's handler. unmapped reports an
 // event with no counterpart (written or not per policy).
 func (t *Translator) dispatch(ev *event) (unmapped bool, err error) {
+	step, err := t.place(ev)
+	if err != nil || step.Late && t.opt.To != EvoSci {
+		// EvoScientist's done after its error: the run has ended.
+		return false, err
+	}
+	switch {
+	case t.opt.To == EvoSci && ev.kind == Zero:
+		unmapped, err = t.zeroToEvo(ev)
+	case t.opt.To == EvoSci:
+		err = t.evoToEvo(ev)
+	case ev.kind == EvoSci:
+		unmapped, err = t.evoToZero(ev)
+	default:
+		unmapped, err = t.zeroToZero(ev)
+	}
+	var d *Diagnostic
+	if step.End && errors.As(err, &d) {
+		// The run ended at this line all the same.
+		if err := t.endUntranslated(ev, step.Run); err != nil {
+			return false, err
+		}
+	}
+	return unmapped, err
+}
+
+// place puts an event in its run (docs/runs.md) and writes what that does
+// to the output before the event: the end of a run it cuts short.
+func (t *Translator) place(ev *event) (protocol.Step, error) {
 	// A kept event (zero.*, evosci.*) belongs to the stream around it.
 	p := ev.proto
 	switch {
@@ -73,26 +102,58 @@ func (t *Translator) dispatch(ev *event) (unmapped bool, err error) {
 	step := t.runs.Event(p, &ev.Object, ev.num)
 	if step.Closed != nil && step.Closed.Cut != protocol.NotCut {
 		if err := t.closeCut(step.Closed); err != nil {
-			return false, err
+			return step, err
 		}
 	}
-	switch {
-	case step.Late && t.opt.To != EvoSci:
-		// EvoScientist's done after its error: the run has ended.
-		return false, nil
-	case step.Start && p.Family == protocol.FamilyZero && t.opt.To != EvoSci:
+	if step.Start && !step.Late && p.Family == protocol.FamilyZero && t.opt.To != EvoSci {
 		t.beginZeroRun(strings.Clone(ev.Str("runId")))
 	}
-	switch {
-	case t.opt.To == EvoSci && ev.kind == Zero:
-		return t.zeroToEvo(ev)
-	case t.opt.To == EvoSci:
-		return false, t.evoToEvo(ev)
-	case ev.kind == EvoSci:
-		return t.evoToZero(ev)
-	default:
-		return t.zeroToZero(ev)
+	return step, nil
+}
+
+// placeBad places a line that cannot be translated (a diagnostic) in its
+// run all the same, so that translate agrees with the other commands on
+// the runs: a run it ends is ended in the output too.
+func (t *Translator) placeBad(ev *event) error {
+	step, err := t.place(ev)
+	if err != nil || !step.End {
+		return err
 	}
+	return t.endUntranslated(ev, step.Run)
+}
+
+// zeroExitCodes are the exit codes Zero gives its run_end statuses.
+var zeroExitCodes = map[string]int{"success": 0, "spec_review_required": 0, "error": 3, "incomplete": 4, "interrupted": 130}
+
+// endUntranslated ends the output of run r, which ended at ev, a line
+// that could not be translated: as a run_end of the run's status (error
+// when Zero has no such status), or for EvoScientist as a done or an
+// error.
+func (t *Translator) endUntranslated(ev *event, r *protocol.Run) error {
+	status := r.Status
+	if r.Protocol.Family == protocol.FamilyEvoSci {
+		status = map[string]string{"done": "success", "error": "error"}[status]
+	}
+	if t.opt.To == EvoSci {
+		if r.Protocol.Family != protocol.FamilyZero {
+			return nil // EvoScientist passed through: ev is written as it is
+		}
+		to := "done"
+		if rule := t.tables.ZeroToEvosci.Events["run_end"]; rule != nil && rule.To != "" {
+			to = rule.To
+		}
+		return t.finishEvoRun(to, status, ev.Get("exitCode"))
+	}
+	if !t.toZero.active {
+		if err := t.openZeroRun(); err != nil {
+			return err
+		}
+	}
+	code, ok := zeroExitCodes[status]
+	if !ok {
+		status, code = "error", zeroExitCodes["error"]
+	}
+	return t.closeZeroRun(status, code)
 }
 
 // closeCut ends the output of a run the run rules closed before its end

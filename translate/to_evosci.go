@@ -213,7 +213,13 @@ func (t *Translator) zeroRunEnd(ev *event, _ *mappings.Rule, to string) (bool, e
 	if d := check(ev, "status", "string", "exitCode", "integer"); d != nil {
 		return false, d
 	}
-	status := ev.Get("status").Str
+	return false, t.finishEvoRun(to, ev.Get("status").Str, ev.Get("exitCode"))
+}
+
+// finishEvoRun ends the run being written as EvoScientist as a Zero
+// run_end of status (and exit code, if any) ends it: a done (written as
+// type to) for success, else an error.
+func (t *Translator) finishEvoRun(to, status string, exit gjson.Result) error {
 	switch status {
 	case "success", "spec_review_required":
 		t.headEvo(to)
@@ -227,17 +233,15 @@ func (t *Translator) zeroRunEnd(ev *event, _ *mappings.Rule, to string) (bool, e
 			t.ob.str("response", s)
 		}
 		t.resetEvoRun()
-		return false, t.write()
+		return t.write()
 	}
 	msg := "run ended with status " + status
-	if c := ev.Get("exitCode"); c.Exists() {
-		msg += " (exit code " + c.Raw + ")"
+	if exit.Exists() {
+		msg += " (exit code " + exit.Raw + ")"
 	}
-	if err := t.failEvoRun(msg); err != nil {
-		return false, err
-	}
+	err := t.failEvoRun(msg)
 	t.resetEvoRun()
-	return false, nil
+	return err
 }
 
 // failEvoRun writes an error for the run unless it already has one.
