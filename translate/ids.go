@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"cmp"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -114,11 +115,15 @@ func (t *Translator) takePending(id, name string) (string, bool) {
 	return "", false
 }
 
+// noInterruptID stands for the id of an interrupt that has none.
+const noInterruptID = "interrupt"
+
 // permissionID is the id of the permission_request for request i (named
 // name) of the interrupt iid: the pending call the interrupt names, else
 // the earliest unclaimed pending call of that name, else iid (iid:N for
-// the Nth request); when that id is already used in the run, the first of
-// ID:2, ID:3, … that is not, ID being the call's id or iid.
+// the Nth request; "interrupt" stands for an empty iid); when that id is
+// already used in the run, the first of ID:2, ID:3, … that is not, ID
+// being the call's id or iid.
 func (t *Translator) permissionID(iid string, i int, name string) string {
 	z := &t.toZero
 	id := ""
@@ -140,9 +145,12 @@ func (t *Translator) permissionID(iid string, i int, name string) string {
 	}
 	stem := id
 	if id == "" {
-		stem, id = iid, iid
+		// An interrupt without an id still names each request: a client
+		// keys pending permissions by id.
+		stem = cmp.Or(iid, noInterruptID)
+		id = stem
 		if i > 0 {
-			id = iid + ":" + strconv.Itoa(i+1)
+			id = stem + ":" + strconv.Itoa(i+1)
 		}
 	}
 	for n := 2; z.perms.has(id); n++ {

@@ -422,3 +422,35 @@ func TestTranslatorGoesOnAfterEnd(t *testing.T) {
 		t.Fatalf("run_end %v, want %s", ends, want)
 	}
 }
+
+func TestPermissionIDsNeverEmpty(t *testing.T) {
+	// An interrupt without an id (empty, or missing), asking about no
+	// pending call: a client keys pending permissions by id, so each
+	// request still gets one of its own.
+	in := `{"type": "interrupt", "interrupt_id": "", "action_requests": [{"name": "x"}, {"name": "x"}]}
+{"type": "interrupt", "action_requests": [{"name": "y"}]}
+{"type": "tool_call", "name": "z", "args": {}, "id": ""}
+{"type": "interrupt", "interrupt_id": "", "action_requests": [{"name": "z"}]}
+{"type": "done", "content": "", "response": ""}
+`
+	out, _, _ := lines(t, Options{To: Zero, RunID: "R"}, in)
+	seen := map[string]bool{}
+	var ids []string
+	for _, l := range out {
+		ev, err := strictZero(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Type != "permission_request" {
+			continue
+		}
+		if ev.ID == "" || strings.HasPrefix(ev.ID, ":") || seen[ev.ID] {
+			t.Errorf("permission id %q: empty, stemless or seen before\n%s", ev.ID, l)
+		}
+		seen[ev.ID] = true
+		ids = append(ids, ev.ID)
+	}
+	if len(ids) != 4 {
+		t.Fatalf("want 4 permission_requests, got %v", ids)
+	}
+}
