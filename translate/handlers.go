@@ -63,7 +63,7 @@ func cutMessage(c protocol.Cut) string { return "the run was cut short: " + c.St
 // dispatch routes an event to its direction's handler. unmapped reports an
 // event with no counterpart (written or not per policy).
 func (t *Translator) dispatch(ev *event) (unmapped bool, err error) {
-	step, err := t.place(ev)
+	step, renamed, err := t.place(ev)
 	if err != nil || step.Late && t.opt.To != EvoSci {
 		// EvoScientist's done after its error: the run has ended.
 		return false, err
@@ -85,12 +85,17 @@ func (t *Translator) dispatch(ev *event) (unmapped bool, err error) {
 			return false, err
 		}
 	}
+	if err == nil && renamed != nil {
+		return unmapped, renamed
+	}
 	return unmapped, err
 }
 
 // place puts an event in its run (docs/runs.md) and writes what that does
-// to the output before the event: the end of a run it cuts short.
-func (t *Translator) place(ev *event) (protocol.Step, error) {
+// to the output before the event: the end of a run it cuts short. A Zero
+// run it starts whose runId Zero could not write is written under a runId
+// zevo makes; renamed says so.
+func (t *Translator) place(ev *event) (step protocol.Step, renamed *Diagnostic, err error) {
 	// A kept event (zero.*, evosci.*) belongs to the stream around it.
 	p := ev.proto
 	switch {
@@ -99,23 +104,34 @@ func (t *Translator) place(ev *event) (protocol.Step, error) {
 	case ev.prefix:
 		p = protocol.ZeroV2
 	}
-	step := t.runs.Event(p, &ev.Object, ev.num)
+	step = t.runs.Event(p, &ev.Object, ev.num)
 	if step.Closed != nil && step.Closed.Cut != protocol.NotCut {
 		if err := t.closeCut(step.Closed); err != nil {
-			return step, err
+			return step, nil, err
 		}
 	}
 	if step.Start && !step.Late && p.Family == protocol.FamilyZero && t.opt.To != EvoSci {
-		t.beginZeroRun(strings.Clone(ev.Str("runId")))
+		id := ev.Str("runId")
+		if protocol.IsZeroID(id) {
+			id = strings.Clone(id)
+		} else {
+			id = t.newRunID()
+			got := "missing"
+			if r := ev.Get("runId"); r.Exists() {
+				got = clip(r.Raw) + " does not match " + protocol.ZeroIDPattern
+			}
+			renamed = ev.diag("runId %s: its run is written as %s", got, id)
+		}
+		t.beginZeroRun(id)
 	}
-	return step, nil
+	return step, renamed, nil
 }
 
 // placeBad places a line that cannot be translated (a diagnostic) in its
 // run all the same, so that translate agrees with the other commands on
 // the runs: a run it ends is ended in the output too.
 func (t *Translator) placeBad(ev *event) error {
-	step, err := t.place(ev)
+	step, _, err := t.place(ev)
 	if err != nil || !step.End {
 		return err
 	}

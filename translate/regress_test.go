@@ -454,3 +454,44 @@ func TestPermissionIDsNeverEmpty(t *testing.T) {
 		t.Fatalf("want 4 permission_requests, got %v", ids)
 	}
 }
+
+func TestZeroRunIDsZeroCannotWriteAreReplaced(t *testing.T) {
+	// Zero writes no event whose runId does not match its pattern: a run
+	// whose id it could not write gets one zevo makes, on all its events.
+	long := strings.Repeat("r", 200)
+	in := `{"schemaVersion":2,"type":"text","delta":"no runId"}
+{"schemaVersion":2,"type":"run_end","status":"success","exitCode":0}
+{"schemaVersion":2,"type":"run_start","runId":""}
+{"schemaVersion":2,"type":"text","runId":"","delta":"empty"}
+{"schemaVersion":2,"type":"run_start","runId":"bad id!"}
+{"schemaVersion":2,"type":"run_end","runId":"bad id!","status":"success","exitCode":0}
+{"schemaVersion":2,"type":"run_start","runId":"r\u00fcn"}
+{"schemaVersion":2,"type":"text","runId":"` + long + `","delta":"long"}
+{"schemaVersion":2,"type":"run_start","runId":"ok-1"}
+`
+	for _, to := range []Format{Zero, Zero1} {
+		out, diags, _ := lines(t, Options{To: to, RunID: "R"}, in)
+		ends := map[string]int{}
+		var ids []string
+		for _, l := range out {
+			ev, err := strictZero(l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !zeroIDPattern(ev.RunID) {
+				t.Errorf("--to %s: runId %q Zero cannot write:\n%s", to, ev.RunID, l)
+			}
+			if ev.Type == "run_end" {
+				ends[ev.RunID]++
+				ids = append(ids, ev.RunID)
+			}
+		}
+		// Five runs zevo names, each its own id, and ok-1 as it is.
+		if want := "[R R.2 R.3 R.4 R.5 ok-1]"; fmt.Sprint(ids) != want {
+			t.Errorf("--to %s: run_end runIds %v, want %s\n%s", to, ids, want, strings.Join(out, "\n"))
+		}
+		if len(diags) != 5 {
+			t.Errorf("--to %s: want a diagnostic for each run renamed, got %q", to, diags)
+		}
+	}
+}

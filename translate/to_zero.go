@@ -354,6 +354,10 @@ func (t *Translator) zeroToZero(ev *event) (bool, error) {
 		}
 	}
 	z := &t.toZero
+	if !ev.prefix && z.active && !protocol.IsZeroID(ev.Get("runId").Str) {
+		// a run whose runId Zero could not write: see place
+		ev.Set("runId", gjson.Result{Type: gjson.String, Str: z.runID, Raw: strconv.Quote(z.runID)})
+	}
 	switch ev.typ {
 	case "run_start":
 		if ev.prefix {
