@@ -132,8 +132,22 @@ func (t *Translator) place(ev *event) (step protocol.Step, renamed *Diagnostic, 
 // the runs: a run it ends is ended in the output too.
 func (t *Translator) placeBad(ev *event) error {
 	step, _, err := t.place(ev)
-	if err != nil || !step.End {
+	if err != nil {
 		return err
+	}
+	if step.Start {
+		// The run is in the output, however it ends.
+		switch {
+		case t.opt.To == EvoSci:
+			t.toEvo.active = step.Run.Protocol.Family == protocol.FamilyZero
+		case step.Run.Protocol.Family == protocol.FamilyEvoSci && !t.toZero.active:
+			if err := t.openZeroRun(); err != nil {
+				return err
+			}
+		}
+	}
+	if !step.End {
+		return nil
 	}
 	return t.endUntranslated(ev, step.Run)
 }
