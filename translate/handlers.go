@@ -236,7 +236,13 @@ func (t *Translator) zeroToEvo(ev *event) (bool, error) {
 	}
 	if ev.typ == "text" {
 		if d := ev.Get("delta"); d.Type == gjson.String && t.toEvo.text.Len() < maxCallMem {
-			t.toEvo.text.WriteString(d.Str)
+			// Each delta as its own event writes it: a secret it begins
+			// is found there, not only after the text before it.
+			s := d.Str
+			if t.opt.Redactor != nil {
+				s = t.opt.Redactor.String(s)
+			}
+			t.toEvo.text.WriteString(s)
 		}
 	}
 	if rule.Handler == "" {

@@ -495,3 +495,26 @@ func TestZeroRunIDsZeroCannotWriteAreReplaced(t *testing.T) {
 		}
 	}
 }
+
+func TestDoneBuiltFromTextDeltasIsRedacted(t *testing.T) {
+	// EvoScientist's done holds the run's text, joined from Zero's deltas:
+	// a secret that a delta begins is found in the delta, not after the
+	// text before it ("plainsk-…" has no word boundary before "sk-").
+	in := `{"runId":"r1","schemaVersion":2,"type":"run_start"}
+{"delta":"plain","runId":"r1","schemaVersion":2,"type":"text"}
+{"delta":"sk-abcdefghijklmnopqrstuvwxyz","runId":"r1","schemaVersion":2,"type":"text"}
+{"delta":"Bearer","runId":"r1","schemaVersion":2,"type":"text"}
+{"delta":" abcdefghijklmnopqrstuvwxyz0","runId":"r1","schemaVersion":2,"type":"text"}
+{"exitCode":0,"runId":"r1","schemaVersion":2,"status":"success","type":"run_end"}
+`
+	out, _, _ := lines(t, Options{To: EvoSci, Redact: true}, in)
+	joined := strings.Join(out, "\n")
+	// (A secret split across deltas is redacted in the joined text only:
+	// each event is redacted on its own, as Zero does.)
+	if strings.Contains(joined, "sk-abcdefghijklmnopqrstuvwxyz") {
+		t.Fatalf("a secret survived in the text joined from deltas:\n%s", joined)
+	}
+	if !strings.Contains(joined, `"content": "plain[REDACTED]Bearer [REDACTED]"`) {
+		t.Fatalf("want the joined text redacted as a whole and per delta:\n%s", joined)
+	}
+}
