@@ -99,7 +99,9 @@ var advIDs = []any{"c1", "c2", "c3", "", "\u00e9t\u00e9 1", strings.Repeat("i", 
 
 func (g *advGen) id() any { return advIDs[g.r.Intn(len(advIDs))] }
 
-func (g *advGen) name() string { return []string{"read_file", "execute", "write_todos", "wr\u00efte"}[g.r.Intn(4)] }
+func (g *advGen) name() string {
+	return []string{"read_file", "execute", "write_todos", "wr\u00efte"}[g.r.Intn(4)]
+}
 
 // evo writes an EvoScientist event as its sink does.
 func (g *advGen) evo() string {

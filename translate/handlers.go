@@ -104,6 +104,12 @@ func (t *Translator) place(ev *event) (step protocol.Step, renamed *Diagnostic, 
 	case ev.prefix:
 		p = protocol.ZeroV2
 	}
+	if t.toEvo.leftOpen {
+		// the run an earlier input left open: this input is not its end
+		if err := t.cutEvoRun(cutMessage(protocol.CutEndOfInput)); err != nil {
+			return step, nil, err
+		}
+	}
 	step = t.runs.Event(p, &ev.Object, ev.num)
 	if step.Closed != nil && step.Closed.Cut != protocol.NotCut {
 		if err := t.closeCut(step.Closed); err != nil {
@@ -200,13 +206,22 @@ func (t *Translator) closeCut(r *protocol.Run) error {
 		return t.endEvoRun(msg)
 	case r.Protocol.Family == protocol.FamilyEvoSci && r.Cut != protocol.CutEndOfInput:
 		// EvoScientist input passed through: its run ends as a failed
-		// one, so that the next run's events are not read as its own. At
-		// the end of the input it ends as its producer left it.
-		t.headEvo("error")
-		t.ob.str("message", msg)
-		return t.write()
+		// one, so that the next run's events are not read as its own.
+		return t.cutEvoRun(msg)
+	case r.Protocol.Family == protocol.FamilyEvoSci:
+		// At the end of the input it ends as its producer left it, unless
+		// another input follows (see place).
+		t.toEvo.leftOpen = true
 	}
 	return nil
+}
+
+// cutEvoRun ends an EvoScientist run passed through that was cut short.
+func (t *Translator) cutEvoRun(msg string) error {
+	t.toEvo.leftOpen = false
+	t.headEvo("error")
+	t.ob.str("message", msg)
+	return t.write()
 }
 
 // evoToZero translates one EvoScientist event.

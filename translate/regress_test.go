@@ -518,3 +518,38 @@ func TestDoneBuiltFromTextDeltasIsRedacted(t *testing.T) {
 		t.Fatalf("want the joined text redacted as a whole and per delta:\n%s", joined)
 	}
 }
+
+func TestEvoRunLeftOpenByOneFileEndsBeforeTheNextFile(t *testing.T) {
+	// Each file is its own input: an EvoScientist run the first file
+	// leaves open must not run on into the second file's run in
+	// EvoScientist output. At the end of the last file it ends as its
+	// producer left it.
+	files := []string{`{"type": "text", "content": "a"}` + "\n",
+		`{"type": "text", "content": "b"}` + "\n" + `{"type": "done", "content": "b", "response": "b"}` + "\n",
+		`{"type": "text", "content": "c"}` + "\n"}
+	var out []string
+	tr := New(Options{To: EvoSci}, func(b []byte) error { out = append(out, string(b)); return nil })
+	for i, f := range files {
+		name := fmt.Sprintf("f%d", i)
+		r := jsonl.NewReader(strings.NewReader(f), name, nil)
+		for {
+			l, err := r.Next()
+			if err != nil {
+				break
+			}
+			if err := tr.Line(l); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := tr.End(name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{`{"type": "text", "content": "a"}`,
+		`{"type": "error", "message": "the run was cut short: the input ended inside the run"}`,
+		`{"type": "text", "content": "b"}`, `{"type": "done", "content": "b", "response": "b"}`,
+		`{"type": "text", "content": "c"}`}
+	if strings.Join(out, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(out, "\n"), strings.Join(want, "\n"))
+	}
+}

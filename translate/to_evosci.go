@@ -10,7 +10,10 @@ import (
 
 // evoState is the run being written as EvoScientist.
 type evoState struct {
-	active   bool   // a run of Zero input is open
+	active bool // a run of Zero input is open
+	// leftOpen: an input (file) ended inside an EvoScientist run passed
+	// through; the run is ended if another input follows.
+	leftOpen bool
 	errored  bool   // an error event was written for this run
 	final    string // final.text as raw JSON, when a final came
 	hasFinal bool
