@@ -43,7 +43,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func (e *env) run(args []string) int {
 	app := newApp(e)
-	err := app.Run(args)
+	err := app.Run(flagsFirst(app, args))
 	code, msg := exitCode(err)
 	if msg != "" {
 		fmt.Fprintf(e.stderr, "zevo: %s\n", strings.TrimPrefix(msg, "zevo: "))
@@ -72,11 +72,10 @@ Examples:
    EvoSci -p "fix the tests" --output-format stream-json | zevo translate --to zero
    zevo translate --to evosci testdata/translate/basic.zero.jsonl
    zevo --to zero testdata/translate/basic.evosci.jsonl    (same as translate)`,
-		Reader:          e.stdin,
-		Writer:          e.stdout,
-		ErrWriter:       e.stderr,
-		HideHelpCommand: true,
-		ExitErrHandler:  func(*ucli.Context, error) {}, // Run maps errors to codes
+		Reader:         e.stdin,
+		Writer:         e.stdout,
+		ErrWriter:      e.stderr,
+		ExitErrHandler: func(*ucli.Context, error) {}, // Run maps errors to codes
 		OnUsageError: func(_ *ucli.Context, err error, _ bool) error {
 			return usageErr("%v (see zevo --help)", err)
 		},
@@ -101,7 +100,10 @@ Examples:
 		return tr.Action(c)
 	}
 	for _, cmd := range app.Commands {
-		cmd.OnUsageError = app.OnUsageError
+		help := "zevo " + cmd.Name + " --help"
+		cmd.OnUsageError = func(_ *ucli.Context, err error, _ bool) error {
+			return usageErr("%s: %v (see %s)", cmd.Name, err, help)
+		}
 	}
 	return app
 }

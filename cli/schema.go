@@ -34,7 +34,7 @@ Examples:
 				if err != nil {
 					return usageErr("schema: %v", err)
 				}
-				_, err = e.stdout.Write(s.Bytes())
+				_, err = e.stdout.Write(jsonTextOut(e.stdout, s.Bytes()))
 				return err
 			}
 			return usageErr("schema takes at most one NAME (see zevo schema --help)")

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -115,7 +114,7 @@ func runStats(c *ucli.Context, e *env) error {
 		if rep.Files == nil {
 			rep.Files = []*inspect.FileStats{}
 		}
-		b, err := json.MarshalIndent(rep, "", "  ")
+		b, err := jsonOut(e.stdout, rep)
 		if err != nil {
 			return err
 		}

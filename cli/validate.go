@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -21,7 +20,7 @@ a schema cannot express: each Zero run is run_start ... run_end with one
 runId, each EvoScientist run ends with one done (or error), and every tool
 result answers an earlier tool call. An input that ends inside a run is an
 error, or with --allow-unfinished a warning. Problems are printed as
-FILE:LINE: FIELD: MESSAGE; the exit status is 1 when any line is invalid.
+FILE:LINE: error|warning: FIELD: MESSAGE; the exit status is 1 when any line is invalid.
 
 Examples:
    zevo validate testdata/translate/v1.zero.jsonl
@@ -58,7 +57,7 @@ func runValidate(c *ucli.Context, e *env) error {
 			rep.Diagnostics = append(rep.Diagnostics, d)
 			return
 		}
-		w.WriteLine([]byte(d.String()))
+		w.WriteLine(diagLine(d))
 	}
 	failed, err := eachInput(e, c.Args().Slice(), func(name string, r io.Reader) error {
 		fr, err := inspect.Validate(r, name, inspect.ValidateOptions{As: as, AllowUnfinished: c.Bool("allow-unfinished"), Idle: w.Flush}, emit)
@@ -79,7 +78,7 @@ func runValidate(c *ucli.Context, e *env) error {
 	}
 	rep.Valid = rep.Errors == 0 && failed == 0
 	if asJSON {
-		b, err := json.MarshalIndent(rep, "", "  ")
+		b, err := jsonOut(e.stdout, rep)
 		if err != nil {
 			return err
 		}
@@ -92,4 +91,16 @@ func runValidate(c *ucli.Context, e *env) error {
 		return silentExit(ExitDiagnostics)
 	}
 	return nil
+}
+
+// diagLine is validate's text line, FILE:LINE: error|warning: FIELD:
+// MESSAGE: the severity is always spelled out, so that it cannot be taken
+// for a field (a Zero "warning" event's field reads warning.message).
+func diagLine(d inspect.Diagnostic) []byte {
+	b := fmt.Appendf(nil, "%s:%d: %s: ", d.File, d.Line, d.Severity)
+	if d.Field != "" {
+		b = append(b, d.Field...)
+		b = append(b, ": "...)
+	}
+	return append(b, d.Message...)
 }
