@@ -27,6 +27,9 @@ type env struct {
 	mu     sync.Mutex
 	onStop func()
 
+	// follow, when set (--follow), opens a file to be read on as it grows.
+	follow func(name string) (io.ReadCloser, error)
+
 	// account, when set (by tests), receives translate's accounting.
 	account func(*translate.Stats)
 }

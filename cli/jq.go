@@ -317,13 +317,14 @@ func runJQ(e *env, args []string) error {
 	}
 	inputs := make([]filter.Input, len(names))
 	for i, name := range names {
+		display := name
 		if name == "-" {
-			inputs[i] = filter.Input{Name: stdinName, Open: func() (io.ReadCloser, error) {
-				return io.NopCloser(e.stdin), nil
-			}}
-			continue
+			display = stdinName
 		}
-		inputs[i] = filter.Input{Name: name, Open: func() (io.ReadCloser, error) { return os.Open(name) }}
+		inputs[i] = filter.Input{Name: display, Open: func() (io.ReadCloser, error) {
+			_, r, err := e.openInput(name)
+			return r, err
+		}}
 	}
 	// Filtering allocates many short-lived values per line while the live
 	// heap stays small; collecting less often saves a good share of the

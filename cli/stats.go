@@ -70,20 +70,17 @@ func runStats(c *ucli.Context, e *env) error {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			var r io.Reader = e.stdin
-			display := stdinName
 			if name == "-" {
 				stdinMu.Lock()
 				defer stdinMu.Unlock()
-			} else {
-				f, err := os.Open(name)
-				if err != nil {
-					results[i].err = err
-					return
-				}
-				defer f.Close()
-				r, display = f, name
 			}
+			display, rc, err := e.openInput(name)
+			if err != nil {
+				results[i].err = err
+				return
+			}
+			defer rc.Close()
+			var r io.Reader = rc
 			if bar != nil {
 				r = &countingReader{r: r, bar: bar}
 			}
