@@ -82,7 +82,8 @@ Examples:
 		OnUsageError: func(_ *ucli.Context, err error, _ bool) error {
 			return usageErr("%v (see zevo --help)", err)
 		},
-		Suggest: true,
+		Suggest:              true,
+		EnableBashCompletion: true, // answers zevo completion's scripts
 	}
 	tr := translateCommand(e)
 	app.Commands = append(app.Commands, tr)
@@ -91,6 +92,8 @@ Examples:
 	app.Commands = append(app.Commands, validateCommand(e))
 	app.Commands = append(app.Commands, statsCommand(e))
 	app.Commands = append(app.Commands, viewCommand(e))
+	app.Commands = append(app.Commands, completionCommand(e))
+	app.Commands = append(app.Commands, manCommand(e))
 	// "zevo --to zero FILE" is translate without the word.
 	app.Flags = translateFlags(true)
 	app.Action = func(c *ucli.Context) error {
@@ -103,6 +106,10 @@ Examples:
 		return tr.Action(c)
 	}
 	for _, cmd := range app.Commands {
+		// "zevo help COMMAND" is the help command; commands have no
+		// subcommands, so no "zevo COMMAND help" (completion then offers
+		// files after a command).
+		cmd.HideHelpCommand = true
 		help := "zevo " + cmd.Name + " --help"
 		cmd.OnUsageError = func(_ *ucli.Context, err error, _ bool) error {
 			return usageErr("%s: %v (see %s)", cmd.Name, err, help)

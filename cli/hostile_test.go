@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/zevo/zevo/inspect"
 	"io"
 	"math/rand"
 	"os"
@@ -405,8 +406,8 @@ func checkHostile(t *testing.T, in hostileInput, cmd hostileCommand, name string
 	if st.Diagnosed != len(named) {
 		t.Errorf("%d lines diagnosed, %d named on stderr", st.Diagnosed, len(named))
 	}
-	if st.Diagnosed > 0 && !strings.Contains(stderr, fmt.Sprintf("zevo: %d line(s) read: %d translated, %d unmapped, %d with a diagnostic, %d blank\n",
-		st.Lines, st.Mapped, st.Unmapped, st.Diagnosed, st.Blank)) {
+	if st.Diagnosed > 0 && !strings.Contains(stderr, fmt.Sprintf("zevo: %s read: %d translated, %d unmapped, %d with a diagnostic, %d blank\n",
+		inspect.Plural(st.Lines, "line"), st.Mapped, st.Unmapped, st.Diagnosed, st.Blank)) {
 		t.Errorf("stderr lacks the accounting line:\n%s", clipText(stderr))
 	}
 	if st.Unmapped > 0 && !strings.Contains(strings.Join(cmd.args, " "), "keep") &&

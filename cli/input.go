@@ -8,6 +8,9 @@ import (
 	"os"
 
 	"github.com/klauspost/compress/zstd"
+	ucli "github.com/urfave/cli/v2"
+	"github.com/zevo/zevo/inspect"
+	"github.com/zevo/zevo/internal/follow"
 )
 
 // stdinName names standard input in diagnostics.
@@ -126,7 +129,7 @@ func (d *decompressed) Read(p []byte) (int, error) {
 	n, err := d.r.Read(p)
 	d.lines += bytes.Count(p[:n], []byte{'\n'})
 	if err != nil && err != io.EOF {
-		err = fmt.Errorf("%s data is corrupt or cut short after %d whole line(s): %w", d.format, d.lines, err)
+		err = fmt.Errorf("%s data is corrupt or cut short after %s: %w", d.format, inspect.Plural(d.lines, "whole line"), err)
 	}
 	return n, err
 }
@@ -160,4 +163,25 @@ func eachInput(e *env, names []string, fn func(name string, r io.Reader) error) 
 		}
 	}
 	return failed, nil
+}
+
+// followFlag is --follow (-f) of translate and view (zevo jq reads
+// --follow itself: -f is jq's --from-file).
+func followFlag(hidden bool) *ucli.BoolFlag {
+	return &ucli.BoolFlag{Hidden: hidden, Name: "follow", Aliases: []string{"f"}, Usage: "keep reading the last FILE as it grows, as tail -f does (also across truncation and rotation), until interrupted"}
+}
+
+// setFollow makes the last of names be followed (see internal/follow):
+// the others are read to their end first, as usual.
+func (e *env) setFollow(on bool, names []string) {
+	if !on || len(names) == 0 || names[len(names)-1] == "-" {
+		return
+	}
+	last := names[len(names)-1]
+	e.follow = func(name string) (io.ReadCloser, error) {
+		if name != last {
+			return os.Open(name)
+		}
+		return follow.Open(name)
+	}
 }

@@ -139,7 +139,8 @@ func TestStatsCommandOrder(t *testing.T) {
 }
 
 func TestUseColor(t *testing.T) {
-	if !useColor(true, "") || useColor(true, "1") || useColor(false, "") || useColor(true, "0") {
+	if c := func(when string, term bool, nc string) bool { b, _ := useColor(when, term, nc); return b }; !c("auto", true, "") || c("auto", true, "1") || c("auto", false, "") || c("auto", true, "0") ||
+		!c("always", false, "1") || c("never", true, "") {
 		t.Error("colour must be on only for a terminal without NO_COLOR")
 	}
 	code, out, _ := run(t, "", "view", sampleEvo)

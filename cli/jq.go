@@ -50,6 +50,8 @@ Options (jq's meanings):
 zevo options:
       --fail-fast          stop at the first bad line or error
       --workers N          goroutines filtering lines (default: one per CPU)
+      --follow             keep reading the last FILE as it grows, as tail -f does,
+                           until interrupted (-f is --from-file, as in jq)
   -h, --help               show this help
 
 input_line_number and input_filename give the place of the current line.
@@ -86,6 +88,7 @@ type jqArgs struct {
 	help       bool
 	fromFile   string
 	files      []string
+	follow     bool
 }
 
 func parseJQArgs(args []string) (*jqArgs, error) {
@@ -158,6 +161,8 @@ func parseJQArgs(args []string) (*jqArgs, error) {
 				a.exitStatus = true
 			case "--fail-fast":
 				a.opt.FailFast = true
+			case "--follow":
+				a.follow = true
 			case "--help":
 				a.help = true
 			case "--args":
@@ -311,6 +316,7 @@ func runJQ(e *env, args []string) error {
 	if err != nil {
 		return &exitError{ExitJQCompile, "jq: " + err.Error()}
 	}
+	e.setFollow(a.follow, a.files)
 	names := a.files
 	if len(names) == 0 {
 		names = []string{"-"}
