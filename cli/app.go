@@ -46,12 +46,31 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func (e *env) run(args []string) int {
 	app := newApp(e)
+	help := &writeErr{w: e.stdout}
+	app.Writer = help // help, version: urfave/cli does not check its writes
 	err := app.Run(flagsFirst(app, args))
+	if err == nil && help.err != nil {
+		err = fmt.Errorf("writing output: %w", help.err)
+	}
 	code, msg := exitCode(err)
 	if msg != "" {
 		fmt.Fprintf(e.stderr, "zevo: %s\n", strings.TrimPrefix(msg, "zevo: "))
 	}
 	return code
+}
+
+// writeErr keeps the first error of writes that are not checked.
+type writeErr struct {
+	w   io.Writer
+	err error
+}
+
+func (w *writeErr) Write(p []byte) (int, error) {
+	n, err := w.w.Write(p)
+	if err != nil && w.err == nil {
+		w.err = err
+	}
+	return n, err
 }
 
 // whenStopped sets what an interruption does before zevo exits: flush

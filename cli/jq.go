@@ -300,8 +300,7 @@ func runJQ(e *env, args []string) error {
 		return err
 	}
 	if a.help {
-		fmt.Fprint(e.stdout, jqUsage)
-		return nil
+		return writeOut(e, jqUsage)
 	}
 	if a.fromFile != "" {
 		data, err := os.ReadFile(a.fromFile)
