@@ -37,7 +37,7 @@ Examples:
    zevo stats --totals logs/*.jsonl.gz
    zevo stats --json run.jsonl | zevo jq .total.tokens`,
 		Flags: []ucli.Flag{
-			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "protocol: auto (per file), zero, zero-input or evosci"},
+			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "protocol: auto (each line its own), zero, zero@1, zero-input or evosci"},
 			&ucli.BoolFlag{Name: "json", Usage: "write JSON for scripts instead of a table (one line, unless on a terminal)"},
 			&ucli.BoolFlag{Name: "totals", Usage: "write only the totals: one row per file and their sum (with --json: only total)"},
 		},

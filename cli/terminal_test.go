@@ -102,3 +102,29 @@ func TestRunIDsFromFiles(t *testing.T) {
 		t.Errorf("standard input is live: want new ids each time, got %v, %v", s1, s2)
 	}
 }
+
+// TestFlagsAnywhere: flags after, between and before FILEs mean the same.
+func TestFlagsAnywhere(t *testing.T) {
+	for _, tc := range []struct{ moved, usual []string }{
+		{[]string{"stats", sampleEvo, "--json"}, []string{"stats", "--json", sampleEvo}},
+		{[]string{"stats", sampleEvo, "--totals", sampleZero, "--as", "evosci"}, []string{"stats", "--totals", "--as", "evosci", sampleEvo, sampleZero}},
+		{[]string{"validate", sampleZero, "--json", "--allow-unfinished"}, []string{"validate", "--json", "--allow-unfinished", sampleZero}},
+		{[]string{"view", sampleEvo, "--full", "--color", "always"}, []string{"view", "--full", "--color", "always", sampleEvo}},
+		{[]string{"translate", sampleEvo, "--to", "zero", "--jq", `select(.type == "usage")`}, []string{"translate", "--to", "zero", "--jq", `select(.type == "usage")`, sampleEvo}},
+		{[]string{sampleZero, "--to", "evosci", "--unmapped", "keep"}, []string{"--to", "evosci", "--unmapped", "keep", sampleZero}},
+		// A flag's value is never taken for a FILE, nor a FILE for a flag.
+		{[]string{"translate", "--full-name-run", "--to", "evosci", sampleZero}, nil},
+	} {
+		code, out, errs := run(t, "", tc.moved...)
+		if tc.usual == nil {
+			if code != ExitUsage {
+				t.Errorf("%v: exit %d, want %d", tc.moved, code, ExitUsage)
+			}
+			continue
+		}
+		wcode, wout, werrs := run(t, "", tc.usual...)
+		if code != wcode || out != wout || errs != werrs || wout == "" {
+			t.Errorf("%v: exit %d, %d bytes, stderr %q\n%v: exit %d, %d bytes, stderr %q", tc.moved, code, len(out), errs, tc.usual, wcode, len(wout), werrs)
+		}
+	}
+}

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"unicode/utf8"
 
+	"github.com/tidwall/gjson"
 	ucli "github.com/urfave/cli/v2"
 	"github.com/zevo/zevo/inspect"
 	"github.com/zevo/zevo/jsonl"
@@ -109,8 +111,9 @@ func runView(c *ucli.Context, e *env) error {
 				bad++
 				break
 			}
-			if rd != nil {
-				// A line that is not JSON is shown (reported) as it is.
+			// Only a valid line is redacted (rewritten): one that is not
+			// is reported as it is, with the places of its faults.
+			if rd != nil && utf8.Valid(l.Bytes) && !jsonl.TooDeep(l.Bytes) && gjson.ValidBytes(l.Bytes) {
 				if b, err := jsonl.AppendValue(redacted[:0], l.Bytes, jsonl.GoStyle, rd); err == nil {
 					redacted, l.Bytes = b, b
 				}
