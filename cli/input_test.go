@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"compress/gzip"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -143,6 +144,27 @@ func TestDamagedCompressedInput(t *testing.T) {
 					t.Errorf("%v %s: %d lines out, stderr %q", cmd, name, n, errs)
 				}
 			}
+		}
+	}
+}
+
+// TestShippedCompressedSamples: the compressed samples the documentation
+// uses hold the plain samples.
+func TestShippedCompressedSamples(t *testing.T) {
+	for packed, plain := range map[string]string{
+		"../testdata/compressed/basic.evosci.jsonl.gz": sampleEvo,
+		"../testdata/compressed/basic.zero.log":        sampleZero,
+	} {
+		e := newEnv(strings.NewReader(""), io.Discard, io.Discard)
+		_, r, err := e.openInput(packed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(r)
+		r.Close()
+		want, _ := os.ReadFile(plain)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s does not hold %s (%v)", packed, plain, err)
 		}
 	}
 }
