@@ -106,7 +106,9 @@ Examples:
 	}
 	tr := translateCommand(e)
 	app.Commands = append(app.Commands, tr)
-	app.Commands = append(app.Commands, jqCommand(e))
+	jq := jqCommand(e)
+	jq.CustomHelpTemplate = jqUsage // zevo help jq: the help zevo jq --help prints
+	app.Commands = append(app.Commands, jq)
 	app.Commands = append(app.Commands, schemaCommand(e))
 	app.Commands = append(app.Commands, validateCommand(e))
 	app.Commands = append(app.Commands, statsCommand(e))

@@ -30,7 +30,10 @@ var (
 func (e *env) openInput(name string) (string, io.ReadCloser, error) {
 	if name == "-" {
 		r, err := decompress(io.NopCloser(e.stdin))
-		return stdinName, r, err
+		if err != nil {
+			return stdinName, nil, fmt.Errorf("%s: %w", stdinName, err)
+		}
+		return stdinName, r, nil
 	}
 	var f io.ReadCloser
 	var err error
@@ -42,16 +45,17 @@ func (e *env) openInput(name string) (string, io.ReadCloser, error) {
 	if err != nil {
 		return name, nil, err
 	}
-	var head []byte
 	if osf, ok := f.(*os.File); ok {
-		// A file is peeked at without reading it, so that an uncompressed
-		// one is handed on as the *os.File it is (readers treat regular
-		// files apart: they never wait).
-		head = make([]byte, len(zstdMagic))
-		n, _ := osf.ReadAt(head, 0)
-		head = head[:n]
-		if !bytes.HasPrefix(head, gzipMagic) && !bytes.HasPrefix(head, zstdMagic) {
-			return name, f, nil
+		// A regular file is peeked at without reading it, so that an
+		// uncompressed one is handed on as the *os.File it is (readers
+		// treat regular files apart: they never wait). Pipes and devices
+		// are read through decompress.
+		if fi, err := osf.Stat(); err == nil && fi.Mode().IsRegular() {
+			head := make([]byte, len(zstdMagic))
+			n, _ := osf.ReadAt(head, 0)
+			if head = head[:n]; !bytes.HasPrefix(head, gzipMagic) && !bytes.HasPrefix(head, zstdMagic) {
+				return name, f, nil
+			}
 		}
 	}
 	r, err := decompress(f)

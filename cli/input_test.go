@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
@@ -166,5 +167,30 @@ func TestShippedCompressedSamples(t *testing.T) {
 		if err != nil || !bytes.Equal(got, want) {
 			t.Errorf("%s does not hold %s (%v)", packed, plain, err)
 		}
+	}
+}
+
+// TestCompressedFIFO: a named pipe cannot be peeked at; it is told by its
+// first bytes all the same (zevo stats <(zcat … | gzip)).
+func TestCompressedFIFO(t *testing.T) {
+	plain, err := os.ReadFile(sampleEvo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no named pipes here:", err)
+	}
+	go func() {
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		f.Write(gzipBytes(t, plain))
+		f.Close()
+	}()
+	code, out, errs := run(t, "", "jq", "-c", "input_line_number", fifo)
+	if code != 0 || strings.Count(out, "\n") != 18 || !strings.HasSuffix(out, "\n18\n") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }
