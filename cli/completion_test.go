@@ -46,15 +46,22 @@ func TestCompletionScripts(t *testing.T) {
 		if msg, err := exec.Command(path, "-n", script).CombinedOutput(); err != nil {
 			t.Errorf("%s -n: %v\n%s", sh, err, msg)
 		}
+		if sh == "fish" {
+			// fish's script is complete in itself: ask it as fish would.
+			got, err := exec.Command(path, "-c", "source "+script+`; complete -C "zevo st"; complete -C "zevo stats --to"`).CombinedOutput()
+			if err != nil || !strings.Contains(string(got), "stats\t") || !strings.Contains(string(got), "--totals\t") {
+				t.Errorf("fish completes to %q (%v)", got, err)
+			}
+		}
 	}
 	if code, _, errs := run(t, "", "completion", "tcsh"); code != ExitUsage || !strings.Contains(errs, `unknown shell "tcsh"`) {
 		t.Errorf("tcsh: exit %d %s", code, errs)
 	}
 }
 
-// TestBashCompletion completes in bash with the script loaded, as a user's
-// shell would, against the built zevo.
-func TestBashCompletion(t *testing.T) {
+// TestShellCompletion completes in bash (and zsh) with the script loaded,
+// as a user's shell would, against the built zevo.
+func TestShellCompletion(t *testing.T) {
 	bin := zevoBinary(t)
 	for words, want := range map[string]string{
 		"zevo st":           "stats",
@@ -79,6 +86,23 @@ _zevo_complete; printf '%s\n' "${COMPREPLY[@]}"`
 		if want == "" && got != "" {
 			t.Errorf("%q completes to %q, want nothing", words, got)
 		}
+	}
+	zsh, err := exec.LookPath("zsh")
+	if err != nil {
+		t.Log("zsh not installed: bash only")
+		return
+	}
+	// zsh's own _describe and _files are replaced by printers, to see what
+	// the script offers.
+	script := `autoload -U compinit; compinit -u 2>/dev/null; source <(zevo completion zsh)
+_describe() { print -l -- "${opts[@]}" }; _files() { print FILES }
+words=(zevo st); CURRENT=2; _zevo; words=(zevo stats --to); CURRENT=3; _zevo; words=(zevo stats ""); CURRENT=3; _zevo`
+	cmd := exec.Command(zsh, "-c", script)
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(bin)+":"+os.Getenv("PATH"))
+	cmd.Dir = t.TempDir()
+	out, err := cmd.CombinedOutput()
+	if got := string(out); err != nil || !strings.Contains(got, "stats\n") || !strings.Contains(got, "--totals\n") || !strings.HasSuffix(got, "FILES\n") {
+		t.Errorf("zsh completes to %q (%v)", got, err)
 	}
 }
 
