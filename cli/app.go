@@ -89,6 +89,9 @@ func newApp(e *env) *ucli.App {
 		Description: `zevo reads Zero (zero exec --output-format stream-json) and EvoScientist
 (EvoSci --output-format stream-json) event streams, translates either into the
 other, runs jq expressions on every line, and helps you read agent logs.
+Every command reads standard input when no FILE is given, reads gzip and
+zstd input as it is, and takes its flags anywhere ("--" ends them);
+zevo help COMMAND shows its options.
 
 Examples:
    EvoSci -p "fix the tests" --output-format stream-json | zevo translate --to zero
