@@ -14,7 +14,7 @@ func TestHelpCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "zevo stats - summarize runs") || !strings.Contains(out, "--totals") {
 		t.Errorf("help stats: exit %d\n%s%s", code, out, errs)
 	}
-	if code, out, _ := run(t, "", "help", "jq"); code != 0 || !strings.HasPrefix(out, "Usage: zevo jq [OPTIONS] EXPR [FILE...]") || !strings.Contains(out, "--follow") {
+	if code, out, _ := run(t, "", "help", "jq"); code != 0 || !strings.HasPrefix(out, "Usage: zevo jq [OPTIONS]") || !strings.Contains(out, "--follow") {
 		t.Errorf("help jq: exit %d\n%s", code, out)
 	}
 	if code, out, _ := run(t, "", "help"); code != 0 || !strings.Contains(out, "completion") || !strings.Contains(out, "man ") {

@@ -51,6 +51,12 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
+// isTerminalReader reports whether r is a terminal.
+func isTerminalReader(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && isTerminal(f)
+}
+
 // useColor: with auto, colour only on a terminal, and never when NO_COLOR
 // is set to anything (https://no-color.org); always and never are meant.
 func useColor(when string, terminal bool, noColor string) (bool, error) {
