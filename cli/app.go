@@ -29,6 +29,9 @@ type env struct {
 
 	// follow, when set (--follow), opens a file to be read on as it grows.
 	follow func(name string) (io.ReadCloser, error)
+	// fileBytes, when set, wraps each file as read from disk, before it is
+	// decompressed (stats' progress bar counts the file's own bytes).
+	fileBytes func(io.ReadCloser) io.ReadCloser
 
 	// account, when set (by tests), receives translate's accounting.
 	account func(*translate.Stats)

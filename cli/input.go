@@ -45,6 +45,9 @@ func (e *env) openInput(name string) (string, io.ReadCloser, error) {
 	if err != nil {
 		return name, nil, err
 	}
+	if e.fileBytes != nil {
+		f = e.fileBytes(f)
+	}
 	if osf, ok := f.(*os.File); ok {
 		// A regular file is peeked at without reading it, so that an
 		// uncompressed one is handed on as the *os.File it is (readers

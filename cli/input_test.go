@@ -198,3 +198,37 @@ func TestCompressedFIFO(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }
+
+// countBytes counts what is read through it.
+type countBytes struct {
+	io.ReadCloser
+	n *int
+}
+
+func (c countBytes) Read(p []byte) (int, error) {
+	n, err := c.ReadCloser.Read(p)
+	*c.n += n
+	return n, err
+}
+
+// TestFileBytesBeforeDecompression: the file hook (stats' progress bar)
+// sees the file's own bytes, not the decompressed ones.
+func TestFileBytesBeforeDecompression(t *testing.T) {
+	packed := "../testdata/compressed/basic.evosci.jsonl.gz"
+	fi, err := os.Stat(packed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := 0
+	e := newEnv(strings.NewReader(""), io.Discard, io.Discard)
+	e.fileBytes = func(f io.ReadCloser) io.ReadCloser { return countBytes{f, &read} }
+	_, r, err := e.openInput(packed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := io.ReadAll(r)
+	r.Close()
+	if err != nil || len(plain) <= int(fi.Size()) || read != int(fi.Size()) {
+		t.Errorf("read %d file bytes of %d, %d decompressed (%v)", read, fi.Size(), len(plain), err)
+	}
+}

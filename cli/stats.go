@@ -100,6 +100,9 @@ func runStats(c *ucli.Context, e *env) error {
 		}
 	})
 	bar := statsProgress(e, names)
+	if bar != nil {
+		e.fileBytes = func(f io.ReadCloser) io.ReadCloser { return &countingReader{f, bar} }
+	}
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	var stdinMu sync.Mutex // "-" named twice: read in turn, not at once
@@ -120,14 +123,10 @@ func runStats(c *ucli.Context, e *env) error {
 				return
 			}
 			defer rc.Close()
-			var r io.Reader = rc
-			if bar != nil {
-				r = &countingReader{r: r, bar: bar}
-			}
 			in.mu.Lock()
 			in.sum = inspect.NewSummarizer(display, as)
 			in.mu.Unlock()
-			lr := jsonl.NewReader(r, display, nil)
+			lr := jsonl.NewReader(rc, display, nil)
 			for {
 				l, err := lr.Next()
 				if err == io.EOF {
@@ -216,12 +215,12 @@ func statsProgress(e *env, names []string) *progressbar.ProgressBar {
 
 // countingReader reports bytes read to a progress bar.
 type countingReader struct {
-	r   io.Reader
+	io.ReadCloser
 	bar *progressbar.ProgressBar
 }
 
 func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
+	n, err := c.ReadCloser.Read(p)
 	c.bar.Add(n)
 	return n, err
 }
