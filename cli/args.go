@@ -41,16 +41,18 @@ func flagsFirst(app *ucli.App, args []string) []string {
 	return append([]string{args[0]}, reorder(app.Flags, rest)...)
 }
 
-// reorder puts the flags of args (with their values) first, then "--" when
-// a positional argument could be read as a flag, then the positionals.
+// reorder puts the flags of args (with their values) first, then "--" if
+// it was given, then the positional arguments in their order.
 func reorder(flags []ucli.Flag, args []string) []string {
 	var opts, pos []string
+	dashes := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "--":
 			pos = append(pos, args[i+1:]...)
 			i = len(args)
+			dashes = true
 		case strings.HasPrefix(a, "-") && a != "-":
 			opts = append(opts, a)
 			if takesValue(flags, a) && i+1 < len(args) {
@@ -61,11 +63,8 @@ func reorder(flags []ucli.Flag, args []string) []string {
 			pos = append(pos, a)
 		}
 	}
-	for _, p := range pos {
-		if strings.HasPrefix(p, "-") && p != "-" {
-			opts = append(opts, "--")
-			break
-		}
+	if dashes {
+		opts = append(opts, "--")
 	}
 	return append(opts, pos...)
 }
