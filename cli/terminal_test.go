@@ -50,7 +50,7 @@ func TestViewColor(t *testing.T) {
 	}
 }
 
-var zeroRunID = regexp.MustCompile(`^run_\d{14}_[0-9a-f]{6}$`)
+var zeroRunIDFormat = regexp.MustCompile(`^run_\d{14}_[0-9a-f]{6}$`)
 
 // runIDs translates to Zero and returns the run ids of the output.
 func runIDs(t *testing.T, stdin string, args ...string) []string {
@@ -62,7 +62,7 @@ func runIDs(t *testing.T, stdin string, args ...string) []string {
 	var ids []string
 	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
 		id := strings.Trim(l, `"`)
-		if !zeroRunID.MatchString(id) {
+		if !zeroRunIDFormat.MatchString(id) {
 			t.Fatalf("run id %q is not in Zero's format", id)
 		}
 		if len(ids) == 0 || ids[len(ids)-1] != id {

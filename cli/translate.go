@@ -113,10 +113,7 @@ func translateOptions(c *ucli.Context, e *env) (translate.Options, error) {
 	if !c.IsSet("cwd") {
 		cwd, _ = e.getwd()
 	}
-	now, ids := runIDSource(c.Args().Slice(), c.Bool("follow"))
 	return translate.Options{
-		Now:       now,
-		Rand:      ids,
 		To:        to,
 		From:      from,
 		RunID:     c.String("run-id"),
@@ -182,6 +179,7 @@ func runTranslate(c *ucli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	opt.Now, opt.Rand = runIDSource(c.Args().Slice(), c.Bool("follow"))
 	e.setFollow(c.Bool("follow"), c.Args().Slice())
 	w := jsonl.NewWriter(e.stdout)
 	failFast := c.Bool("fail-fast")
