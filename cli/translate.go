@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 
 	ucli "github.com/urfave/cli/v2"
 	"github.com/zevo/zevo/filter"
@@ -54,10 +53,6 @@ func translateFlags(hidden bool) []ucli.Flag {
 	}
 }
 
-// runIDPattern is Zero's run id rule, shortened so that the suffixes of
-// later runs still fit its 128 characters.
-var runIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,119}$`)
-
 func translateOptions(c *ucli.Context, e *env) (translate.Options, error) {
 	var opt translate.Options
 	if !c.IsSet("to") {
@@ -88,8 +83,10 @@ func translateOptions(c *ucli.Context, e *env) (translate.Options, error) {
 			return opt, usageErr("--mapping: %v", err)
 		}
 	}
-	if id := c.String("run-id"); c.IsSet("run-id") && !runIDPattern.MatchString(id) {
-		return opt, usageErr("--run-id %q: Zero run ids match %s (at most 120 characters here, leaving room for .2, .3, …)", id, runIDPattern)
+	if id := c.String("run-id"); c.IsSet("run-id") {
+		if err := translate.CheckRunID(id); err != nil {
+			return opt, usageErr("--run-id %q: %v", id, err)
+		}
 	}
 	cwd := c.String("cwd")
 	if !c.IsSet("cwd") {
