@@ -255,3 +255,24 @@ func zevo(t *testing.T, stdin string, args ...string) (stdout, stderr string, co
 	code = cli.Run(append([]string{"zevo"}, args...), strings.NewReader(stdin), &out, &errb)
 	return out.String(), errb.String(), code
 }
+
+// buildErr is the error of building and starting a stream with one
+// processor (processors are made when the stream starts), or nil.
+func buildErr(t *testing.T, processor string) error {
+	t.Helper()
+	sb := service.NewStreamBuilder()
+	if err := sb.SetLoggerYAML("level: none"); err != nil {
+		t.Fatal(err)
+	}
+	if err := sb.AddProcessorYAML(processor); err != nil {
+		return err
+	}
+	if _, err := sb.AddProducerFunc(); err != nil {
+		t.Fatal(err)
+	}
+	s, err := sb.Build()
+	if err != nil {
+		return err
+	}
+	return s.Run(t.Context())
+}

@@ -364,21 +364,7 @@ func TestTranslateConfigErrors(t *testing.T) {
 		{"to: zero\nidle_timeout: soon", "idle_timeout"},
 		{"to: zero\nmax_keys: 0", "max_keys: 0"},
 	} {
-		sb := service.NewStreamBuilder()
-		if err := sb.SetLoggerYAML("level: none"); err != nil {
-			t.Fatal(err)
-		}
-		err := sb.AddProcessorYAML("zevo_translate:\n  " + strings.ReplaceAll(c.conf, "\n", "\n  "))
-		if err == nil {
-			if _, err = sb.AddProducerFunc(); err != nil {
-				t.Fatal(err)
-			}
-			var s *service.Stream
-			if s, err = sb.Build(); err == nil {
-				// Processors are made when the stream runs.
-				err = s.Run(t.Context())
-			}
-		}
+		err := buildErr(t, "zevo_translate:\n  "+strings.ReplaceAll(c.conf, "\n", "\n  "))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: error %v, want one with %q", c.conf, err, c.want)
 		}
