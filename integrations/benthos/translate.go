@@ -27,6 +27,10 @@ therefore see them in order (put it under the input's processors, or set
 pipeline.threads to 1). A message may produce no event, one, or several
 (run_start before the first event of a run; final and run_end for done).
 
+A message with the metadata zevo_end (the zevo_lines scanner writes one,
+empty, after the last line of each input) ends its key's stream: the key is
+closed as zevo translate closes a stream at the end of a file.
+
 A bad message (not JSON, a mapped field of the wrong type, ...) is passed on
 with an error, for catch or a dead-letter output; with the events it still
 produced, if any. A blank message translates to nothing and only closes idle
@@ -103,7 +107,7 @@ type translateProc struct {
 	log     *service.Logger
 
 	translated, unmapped, diagnosed, events *service.MetricCounter
-	closed                                  *service.MetricCounter // label reason: idle, evicted
+	ends                                    *service.MetricCounter // label reason: ended, idle, evicted
 	open                                    *service.MetricGauge
 
 	mu      sync.Mutex
@@ -222,7 +226,7 @@ func newTranslateProc(conf *service.ParsedConfig, mgr *service.Resources) (*tran
 	p.unmapped = m.NewCounter("zevo_translate_unmapped")
 	p.diagnosed = m.NewCounter("zevo_translate_diagnosed")
 	p.events = m.NewCounter("zevo_translate_events")
-	p.closed = m.NewCounter("zevo_translate_keys_closed", "reason")
+	p.ends = m.NewCounter("zevo_translate_ends", "reason")
 	p.open = m.NewGauge("zevo_translate_open_keys")
 	return p, nil
 }
@@ -247,7 +251,9 @@ func (p *translateProc) Process(ctx context.Context, msg *service.Message) (serv
 	if err != nil {
 		return nil, err
 	}
-	if jsonl.IsBlank(b) {
+	_, end := msg.MetaGet(endMeta)
+	blank := jsonl.IsBlank(b)
+	if blank && !end {
 		return batch, nil
 	}
 	key := ""
@@ -257,6 +263,12 @@ func (p *translateProc) Process(ctx context.Context, msg *service.Message) (serv
 		}
 	}
 	s := p.streams[key]
+	if blank { // the end of an input
+		if s != nil {
+			batch = p.end(msg, s, batch, "ended")
+		}
+		return batch, nil
+	}
 	if s == nil {
 		if s, err = p.newStream(key, msg); err != nil {
 			return append(batch, failed(msg, err)), nil
@@ -280,6 +292,9 @@ func (p *translateProc) Process(ctx context.Context, msg *service.Message) (serv
 		// A diagnostic, or an error of emit, which cannot fail: the
 		// message goes on with it, after the events it still gave.
 		batch = append(batch, failed(msg, err))
+	}
+	if end {
+		batch = p.end(msg, s, batch, "ended")
 	}
 	return batch, nil
 }
@@ -320,17 +335,25 @@ func (p *translateProc) newStream(key string, msg *service.Message) (*stream, er
 	return s, nil
 }
 
-// close ends a key as the end of its input would, appending its last
-// events to batch.
+// close ends a key as the end of its input would and forgets it,
+// appending its last events to batch.
 func (p *translateProc) close(msg *service.Message, s *stream, batch service.MessageBatch, reason string) service.MessageBatch {
 	p.lru.Remove(s.elem)
 	delete(p.streams, s.key)
 	p.open.Set(int64(len(p.streams)))
-	p.closed.Incr(1, reason)
+	return p.end(s.last.WithContext(msg.Context()), s, batch, reason)
+}
+
+// end closes what a key's input left open, as zevo translate does at the
+// end of each file; the key's stream goes on with its next message, as
+// translate's with the next file. Its events are copies of from.
+func (p *translateProc) end(from *service.Message, s *stream, batch service.MessageBatch, reason string) service.MessageBatch {
+	p.ends.Incr(1, reason)
 	if err := s.tr.End(s.name); err != nil {
 		p.log.Errorf("closing key %q: %v", s.key, err)
 	}
-	return p.take(s.last.WithContext(msg.Context()), s, batch)
+	s.num = 0 // diagnostics count the lines of each input
+	return p.take(from, s, batch)
 }
 
 // take appends the events a stream has just written, as copies of from.
@@ -352,13 +375,14 @@ func failed(msg *service.Message, err error) *service.Message {
 	return m
 }
 
-// Close logs the keys still open: a processor cannot write after its
-// input has ended, so their runs stay without an end.
+// Close counts the keys still open. A processor writes only in answer to
+// a message, so a run still open when the input stops without an end
+// message (see zevo_lines) stays without its end.
 func (p *translateProc) Close(ctx context.Context) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if n := len(p.streams); n > 0 {
-		p.log.Warnf("zevo_translate: %d key(s) still open at shutdown; their last runs were not closed", n)
+		p.log.Debugf("zevo_translate: %d key(s) open at shutdown", n)
 	}
 	return nil
 }

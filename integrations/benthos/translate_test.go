@@ -184,7 +184,7 @@ zevo_translate:
 			t.Errorf("after A's closing, an event of key %q", k)
 		}
 	}
-	if n := p.metrics.get("zevo_translate_keys_closed{idle}"); n != 1 {
+	if n := p.metrics.get("zevo_translate_ends{idle}"); n != 1 {
 		t.Errorf("keys closed as idle: %d, want 1", n)
 	}
 	if n := p.metrics.get("zevo_translate_open_keys"); n != 1 {
@@ -225,7 +225,7 @@ zevo_translate:
 			t.Errorf("message %d has key %q", i, k)
 		}
 	}
-	if n := p.metrics.get("zevo_translate_keys_closed{evicted}"); n != 1 {
+	if n := p.metrics.get("zevo_translate_ends{evicted}"); n != 1 {
 		t.Errorf("keys evicted: %d, want 1", n)
 	}
 	// B again: A is evicted, and B opens a new run.
