@@ -5,6 +5,7 @@ go 1.25.2
 require (
 	github.com/redpanda-data/benthos/v4 v4.60.0
 	github.com/zevo/zevo v0.0.0
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (
@@ -77,7 +78,6 @@ require (
 	golang.org/x/term v0.36.0 // indirect
 	golang.org/x/text v0.30.0 // indirect
 	gopkg.in/natefinch/lumberjack.v2 v2.2.1 // indirect
-	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
 
 replace github.com/zevo/zevo => ../..

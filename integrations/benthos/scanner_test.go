@@ -18,9 +18,6 @@ import (
 func runFiles(t *testing.T, paths []string, processors ...string) []*service.Message {
 	t.Helper()
 	sb := service.NewStreamBuilder()
-	if err := sb.SetLoggerYAML("level: none"); err != nil {
-		t.Fatal(err)
-	}
 	quoted := make([]string, len(paths))
 	for i, p := range paths {
 		quoted[i] = fmt.Sprintf("%q", p)
@@ -46,6 +43,16 @@ func runFiles(t *testing.T, paths []string, processors ...string) []*service.Mes
 	if err != nil {
 		t.Fatal(err)
 	}
+	runToEnd(t, sb)
+	return out
+}
+
+// runToEnd runs a stream until its input ends, without logs.
+func runToEnd(t *testing.T, sb *service.StreamBuilder) {
+	t.Helper()
+	if err := sb.SetLoggerYAML("level: none"); err != nil {
+		t.Fatal(err)
+	}
 	s, err := sb.Build()
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +60,6 @@ func runFiles(t *testing.T, paths []string, processors ...string) []*service.Mes
 	if err := s.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	return out
 }
 
 // Files read with zevo_lines, a key per file, translate as zevo translate
