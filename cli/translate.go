@@ -10,7 +10,6 @@ import (
 	"github.com/zevo/zevo/filter"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
-	"github.com/zevo/zevo/protocol"
 	"github.com/zevo/zevo/redact"
 	"github.com/zevo/zevo/translate"
 )
@@ -59,16 +58,13 @@ func translateOptions(c *ucli.Context, e *env) (translate.Options, error) {
 	if !c.IsSet("to") {
 		return opt, usageErr("translate needs --to zero, zero@1 or evosci")
 	}
-	to, err := protocol.Lookup(c.String("to"))
-	if err != nil || (to != translate.Zero && to != translate.Zero1 && to != translate.EvoSci) {
-		return opt, usageErr("--to: unknown format %q (want zero, zero@1 or evosci)", c.String("to"))
+	to, err := translate.ParseTarget(c.String("to"))
+	if err != nil {
+		return opt, usageErr("--to: %v", err)
 	}
-	from := translate.Auto
-	if name := c.String("from"); name != "auto" {
-		from, err = protocol.Lookup(name)
-		if err != nil || (from != translate.Zero && from != translate.EvoSci) {
-			return opt, usageErr("--from: unknown format %q (want auto, zero or evosci)", name)
-		}
+	from, err := translate.ParseSource(c.String("from"))
+	if err != nil {
+		return opt, usageErr("--from: %v", err)
 	}
 	unmapped, err := translate.ParseUnmapped(c.String("unmapped"))
 	if err != nil {

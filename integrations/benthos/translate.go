@@ -145,11 +145,11 @@ func newTranslateProc(conf *service.ParsedConfig, mgr *service.Resources) (*tran
 	if err != nil {
 		return nil, err
 	}
-	if p.base.To, err = translate.ParseFormat(toName); err != nil || p.base.To == translate.Auto {
-		return nil, fmt.Errorf("to: unknown format %q (want zero, zero@1 or evosci)", toName)
+	if p.base.To, err = translate.ParseTarget(toName); err != nil {
+		return nil, fmt.Errorf("to: %w", err)
 	}
-	if p.base.From, err = translate.ParseFormat(fromName); err != nil || p.base.From == translate.Zero1 {
-		return nil, fmt.Errorf("from: unknown format %q (want auto, zero or evosci)", fromName)
+	if p.base.From, err = translate.ParseSource(fromName); err != nil {
+		return nil, fmt.Errorf("from: %w", err)
 	}
 	if p.base.Unmapped, err = translate.ParseUnmapped(unmappedName); err != nil {
 		return nil, fmt.Errorf("unmapped: %w", err)
