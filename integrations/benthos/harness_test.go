@@ -228,7 +228,7 @@ func errorsOf(ms []*service.Message) string {
 
 // fileLines are the lines of a file as zevo reads them (byte order mark
 // and CR removed).
-func fileLines(t *testing.T, path string) []string {
+func fileLines(t testing.TB, path string) []string {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {

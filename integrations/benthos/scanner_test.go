@@ -112,3 +112,26 @@ func TestLinesOneKeyManyFiles(t *testing.T) {
 		t.Errorf("the expected output lacks a second run or an incomplete one:\n%s", want)
 	}
 }
+
+// With keys read from the lines, the end of the input ends every key.
+func TestLinesEndsEveryKeyFromJSON(t *testing.T) {
+	dir := t.TempDir()
+	var lines []string
+	for _, l := range fileLines(t, "../../testdata/inspect/seed.evosci.jsonl")[:3] {
+		for _, s := range []string{"A", "B"} {
+			lines = append(lines, strings.Replace(l, "{", `{"session": "`+s+`", `, 1))
+		}
+	}
+	path := filepath.Join(dir, "mixed.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := runFiles(t, []string{path}, "zevo_translate:\n  to: zero\n  run_id: r\n  key: ${! json(\"session\") }\n")
+	if e := errorsOf(out); e != "" {
+		t.Errorf("errors: %s", e)
+	}
+	ends := strings.Count(bodies(t, out), `"status":"incomplete"`)
+	if ends != 2 {
+		t.Errorf("%d runs closed as incomplete, want 2:\n%s", ends, bodies(t, out))
+	}
+}

@@ -28,8 +28,9 @@ pipeline.threads to 1). A message may produce no event, one, or several
 (run_start before the first event of a run; final and run_end for done).
 
 A message with the metadata zevo_end (the zevo_lines scanner writes one,
-empty, after the last line of each input) ends its key's stream: the key is
-closed as zevo translate closes a stream at the end of a file.
+empty, after the last line of each input) ends its key's stream as zevo
+translate ends a stream at the end of a file; an empty one whose key cannot
+be evaluated (a key read from the lines' JSON) ends every key.
 
 A bad message (not JSON, a mapped field of the wrong type, ...) is passed on
 with an error, for catch or a dead-letter output; with the events it still
@@ -259,6 +260,14 @@ func (p *translateProc) Process(ctx context.Context, msg *service.Message) (serv
 	key := ""
 	if p.key != nil {
 		if key, err = p.key.TryString(msg); err != nil {
+			if blank {
+				// The end of an input whose key is in the lines
+				// (json("sessionId")): it ends every key.
+				for e := p.lru.Front(); e != nil; e = e.Next() {
+					batch = p.end(e.Value.(*stream).last.WithContext(msg.Context()), e.Value.(*stream), batch, "ended")
+				}
+				return batch, nil
+			}
 			return append(batch, failed(msg, fmt.Errorf("key: %w", err))), nil
 		}
 	}
