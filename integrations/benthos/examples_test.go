@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -199,4 +200,35 @@ func scrubRunIDs(s string) string {
 		}
 		return names[id]
 	})
+}
+
+// docs/scale.md names every example, and the files its zevo-benthos
+// command reads are there.
+func TestScaleDoc(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/scale.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob("examples/*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := regexp.MustCompile("(?m)^\\| `([a-z]+\\.yaml)` \\|").FindAllStringSubmatch(string(doc), -1)
+	var got []string
+	for _, m := range named {
+		got = append(got, filepath.Join("examples", m[1]))
+	}
+	slices.Sort(got)
+	if strings.Join(got, " ") != strings.Join(files, " ") {
+		t.Errorf("docs/scale.md's table names %v, the examples are %v", got, files)
+	}
+	cmd := regexp.MustCompile(`(?m)^\./zevo-benthos -c (\S+) < (\S+)$`).FindStringSubmatch(string(doc))
+	if cmd == nil {
+		t.Fatal("docs/scale.md has no ./zevo-benthos -c CONFIG < FILE command")
+	}
+	for _, f := range cmd[1:] {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("docs/scale.md: %v", err)
+		}
+	}
 }
