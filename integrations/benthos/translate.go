@@ -264,7 +264,8 @@ func (p *translateProc) Process(ctx context.Context, msg *service.Message) (serv
 				// The end of an input whose key is in the lines
 				// (json("sessionId")): it ends every key.
 				for e := p.lru.Front(); e != nil; e = e.Next() {
-					batch = p.end(e.Value.(*stream).last.WithContext(msg.Context()), e.Value.(*stream), batch, "ended")
+					s := e.Value.(*stream)
+					batch = p.end(s.last.WithContext(msg.Context()), s, batch, "ended")
 				}
 				return batch, nil
 			}
