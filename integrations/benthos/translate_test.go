@@ -370,3 +370,47 @@ func TestTranslateConfigErrors(t *testing.T) {
 		}
 	}
 }
+
+// Each setting does what the command line's flag of the same meaning does.
+func TestTranslateSettingsAsCLI(t *testing.T) {
+	g := "../../testdata/golden/"
+	for _, c := range []struct {
+		input, conf string
+		args        []string
+	}{
+		{g + "evosci-redaction/input.jsonl", "to: zero", nil},
+		{g + "evosci-redaction/input.jsonl", "to: zero\nredact: false", []string{"--no-redact"}},
+		{g + "evosci-redaction/input.jsonl", "to: zero\nredact_extra: true", []string{"--redact-extra"}},
+		{g + "zero-all-types/input.jsonl", "to: evosci\nredact: true", []string{"--redact"}},
+		{g + "zero-all-types/input.jsonl", "to: evosci", nil},
+		{g + "evosci-all-types/input.jsonl", "to: zero\nunmapped: keep", []string{"--unmapped", "keep"}},
+		{g + "zero-all-types/input.jsonl", "to: evosci\nunmapped: keep", []string{"--unmapped", "keep"}},
+		{g + "evosci-all-types/input.jsonl", "to: zero\nunmapped: error", []string{"--unmapped", "error"}},
+		{g + "evosci-all-types/input.jsonl", "to: zero@1", nil},
+		{g + "user-mapping-evosci/input.jsonl", "to: zero\nmappings: [../../mappings/examples/evosci-panels.json]", []string{"--mapping", "../../mappings/examples/evosci-panels.json"}},
+		{g + "user-mapping-zero/input.jsonl", "to: evosci\nmappings: [../../mappings/examples/zero-fork-plan.json]", []string{"--mapping", "../../mappings/examples/zero-fork-plan.json"}},
+		{"../../testdata/translate/basic.evosci.jsonl", "to: zero\nsession_id: s-1\nmodel: m-2", []string{"--session-id", "s-1", "--model", "m-2"}},
+		{"../../testdata/translate/basic.zero.jsonl", "to: zero\nfrom: evosci", []string{"--from", "evosci"}},
+		{"../../testdata/translate/basic.evosci.jsonl", "to: zero\nfrom: evosci", []string{"--from", "evosci"}},
+	} {
+		t.Run(c.conf, func(t *testing.T) {
+			p := startPipe(t, "zevo_translate:\n  run_id: R\n  cwd: /repo\n  key: ${! meta(\"file\") }\n  "+strings.ReplaceAll(c.conf, "\n", "\n  "))
+			for _, l := range fileLines(t, c.input) {
+				p.line(l, "file", c.input)
+			}
+			p.line("", "file", c.input, endMeta, "true")
+			out := p.taken()
+			args := append([]string{"translate", "--run-id", "R", "--cwd", "/repo", "--to", strings.TrimPrefix(strings.Split(c.conf, "\n")[0], "to: ")}, c.args...)
+			want, stderr, _ := zevo(t, "", append(args, c.input)...)
+			if want == "" && diagnostics(stderr) == "" {
+				t.Fatalf("zevo %v wrote nothing:\n%s", args, stderr)
+			}
+			if g := bodies(t, out); g != want {
+				t.Errorf("events:\n got:\n%s\nwant:\n%s", g, want)
+			}
+			if g, w := errorsOf(out), diagnostics(stderr); g != w {
+				t.Errorf("errors:\n got:\n%s\nwant:\n%s", g, w)
+			}
+		})
+	}
+}
