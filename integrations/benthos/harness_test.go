@@ -56,6 +56,14 @@ func (m *metrics) get(name string) int64 {
 	return m.counts[name]
 }
 
+// wantMetric checks the value of a metric (name{label values}).
+func (p *pipe) wantMetric(name string, want int64) {
+	p.t.Helper()
+	if got := p.metrics.get(name); got != want {
+		p.t.Errorf("%s = %d, want %d", name, got, want)
+	}
+}
+
 type metricsCounter struct {
 	m    *metrics
 	name string

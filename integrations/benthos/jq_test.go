@@ -107,12 +107,8 @@ catch:
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if n := p.metrics.get("zevo_jq_errors"); n != 3 {
-		t.Errorf("zevo_jq_errors = %d, want 3", n)
-	}
-	if n := p.metrics.get("zevo_jq_results"); n != 2 {
-		t.Errorf("zevo_jq_results = %d, want 2", n)
-	}
+	p.wantMetric("zevo_jq_errors", 3)
+	p.wantMetric("zevo_jq_results", 2)
 }
 
 // An expression that does not compile stops the stream from starting.

@@ -184,12 +184,8 @@ zevo_translate:
 			t.Errorf("after A's closing, an event of key %q", k)
 		}
 	}
-	if n := p.metrics.get("zevo_translate_ends{idle}"); n != 1 {
-		t.Errorf("keys closed as idle: %d, want 1", n)
-	}
-	if n := p.metrics.get("zevo_translate_open_keys"); n != 1 {
-		t.Errorf("open keys: %d, want 1 (B)", n)
-	}
+	p.wantMetric("zevo_translate_ends{idle}", 1)
+	p.wantMetric("zevo_translate_open_keys", 1)
 }
 
 // Beyond max_keys the least recently active key is closed; a closed key
@@ -225,9 +221,7 @@ zevo_translate:
 			t.Errorf("message %d has key %q", i, k)
 		}
 	}
-	if n := p.metrics.get("zevo_translate_ends{evicted}"); n != 1 {
-		t.Errorf("keys evicted: %d, want 1", n)
-	}
+	p.wantMetric("zevo_translate_ends{evicted}", 1)
 	// B again: A is evicted, and B opens a new run.
 	p.line(run[1], "session", "B")
 	out = p.taken()
@@ -239,9 +233,7 @@ zevo_translate:
 	if first, _, _ := strings.Cut(b, "\n"); !strings.Contains(first, `"runId":"B"`) || !strings.Contains(first, `"type":"run_start"`) {
 		t.Errorf("B does not start a new run:\n%s", b)
 	}
-	if n := p.metrics.get("zevo_translate_open_keys"); n != 2 {
-		t.Errorf("open keys: %d, want 2", n)
-	}
+	p.wantMetric("zevo_translate_open_keys", 2)
 }
 
 // A bad message goes on with its error, to be caught; the stream goes on.
@@ -298,9 +290,7 @@ catch:
 	if dead.String() != wantDead.String() {
 		t.Errorf("caught messages:\n got:\n%s\nwant:\n%s", dead.String(), wantDead.String())
 	}
-	if n := p.metrics.get("zevo_translate_diagnosed"); n != 2 {
-		t.Errorf("diagnosed: %d, want 2", n)
-	}
+	p.wantMetric("zevo_translate_diagnosed", 2)
 }
 
 // A key that cannot be evaluated is an error on the message too.
@@ -344,9 +334,7 @@ zevo_translate:
 		"zevo_translate_diagnosed":  1,
 		"zevo_translate_events":     int64(len(out) - 1), // all but the failed message
 	} {
-		if got := p.metrics.get(name); got != want {
-			t.Errorf("%s = %d, want %d", name, got, want)
-		}
+		p.wantMetric(name, want)
 	}
 	if len(out) != 5 { // run_start, text, final, run_end, the failed [1]
 		t.Errorf("got %d messages:\n%s", len(out), bodies(t, out))
