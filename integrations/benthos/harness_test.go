@@ -129,6 +129,13 @@ type pipe struct {
 // consumer of the test, on one pipeline thread.
 func startPipe(t *testing.T, processors ...string) *pipe {
 	t.Helper()
+	return startPipeWith(t, "", processors...)
+}
+
+// startPipeWith is startPipe with another input (YAML) next to the
+// producer, when input is not "".
+func startPipeWith(t *testing.T, input string, processors ...string) *pipe {
+	t.Helper()
 	p := &pipe{t: t, done: make(chan error, 1), metrics: &metrics{counts: map[string]int64{}}}
 	env := service.NewEnvironment()
 	err := env.RegisterMetricsExporter("zevo_test", service.NewConfigSpec(),
@@ -151,6 +158,11 @@ func startPipe(t *testing.T, processors ...string) *pipe {
 	}
 	if p.send, err = sb.AddProducerFunc(); err != nil {
 		t.Fatal(err)
+	}
+	if input != "" {
+		if err := sb.AddInputYAML(input); err != nil {
+			t.Fatal(err)
+		}
 	}
 	err = sb.AddBatchConsumerFunc(func(_ context.Context, b service.MessageBatch) error {
 		p.mu.Lock()

@@ -402,3 +402,31 @@ func TestTranslateSettingsAsCLI(t *testing.T) {
 		})
 	}
 }
+
+// Empty messages from a generate input tick the idle timeout when no
+// other message comes: the idle key is closed without one.
+func TestTranslateTicks(t *testing.T) {
+	clk := useClock(t)
+	run := fileLines(t, "../../testdata/inspect/seed.evosci.jsonl")
+	p := startPipeWith(t, "generate:\n  interval: 5ms\n  mapping: root = \"\"\n", `
+zevo_translate:
+  to: zero
+  run_id: A
+  cwd: /w
+  idle_timeout: 1h
+`)
+	p.line(run[0])
+	clk.advance(2 * time.Hour)
+	var out strings.Builder
+	for range 2000 { // at most 10 s
+		out.WriteString(bodies(t, p.taken()))
+		if strings.Contains(out.String(), `"type":"run_end"`) {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	want, _, _ := zevo(t, run[0]+"\n", "translate", "--to", "zero", "--run-id", "A", "--cwd", "/w")
+	if out.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", out.String(), want)
+	}
+}
