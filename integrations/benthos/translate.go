@@ -111,9 +111,10 @@ type translateProc struct {
 	ends                                    *service.MetricCounter // label reason: ended, idle, evicted
 	open                                    *service.MetricGauge
 
-	mu      sync.Mutex
-	streams map[string]*stream
-	lru     list.List // of *stream, least recently active first
+	mu         sync.Mutex
+	concurrent sync.Once // the warning that Process is called concurrently
+	streams    map[string]*stream
+	lru        list.List // of *stream, least recently active first
 }
 
 // stream is one key's translation.
@@ -235,7 +236,12 @@ func newTranslateProc(conf *service.ParsedConfig, mgr *service.Resources) (*tran
 // Process translates one message into the events it gives, after the
 // closing events of the keys that have become idle.
 func (p *translateProc) Process(ctx context.Context, msg *service.Message) (service.MessageBatch, error) {
-	p.mu.Lock()
+	if !p.mu.TryLock() {
+		p.concurrent.Do(func() {
+			p.log.Warn("zevo_translate is running on several threads at once: a stream's messages may be translated out of order; set pipeline.threads to 1, or put zevo_translate under the input's processors")
+		})
+		p.mu.Lock()
+	}
 	defer p.mu.Unlock()
 	t := now()
 	var batch service.MessageBatch

@@ -1,9 +1,12 @@
 package benthos
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -430,3 +433,51 @@ zevo_translate:
 		t.Errorf("got:\n%s\nwant:\n%s", out.String(), want)
 	}
 }
+
+// Process called while another call runs (several pipeline threads) warns,
+// once, that order is at risk, and still translates.
+func TestTranslateWarnsOfThreads(t *testing.T) {
+	var logs strings.Builder
+	var mu sync.Mutex
+	logger := slog.New(slog.NewTextHandler(writerFunc(func(b []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return logs.Write(b)
+	}), nil))
+	conf, err := translateSpec().ParseYAML("to: zero\nrun_id: r\n", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := newTranslateProc(conf, service.MockResources(service.MockResourcesOptUseLogger(service.NewLoggerFromSlog(logger))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.mu.Lock() // a call in progress
+	done := make(chan service.MessageBatch)
+	for range 2 {
+		go func() {
+			b, _ := p.Process(context.Background(), service.NewMessage([]byte(`{"type": "text", "content": "x"}`)))
+			done <- b
+		}()
+	}
+	for {
+		mu.Lock()
+		warned := strings.Contains(logs.String(), "several threads")
+		mu.Unlock()
+		if warned {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	p.mu.Unlock()
+	if n := len(<-done) + len(<-done); n != 3 { // run_start and two texts
+		t.Errorf("%d events, want 3", n)
+	}
+	if n := strings.Count(logs.String(), "several threads"); n != 1 {
+		t.Errorf("warned %d times, want once:\n%s", n, logs.String())
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(b []byte) (int, error) { return f(b) }

@@ -1,5 +1,6 @@
 // Command zevo-benthos is Benthos with zevo's processors (zevo_translate,
-// zevo_jq) and Benthos' own inputs, outputs and processors:
+// zevo_jq), its zevo_lines scanner, and Benthos' own inputs, outputs and
+// processors:
 //
 //	zevo-benthos -c config.yaml
 package main
@@ -14,5 +15,15 @@ import (
 )
 
 func main() {
-	service.RunCLI(context.Background())
+	service.RunCLI(context.Background(), service.CLIOptSetMainSchemaFrom(schema))
+}
+
+// schema is Benthos' config schema with one pipeline thread by default
+// (Benthos' default is one per CPU): zevo_translate must see each stream's
+// messages in order, and threads take messages in turn but may process
+// them in any order.
+func schema() *service.ConfigSchema {
+	s := service.GlobalEnvironment().FullConfigSchema("", "")
+	s.SetFieldDefault(1, "pipeline", "threads")
+	return s
 }
