@@ -241,7 +241,7 @@ func TestScaleDoc(t *testing.T) {
 // lines scanner marks no end).
 func plainDefaults(t *testing.T, bin string) {
 	conf := filepath.Join(t.TempDir(), "plain.yaml")
-	err := os.WriteFile(conf, []byte("input:\n  stdin: {}\npipeline:\n  processors:\n    - zevo_translate:\n        to: zero\n        run_id: held-out\noutput:\n  stdout: {}\n"), 0o644)
+	err := os.WriteFile(conf, []byte("input:\n  stdin: {}\npipeline:\n  processors:\n    - zevo_translate:\n        to: zero\n        run_id: held-out\noutput:\n  stdout: {}\nhttp:\n  enabled: false\n"), 0o644)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,6 +251,9 @@ func plainDefaults(t *testing.T, bin string) {
 	}
 	if !strings.Contains(string(echo), "pipeline:\n  threads: 1\n") {
 		t.Errorf("pipeline threads are not 1 by default:\n%s", echo)
+	}
+	if !strings.Contains(string(echo), "\n  address: 127.0.0.1:4195\n") {
+		t.Errorf("the HTTP server does not listen on localhost by default:\n%s", echo)
 	}
 	ran := 0
 	for _, f := range samples(t) {

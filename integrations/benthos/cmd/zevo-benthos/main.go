@@ -18,12 +18,14 @@ func main() {
 	service.RunCLI(context.Background(), service.CLIOptSetMainSchemaFrom(schema))
 }
 
-// schema is Benthos' config schema with one pipeline thread by default
-// (Benthos' default is one per CPU): zevo_translate must see each stream's
-// messages in order, and threads take messages in turn but may process
-// them in any order.
+// schema is Benthos' config schema with two other defaults. One pipeline
+// thread (Benthos' default is one per CPU): zevo_translate must see each
+// stream's messages in order, and threads take messages in turn but may
+// process them in any order. The HTTP server (metrics, health) on
+// localhost only: exposing it is a choice to make in the config.
 func schema() *service.ConfigSchema {
 	s := service.GlobalEnvironment().FullConfigSchema("", "")
 	s.SetFieldDefault(1, "pipeline", "threads")
+	s.SetFieldDefault("127.0.0.1:4195", "http", "address")
 	return s
 }
