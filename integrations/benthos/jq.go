@@ -38,16 +38,6 @@ pipeline:
 `)
 }
 
-func init() {
-	err := service.RegisterProcessor("zevo_jq", jqSpec(),
-		func(conf *service.ParsedConfig, mgr *service.Resources) (service.Processor, error) {
-			return newJQProc(conf, mgr)
-		})
-	if err != nil {
-		panic(err)
-	}
-}
-
 // jqProc is the zevo_jq processor. A Filter is not safe for concurrent
 // use, so each pipeline thread takes one from the pool.
 type jqProc struct {

@@ -24,16 +24,6 @@ with which zevo_translate closes the key's stream (a run still open ends as
 incomplete), as zevo translate does at the end of each file.`)
 }
 
-func init() {
-	err := service.RegisterBatchScannerCreator("zevo_lines", linesSpec(),
-		func(*service.ParsedConfig, *service.Resources) (service.BatchScannerCreator, error) {
-			return linesCreator{}, nil
-		})
-	if err != nil {
-		panic(err)
-	}
-}
-
 type linesCreator struct{}
 
 func (linesCreator) Create(r io.ReadCloser, ack service.AckFunc, d *service.ScannerSourceDetails) (service.BatchScanner, error) {

@@ -85,16 +85,6 @@ pipeline:
 `)
 }
 
-func init() {
-	err := service.RegisterProcessor("zevo_translate", translateSpec(),
-		func(conf *service.ParsedConfig, mgr *service.Resources) (service.Processor, error) {
-			return newTranslateProc(conf, mgr)
-		})
-	if err != nil {
-		panic(err)
-	}
-}
-
 // translateProc is the zevo_translate processor: a Translator per key.
 type translateProc struct {
 	base    translate.Options
