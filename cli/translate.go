@@ -8,7 +8,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"regexp"
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
@@ -16,7 +15,6 @@ import (
 	"github.com/zevo/zevo/inspect"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
-	"github.com/zevo/zevo/protocol"
 	"github.com/zevo/zevo/redact"
 	"github.com/zevo/zevo/translate"
 )
@@ -69,25 +67,18 @@ func translateFlags(hidden bool) []ucli.Flag {
 	}, jqOutputFlags(hidden)...)
 }
 
-// runIDPattern is Zero's run id rule, shortened so that the suffixes of
-// later runs still fit its 128 characters.
-var runIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,119}$`)
-
 func translateOptions(c *ucli.Context, e *env) (translate.Options, error) {
 	var opt translate.Options
 	if !c.IsSet("to") {
 		return opt, usageErr("translate needs --to zero, zero@1 or evosci")
 	}
-	to, err := protocol.Lookup(c.String("to"))
-	if err != nil || (to != translate.Zero && to != translate.Zero1 && to != translate.EvoSci) {
-		return opt, usageErr("--to: unknown format %q (want zero, zero@1 or evosci)", c.String("to"))
+	to, err := translate.ParseTarget(c.String("to"))
+	if err != nil {
+		return opt, usageErr("--to: %v", err)
 	}
-	from := translate.Auto
-	if name := c.String("from"); name != "auto" {
-		from, err = protocol.Lookup(name)
-		if err != nil || (from != translate.Zero && from != translate.EvoSci) {
-			return opt, usageErr("--from: unknown format %q (want auto, zero or evosci)", name)
-		}
+	from, err := translate.ParseSource(c.String("from"))
+	if err != nil {
+		return opt, usageErr("--from: %v", err)
 	}
 	unmapped, err := translate.ParseUnmapped(c.String("unmapped"))
 	if err != nil {
@@ -106,8 +97,10 @@ func translateOptions(c *ucli.Context, e *env) (translate.Options, error) {
 			return opt, usageErr("--mapping: %v", err)
 		}
 	}
-	if id := c.String("run-id"); c.IsSet("run-id") && !runIDPattern.MatchString(id) {
-		return opt, usageErr("--run-id %q: Zero run ids match %s (at most 120 characters here, leaving room for .2, .3, …)", id, runIDPattern)
+	if id := c.String("run-id"); c.IsSet("run-id") {
+		if err := translate.CheckRunID(id); err != nil {
+			return opt, usageErr("--run-id %q: %v", id, err)
+		}
 	}
 	cwd := c.String("cwd")
 	if !c.IsSet("cwd") {
