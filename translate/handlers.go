@@ -78,8 +78,7 @@ func (t *Translator) dispatch(ev *event) (unmapped bool, err error) {
 	default:
 		unmapped, err = t.zeroToZero(ev)
 	}
-	var d *Diagnostic
-	if step.End && errors.As(err, &d) {
+	if step.End && err != nil && isDiagnostic(err) {
 		// The run ended at this line all the same.
 		if err := t.endUntranslated(ev, step.Run); err != nil {
 			return false, err
@@ -89,6 +88,14 @@ func (t *Translator) dispatch(ev *event) (unmapped bool, err error) {
 		return unmapped, renamed
 	}
 	return unmapped, err
+}
+
+// isDiagnostic reports whether err is a *Diagnostic (not a write error).
+// Its own function: the target errors.As needs escapes, which costs an
+// allocation wherever it is declared.
+func isDiagnostic(err error) bool {
+	var d *Diagnostic
+	return errors.As(err, &d)
 }
 
 // place puts an event in its run (docs/runs.md) and writes what that does
