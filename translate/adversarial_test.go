@@ -95,7 +95,10 @@ func (g *advGen) str() any {
 	return "plain"
 }
 
-var advIDs = []any{"c1", "c2", "c3", "", "\u00e9t\u00e9 1", strings.Repeat("i", 300), "c1"}
+// secretIDs are ids that hold a secret: redacted, they must stay distinct.
+var secretIDs = []string{"sk-AAAAAAAAAAAAAAAAAAAAAAAA1", "sk-AAAAAAAAAAAAAAAAAAAAAAAA2"}
+
+var advIDs = []any{"c1", "c2", "c3", "", "\u00e9t\u00e9 1", strings.Repeat("i", 300), "c1", secretIDs[0], secretIDs[1], secretIDs[0], secretIDs[1]}
 
 func (g *advGen) id() any { return advIDs[g.r.Intn(len(advIDs))] }
 
@@ -207,7 +210,7 @@ func (g *advGen) stream() string {
 	var lines []string
 	for range 1 + g.r.Intn(4) {
 		if g.r.Intn(2) == 0 {
-			for range g.r.Intn(8) {
+			for range g.r.Intn(14) {
 				lines = append(lines, g.evo())
 			}
 			continue
@@ -227,7 +230,7 @@ func TestAdversarialStreamsReadByTargetConsumers(t *testing.T) {
 	}
 	g := &advGen{r: rand.New(rand.NewSource(9))}
 	for range n {
-		g.secrets = g.secrets[:0]
+		g.secrets = append(g.secrets[:0], "AAAAAAAAAAAAAAAAAAAAAAAA")
 		in := g.stream()
 		for _, to := range []Format{Zero, Zero1} {
 			out, _, _ := lines(t, Options{To: to, Redact: true, RunID: "R"}, in)
@@ -243,7 +246,7 @@ func TestAdversarialStreamsReadByTargetConsumers(t *testing.T) {
 
 func checkZeroConsumer(t *testing.T, in string, to Format, out []string) {
 	t.Helper()
-	perms := map[string]bool{}
+	perms, calls := map[string]bool{}, map[string]bool{}
 	for _, l := range out {
 		decode := zerotest.Decode
 		if to == Zero1 {
@@ -258,6 +261,13 @@ func checkZeroConsumer(t *testing.T, in string, to Format, out []string) {
 		}
 		if ev.Type == "run_end" {
 			clear(perms)
+			clear(calls)
+		}
+		if ev.Type == "tool_call" && ev.ID != "" && strings.HasPrefix(ev.RunID, "R") {
+			if calls[ev.ID] {
+				t.Fatalf("--to %s: tool_call id %q twice in its run\n%s\ninput:\n%s", to, ev.ID, l, in)
+			}
+			calls[ev.ID] = true
 		}
 		// The ids of the runs zevo writes from EvoScientist (Zero's own
 		// pass through as they are).

@@ -553,3 +553,54 @@ func TestEvoRunLeftOpenByOneFileEndsBeforeTheNextFile(t *testing.T) {
 		t.Fatalf("got\n%s\nwant\n%s", strings.Join(out, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+func TestIDsStayDistinctWhenRedacted(t *testing.T) {
+	// Ids that hold a secret are redacted; two such ids of one run must
+	// not become the same id, and each result must still name its call.
+	in := `{"type": "tool_call", "name": "x", "args": {}, "id": "sk-aaaaaaaaaaaaaaaaaaaaaaaa"}
+{"type": "tool_call", "name": "x", "args": {}, "id": "sk-bbbbbbbbbbbbbbbbbbbbbbbb"}
+{"type": "tool_result", "name": "x", "content": "b", "success": true, "id": "sk-bbbbbbbbbbbbbbbbbbbbbbbb"}
+{"type": "tool_result", "name": "x", "content": "a", "success": true, "id": "sk-aaaaaaaaaaaaaaaaaaaaaaaa"}
+{"type": "interrupt", "interrupt_id": "Bearer cccccccccccccccccccccccc", "action_requests": [{"name": "y"}]}
+{"type": "interrupt", "interrupt_id": "Bearer dddddddddddddddddddddddd", "action_requests": [{"name": "y"}]}
+{"type": "done", "content": "", "response": ""}
+`
+	out, _, _ := lines(t, Options{To: Zero, Redact: true, RunID: "R"}, in)
+	joined := strings.Join(out, "\n")
+	if strings.Contains(joined, "aaaaaaaaaaaaaaaa") || strings.Contains(joined, "cccccccccccccccc") {
+		t.Fatalf("a secret survived:\n%s", joined)
+	}
+	calls := map[string]bool{}
+	perms := map[string]bool{}
+	var results []string
+	for _, l := range out {
+		ev, err := strictZero(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch ev.Type {
+		case "tool_call":
+			if calls[ev.ID] {
+				t.Errorf("tool_call id %q twice:\n%s", ev.ID, joined)
+			}
+			calls[ev.ID] = true
+		case "tool_result":
+			results = append(results, ev.ID+"="+ev.Output)
+		case "permission_request":
+			if perms[ev.ID] {
+				t.Errorf("permission_request id %q twice:\n%s", ev.ID, joined)
+			}
+			perms[ev.ID] = true
+		}
+	}
+	// b answers the second call, a the first.
+	var callIDs []string
+	for _, l := range out {
+		if ev, _ := strictZero(l); ev.Type == "tool_call" {
+			callIDs = append(callIDs, ev.ID)
+		}
+	}
+	if len(callIDs) != 2 || fmt.Sprint(results) != fmt.Sprint([]string{callIDs[1] + "=b", callIDs[0] + "=a"}) {
+		t.Errorf("results %v do not name calls %v", results, callIDs)
+	}
+}
