@@ -107,21 +107,7 @@ func TestReannouncedToolCallIsOnePendingCall(t *testing.T) {
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
-	var calls, results, perms []string
-	for _, l := range out {
-		ev, err := strictZero(l)
-		if err != nil {
-			t.Fatal(err)
-		}
-		switch ev.Type {
-		case "tool_call":
-			calls = append(calls, ev.ID)
-		case "tool_result":
-			results = append(results, ev.ID)
-		case "permission_request":
-			perms = append(perms, ev.ID)
-		}
-	}
+	calls, results, perms := keyedIDs(t, out)
 	if fmt.Sprint(calls) != "[c1 c2]" || fmt.Sprint(results) != "[c1 c2]" || fmt.Sprint(perms) != "[i1]" {
 		t.Fatalf("tool_call ids %v, tool_result ids %v, permission ids %v; want [c1 c2] twice and [i1]\n%s", calls, results, perms, strings.Join(out, "\n"))
 	}
@@ -570,9 +556,20 @@ func TestIDsStayDistinctWhenRedacted(t *testing.T) {
 	if strings.Contains(joined, "aaaaaaaaaaaaaaaa") || strings.Contains(joined, "cccccccccccccccc") {
 		t.Fatalf("a secret survived:\n%s", joined)
 	}
-	calls := map[string]bool{}
-	perms := map[string]bool{}
-	var results []string
+	calls, results, perms := keyedIDs(t, out)
+	// Distinct, and b answers the second call, a the first.
+	if len(calls) != 2 || calls[0] == calls[1] || fmt.Sprint(results) != fmt.Sprint([]string{calls[1], calls[0]}) {
+		t.Errorf("tool_call ids %v, tool_result ids %v:\n%s", calls, results, joined)
+	}
+	if len(perms) != 2 || perms[0] == perms[1] {
+		t.Errorf("permission_request ids %v:\n%s", perms, joined)
+	}
+}
+
+// keyedIDs are the ids a Zero client keys on, in output order, each line
+// decoded as Zero's strict decoder does.
+func keyedIDs(t *testing.T, out []string) (calls, results, perms []string) {
+	t.Helper()
 	for _, l := range out {
 		ev, err := strictZero(l)
 		if err != nil {
@@ -580,27 +577,12 @@ func TestIDsStayDistinctWhenRedacted(t *testing.T) {
 		}
 		switch ev.Type {
 		case "tool_call":
-			if calls[ev.ID] {
-				t.Errorf("tool_call id %q twice:\n%s", ev.ID, joined)
-			}
-			calls[ev.ID] = true
+			calls = append(calls, ev.ID)
 		case "tool_result":
-			results = append(results, ev.ID+"="+ev.Output)
+			results = append(results, ev.ID)
 		case "permission_request":
-			if perms[ev.ID] {
-				t.Errorf("permission_request id %q twice:\n%s", ev.ID, joined)
-			}
-			perms[ev.ID] = true
+			perms = append(perms, ev.ID)
 		}
 	}
-	// b answers the second call, a the first.
-	var callIDs []string
-	for _, l := range out {
-		if ev, _ := strictZero(l); ev.Type == "tool_call" {
-			callIDs = append(callIDs, ev.ID)
-		}
-	}
-	if len(callIDs) != 2 || fmt.Sprint(results) != fmt.Sprint([]string{callIDs[1] + "=b", callIDs[0] + "=a"}) {
-		t.Errorf("results %v do not name calls %v", results, callIDs)
-	}
+	return calls, results, perms
 }
