@@ -12,6 +12,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	ucli "github.com/urfave/cli/v2"
 	"github.com/zevo/zevo/inspect"
+	"github.com/zevo/zevo/pricing"
 )
 
 // progressMin is the input size from which stats shows a progress bar (on
@@ -30,27 +31,63 @@ failures, permission requests and decisions, errors, how each run ended and
 the length of its final answer. Files are read concurrently and reported in
 the order given.
 
+Each run's cost in USD comes from, in this order: the costUsd of Zero's
+usage events; the --pricing FILE (LiteLLM's model_prices_and_context_window.json
+format); the price snapshot shipped with zevo (public list prices of
+` + pricing.SnapshotDate + `). A run whose model has no price shows "unpriced" and its model
+is named, never $0. Zero runs name their model in run_start (model, else
+apiModel); EvoScientist runs name none: give it with --model.
+
 Examples:
    zevo stats testdata/translate/basic.zero.jsonl testdata/translate/basic.evosci.jsonl
-   zevo stats --json run.jsonl | jq '.total.tokens'`,
+   zevo stats --model claude-sonnet-4-5 testdata/translate/basic.evosci.jsonl
+   zevo stats --by model --pricing prices.json logs/*.jsonl
+   zevo stats --json run.jsonl | jq '.total.tokens, .total.cost'`,
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "protocol: auto (per file), zero, zero-input or evosci"},
 			&ucli.BoolFlag{Name: "json", Usage: "write JSON for scripts instead of a table"},
+			&ucli.StringFlag{Name: "pricing", Usage: "price models from `FILE`, in LiteLLM's model_prices_and_context_window.json format (before the shipped snapshot)"},
+			&ucli.StringFlag{Name: "model", Usage: "the `NAME` of the model of runs that name none (EvoScientist's)"},
+			&ucli.StringFlag{Name: "by", Usage: "one row per `model|tool|file` instead of one per run"},
 		},
 		Action: func(c *ucli.Context) error { return runStats(c, e) },
 	}
 }
 
-// statsReport is the --json output.
+// statsReport is the --json output; By and Groups with --by.
 type statsReport struct {
-	Files []*inspect.FileStats `json:"files"`
-	Total inspect.Counts       `json:"total"`
+	Files  []*inspect.FileStats `json:"files"`
+	Total  inspect.Counts       `json:"total"`
+	By     string               `json:"by,omitempty"`
+	Groups []inspect.Group      `json:"groups,omitempty"`
+}
+
+// statsPricing reads the pricing flags.
+func statsPricing(c *ucli.Context) (inspect.Pricing, error) {
+	p := inspect.Pricing{Model: c.String("model")}
+	if f := c.String("pricing"); f != "" {
+		t, err := pricing.LoadFile(f)
+		if err != nil {
+			return p, usageErr("--pricing: %v", err)
+		}
+		p.Tables = append(p.Tables, t)
+	}
+	p.Tables = append(p.Tables, pricing.Snapshot())
+	return p, nil
 }
 
 func runStats(c *ucli.Context, e *env) error {
 	as, err := inspect.ParseProtocol(c.String("as"))
 	if err != nil {
 		return usageErr("--as: %v", err)
+	}
+	by := c.String("by")
+	if _, err := inspect.GroupRuns(nil, by); by != "" && err != nil {
+		return usageErr("--by: %v", err)
+	}
+	prices, err := statsPricing(c)
+	if err != nil {
+		return err
 	}
 	names := c.Args().Slice()
 	if len(names) == 0 {
@@ -110,8 +147,13 @@ func runStats(c *ucli.Context, e *env) error {
 			files = append(files, r.stats)
 		}
 	}
+	prices.Apply(files)
+	var groups []inspect.Group
+	if by != "" {
+		groups, _ = inspect.GroupRuns(files, by)
+	}
 	if c.Bool("json") {
-		rep := statsReport{Files: files, Total: inspect.SumFiles(files)}
+		rep := statsReport{Files: files, Total: inspect.SumFiles(files), By: by, Groups: groups}
 		if rep.Files == nil {
 			rep.Files = []*inspect.FileStats{}
 		}
@@ -120,6 +162,10 @@ func runStats(c *ucli.Context, e *env) error {
 			return err
 		}
 		if _, err := e.stdout.Write(append(b, '\n')); err != nil {
+			return fmt.Errorf("writing output: %w", err)
+		}
+	} else if by != "" {
+		if err := inspect.WriteGroupTable(e.stdout, by, groups); err != nil {
 			return fmt.Errorf("writing output: %w", err)
 		}
 	} else if err := inspect.WriteStatsTable(e.stdout, files); err != nil {

@@ -72,6 +72,7 @@ type Counts struct {
 	Errors      int                  `json:"errors"`
 	Warnings    int                  `json:"warnings"`
 	Subagents   int                  `json:"subagents,omitempty"`
+	RunCost
 }
 
 func newCounts() Counts {
@@ -104,6 +105,7 @@ func (c *Counts) add(o *Counts) {
 	c.Errors += o.Errors
 	c.Warnings += o.Warnings
 	c.Subagents += o.Subagents
+	c.addCost(&o.RunCost)
 }
 
 // Run is one run's summary.
@@ -120,6 +122,13 @@ type Run struct {
 	// FinalLength is the length in characters of the final answer (Zero's
 	// final.text, EvoScientist's done.response); -1 when there was none.
 	FinalLength int `json:"finalLength"`
+	// Model is Zero's run_start model (else apiModel); Provider, SessionID
+	// and APIModel are run_start's too.
+	Model     string `json:"model,omitempty"`
+	APIModel  string `json:"-"`
+	Provider  string `json:"-"`
+	SessionID string `json:"-"`
+	usage     usageCost
 }
 
 // FileStats is the summary of one input.
@@ -155,7 +164,7 @@ func NewSummarizer(name string, as Protocol) *Summarizer {
 }
 
 func (s *Summarizer) newRun(line int, id string) *Run {
-	r := &Run{ID: id, FirstLine: line, Status: "unfinished", Counts: newCounts(), ErrorEvents: []ErrorEvent{}, FinalLength: -1}
+	r := &Run{ID: id, FirstLine: line, Status: "unfinished", Counts: newCounts(), ErrorEvents: []ErrorEvent{}, FinalLength: -1, usage: usageCost{uncosted: newTokens()}}
 	s.fs.Runs = append(s.fs.Runs, r)
 	s.run = r
 	s.calls = map[string]string{}
@@ -264,10 +273,19 @@ func (s *Summarizer) zeroLine(line int, ev gjson.Result, typ string) {
 		}
 	case "permission":
 		r.Permissions.Other++
+	case "run_start":
+		r.Model, r.APIModel = ev.Get("model").String(), ev.Get("apiModel").String()
+		if r.Model == "" {
+			r.Model = r.APIModel
+		}
+		r.Provider, r.SessionID = ev.Get("provider").String(), ev.Get("sessionId").String()
 	case "usage":
 		r.Tokens.addZero(ev)
 		if c := ev.Get("costUsd"); c.Type == gjson.Number {
 			r.CostUSD += c.Float()
+			r.usage.costed++
+		} else {
+			r.usage.uncosted.addZero(ev)
 		}
 	case "final":
 		r.FinalLength = utf8.RuneCountInString(ev.Get("text").String())
@@ -320,6 +338,7 @@ func (s *Summarizer) evoLine(line int, ev gjson.Result, typ string) {
 		r.Permissions.Questions += len(ev.Get("questions").Array())
 	case "usage_stats":
 		r.Tokens.addEvoSci(ev)
+		r.usage.uncosted.addEvoSci(ev)
 	case "error":
 		r.Errors++
 		r.ErrorEvents = append(r.ErrorEvents, ErrorEvent{Line: line, Message: ev.Get("message").String()})

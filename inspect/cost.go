@@ -1,0 +1,114 @@
+package inspect
+
+import (
+	"math/big"
+	"slices"
+
+	"github.com/zevo/zevo/pricing"
+)
+
+// NoModel stands for the model of a run that names none, in
+// UnpricedModels.
+const NoModel = "(no model)"
+
+// RunCost is what runs cost in USD. Cost is nil when no run was priced;
+// on a total it sums the priced runs, and UnpricedRuns says how many are
+// missing from it. Never a silent 0: a run whose model has no price is
+// counted in UnpricedRuns and its model named in UnpricedModels.
+type RunCost struct {
+	Cost           *float64 `json:"cost"`
+	CostSource     string   `json:"costSource,omitempty"` // runs only: see Pricing
+	PricedAs       string   `json:"pricedAs,omitempty"`   // runs only: the table's entry used
+	UnpricedRuns   int      `json:"unpricedRuns,omitempty"`
+	UnpricedModels []string `json:"unpricedModels,omitempty"`
+}
+
+func (c *RunCost) addCost(o *RunCost) {
+	if o.Cost != nil {
+		if c.Cost == nil {
+			c.Cost = new(float64)
+		}
+		*c.Cost += *o.Cost
+	}
+	c.UnpricedRuns += o.UnpricedRuns
+	for _, m := range o.UnpricedModels {
+		if i, found := slices.BinarySearch(c.UnpricedModels, m); !found {
+			c.UnpricedModels = slices.Insert(c.UnpricedModels, i, m)
+		}
+	}
+}
+
+// usageCost is what a run's usage events said about cost: how many carried
+// the producer's own costUsd, and the tokens of those that did not.
+type usageCost struct {
+	costed   int
+	uncosted Tokens
+}
+
+// Pricing says how runs are priced, in this order: the producer's own
+// costUsd (Zero's usage events; CostSource "costUsd"), then each table in
+// turn (CostSource its Source). A run whose usage events carry costUsd
+// only in part is priced "costUsd+" the table's Source for the rest.
+type Pricing struct {
+	Tables []*pricing.Table
+	// Model is the model of runs that name none (EvoScientist's never do).
+	Model string
+}
+
+// Apply prices every run of files and sums the costs into the files'
+// totals. A run is looked up by its model, then by Zero's apiModel.
+func (p Pricing) Apply(files []*FileStats) {
+	for _, f := range files {
+		f.Total.RunCost = RunCost{}
+		for _, r := range f.Runs {
+			p.price(r)
+			f.Total.addCost(&r.RunCost)
+		}
+	}
+}
+
+func (p Pricing) price(r *Run) {
+	if r.Model == "" {
+		r.Model = p.Model
+	}
+	c := RunCost{}
+	rest := r.usage.uncosted
+	cost := new(big.Rat)
+	if r.usage.costed > 0 {
+		cost.SetFloat64(r.CostUSD)
+		c.CostSource = "costUsd"
+	}
+	if rest.Input.Sign() != 0 || rest.Output.Sign() != 0 {
+		price, source, entry, ok := p.lookup(r.Model, r.APIModel)
+		if !ok {
+			name := r.Model
+			if name == "" {
+				name = NoModel
+			}
+			r.RunCost = RunCost{UnpricedRuns: 1, UnpricedModels: []string{name}}
+			return
+		}
+		cost.Add(cost, price.Cost(rest.Input, rest.Output))
+		if c.CostSource != "" {
+			source = c.CostSource + "+" + source
+		}
+		c.CostSource, c.PricedAs = source, entry
+	}
+	if c.CostSource == "" {
+		c.CostSource = "no tokens"
+	}
+	f, _ := cost.Float64()
+	c.Cost = &f
+	r.RunCost = c
+}
+
+func (p Pricing) lookup(names ...string) (pricing.Price, string, string, bool) {
+	for _, t := range p.Tables {
+		for _, n := range names {
+			if price, entry, ok := t.Lookup(n); ok {
+				return price, t.Source, entry, true
+			}
+		}
+	}
+	return pricing.Price{}, "", "", false
+}
