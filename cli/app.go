@@ -89,6 +89,7 @@ Examples:
 	app.Commands = append(app.Commands, validateCommand(e))
 	app.Commands = append(app.Commands, statsCommand(e))
 	app.Commands = append(app.Commands, viewCommand(e))
+	app.Commands = append(app.Commands, otelCommand(e))
 	// "zevo --to zero FILE" is translate without the word.
 	app.Flags = translateFlags(true)
 	app.Action = func(c *ucli.Context) error {

@@ -380,6 +380,11 @@ func addInt(sum *big.Int, v gjson.Result) {
 	}
 }
 
+// Open returns the run the last line went to (nil before the first run)
+// and the input's protocol, for commands that follow runs as they are
+// read: a run is complete once Open returns another one, or at End.
+func (s *Summarizer) Open() (*Run, Protocol) { return s.run, s.proto }
+
 // End returns the statistics of the input.
 func (s *Summarizer) End() *FileStats {
 	for _, r := range s.fs.Runs {

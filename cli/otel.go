@@ -1,0 +1,158 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	ucli "github.com/urfave/cli/v2"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/zevo/zevo/inspect"
+	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/otel"
+)
+
+func otelCommand(e *env) *ucli.Command {
+	return &ucli.Command{
+		Name:      "otel",
+		Usage:     "export runs as OpenTelemetry traces (OTLP/JSON or OTLP/HTTP)",
+		ArgsUsage: "[FILE...]",
+		Description: `Turns each run of each FILE (standard input when none is given, or for
+"-") into one trace, following OpenTelemetry's GenAI semantic conventions:
+an invoke_agent span per run (model, provider, session as
+gen_ai.conversation.id, token sums as in zevo stats, the run's end as its
+status), a child span "execute_tool NAME" per tool call (error status when
+its result failed), permission requests and errors as span events. No
+prompt, text, argument or tool output is exported; error messages and
+permission reasons are redacted with Zero's rules.
+
+The streams carry no timestamps. A run starts at the time in its runId
+(Zero's run_<UTC time>_<hex>) when it has one; every other time is when zevo
+read the line (--clock read), or, with --clock synthetic, one millisecond
+per line, which with ids derived from the input makes the output the same
+on every run.
+
+Without --endpoint or --output, OTLP/JSON goes to standard output.
+
+Examples:
+   zevo otel --clock synthetic testdata/translate/basic.zero.jsonl
+   zevo otel --output traces.json --model gpt-4.1 testdata/translate/basic.evosci.jsonl
+   zevo otel --endpoint http://localhost:4318 logs/*.jsonl
+   zero exec --output-format stream-json "fix the tests" | zevo otel --endpoint http://collector:4318/v1/traces`,
+		Flags: []ucli.Flag{
+			&ucli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write OTLP/JSON (one ExportTraceServiceRequest) to `FILE` (- for standard output)"},
+			&ucli.StringFlag{Name: "endpoint", Usage: "send each run as OTLP/HTTP protobuf to `URL` (its /v1/traces when it has no path)"},
+			&ucli.StringSliceFlag{Name: "header", Usage: "add `KEY=VALUE` to each OTLP/HTTP request (repeatable)"},
+			&ucli.DurationFlag{Name: "timeout", Value: 10 * time.Second, Usage: "give up on one OTLP/HTTP request after `DURATION`"},
+			&ucli.StringFlag{Name: "clock", Value: "read", Usage: "span times: read (when each line was read) or synthetic (1 ms per line, deterministic)"},
+			&ucli.StringFlag{Name: "model", Usage: "gen_ai.request.model of runs that name none (EvoScientist's)"},
+			&ucli.StringFlag{Name: "provider", Usage: "gen_ai.provider.name of runs that name none (default: the agent, zero or evoscientist)"},
+			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "protocol: auto (per file), zero, zero-input or evosci"},
+		},
+		Action: func(c *ucli.Context) error { return runOtel(c, e) },
+	}
+}
+
+func runOtel(c *ucli.Context, e *env) error {
+	as, err := inspect.ParseProtocol(c.String("as"))
+	if err != nil {
+		return usageErr("--as: %v", err)
+	}
+	opt := otel.Options{As: as, Model: c.String("model"), Provider: c.String("provider"), Version: Version}
+	switch c.String("clock") {
+	case "read":
+	case "synthetic":
+		opt.Clock = otel.SyntheticClock
+	default:
+		return usageErr("--clock: %q is neither read nor synthetic", c.String("clock"))
+	}
+	header := http.Header{}
+	for _, h := range c.StringSlice("header") {
+		k, v, ok := strings.Cut(h, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return usageErr("--header: %q is not KEY=VALUE", h)
+		}
+		header.Add(strings.TrimSpace(k), v)
+	}
+	endpoint := c.String("endpoint")
+	if endpoint != "" {
+		if endpoint, err = otel.TracesURL(endpoint); err != nil {
+			return usageErr("--endpoint: %v", err)
+		}
+	}
+	output := c.String("output")
+	if output == "" && endpoint == "" {
+		output = "-"
+	}
+	var out io.Writer
+	switch output {
+	case "":
+	case "-":
+		out = e.stdout
+	default:
+		f, err := os.Create(output)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		out = f
+	}
+
+	batch := otel.NewBatch()
+	client := &http.Client{Timeout: c.Duration("timeout")}
+	bad := 0
+	emit := func(file string) func(ptrace.Traces, *inspect.Run) {
+		return func(td ptrace.Traces, r *inspect.Run) {
+			if endpoint != "" {
+				if err := otel.Send(context.Background(), client, endpoint, header, td); err != nil {
+					fmt.Fprintf(e.stderr, "zevo: %s:%d-%d: run %s not sent: %v\n", file, r.FirstLine, r.LastLine, inspect.Safe(r.ID), err)
+					bad++
+				}
+			}
+			if out != nil {
+				batch.Add(td)
+			}
+		}
+	}
+	failed, err := eachInput(e, c.Args().Slice(), func(name string, r io.Reader) error {
+		tr := otel.New(name, opt, emit(name))
+		lr := jsonl.NewReader(r, name, nil)
+		for {
+			l, err := lr.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				fmt.Fprintf(e.stderr, "zevo: %s: read error: %v\n", name, err)
+				bad++
+				break
+			}
+			e.mu.Lock()
+			tr.Line(l)
+			e.mu.Unlock()
+		}
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		if fs := tr.End(); fs.Invalid > 0 {
+			fmt.Fprintf(e.stderr, "zevo: %s: %d lines not JSON objects (not exported)\n", name, fs.Invalid)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if out != nil {
+		if err := otel.WriteJSON(out, batch.Traces()); err != nil {
+			return fmt.Errorf("writing output: %w", err)
+		}
+	}
+	if bad > 0 || failed > 0 {
+		return silentExit(ExitDiagnostics)
+	}
+	return nil
+}

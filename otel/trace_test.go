@@ -1,0 +1,254 @@
+package otel
+
+import (
+	"bytes"
+	"io"
+	"math/big"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/zevo/zevo/inspect"
+	"github.com/zevo/zevo/jsonl"
+)
+
+// export traces one input into one OTLP/JSON request and reads it back.
+func export(t *testing.T, name string, data []byte, opt Options) ([]byte, ptrace.Traces, *inspect.FileStats) {
+	t.Helper()
+	b := NewBatch()
+	tr := New(name, opt, func(td ptrace.Traces, _ *inspect.Run) { b.Add(td) })
+	lr := jsonl.NewReader(bytes.NewReader(data), name, nil)
+	for {
+		l, err := lr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr.Line(l)
+	}
+	fs := tr.End()
+	var out bytes.Buffer
+	if err := WriteJSON(&out, b.Traces()); err != nil {
+		t.Fatal(err)
+	}
+	var u ptrace.JSONUnmarshaler
+	td, err := u.UnmarshalTraces(out.Bytes())
+	if err != nil {
+		t.Fatalf("%s: output is not OTLP/JSON: %v", name, err)
+	}
+	return out.Bytes(), td, fs
+}
+
+func spans(td ptrace.Traces) []ptrace.Span {
+	var all []ptrace.Span
+	for i := 0; i < td.ResourceSpans().Len(); i++ {
+		ss := td.ResourceSpans().At(i).ScopeSpans()
+		for j := 0; j < ss.Len(); j++ {
+			for k := 0; k < ss.At(j).Spans().Len(); k++ {
+				all = append(all, ss.At(j).Spans().At(k))
+			}
+		}
+	}
+	return all
+}
+
+func attr(s ptrace.Span, key string) string {
+	v, ok := s.Attributes().Get(key)
+	if !ok {
+		return ""
+	}
+	return v.AsString()
+}
+
+func samples(t *testing.T) []string {
+	var files []string
+	for _, g := range []string{"../testdata/translate/*.jsonl", "../testdata/inspect/*.jsonl", "../testdata/hostile/*.jsonl"} {
+		m, _ := filepath.Glob(g)
+		files = append(files, m...)
+	}
+	if len(files) < 20 {
+		t.Fatalf("only %d samples", len(files))
+	}
+	return files
+}
+
+// TestTracesFollowStats checks every sample: one invoke_agent trace per
+// run stats counts, with its token sums; one execute_tool child per tool
+// call; times in order; the same bytes on a second export.
+func TestTracesFollowStats(t *testing.T) {
+	for _, f := range samples(t) {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, td, fs := export(t, f, data, Options{Clock: SyntheticClock})
+			again, _, _ := export(t, f, data, Options{Clock: SyntheticClock})
+			if !bytes.Equal(out, again) {
+				t.Error("the synthetic clock must give the same output twice")
+			}
+			roots := map[pcommon.TraceID]ptrace.Span{}
+			var tools []ptrace.Span
+			for _, s := range spans(td) {
+				if s.EndTimestamp() < s.StartTimestamp() || s.StartTimestamp() == 0 {
+					t.Errorf("span %s: %v..%v", s.Name(), s.StartTimestamp(), s.EndTimestamp())
+				}
+				switch {
+				case s.Name() == "invoke_agent":
+					if _, dup := roots[s.TraceID()]; dup || !s.ParentSpanID().IsEmpty() {
+						t.Errorf("a second root, or a root with a parent, in trace %v", s.TraceID())
+					}
+					roots[s.TraceID()] = s
+				case strings.HasPrefix(s.Name(), "execute_tool "):
+					tools = append(tools, s)
+				default:
+					t.Errorf("unexpected span %q", s.Name())
+				}
+			}
+			if len(roots) != len(fs.Runs) {
+				t.Fatalf("%d traces, %d runs", len(roots), len(fs.Runs))
+			}
+			for _, r := range fs.Runs {
+				var root ptrace.Span
+				for _, s := range roots {
+					if attr(s, "zevo.source.first_line") == big.NewInt(int64(r.FirstLine)).String() {
+						root = s
+					}
+				}
+				if attr(root, "gen_ai.usage.input_tokens") != r.Tokens.Input.String() || attr(root, "gen_ai.usage.output_tokens") != r.Tokens.Output.String() {
+					t.Errorf("run at line %d: tokens %s/%s, stats %s/%s", r.FirstLine, attr(root, "gen_ai.usage.input_tokens"), attr(root, "gen_ai.usage.output_tokens"), r.Tokens.Input, r.Tokens.Output)
+				}
+				if attr(root, "gen_ai.operation.name") != "invoke_agent" || attr(root, "gen_ai.provider.name") == "" || attr(root, "zevo.run.status") != r.Status {
+					t.Errorf("run at line %d: attributes %v", r.FirstLine, root.Attributes().AsRaw())
+				}
+			}
+			calls := 0
+			for _, c := range fs.Total.Tools {
+				calls += c.Calls
+			}
+			if len(tools) != calls {
+				t.Errorf("%d execute_tool spans, stats counts %d calls", len(tools), calls)
+			}
+			for _, s := range tools {
+				root, ok := roots[s.TraceID()]
+				if !ok || s.ParentSpanID() != root.SpanID() {
+					t.Errorf("%s: not a child of its run's span", s.Name())
+					continue
+				}
+				if s.StartTimestamp() < root.StartTimestamp() || s.EndTimestamp() > root.EndTimestamp() {
+					t.Errorf("%s outside its run's span", s.Name())
+				}
+				if attr(s, "gen_ai.tool.name") != strings.TrimPrefix(s.Name(), "execute_tool ") || attr(s, "gen_ai.operation.name") != "execute_tool" {
+					t.Errorf("%s: attributes %v", s.Name(), s.Attributes().AsRaw())
+				}
+			}
+		})
+	}
+}
+
+func TestTraceContent(t *testing.T) {
+	data, err := os.ReadFile("../testdata/translate/basic.zero.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, td, _ := export(t, "basic.zero.jsonl", data, Options{Clock: SyntheticClock})
+	byName := map[string]ptrace.Span{}
+	var runs []ptrace.Span
+	for _, s := range spans(td) {
+		byName[s.Name()] = s
+		if s.Name() == "invoke_agent" {
+			runs = append(runs, s)
+		}
+	}
+	if len(runs) != 3 {
+		t.Fatalf("%d runs", len(runs))
+	}
+	ok, failed, open := runs[0], runs[1], runs[2]
+	if ok.Status().Code() != ptrace.StatusCodeOk || attr(ok, "gen_ai.conversation.id") != "zero_20260603100000_1780000000000000000_1" ||
+		attr(ok, "gen_ai.request.model") != "gpt-4.1" || attr(ok, "gen_ai.provider.name") != "openai" {
+		t.Errorf("first run: %v %v", ok.Status().Code(), ok.Attributes().AsRaw())
+	}
+	// The runId run_20260603100000_abc123 holds the run's start.
+	if got := ok.StartTimestamp().AsTime(); !got.Equal(time.Date(2026, 6, 3, 10, 0, 0, 0, time.UTC)) {
+		t.Errorf("start %v", got)
+	}
+	if failed.Status().Code() != ptrace.StatusCodeError || attr(failed, "error.type") != "provider_error" || failed.Events().Len() != 1 || failed.Events().At(0).Name() != "error" {
+		t.Errorf("failed run: %v %v", failed.Status().Message(), failed.Attributes().AsRaw())
+	}
+	if msg, _ := failed.Events().At(0).Attributes().Get("error.message"); msg.AsString() != "503 from provider" {
+		t.Errorf("error event %v", failed.Events().At(0).Attributes().AsRaw())
+	}
+	if open.Status().Code() != ptrace.StatusCodeUnset || attr(open, "zevo.run.status") != "unfinished" {
+		t.Errorf("unfinished run: %v", open.Status().Code())
+	}
+	w := byName["execute_tool write_file"]
+	if w.Status().Code() != ptrace.StatusCodeError || attr(w, "gen_ai.tool.call.id") != "call_2" || w.Events().Len() != 2 ||
+		w.Events().At(0).Name() != "permission_request" || w.Events().At(1).Name() != "permission_decision" {
+		t.Errorf("write_file: %v %v, %d events", w.Status().Code(), w.Attributes().AsRaw(), w.Events().Len())
+	}
+	if r := byName["execute_tool read_file"]; r.Status().Code() != ptrace.StatusCodeOk || attr(r, "gen_ai.tool.call.id") != "call_1" {
+		t.Errorf("read_file: %v", r.Attributes().AsRaw())
+	}
+}
+
+func TestEvoSciTrace(t *testing.T) {
+	in := `{"type": "tool_call", "name": "execute", "args": {}, "id": "c1"}
+{"type": "interrupt", "interrupt_id": "i1", "action_requests": [{"name": "execute", "args": {}, "description": "Runs sk-abcdefghijklmnopqrstuvwx"}, {"name": "fetch_url", "args": {}}], "review_configs": []}
+{"type": "tool_result", "name": "execute", "content": "x", "success": true}
+{"type": "subagent_tool_call", "subagent": "r", "name": "grep", "args": {}, "id": "s1", "instance_id": "a"}
+{"type": "subagent_tool_result", "subagent": "r", "name": "grep", "content": "", "success": false, "id": "s1", "instance_id": "a"}
+{"type": "usage_stats", "input_tokens": 18446744073709551616, "output_tokens": 7}
+{"type": "error", "message": "Bearer abcdefghijklmnopqrstu failed"}
+`
+	_, td, _ := export(t, "e.jsonl", []byte(in), Options{Clock: SyntheticClock, Model: "claude-sonnet-4-5"})
+	all := spans(td)
+	if len(all) != 3 {
+		t.Fatalf("%d spans", len(all))
+	}
+	root, exec, grep := all[0], all[1], all[2]
+	if attr(root, "gen_ai.request.model") != "claude-sonnet-4-5" || attr(root, "gen_ai.provider.name") != "evoscientist" ||
+		attr(root, "gen_ai.usage.input_tokens") != "18446744073709551616" || root.Status().Code() != ptrace.StatusCodeError {
+		t.Errorf("root %v", root.Attributes().AsRaw())
+	}
+	// The request for execute belongs to its open call (the result has no id:
+	// EvoScientist 0.1.x); the one for fetch_url, which has none, to the run.
+	if exec.Status().Code() != ptrace.StatusCodeOk || exec.Events().Len() != 1 || root.Events().Len() != 2 {
+		t.Fatalf("execute %v with %d events, run %d events", exec.Status().Code(), exec.Events().Len(), root.Events().Len())
+	}
+	reason, _ := exec.Events().At(0).Attributes().Get("zevo.permission.reason")
+	msg, _ := root.Events().At(1).Attributes().Get("error.message")
+	if reason.AsString() != "Runs [REDACTED]" || msg.AsString() != "Bearer [REDACTED] failed" {
+		t.Errorf("exported text must be redacted: %q, %q", reason.AsString(), msg.AsString())
+	}
+	if grep.Name() != "execute_tool grep" || attr(grep, "zevo.subagent") != "r" || grep.Status().Code() != ptrace.StatusCodeError {
+		t.Errorf("sub-agent call %s %v", grep.Name(), grep.Attributes().AsRaw())
+	}
+}
+
+func TestReadClock(t *testing.T) {
+	in := `{"type": "tool_call", "name": "ls", "args": {}, "id": "c1"}
+{"type": "tool_result", "name": "ls", "content": "", "success": true, "id": "c1"}
+{"type": "done", "content": "", "response": ""}
+`
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	tick := func() time.Time { now = now.Add(time.Second); return now }
+	_, td, _ := export(t, "e.jsonl", []byte(in), Options{Now: tick})
+	all := spans(td)
+	root, tool := all[0], all[1]
+	start := time.Date(2026, 1, 2, 3, 4, 6, 0, time.UTC)
+	if !root.StartTimestamp().AsTime().Equal(start) || !root.EndTimestamp().AsTime().Equal(start.Add(2*time.Second)) ||
+		!tool.StartTimestamp().AsTime().Equal(start) || !tool.EndTimestamp().AsTime().Equal(start.Add(time.Second)) {
+		t.Errorf("run %v..%v, tool %v..%v", root.StartTimestamp(), root.EndTimestamp(), tool.StartTimestamp(), tool.EndTimestamp())
+	}
+	_, td2, _ := export(t, "e.jsonl", []byte(in), Options{Now: tick})
+	if spans(td2)[0].TraceID() == root.TraceID() {
+		t.Error("the read clock must give new trace ids")
+	}
+}
