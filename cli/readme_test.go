@@ -1,121 +1,108 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
 
-// TestReadmeExamples runs every zevo command line of the README's sh blocks
-// that reads files (pipelines from other programs are left out), so the
-// README stays true.
-func TestReadmeExamples(t *testing.T) {
-	if ran := checkDocExamples(t, "README.md"); ran < 3 {
-		t.Fatalf("only %d README examples found", ran)
-	}
-}
-
-// TestDocsExamples does the same for every page of docs/; there, a text
-// block right after an sh block must also be what its last command writes.
-func TestDocsExamples(t *testing.T) {
-	pages, err := filepath.Glob("../docs/*.md")
-	if err != nil || len(pages) == 0 {
-		t.Fatalf("no docs pages: %v", err)
-	}
-	for _, p := range pages {
-		name := "docs/" + filepath.Base(p)
-		t.Run(name, func(t *testing.T) {
-			if ran := checkDocExamples(t, name); ran == 0 {
-				t.Errorf("%s has no example that runs", name)
-			}
-		})
-	}
-}
-
-// checkDocExamples runs the examples of the page at path (from the
-// repository's root) and returns how many ran. An --output FILE is written
-// to a temporary folder.
-func checkDocExamples(t *testing.T, path string) (ran int) {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", path))
+// docFiles are the documents whose examples must run.
+func docFiles(t *testing.T) []string {
+	files, err := filepath.Glob("docs/*.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	tmp := t.TempDir()
+	return append([]string{"README.md", "CONTRIBUTING.md"}, files...)
+}
+
+var exitComment = regexp.MustCompile(`\bexit (\d+)\b`)
+
+// TestDocExamples runs every zevo command of the ```sh blocks of the
+// README and of docs/ (pipelines of zevo commands included; commands fed
+// by other programs are left out), so the documentation stays true. A
+// comment "exit N" states the exit code; otherwise the command must
+// succeed (or report bad lines: exit 1) and write something, unless its
+// comment says "no output".
+func TestDocExamples(t *testing.T) {
 	t.Chdir("..")
-	inSh, inText := false, false
-	var last, lastLine string // the output of the last command of the last sh block
-	var text strings.Builder
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		raw := sc.Text()
-		line := strings.TrimSpace(raw)
-		switch {
-		case inText && line == "```":
-			inText = false
-			if text.String() != last {
-				t.Errorf("%s: the output shown after %q differs:\n--- shown\n%s--- written\n%s", path, lastLine, text.String(), last)
-			}
-			continue
-		case inText:
-			text.WriteString(raw + "\n")
-			continue
-		case strings.HasPrefix(line, "```"):
-			if line == "```text" && !inSh && lastLine != "" && strings.HasPrefix(path, "docs/") {
-				inText = true
-				text.Reset()
+	ran := 0
+	for _, doc := range docFiles(t) {
+		data, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cmd := range readmeCommands(string(data)) {
+			line, comment, _ := strings.Cut(cmd, " # ")
+			if strings.HasPrefix(strings.TrimSpace(cmd), "#") {
 				continue
 			}
-			if inSh {
-				inSh = false
+			out, code, stderr, ok := runDocCommand(t, line)
+			if !ok {
 				continue
 			}
-			inSh = line == "```sh"
-			last, lastLine = "", ""
-			continue
-		case !inSh:
-			if line != "" {
-				lastLine = ""
+			ran++
+			if m := exitComment.FindStringSubmatch(comment); m != nil {
+				if want, _ := strconv.Atoi(m[1]); code != want {
+					t.Errorf("%s: %q: exit %d, want %d\n%s", doc, line, code, want, stderr)
+				}
+			} else if code > ExitDiagnostics {
+				t.Errorf("%s: %q: exit %d\n%s", doc, line, code, stderr)
 			}
-			continue
-		case strings.ContainsAny(line, "|$<>"):
-			last, lastLine = "", ""
-			continue
+			if empty := strings.Contains(comment, "no output"); empty != (len(out) == 0) {
+				t.Errorf("%s: %q: %d bytes out (comment %q)\n%s", doc, line, len(out), comment, stderr)
+			}
 		}
-		if i := strings.Index(line, " #"); i >= 0 {
-			line = strings.TrimSpace(line[:i])
-		}
-		var rest string
+	}
+	if ran < 20 {
+		t.Fatalf("only %d documented examples found", ran)
+	}
+}
+
+// runDocCommand runs a documented command line: zevo commands (or
+// "go run ./cmd/zevo"), piped into each other, on the repository's files.
+// ok is false for a line that is not such a command.
+func runDocCommand(t *testing.T, cmd string) (out []byte, code int, stderr string, ok bool) {
+	stdin := []byte{}
+	for _, stage := range strings.Split(cmd, "\x00|") {
+		words := shellWords(t, stage)
 		switch {
-		case strings.HasPrefix(line, "zevo "):
-			rest = strings.TrimPrefix(line, "zevo ")
-		case strings.HasPrefix(line, "go run ./cmd/zevo "):
-			rest = strings.TrimPrefix(line, "go run ./cmd/zevo ")
+		case len(words) > 0 && words[0] == "zevo":
+		case len(words) > 2 && words[0] == "go" && words[1] == "run" && words[2] == "./cmd/zevo":
+			words = append([]string{"zevo"}, words[3:]...)
 		default:
-			continue
+			return nil, 0, "", false
 		}
-		args := append([]string{"zevo"}, splitArgs(t, rest)...)
-		for i, a := range args[1:] {
-			if (a == "--output" || a == "-o") && i+2 < len(args) {
-				args[i+2] = filepath.Join(tmp, filepath.Base(args[i+2]))
+		args := []string{"zevo"}
+		for _, w := range words[1:] {
+			if strings.ContainsAny(w, "<>") && !strings.Contains(stage, "'") {
+				return nil, 0, "", false // a redirection
 			}
-			if strings.HasSuffix(a, ".jsonl") || strings.HasSuffix(a, ".json") {
-				if _, err := os.Stat(a); err != nil && !strings.HasPrefix(args[i+1], tmp) {
-					t.Errorf("%s example %q names a file that is not there: %v", path, line, err)
+			if last := args[len(args)-1]; last == "--output" || last == "-o" {
+				args = append(args, filepath.Join(t.TempDir(), filepath.Base(w))) // written, not read
+				continue
+			}
+			if strings.Contains(w, "*") {
+				m, _ := filepath.Glob(w)
+				if len(m) == 0 {
+					t.Errorf("%q: %s matches no file", cmd, w)
+				}
+				args = append(args, m...)
+				continue
+			}
+			if strings.HasSuffix(w, ".jsonl") || strings.HasSuffix(w, ".json") {
+				if _, err := os.Stat(w); err != nil {
+					t.Errorf("%q names a file that is not there: %v", cmd, err)
 				}
 			}
+			args = append(args, w)
 		}
-		var stdout, stderr bytes.Buffer
-		code := Run(args, strings.NewReader(""), &stdout, &stderr)
-		if code > ExitDiagnostics || stdout.Len() == 0 && !strings.Contains(line, "--output") {
-			t.Errorf("%s example %q: exit %d, %d bytes out\n%s", path, line, code, stdout.Len(), stderr.String())
-		}
-		last, lastLine = stdout.String(), line
-		ran++
+		var so, se bytes.Buffer
+		code = Run(args, bytes.NewReader(stdin), &so, &se)
+		stdin, out, stderr = so.Bytes(), so.Bytes(), stderr+se.String()
 	}
-	return ran
+	return out, code, stderr, true
 }
