@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"math/big"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -138,7 +139,7 @@ func (t *Tracer) start(run *inspect.Run, proto inspect.Protocol, num int, read t
 	rs := rt.td.ResourceSpans().AppendEmpty()
 	agent := agentName(proto)
 	rs.Resource().Attributes().PutStr("service.name", agent)
-	rs.Resource().Attributes().PutStr("zevo.source.file", t.file)
+	rs.Resource().Attributes().PutStr("zevo.source.file", clean(t.file))
 	ss := rs.ScopeSpans().AppendEmpty()
 	ss.Scope().SetName("github.com/zevo/zevo/otel")
 	ss.Scope().SetVersion(t.opt.Version)
@@ -263,7 +264,7 @@ func (t *Tracer) toolCall(key, name, subagent string, ev gjson.Result, num int, 
 		t.endTool(old, key, "missing", at)
 	}
 	s := rt.spans.AppendEmpty()
-	s.SetName("execute_tool " + name)
+	s.SetName("execute_tool " + clean(name))
 	s.SetKind(ptrace.SpanKindInternal)
 	s.SetTraceID(rt.traceID)
 	s.SetSpanID(t.spanID(rt, num, "tool"))
@@ -271,7 +272,7 @@ func (t *Tracer) toolCall(key, name, subagent string, ev gjson.Result, num int, 
 	s.SetStartTimestamp(pcommon.NewTimestampFromTime(at))
 	a := s.Attributes()
 	a.PutStr("gen_ai.operation.name", "execute_tool")
-	a.PutStr("gen_ai.tool.name", name)
+	t.putStr(s, "gen_ai.tool.name", name)
 	t.putStr(s, "gen_ai.tool.call.id", ev.Get("id").String())
 	t.putStr(s, "zevo.tool.side_effect", ev.Get("sideEffect").String())
 	t.putStr(s, "zevo.subagent", subagent)
@@ -354,9 +355,13 @@ type attributed interface{ Attributes() pcommon.Map }
 // putStr sets an attribute unless the value is empty.
 func (t *Tracer) putStr(x attributed, key, v string) {
 	if v != "" {
-		x.Attributes().PutStr(key, v)
+		x.Attributes().PutStr(key, clean(v))
 	}
 }
+
+// clean makes a string from the stream valid UTF-8, as OTLP requires (a
+// JSON line may hold invalid UTF-8 in its strings).
+func clean(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
 
 // maxText is the most characters of a message or reason a span keeps.
 const maxText = 1000
@@ -393,7 +398,7 @@ func (t *Tracer) finish() {
 	if provider == "" {
 		provider = rt.agent // as translate names EvoScientist's provider
 	}
-	a.PutStr("gen_ai.provider.name", provider)
+	t.putStr(root, "gen_ai.provider.name", provider)
 	model := r.Model
 	if model == "" {
 		model = t.opt.Model
@@ -403,7 +408,7 @@ func (t *Tracer) finish() {
 	putCount(a, "gen_ai.usage.input_tokens", r.Tokens.Input)
 	putCount(a, "gen_ai.usage.output_tokens", r.Tokens.Output)
 	t.putStr(root, "zevo.run.id", r.ID)
-	a.PutStr("zevo.run.status", r.Status)
+	t.putStr(root, "zevo.run.status", r.Status)
 	if r.ExitCode != nil {
 		a.PutInt("zevo.run.exit_code", int64(*r.ExitCode))
 	}
@@ -419,12 +424,12 @@ func (t *Tracer) finish() {
 		if r.ExitCode != nil {
 			msg += " (exit code " + strconv.Itoa(*r.ExitCode) + ")"
 		}
-		root.Status().SetMessage(msg)
+		root.Status().SetMessage(clean(msg))
 		errType := r.Status
 		if len(r.ErrorEvents) > 0 && r.ErrorEvents[0].Code != "" {
 			errType = r.ErrorEvents[0].Code
 		}
-		a.PutStr("error.type", errType)
+		t.putStr(root, "error.type", errType)
 	}
 	t.cur = nil
 	t.emit(rt.td, r)

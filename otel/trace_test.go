@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
@@ -91,6 +92,9 @@ func TestTracesFollowStats(t *testing.T) {
 			}
 			out, td, fs := export(t, f, data, Options{Clock: SyntheticClock})
 			again, _, _ := export(t, f, data, Options{Clock: SyntheticClock})
+			if !utf8.Valid(out) {
+				t.Error("the output is not valid UTF-8")
+			}
 			if !bytes.Equal(out, again) {
 				t.Error("the synthetic clock must give the same output twice")
 			}
@@ -250,5 +254,16 @@ func TestReadClock(t *testing.T) {
 	_, td2, _ := export(t, "e.jsonl", []byte(in), Options{Now: tick})
 	if spans(td2)[0].TraceID() == root.TraceID() {
 		t.Error("the read clock must give new trace ids")
+	}
+}
+
+func TestInvalidUTF8(t *testing.T) {
+	in := "{\"type\": \"tool_call\", \"name\": \"ba\xffd\", \"args\": {}, \"id\": \"c\xc3\"}\n{\"type\": \"error\", \"message\": \"\xe2\x82\"}\n"
+	out, td, _ := export(t, "x\xff.jsonl", []byte(in), Options{Clock: SyntheticClock})
+	if !utf8.Valid(out) {
+		t.Fatalf("not valid UTF-8: %q", out)
+	}
+	if s := spans(td)[1]; s.Name() != "execute_tool ba\uFFFDd" || attr(s, "gen_ai.tool.call.id") != "c\uFFFD" {
+		t.Errorf("%q %v", s.Name(), s.Attributes().AsRaw())
 	}
 }
