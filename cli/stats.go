@@ -44,7 +44,7 @@ Examples:
    zevo stats --by model --pricing prices.json logs/*.jsonl
    zevo stats --json run.jsonl | jq '.total.tokens, .total.cost'`,
 		Flags: []ucli.Flag{
-			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "protocol: auto (per file), zero, zero-input or evosci"},
+			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "protocol: auto (each line its own), zero, zero@1, zero-input or evosci"},
 			&ucli.BoolFlag{Name: "json", Usage: "write JSON for scripts instead of a table"},
 			&ucli.StringFlag{Name: "pricing", Usage: "price models from `FILE`, in LiteLLM's model_prices_and_context_window.json format (before the shipped snapshot)"},
 			&ucli.StringFlag{Name: "model", Usage: "the `NAME` of the model of runs that name none (EvoScientist's)"},

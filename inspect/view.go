@@ -8,6 +8,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/protocol"
 )
 
 // ViewOptions configure the transcript.
@@ -46,14 +47,12 @@ type Viewer struct {
 	opt ViewOptions
 	buf []byte
 
-	proto   Protocol
-	inRun   bool
+	rd      lines
+	inRun   bool // a run heading was written and not closed
 	runs    int
-	runID   string
 	tokens  Tokens
 	final   *string
 	calls   map[string]string // tool call id → name
-	evoEnd  string            // "done"/"error" once an EvoScientist run ended
 	block   string            // the stream being written: "text", "reasoning", "sub:NAME", ""
 	prefix  string            // written at each line start of the block
 	style   string            // style of the block
@@ -199,49 +198,56 @@ func (v *Viewer) File(name string, several bool) error {
 // Line renders one line. A line that is not a JSON object is returned as
 // a *LineError (and not shown); other errors are write errors.
 func (v *Viewer) Line(l jsonl.Line) error {
-	if jsonl.IsBlank(l.Bytes) {
+	ev, lerr := v.rd.read(l)
+	if lerr != nil {
+		return &LineError{l.Where(), lerr.Error()}
+	}
+	if ev == nil {
 		return nil
 	}
-	b := l.Bytes
-	if !utf8.Valid(b) {
-		return &LineError{l.Where(), "invalid UTF-8: not shown"}
+	if c := ev.step.Closed; c != nil && v.inRun {
+		v.closeRun("run incomplete: "+c.Cut.String(), sYellow)
 	}
-	if jsonl.TooDeep(b) { // before gjson, whose validator recurses per level
-		return &LineError{l.Where(), "not valid JSON (nested deeper than 10000 levels): not shown"}
+	if ev.step.Late { // a done after the error that ended its run
+		return v.flush()
 	}
-	if !gjson.ValidBytes(b) {
-		fixed, tokens := replaceNonFiniteAs(b, true)
-		if tokens == nil || !gjson.ValidBytes(fixed) {
-			return &LineError{l.Where(), "not valid JSON: not shown"}
-		}
-		b = fixed
+	if ev.step.Start && ev.proto.Family != protocol.FamilyZeroInput {
+		v.openRun(v.title(ev))
 	}
-	ev := gjson.ParseBytes(b)
-	if !ev.IsObject() {
-		return &LineError{l.Where(), "not a JSON object: not shown"}
-	}
-	typ := ev.Get("type").String()
-	if v.proto == Auto {
-		v.proto = EvoSci
-		if ev.Get("schemaVersion").Exists() {
-			v.proto = Zero
-		}
-	}
-	if v.proto == EvoSci && !ev.Get("schemaVersion").Exists() {
-		v.evo(ev, typ)
-	} else {
-		v.zero(ev, typ)
+	switch ev.proto.Family {
+	case protocol.FamilyZeroInput:
+		v.say(sBold, "", "> ", ev.obj.Str("content"))
+	case protocol.FamilyZero:
+		v.zero(ev.obj, ev.typ)
+	default:
+		v.evo(ev.obj, ev.typ)
 	}
 	return v.flush()
 }
 
+// title is the heading of the run ev starts.
+func (v *Viewer) title(ev *event) string {
+	if ev.proto.Family != protocol.FamilyZero {
+		return fmt.Sprintf("run %d", v.runs+1)
+	}
+	title := "run " + ev.step.Run.ID
+	if ev.typ == "run_start" {
+		for _, k := range []string{"provider", "model", "cwd"} {
+			if s := ev.obj.Str(k); s != "" {
+				title += " · " + s
+			}
+		}
+	}
+	return title
+}
+
 // End closes what the input left open.
 func (v *Viewer) End() error {
-	if v.inRun {
-		v.closeRun("the input ended inside the run", sYellow)
+	if r := v.rd.runs.End(); r != nil && v.inRun {
+		v.closeRun("run incomplete: "+r.Cut.String(), sYellow)
 	}
 	v.endBlock()
-	v.proto = Auto
+	v.rd = lines{as: v.rd.as}
 	return v.flush()
 }
 
@@ -255,7 +261,6 @@ func (v *Viewer) openRun(title string) {
 	v.tokens = newTokens()
 	v.final = nil
 	v.calls = map[string]string{}
-	v.evoEnd = ""
 	v.say(sBold, "", "── ", title+" ──")
 }
 
@@ -271,31 +276,8 @@ func (v *Viewer) closeRun(how, style string) {
 	v.inRun = false
 }
 
-func (v *Viewer) zero(ev gjson.Result, typ string) {
+func (v *Viewer) zero(ev *protocol.Object, typ string) {
 	get := func(k string) string { return ev.Get(k).String() }
-	if typ == "message" || typ == "prompt" { // Zero input
-		v.say(sBold, "", "> ", get("content"))
-		return
-	}
-	runID := get("runId")
-	if typ == "run_start" || !v.inRun || runID != v.runID {
-		if v.inRun {
-			v.closeRun("run ended without run_end", sYellow)
-		}
-		title := "run " + runID
-		if typ == "run_start" {
-			for _, k := range []string{"provider", "model", "cwd"} {
-				if s := get(k); s != "" {
-					title += " · " + s
-				}
-			}
-		}
-		v.runID = runID
-		v.openRun(title)
-		if typ == "run_start" {
-			return
-		}
-	}
 	switch typ {
 	case "reasoning":
 		v.stream("reasoning", "┊ ", sDim, get("delta"))
@@ -304,6 +286,7 @@ func (v *Viewer) zero(ev gjson.Result, typ string) {
 	case "tool_call":
 		v.calls[get("id")] = get("name")
 		v.toolCall("", get("name"), ev.Get("args"))
+	case "run_start":
 	case "tool_result":
 		name := get("name")
 		if name == "" {
@@ -319,7 +302,7 @@ func (v *Viewer) zero(ev gjson.Result, typ string) {
 		if se := get("sideEffect"); se != "" {
 			detail = se
 		}
-		if lvl := ev.Get("risk.level").String(); lvl != "" {
+		if lvl := ev.Get("risk").Get("level").String(); lvl != "" {
 			detail += ", risk " + lvl
 		}
 		if detail != "" {
@@ -390,7 +373,7 @@ func (v *Viewer) zero(ev gjson.Result, typ string) {
 }
 
 // block2 shows a permission event's sandbox block (v2) or violation (v1).
-func (v *Viewer) block2(ev gjson.Result) {
+func (v *Viewer) block2(ev *protocol.Object) {
 	b := ev.Get("block")
 	if !b.Exists() {
 		b = ev.Get("violation")
@@ -408,14 +391,8 @@ func (v *Viewer) block2(ev gjson.Result) {
 	v.say(sYellow, "    ", "sandbox: ", msg)
 }
 
-func (v *Viewer) evo(ev gjson.Result, typ string) {
+func (v *Viewer) evo(ev *protocol.Object, typ string) {
 	get := func(k string) string { return ev.Get(k).String() }
-	// A done right after the error that ended a run belongs to that run
-	// (the protocol allows error "instead or also").
-	attach := typ == "done" && v.evoEnd == "error" && !v.inRun
-	if !v.inRun && !attach {
-		v.openRun(fmt.Sprintf("run %d", v.runs+1))
-	}
 	switch typ {
 	case "thinking":
 		v.stream("reasoning", "┊ ", sDim, get("content"))
@@ -426,7 +403,7 @@ func (v *Viewer) evo(ev gjson.Result, typ string) {
 		v.toolCall("", get("name"), ev.Get("args"))
 	case "tool_result":
 		note := ""
-		if strings.HasSuffix(get("content"), "\n... (truncated)") {
+		if protocol.EvoSci.IsTruncated(get("content")) {
 			note = " (cut by EvoScientist)"
 		}
 		v.toolResult("  ", get("name"), ev.Get("success").Bool(), get("content"), note)
@@ -484,23 +461,17 @@ func (v *Viewer) evo(ev gjson.Result, typ string) {
 	case "error":
 		v.say(sRed, "", "✗ error: ", get("message"))
 		v.closeRun("run ended with an error", sRed)
-		v.evoEnd = "error"
 	case "done":
-		if attach {
-			v.evoEnd = "done"
-			return
-		}
 		s := get("response")
 		v.final = &s
 		v.closeRun("run done", sGreen)
-		v.evoEnd = "done"
 	default:
 		v.other(ev, typ)
 	}
 }
 
 // other shows an event of a type zevo does not render specially.
-func (v *Viewer) other(ev gjson.Result, typ string) {
+func (v *Viewer) other(ev *protocol.Object, typ string) {
 	raw := compact(ev.Raw)
 	if !v.opt.Full {
 		raw = clipRunes(raw, 160)

@@ -19,7 +19,7 @@ import (
 type Batch struct {
 	td   ptrace.Traces
 	last ptrace.ResourceSpans
-	file string
+	key  string // the last resource's file and service
 }
 
 // NewBatch returns an empty batch.
@@ -31,13 +31,15 @@ func (b *Batch) Add(td ptrace.Traces) {
 	for i := 0; i < rss.Len(); i++ {
 		rs := rss.At(i)
 		file, _ := rs.Resource().Attributes().Get("zevo.source.file")
-		if b.td.ResourceSpans().Len() > 0 && file.AsString() == b.file && rs.ScopeSpans().Len() == 1 && b.last.ScopeSpans().Len() == 1 {
+		service, _ := rs.Resource().Attributes().Get("service.name")
+		key := file.AsString() + "\x00" + service.AsString()
+		if b.td.ResourceSpans().Len() > 0 && key == b.key && rs.ScopeSpans().Len() == 1 && b.last.ScopeSpans().Len() == 1 {
 			rs.ScopeSpans().At(0).Spans().MoveAndAppendTo(b.last.ScopeSpans().At(0).Spans())
 			continue
 		}
 		b.last = b.td.ResourceSpans().AppendEmpty()
 		rs.MoveTo(b.last)
-		b.file = file.AsString()
+		b.key = key
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/zevo/zevo/inspect"
 	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/protocol"
 	"github.com/zevo/zevo/redact"
 )
 
@@ -45,24 +46,24 @@ type Options struct {
 	// Model and Provider stand for what a run does not name (EvoScientist
 	// runs name neither).
 	Model, Provider string
-	// As is the input's protocol; inspect.Auto detects it.
-	As inspect.Protocol
+	// As is the input's protocol; nil takes each line's own.
+	As *protocol.Protocol
 	// Version is zevo's, for the instrumentation scope.
 	Version string
 }
 
 // Tracer builds the traces of one input, line by line: one trace per run,
-// handed to emit when the run is complete. Runs are cut by the same
-// summarizer as zevo stats, and their token sums and status are its own.
+// handed to emit when the run ends. It reads lines through zevo stats'
+// summarizer (inspect.Summarizer.Read), so runs are cut by the one run
+// tracker and the token sums and status are the ones stats reports.
 type Tracer struct {
-	file   string
-	opt    Options
-	emit   func(ptrace.Traces, *inspect.Run)
-	sum    *inspect.Summarizer
-	red    redact.Redactor
-	runs   int
-	cur    *runTrace
-	events int // the open run's event count after the last line
+	file string
+	opt  Options
+	emit func(ptrace.Traces, *inspect.Run)
+	sum  *inspect.Summarizer
+	red  redact.Redactor
+	runs int
+	cur  *runTrace // the open run's, or an EvoScientist run ended by an error, which a done may still join
 }
 
 // runTrace is the trace of the run being read.
@@ -92,30 +93,33 @@ func New(file string, opt Options, emit func(ptrace.Traces, *inspect.Run)) *Trac
 	return &Tracer{file: file, opt: opt, emit: emit, sum: inspect.NewSummarizer(file, opt.As)}
 }
 
-// Line adds one line.
+// Line adds one line. A run's trace is emitted as soon as the run ends,
+// except an EvoScientist run ended by an error: a done may still belong to
+// it, so it waits for the next run or the end of the input.
 func (t *Tracer) Line(l jsonl.Line) {
 	var read time.Time
 	if t.opt.Clock == ReadClock {
 		read = t.opt.Now()
 	}
-	prev := t.cur
-	t.sum.Line(l)
-	run, proto := t.sum.Open()
-	if run == nil {
-		return
+	ev := t.sum.Read(l)
+	if ev == nil {
+		return // blank, or not an event: stats counts it, nothing to trace
 	}
-	if prev == nil || prev.run != run {
+	if ev.Step.Start || ev.Step.Closed != nil {
 		t.finish()
-		t.start(run, proto, l.Num, read)
-		t.events = 0
 	}
-	if run.Events == t.events { // not an event: blank, or not a JSON object
-		return
+	if ev.Step.Start {
+		t.start(ev.Run, ev.Protocol, l.Num, read)
 	}
-	t.events = run.Events
 	at := t.time(l.Num, read)
 	t.cur.last = at
-	t.event(proto, gjson.ParseBytes(l.Bytes), l.Num, at)
+	if ev.Step.Late {
+		return // a done after the error that ended the run: changes nothing
+	}
+	t.event(ev, at)
+	if ev.Step.End && !(ev.Protocol.Family == protocol.FamilyEvoSci && ev.Type == "error") {
+		t.finish()
+	}
 }
 
 // End completes the last run and returns the input's statistics.
@@ -133,7 +137,7 @@ func (t *Tracer) time(num int, read time.Time) time.Time {
 	return t.cur.anchor.Add(read.Sub(t.cur.firstRead))
 }
 
-func (t *Tracer) start(run *inspect.Run, proto inspect.Protocol, num int, read time.Time) {
+func (t *Tracer) start(run *inspect.Run, proto *protocol.Protocol, num int, read time.Time) {
 	t.runs++
 	rt := &runTrace{run: run, td: ptrace.NewTraces(), tools: map[string]ptrace.Span{}, firstRead: read}
 	rs := rt.td.ResourceSpans().AppendEmpty()
@@ -165,8 +169,8 @@ func (t *Tracer) start(run *inspect.Run, proto inspect.Protocol, num int, read t
 	t.cur = rt
 }
 
-func agentName(p inspect.Protocol) string {
-	if p == inspect.EvoSci {
+func agentName(p *protocol.Protocol) string {
+	if p.Family == protocol.FamilyEvoSci {
 		return "evoscientist"
 	}
 	return "zero"
@@ -207,30 +211,30 @@ func runIDTime(id string) (time.Time, bool) {
 }
 
 // event adds what one event means to the open run's trace.
-func (t *Tracer) event(proto inspect.Protocol, ev gjson.Result, num int, at time.Time) {
+func (t *Tracer) event(e *inspect.Event, at time.Time) {
 	rt := t.cur
-	typ := ev.Get("type").String()
+	ev, typ, num, proto := e.Object, e.Type, e.Line, e.Protocol.Family
 	switch {
 	case typ == "tool_call":
-		t.toolCall(ev.Get("id").String(), ev.Get("name").String(), "", ev, num, at)
+		t.toolCall(ev.Str("id"), ev.Str("name"), "", ev, num, at)
 	case typ == "subagent_tool_call":
-		t.toolCall("subagent:"+ev.Get("instance_id").String()+":"+ev.Get("id").String(), ev.Get("name").String(), ev.Get("subagent").String(), ev, num, at)
-	case typ == "tool_result" && proto == inspect.EvoSci:
-		t.toolResult(ev.Get("id").String(), ev.Get("name").String(), ev.Get("success").Type == gjson.False, at)
+		t.toolCall("subagent:"+ev.Str("instance_id")+":"+ev.Str("id"), ev.Str("name"), ev.Str("subagent"), ev, num, at)
+	case typ == "tool_result" && proto == protocol.FamilyEvoSci:
+		t.toolResult(ev.Str("id"), ev.Str("name"), ev.Get("success").Type == gjson.False, at)
 	case typ == "tool_result":
-		t.toolResult(ev.Get("id").String(), ev.Get("name").String(), ev.Get("status").String() == "error", at)
+		t.toolResult(ev.Str("id"), ev.Str("name"), ev.Str("status") == "error", at)
 	case typ == "subagent_tool_result":
-		t.toolResult("subagent:"+ev.Get("instance_id").String()+":"+ev.Get("id").String(), "", ev.Get("success").Type == gjson.False, at)
+		t.toolResult("subagent:"+ev.Str("instance_id")+":"+ev.Str("id"), "", ev.Get("success").Type == gjson.False, at)
 	case typ == "permission_request" || typ == "permission_decision" || typ == "permission":
-		span := t.spanFor(ev.Get("id").String(), ev.Get("name").String())
+		span := t.spanFor(ev.Str("id"), ev.Str("name"))
 		e := t.spanEvent(span, typ, num, at)
-		t.putStr(e, "gen_ai.tool.name", ev.Get("name").String())
-		t.putStr(e, "gen_ai.tool.call.id", ev.Get("id").String())
-		t.putStr(e, "zevo.permission.action", ev.Get("action").String())
-		t.putStr(e, "zevo.permission.mode", ev.Get("permissionMode").String())
-		t.putStr(e, "zevo.permission.risk", ev.Get("risk.level").String())
-		t.putStr(e, "zevo.permission.reason", t.text(ev.Get("reason").String()))
-		t.putStr(e, "zevo.permission.decision_reason", t.text(ev.Get("decisionReason").String()))
+		t.putStr(e, "gen_ai.tool.name", ev.Str("name"))
+		t.putStr(e, "gen_ai.tool.call.id", ev.Str("id"))
+		t.putStr(e, "zevo.permission.action", ev.Str("action"))
+		t.putStr(e, "zevo.permission.mode", ev.Str("permissionMode"))
+		t.putStr(e, "zevo.permission.risk", ev.Lookup("risk.level").String())
+		t.putStr(e, "zevo.permission.reason", t.text(ev.Str("reason")))
+		t.putStr(e, "zevo.permission.decision_reason", t.text(ev.Str("decisionReason")))
 		if g := ev.Get("permissionGranted"); g.IsBool() {
 			e.Attributes().PutBool("zevo.permission.granted", g.Bool())
 		}
@@ -239,7 +243,7 @@ func (t *Tracer) event(proto inspect.Protocol, ev gjson.Result, num int, at time
 			name := req.Get("name").String()
 			e := t.spanEvent(t.spanFor("", name), "permission_request", num, at)
 			t.putStr(e, "gen_ai.tool.name", name)
-			t.putStr(e, "zevo.permission.interrupt_id", ev.Get("interrupt_id").String())
+			t.putStr(e, "zevo.permission.interrupt_id", ev.Str("interrupt_id"))
 			t.putStr(e, "zevo.permission.reason", t.text(req.Get("description").String()))
 		}
 	case typ == "ask_user":
@@ -247,15 +251,15 @@ func (t *Tracer) event(proto inspect.Protocol, ev gjson.Result, num int, at time
 		e.Attributes().PutInt("zevo.questions", int64(len(ev.Get("questions").Array())))
 	case typ == "error":
 		e := t.spanEvent(rt.root, "error", num, at)
-		t.putStr(e, "error.type", ev.Get("code").String())
-		t.putStr(e, "error.message", t.text(ev.Get("message").String()))
+		t.putStr(e, "error.type", ev.Str("code"))
+		t.putStr(e, "error.message", t.text(ev.Str("message")))
 	case typ == "warning":
 		e := t.spanEvent(rt.root, "warning", num, at)
-		t.putStr(e, "zevo.warning.message", t.text(ev.Get("message").String()))
+		t.putStr(e, "zevo.warning.message", t.text(ev.Str("message")))
 	}
 }
 
-func (t *Tracer) toolCall(key, name, subagent string, ev gjson.Result, num int, at time.Time) {
+func (t *Tracer) toolCall(key, name, subagent string, ev *protocol.Object, num int, at time.Time) {
 	rt := t.cur
 	if key == "" {
 		key = "line:" + strconv.Itoa(num)
@@ -273,8 +277,8 @@ func (t *Tracer) toolCall(key, name, subagent string, ev gjson.Result, num int, 
 	a := s.Attributes()
 	a.PutStr("gen_ai.operation.name", "execute_tool")
 	t.putStr(s, "gen_ai.tool.name", name)
-	t.putStr(s, "gen_ai.tool.call.id", ev.Get("id").String())
-	t.putStr(s, "zevo.tool.side_effect", ev.Get("sideEffect").String())
+	t.putStr(s, "gen_ai.tool.call.id", ev.Str("id"))
+	t.putStr(s, "zevo.tool.side_effect", ev.Str("sideEffect"))
 	t.putStr(s, "zevo.subagent", subagent)
 	a.PutInt("zevo.source.line", int64(num))
 	rt.tools[key] = s
@@ -414,10 +418,13 @@ func (t *Tracer) finish() {
 	}
 	a.PutInt("zevo.source.first_line", int64(r.FirstLine))
 	a.PutInt("zevo.source.last_line", int64(r.LastLine))
-	switch r.Status {
-	case "success", "done", "spec_review_required":
+	t.putStr(root, "zevo.run.cut", r.Cut)
+	switch {
+	case r.Status == "success" || r.Status == "done" || r.Status == "spec_review_required":
 		root.Status().SetCode(ptrace.StatusCodeOk)
-	case "unfinished", "input":
+	case r.Cut != "" || r.Status == protocol.StatusInput:
+		// Cut short (the input ended, another run began): how it would
+		// have ended is not known.
 	default:
 		root.Status().SetCode(ptrace.StatusCodeError)
 		msg := "the run ended with status " + r.Status

@@ -189,7 +189,7 @@ func TestTraceContent(t *testing.T) {
 	if msg, _ := failed.Events().At(0).Attributes().Get("error.message"); msg.AsString() != "503 from provider" {
 		t.Errorf("error event %v", failed.Events().At(0).Attributes().AsRaw())
 	}
-	if open.Status().Code() != ptrace.StatusCodeUnset || attr(open, "zevo.run.status") != "unfinished" {
+	if open.Status().Code() != ptrace.StatusCodeUnset || attr(open, "zevo.run.status") != "incomplete" || attr(open, "zevo.run.cut") != "the input ended inside the run" {
 		t.Errorf("unfinished run: %v", open.Status().Code())
 	}
 	w := byName["execute_tool write_file"]
@@ -258,12 +258,46 @@ func TestReadClock(t *testing.T) {
 }
 
 func TestInvalidUTF8(t *testing.T) {
-	in := "{\"type\": \"tool_call\", \"name\": \"ba\xffd\", \"args\": {}, \"id\": \"c\xc3\"}\n{\"type\": \"error\", \"message\": \"\xe2\x82\"}\n"
-	out, td, _ := export(t, "x\xff.jsonl", []byte(in), Options{Clock: SyntheticClock})
+	// Lines with invalid UTF-8 are not events (zevo reads none); a file
+	// name may still have it.
+	in := "{\"type\": \"tool_call\", \"name\": \"ba\xffd\", \"args\": {}, \"id\": \"c1\"}\n{\"type\": \"tool_call\", \"name\": \"ls\", \"args\": {}, \"id\": \"c2\"}\n"
+	out, td, fs := export(t, "x\xff.jsonl", []byte(in), Options{Clock: SyntheticClock})
 	if !utf8.Valid(out) {
 		t.Fatalf("not valid UTF-8: %q", out)
 	}
-	if s := spans(td)[1]; s.Name() != "execute_tool ba\uFFFDd" || attr(s, "gen_ai.tool.call.id") != "c\uFFFD" {
-		t.Errorf("%q %v", s.Name(), s.Attributes().AsRaw())
+	file, _ := td.ResourceSpans().At(0).Resource().Attributes().Get("zevo.source.file")
+	if file.AsString() != "x\uFFFD.jsonl" || td.SpanCount() != 2 || fs.Invalid != 1 {
+		t.Errorf("file %q, %d spans, %d invalid lines", file.AsString(), td.SpanCount(), fs.Invalid)
+	}
+}
+
+// TestEmitAtRunEnd: a run's trace goes out when its run ends, so a live
+// pipe exports each run as it ends; an EvoScientist run ended by an error
+// waits, since a done may still belong to it.
+func TestEmitAtRunEnd(t *testing.T) {
+	lines := []string{
+		`{"schemaVersion":2,"type":"run_start","runId":"r1"}`,
+		`{"schemaVersion":2,"type":"run_end","runId":"r1","status":"success","exitCode":0}`,
+		`{"type": "text", "content": "a"}`,
+		`{"type": "error", "message": "boom"}`,
+		`{"type": "done", "content": "", "response": ""}`,
+		`{"type": "text", "content": "b"}`,
+	}
+	emitted := 0
+	var last *inspect.Run
+	tr := New("x", Options{Clock: SyntheticClock}, func(_ ptrace.Traces, r *inspect.Run) { emitted++; last = r })
+	want := []int{0, 1, 1, 1, 1, 2}
+	for i, l := range lines {
+		tr.Line(jsonl.Line{Name: "x", Num: i + 1, Bytes: []byte(l)})
+		if emitted != want[i] {
+			t.Fatalf("after line %d: %d traces emitted, want %d", i+1, emitted, want[i])
+		}
+	}
+	if last.Status != "error" || last.LastLine != 5 {
+		t.Errorf("the EvoScientist run: %s, lines to %d", last.Status, last.LastLine)
+	}
+	tr.End()
+	if emitted != 3 {
+		t.Errorf("%d traces at the end", emitted)
 	}
 }
