@@ -119,8 +119,28 @@ func runOtel(c *ucli.Context, e *env) error {
 			}
 		}
 	}
+	// A signal exports what was read: the open run (as cut short) and,
+	// with --output, every run so far. Both run with e.mu held.
+	var open *otel.Tracer
+	written := false
+	write := func() error {
+		if out == nil || written {
+			return nil
+		}
+		written = true
+		return otel.WriteJSON(out, batch.Traces())
+	}
+	e.whenStopped(func() {
+		if open != nil {
+			open.End()
+		}
+		write()
+	})
 	failed, err := eachInput(e, c.Args().Slice(), func(name string, r io.Reader) error {
 		tr := otel.New(name, opt, emit(name))
+		e.mu.Lock()
+		open = tr
+		e.mu.Unlock()
 		lr := jsonl.NewReader(r, name, nil)
 		for {
 			l, err := lr.Next()
@@ -138,6 +158,7 @@ func runOtel(c *ucli.Context, e *env) error {
 		}
 		e.mu.Lock()
 		defer e.mu.Unlock()
+		open = nil
 		if fs := tr.End(); fs.Invalid > 0 {
 			fmt.Fprintf(e.stderr, "zevo: %s: %d lines not JSON objects (not exported)\n", name, fs.Invalid)
 		}
@@ -146,10 +167,11 @@ func runOtel(c *ucli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	if out != nil {
-		if err := otel.WriteJSON(out, batch.Traces()); err != nil {
-			return fmt.Errorf("writing output: %w", err)
-		}
+	e.mu.Lock()
+	err = write()
+	e.mu.Unlock()
+	if err != nil {
+		return fmt.Errorf("writing output: %w", err)
 	}
 	if bad > 0 || failed > 0 {
 		return silentExit(ExitDiagnostics)

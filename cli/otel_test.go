@@ -1,14 +1,17 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"go.opentelemetry.io/collector/pdata/ptrace"
@@ -138,5 +141,68 @@ func TestOtelHelp(t *testing.T) {
 	}
 	if ran != 2 {
 		t.Errorf("%d examples on shipped files ran, want 2", ran)
+	}
+}
+
+// TestOtelSignal: SIGINT while zevo otel waits for a live producer exports
+// what was read: the run still open, cut short, to the endpoint and with
+// every run to --output; then exit 130.
+func TestOtelSignal(t *testing.T) {
+	bin := zevoBinary(t)
+	got := make(chan ptrace.Traces, 4)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var u ptrace.ProtoUnmarshaler
+		td, err := u.UnmarshalTraces(body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		got <- td
+	}))
+	defer srv.Close()
+	file := filepath.Join(t.TempDir(), "traces.json")
+	cmd := exec.Command(bin, "otel", "--endpoint", srv.URL, "--output", file)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	// The first run ends with an error: it goes out when the next run's
+	// first event is read, so that event has been read when it arrives.
+	io.WriteString(stdin, `{"type": "text", "content": "a"}`+"\n"+`{"type": "error", "message": "boom"}`+"\n"+`{"type": "text", "content": "b"}`+"\n")
+	first := <-got
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	code := exitCodeOf(t, cmd.Wait())
+	if code != ExitInterrupt {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var second ptrace.Traces
+	select {
+	case second = <-got:
+	default:
+		t.Fatal("the open run was not sent")
+	}
+	status := func(td ptrace.Traces) string {
+		v, _ := td.ResourceSpans().At(0).ScopeSpans().At(0).Spans().At(0).Attributes().Get("zevo.run.status")
+		return v.AsString()
+	}
+	if status(first) != "error" || status(second) != "incomplete" {
+		t.Errorf("runs sent: %s, %s", status(first), status(second))
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var u ptrace.JSONUnmarshaler
+	if td, err := u.UnmarshalTraces(data); err != nil || td.SpanCount() != 2 {
+		t.Errorf("--output: %v, %d spans", err, td.SpanCount())
 	}
 }
