@@ -37,7 +37,9 @@ read the line (--clock read), or, with --clock synthetic, one millisecond
 per line, which with ids derived from the input makes the output the same
 on every run.
 
-Without --endpoint or --output, OTLP/JSON goes to standard output.
+--endpoint sends each run as soon as it ends; --output writes one request
+with every run at the end (or on Ctrl-C). Without either, OTLP/JSON goes to
+standard output.
 
 Examples:
    zevo otel --clock synthetic testdata/translate/basic.zero.jsonl
@@ -49,10 +51,10 @@ Examples:
 			&ucli.StringFlag{Name: "endpoint", Usage: "send each run as OTLP/HTTP protobuf to `URL` (its /v1/traces when it has no path)"},
 			&ucli.StringSliceFlag{Name: "header", Usage: "add `KEY=VALUE` to each OTLP/HTTP request (repeatable)"},
 			&ucli.DurationFlag{Name: "timeout", Value: 10 * time.Second, Usage: "give up on one OTLP/HTTP request after `DURATION`"},
-			&ucli.StringFlag{Name: "clock", Value: "read", Usage: "span times: read (when each line was read) or synthetic (1 ms per line, deterministic)"},
-			&ucli.StringFlag{Name: "model", Usage: "gen_ai.request.model of runs that name none (EvoScientist's)"},
-			&ucli.StringFlag{Name: "provider", Usage: "gen_ai.provider.name of runs that name none (default: the agent, zero or evoscientist)"},
-			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "protocol: auto (per file), zero, zero-input or evosci"},
+			&ucli.StringFlag{Name: "clock", Value: "read", Usage: "span times: `CLOCK` is read (when each line was read) or synthetic (1 ms per line, deterministic)"},
+			&ucli.StringFlag{Name: "model", Usage: "the `NAME` of the model of runs that name none (EvoScientist's), for gen_ai.request.model"},
+			&ucli.StringFlag{Name: "provider", Usage: "the `NAME` of the provider of runs that name none, for gen_ai.provider.name (default: the agent, zero or evoscientist)"},
+			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "protocol: auto (each line its own), zero, zero@1, zero-input or evosci"},
 		},
 		Action: func(c *ucli.Context) error { return runOtel(c, e) },
 	}

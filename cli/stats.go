@@ -41,7 +41,7 @@ apiModel); EvoScientist runs name none: give it with --model.
 Examples:
    zevo stats testdata/translate/basic.zero.jsonl testdata/translate/basic.evosci.jsonl
    zevo stats --model claude-sonnet-4-5 testdata/translate/basic.evosci.jsonl
-   zevo stats --by model --pricing prices.json logs/*.jsonl
+   zevo stats --by model --pricing testdata/pricing/prices.json testdata/translate/*.jsonl
    zevo stats --json run.jsonl | jq '.total.tokens, .total.cost'`,
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "protocol: auto (each line its own), zero, zero@1, zero-input or evosci"},
