@@ -111,6 +111,9 @@ func (t *Tracer) Line(l jsonl.Line) {
 	if ev.Step.Start {
 		t.start(ev.Run, ev.Protocol, l.Num, read)
 	}
+	if t.cur == nil {
+		return // the tracker never places an event outside a run; kept safe
+	}
 	at := t.time(l.Num, read)
 	t.cur.last = at
 	if ev.Step.Late {
@@ -224,7 +227,7 @@ func (t *Tracer) event(e *inspect.Event, at time.Time) {
 	case typ == "tool_result":
 		t.toolResult(ev.Str("id"), ev.Str("name"), ev.Str("status") == "error", at)
 	case typ == "subagent_tool_result":
-		t.toolResult("subagent:"+ev.Str("instance_id")+":"+ev.Str("id"), "", ev.Get("success").Type == gjson.False, at)
+		t.toolResult("subagent:"+ev.Str("instance_id")+":"+ev.Str("id"), ev.Str("name"), ev.Get("success").Type == gjson.False, at)
 	case typ == "permission_request" || typ == "permission_decision" || typ == "permission":
 		span := t.spanFor(ev.Str("id"), ev.Str("name"))
 		e := t.spanEvent(span, typ, num, at)

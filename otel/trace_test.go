@@ -2,8 +2,9 @@ package otel
 
 import (
 	"bytes"
+	"fmt"
 	"io"
-	"math/big"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
+	"github.com/zevo/zevo/bench/corpus"
 	"github.com/zevo/zevo/inspect"
 	"github.com/zevo/zevo/jsonl"
 )
@@ -80,9 +82,7 @@ func samples(t *testing.T) []string {
 	return files
 }
 
-// TestTracesFollowStats checks every sample: one invoke_agent trace per
-// run stats counts, with its token sums; one execute_tool child per tool
-// call; times in order; the same bytes on a second export.
+// TestTracesFollowStats checks every sample with followsStats.
 func TestTracesFollowStats(t *testing.T) {
 	for _, f := range samples(t) {
 		t.Run(filepath.Base(f), func(t *testing.T) {
@@ -90,70 +90,124 @@ func TestTracesFollowStats(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out, td, fs := export(t, f, data, Options{Clock: SyntheticClock})
-			again, _, _ := export(t, f, data, Options{Clock: SyntheticClock})
-			if !utf8.Valid(out) {
-				t.Error("the output is not valid UTF-8")
-			}
-			if !bytes.Equal(out, again) {
-				t.Error("the synthetic clock must give the same output twice")
-			}
-			roots := map[pcommon.TraceID]ptrace.Span{}
-			var tools []ptrace.Span
-			for _, s := range spans(td) {
-				if s.EndTimestamp() < s.StartTimestamp() || s.StartTimestamp() == 0 {
-					t.Errorf("span %s: %v..%v", s.Name(), s.StartTimestamp(), s.EndTimestamp())
-				}
-				switch {
-				case s.Name() == "invoke_agent":
-					if _, dup := roots[s.TraceID()]; dup || !s.ParentSpanID().IsEmpty() {
-						t.Errorf("a second root, or a root with a parent, in trace %v", s.TraceID())
-					}
-					roots[s.TraceID()] = s
-				case strings.HasPrefix(s.Name(), "execute_tool "):
-					tools = append(tools, s)
-				default:
-					t.Errorf("unexpected span %q", s.Name())
-				}
-			}
-			if len(roots) != len(fs.Runs) {
-				t.Fatalf("%d traces, %d runs", len(roots), len(fs.Runs))
-			}
-			for _, r := range fs.Runs {
-				var root ptrace.Span
-				for _, s := range roots {
-					if attr(s, "zevo.source.first_line") == big.NewInt(int64(r.FirstLine)).String() {
-						root = s
-					}
-				}
-				if attr(root, "gen_ai.usage.input_tokens") != r.Tokens.Input.String() || attr(root, "gen_ai.usage.output_tokens") != r.Tokens.Output.String() {
-					t.Errorf("run at line %d: tokens %s/%s, stats %s/%s", r.FirstLine, attr(root, "gen_ai.usage.input_tokens"), attr(root, "gen_ai.usage.output_tokens"), r.Tokens.Input, r.Tokens.Output)
-				}
-				if attr(root, "gen_ai.operation.name") != "invoke_agent" || attr(root, "gen_ai.provider.name") == "" || attr(root, "zevo.run.status") != r.Status {
-					t.Errorf("run at line %d: attributes %v", r.FirstLine, root.Attributes().AsRaw())
-				}
-			}
-			calls := 0
-			for _, c := range fs.Total.Tools {
-				calls += c.Calls
-			}
-			if len(tools) != calls {
-				t.Errorf("%d execute_tool spans, stats counts %d calls", len(tools), calls)
-			}
-			for _, s := range tools {
-				root, ok := roots[s.TraceID()]
-				if !ok || s.ParentSpanID() != root.SpanID() {
-					t.Errorf("%s: not a child of its run's span", s.Name())
-					continue
-				}
-				if s.StartTimestamp() < root.StartTimestamp() || s.EndTimestamp() > root.EndTimestamp() {
-					t.Errorf("%s outside its run's span", s.Name())
-				}
-				if attr(s, "gen_ai.tool.name") != strings.TrimPrefix(s.Name(), "execute_tool ") || attr(s, "gen_ai.operation.name") != "execute_tool" {
-					t.Errorf("%s: attributes %v", s.Name(), s.Attributes().AsRaw())
-				}
-			}
+			followsStats(t, f, data)
 		})
+	}
+}
+
+// Lines to build random streams from: runs of both protocols cut in every
+// way, tool calls with and without results, bad and blank lines.
+var pieces = []string{
+	`{"cwd":"/r","runId":"r1","schemaVersion":2,"type":"run_start","model":"gpt-4.1"}`,
+	`{"args":{},"id":"c1","name":"ls","runId":"r1","schemaVersion":2,"type":"tool_call"}`,
+	`{"id":"c1","runId":"r1","schemaVersion":2,"status":"error","type":"tool_result"}`,
+	`{"completionTokens":3,"promptTokens":5,"runId":"r1","schemaVersion":2,"totalTokens":8,"type":"usage"}`,
+	`{"delta":"b","runId":"r2","schemaVersion":1,"type":"text"}`,
+	`{"exitCode":0,"runId":"r1","schemaVersion":2,"status":"success","type":"run_end"}`,
+	`{"code":"x","message":"m","runId":"r2","schemaVersion":2,"type":"error"}`,
+	`{"type": "tool_call", "name": "ls", "args": {}, "id": "e1"}`,
+	`{"type": "tool_result", "name": "ls", "content": "", "success": true}`,
+	`{"type": "usage_stats", "input_tokens": 7, "output_tokens": 2}`,
+	`{"type": "done", "content": "a", "response": "a"}`,
+	`{"type": "error", "message": "boom"}`,
+	`{"schemaVersion":2,"type":"prompt","content":"hi"}`,
+	`not json`,
+	``,
+}
+
+func TestRandomStreams(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	for range 500 {
+		var lines []string
+		for range 1 + rng.IntN(14) {
+			lines = append(lines, pieces[rng.IntN(len(pieces))])
+		}
+		followsStats(t, "x", []byte(strings.Join(lines, "\n")+"\n"))
+		if t.Failed() {
+			t.Fatalf("on:\n%s", strings.Join(lines, "\n"))
+		}
+	}
+}
+
+// TestGeneratedCorpora: the benchmark's generated logs of both protocols.
+func TestGeneratedCorpora(t *testing.T) {
+	for _, p := range []corpus.Protocol{corpus.Zero, corpus.EvoSci} {
+		var b bytes.Buffer
+		if _, err := corpus.Write(&b, corpus.Options{Protocol: p, Size: 1 << 20, Seed: 1}); err != nil {
+			t.Fatal(err)
+		}
+		followsStats(t, p.Name, b.Bytes())
+	}
+}
+
+// followsStats checks one input: one invoke_agent trace per run stats
+// counts, with its bounds, status and token sums; one execute_tool child
+// per tool call; times in order; the same bytes on a second export.
+func followsStats(t *testing.T, name string, data []byte) {
+	t.Helper()
+	out, td, fs := export(t, name, data, Options{Clock: SyntheticClock})
+	again, _, _ := export(t, name, data, Options{Clock: SyntheticClock})
+	if !utf8.Valid(out) {
+		t.Error("the output is not valid UTF-8")
+	}
+	if !bytes.Equal(out, again) {
+		t.Error("the synthetic clock must give the same output twice")
+	}
+	roots := map[pcommon.TraceID]ptrace.Span{}
+	var order []ptrace.Span
+	var tools []ptrace.Span
+	for _, s := range spans(td) {
+		if s.EndTimestamp() < s.StartTimestamp() || s.StartTimestamp() == 0 {
+			t.Errorf("span %s: %v..%v", s.Name(), s.StartTimestamp(), s.EndTimestamp())
+		}
+		switch {
+		case s.Name() == "invoke_agent":
+			if _, dup := roots[s.TraceID()]; dup || !s.ParentSpanID().IsEmpty() {
+				t.Errorf("a second root, or a root with a parent, in trace %v", s.TraceID())
+			}
+			roots[s.TraceID()] = s
+			order = append(order, s)
+		case strings.HasPrefix(s.Name(), "execute_tool "):
+			tools = append(tools, s)
+		default:
+			t.Errorf("unexpected span %q", s.Name())
+		}
+	}
+	if len(order) != len(fs.Runs) {
+		t.Fatalf("%d traces, %d runs", len(order), len(fs.Runs))
+	}
+	for i, r := range fs.Runs {
+		root := order[i]
+		bounds := fmt.Sprintf("%d-%d %s %s", r.FirstLine, r.LastLine, r.Status, r.Cut)
+		if got := fmt.Sprintf("%s-%s %s %s", attr(root, "zevo.source.first_line"), attr(root, "zevo.source.last_line"), attr(root, "zevo.run.status"), attr(root, "zevo.run.cut")); got != bounds {
+			t.Errorf("run %d: trace %s, stats %s", i+1, got, bounds)
+		}
+		if attr(root, "gen_ai.usage.input_tokens") != r.Tokens.Input.String() || attr(root, "gen_ai.usage.output_tokens") != r.Tokens.Output.String() {
+			t.Errorf("run at line %d: tokens %s/%s, stats %s/%s", r.FirstLine, attr(root, "gen_ai.usage.input_tokens"), attr(root, "gen_ai.usage.output_tokens"), r.Tokens.Input, r.Tokens.Output)
+		}
+		if attr(root, "gen_ai.operation.name") != "invoke_agent" || attr(root, "gen_ai.provider.name") == "" {
+			t.Errorf("run at line %d: attributes %v", r.FirstLine, root.Attributes().AsRaw())
+		}
+	}
+	calls := 0
+	for _, c := range fs.Total.Tools {
+		calls += c.Calls
+	}
+	if len(tools) != calls {
+		t.Errorf("%d execute_tool spans, stats counts %d calls", len(tools), calls)
+	}
+	for _, s := range tools {
+		root, ok := roots[s.TraceID()]
+		if !ok || s.ParentSpanID() != root.SpanID() {
+			t.Errorf("%s: not a child of its run's span", s.Name())
+			continue
+		}
+		if s.StartTimestamp() < root.StartTimestamp() || s.EndTimestamp() > root.EndTimestamp() {
+			t.Errorf("%s outside its run's span", s.Name())
+		}
+		if attr(s, "gen_ai.tool.name") != strings.TrimPrefix(s.Name(), "execute_tool ") || attr(s, "gen_ai.operation.name") != "execute_tool" {
+			t.Errorf("%s: attributes %v", s.Name(), s.Attributes().AsRaw())
+		}
 	}
 }
 
