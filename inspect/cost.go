@@ -56,7 +56,8 @@ type Pricing struct {
 }
 
 // Apply prices every run of files and sums the costs into the files'
-// totals. A run is looked up by its model, then by Zero's apiModel.
+// totals. A run is looked up by its model, then by Zero's apiModel, then
+// by both after run_start's provider and a "/" (deepseek/deepseek-chat).
 func (p Pricing) Apply(files []*FileStats) {
 	for _, f := range files {
 		f.Total.RunCost = RunCost{}
@@ -79,7 +80,11 @@ func (p Pricing) price(r *Run) {
 		c.CostSource = "costUsd"
 	}
 	if rest.Input.Sign() != 0 || rest.Output.Sign() != 0 {
-		price, source, entry, ok := p.lookup(r.Model, r.APIModel)
+		names := []string{r.Model, r.APIModel}
+		if r.Provider != "" { // LiteLLM keys some models as provider/model
+			names = append(names, r.Provider+"/"+r.Model, r.Provider+"/"+r.APIModel)
+		}
+		price, source, entry, ok := p.lookup(names...)
 		if !ok {
 			name := r.Model
 			if name == "" {

@@ -32,7 +32,8 @@ func priced(t *testing.T, p Pricing, input string) *FileStats {
 func TestCost(t *testing.T) {
 	table, err := pricing.Parse("pricing:p.json", []byte(`{
 		"acme-large": {"input_cost_per_token": 3e-06, "output_cost_per_token": 1.5e-05},
-		"gpt-4.1": {"input_cost_per_token": 1e-06, "output_cost_per_token": 1e-06}
+		"gpt-4.1": {"input_cost_per_token": 1e-06, "output_cost_per_token": 1e-06},
+		"acme/chat-v2": {"input_cost_per_token": 5e-07, "output_cost_per_token": 1e-06}
 	}`))
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +44,11 @@ func TestCost(t *testing.T) {
 		zeroRun("c", "gpt-4.1", "", `"promptTokens":999,"completionTokens":999,"totalTokens":1998,"costUsd":1.25`) +
 		zeroRun("d", "claude-sonnet-4.5", "claude-sonnet-4-5-20250929", `"promptTokens":1000,"completionTokens":1000,"totalTokens":2000`) +
 		zeroRun("e", "gpt-4o", "", `"promptTokens":1000,"completionTokens":0,"totalTokens":1000,"costUsd":0.5`, `"promptTokens":1000,"completionTokens":1000,"totalTokens":2000`) +
-		zeroRun("f", "", "")
+		zeroRun("f", "", "") +
+		`{"schemaVersion":2,"type":"run_start","runId":"g","model":"chat-v2","provider":"acme"}
+{"schemaVersion":2,"type":"usage","runId":"g","promptTokens":1000000,"completionTokens":0,"totalTokens":1000000}
+{"schemaVersion":2,"type":"run_end","runId":"g","status":"success","exitCode":0}
+`
 	fs := priced(t, p, input)
 	want := []struct {
 		cost             string // "null" when unpriced
@@ -56,6 +61,7 @@ func TestCost(t *testing.T) {
 		{"0.018", "snapshot:" + pricing.SnapshotDate, "claude-sonnet-4-5-20250929"},
 		{"0.5125", "costUsd+snapshot:" + pricing.SnapshotDate, "gpt-4o"}, // 0.5 + 1000 × $2.5/M + 1000 × $10/M
 		{"0", "no tokens", ""},
+		{"0.5", "pricing:p.json", "acme/chat-v2"}, // by provider/model
 	}
 	for i, w := range want {
 		r := fs.Runs[i]
@@ -68,7 +74,7 @@ func TestCost(t *testing.T) {
 		}
 	}
 	tot := fs.Total
-	if tot.Cost == nil || formatUSD(*tot.Cost) != "8.4842" || tot.UnpricedRuns != 1 || !slices.Equal(tot.UnpricedModels, []string{"mystery-1"}) {
+	if tot.Cost == nil || formatUSD(*tot.Cost) != "8.9842" || tot.UnpricedRuns != 1 || !slices.Equal(tot.UnpricedModels, []string{"mystery-1"}) {
 		t.Errorf("total %+v", tot.RunCost)
 	}
 	if r := fs.Runs[1]; r.UnpricedRuns != 1 || r.Model != "mystery-1" {
