@@ -29,7 +29,8 @@ gen_ai.conversation.id, token sums as in zevo stats, the run's end as its
 status), a child span "execute_tool NAME" per tool call (error status when
 its result failed), permission requests and errors as span events. No
 prompt, text, argument or tool output is exported; error messages and
-permission reasons are redacted with Zero's rules.
+permission reasons are redacted with Zero's rules. Each run's cost, priced
+as zevo stats prices it (--pricing, --model), is its zevo.cost.usd.
 
 The streams carry no timestamps. A run starts at the time in its runId
 (Zero's run_<UTC time>_<hex>) when it has one; every other time is when zevo
@@ -52,7 +53,8 @@ Examples:
 			&ucli.StringSliceFlag{Name: "header", Usage: "add `KEY=VALUE` to each OTLP/HTTP request (repeatable)"},
 			&ucli.DurationFlag{Name: "timeout", Value: 10 * time.Second, Usage: "give up on one OTLP/HTTP request after `DURATION`"},
 			&ucli.StringFlag{Name: "clock", Value: "read", Usage: "span times: `CLOCK` is read (when each line was read) or synthetic (1 ms per line, deterministic)"},
-			&ucli.StringFlag{Name: "model", Usage: "the `NAME` of the model of runs that name none (EvoScientist's), for gen_ai.request.model"},
+			&ucli.StringFlag{Name: "model", Usage: "the `NAME` of the model of runs that name none (EvoScientist's), for gen_ai.request.model and the cost"},
+			&ucli.StringFlag{Name: "pricing", Usage: "price models from `FILE` for zevo.cost.usd, as zevo stats --pricing does"},
 			&ucli.StringFlag{Name: "provider", Usage: "the `NAME` of the provider of runs that name none, for gen_ai.provider.name (default: the agent, zero or evoscientist)"},
 			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "protocol: auto (each line its own), zero, zero@1, zero-input or evosci"},
 		},
@@ -65,7 +67,11 @@ func runOtel(c *ucli.Context, e *env) error {
 	if err != nil {
 		return usageErr("--as: %v", err)
 	}
-	opt := otel.Options{As: as, Model: c.String("model"), Provider: c.String("provider"), Version: Version}
+	prices, err := statsPricing(c)
+	if err != nil {
+		return err
+	}
+	opt := otel.Options{As: as, Model: c.String("model"), Provider: c.String("provider"), Version: Version, Pricing: &prices}
 	switch c.String("clock") {
 	case "read":
 	case "synthetic":

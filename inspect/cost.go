@@ -62,13 +62,14 @@ func (p Pricing) Apply(files []*FileStats) {
 	for _, f := range files {
 		f.Total.RunCost = RunCost{}
 		for _, r := range f.Runs {
-			p.price(r)
+			p.PriceRun(r)
 			f.Total.addCost(&r.RunCost)
 		}
 	}
 }
 
-func (p Pricing) price(r *Run) {
+// PriceRun prices one run, as Apply does.
+func (p Pricing) PriceRun(r *Run) {
 	if r.Model == "" {
 		r.Model = p.Model
 	}

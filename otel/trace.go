@@ -50,6 +50,9 @@ type Options struct {
 	As *protocol.Protocol
 	// Version is zevo's, for the instrumentation scope.
 	Version string
+	// Pricing, when set, prices each run as zevo stats does, for the
+	// zevo.cost.* attributes.
+	Pricing *inspect.Pricing
 }
 
 // Tracer builds the traces of one input, line by line: one trace per run,
@@ -414,6 +417,15 @@ func (t *Tracer) finish() {
 	t.putStr(root, "gen_ai.conversation.id", r.SessionID)
 	putCount(a, "gen_ai.usage.input_tokens", r.Tokens.Input)
 	putCount(a, "gen_ai.usage.output_tokens", r.Tokens.Output)
+	if t.opt.Pricing != nil {
+		t.opt.Pricing.PriceRun(r)
+		if r.Cost != nil {
+			a.PutDouble("zevo.cost.usd", *r.Cost)
+			t.putStr(root, "zevo.cost.source", r.CostSource)
+		} else {
+			t.putStr(root, "zevo.cost.unpriced_model", r.UnpricedModels[0])
+		}
+	}
 	t.putStr(root, "zevo.run.id", r.ID)
 	t.putStr(root, "zevo.run.status", r.Status)
 	if r.ExitCode != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/zevo/zevo/bench/corpus"
 	"github.com/zevo/zevo/inspect"
 	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/pricing"
 )
 
 // export traces one input into one OTLP/JSON request and reads it back.
@@ -68,6 +69,11 @@ func attr(s ptrace.Span, key string) string {
 		return ""
 	}
 	return v.AsString()
+}
+
+func cost(s ptrace.Span) float64 {
+	v, _ := s.Attributes().Get("zevo.cost.usd")
+	return v.Double()
 }
 
 func samples(t *testing.T) []string {
@@ -216,7 +222,7 @@ func TestTraceContent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, td, _ := export(t, "basic.zero.jsonl", data, Options{Clock: SyntheticClock})
+	_, td, _ := export(t, "basic.zero.jsonl", data, Options{Clock: SyntheticClock, Pricing: &inspect.Pricing{Tables: []*pricing.Table{pricing.Snapshot()}}})
 	byName := map[string]ptrace.Span{}
 	var runs []ptrace.Span
 	for _, s := range spans(td) {
@@ -230,7 +236,8 @@ func TestTraceContent(t *testing.T) {
 	}
 	ok, failed, open := runs[0], runs[1], runs[2]
 	if ok.Status().Code() != ptrace.StatusCodeOk || attr(ok, "gen_ai.conversation.id") != "zero_20260603100000_1780000000000000000_1" ||
-		attr(ok, "gen_ai.request.model") != "gpt-4.1" || attr(ok, "gen_ai.provider.name") != "openai" {
+		attr(ok, "gen_ai.request.model") != "gpt-4.1" || attr(ok, "gen_ai.provider.name") != "openai" ||
+		cost(ok) != 0.000088 || attr(ok, "zevo.cost.source") != "snapshot:"+pricing.SnapshotDate { // 12 × $2/M + 8 × $8/M
 		t.Errorf("first run: %v %v", ok.Status().Code(), ok.Attributes().AsRaw())
 	}
 	// The runId run_20260603100000_abc123 holds the run's start.
@@ -265,14 +272,16 @@ func TestEvoSciTrace(t *testing.T) {
 {"type": "usage_stats", "input_tokens": 18446744073709551616, "output_tokens": 7}
 {"type": "error", "message": "Bearer abcdefghijklmnopqrstu failed"}
 `
-	_, td, _ := export(t, "e.jsonl", []byte(in), Options{Clock: SyntheticClock, Model: "claude-sonnet-4-5"})
+	// The pricing names no model: the run is unpriced, and says so.
+	_, td, _ := export(t, "e.jsonl", []byte(in), Options{Clock: SyntheticClock, Model: "claude-sonnet-4-5", Pricing: &inspect.Pricing{Tables: []*pricing.Table{pricing.Snapshot()}}})
 	all := spans(td)
 	if len(all) != 3 {
 		t.Fatalf("%d spans", len(all))
 	}
 	root, exec, grep := all[0], all[1], all[2]
 	if attr(root, "gen_ai.request.model") != "claude-sonnet-4-5" || attr(root, "gen_ai.provider.name") != "evoscientist" ||
-		attr(root, "gen_ai.usage.input_tokens") != "18446744073709551616" || root.Status().Code() != ptrace.StatusCodeError {
+		attr(root, "gen_ai.usage.input_tokens") != "18446744073709551616" || root.Status().Code() != ptrace.StatusCodeError ||
+		attr(root, "zevo.cost.unpriced_model") != inspect.NoModel || attr(root, "zevo.cost.usd") != "" {
 		t.Errorf("root %v", root.Attributes().AsRaw())
 	}
 	// The request for execute belongs to its open call (the result has no id:

@@ -68,6 +68,7 @@ type statsReport struct {
 		Runs []struct {
 			FirstLine int
 			Tokens    struct{ Input, Output json.Number }
+			Cost      *float64
 			Tools     map[string]struct{ Calls int }
 		}
 	}
@@ -91,12 +92,12 @@ type runKey struct {
 }
 
 // checkAgainstStats compares the spans received with zevo stats: one
-// invoke_agent trace per run with the run's token sums, one execute_tool
-// child per tool call.
+// invoke_agent trace per run with the run's token sums and cost, one
+// execute_tool child per tool call.
 func checkAgainstStats(t *testing.T, traces []ptrace.Traces, files []string) {
 	t.Helper()
 	var rep statsReport
-	if err := json.Unmarshal([]byte(zevo(t, append([]string{"stats", "--json"}, files...)...)), &rep); err != nil {
+	if err := json.Unmarshal([]byte(zevo(t, append([]string{"stats", "--json", "--model", "gpt-4.1"}, files...)...)), &rep); err != nil {
 		t.Fatal(err)
 	}
 	roots := map[runKey]ptrace.Span{}
@@ -151,6 +152,10 @@ func checkAgainstStats(t *testing.T, traces []ptrace.Traces, files []string) {
 			if in.AsString() != r.Tokens.Input.String() || out.AsString() != r.Tokens.Output.String() {
 				t.Errorf("run %v: tokens %s/%s, zevo stats %s/%s", key, in.AsString(), out.AsString(), r.Tokens.Input, r.Tokens.Output)
 			}
+			cost, priced := s.Attributes().Get("zevo.cost.usd")
+			if priced != (r.Cost != nil) || priced && cost.Double() != *r.Cost {
+				t.Errorf("run %v: cost %v, zevo stats %v", key, cost.AsRaw(), r.Cost)
+			}
 			calls := 0
 			for _, c := range r.Tools {
 				calls += c.Calls
@@ -170,7 +175,7 @@ func checkAgainstStats(t *testing.T, traces []ptrace.Traces, files []string) {
 func TestEndpoint(t *testing.T) {
 	url, sink := startReceiver(t)
 	files := samples(t)
-	zevo(t, append([]string{"otel", "--endpoint", url}, files...)...)
+	zevo(t, append([]string{"otel", "--endpoint", url, "--model", "gpt-4.1"}, files...)...)
 	checkAgainstStats(t, sink.AllTraces(), files)
 }
 
@@ -179,7 +184,7 @@ func TestEndpoint(t *testing.T) {
 func TestOutputFile(t *testing.T) {
 	files := samples(t)
 	path := filepath.Join(t.TempDir(), "traces.json")
-	zevo(t, append([]string{"otel", "--clock", "synthetic", "--output", path}, files...)...)
+	zevo(t, append([]string{"otel", "--clock", "synthetic", "--model", "gpt-4.1", "--output", path}, files...)...)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
