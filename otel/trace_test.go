@@ -364,3 +364,19 @@ func TestEmitAtRunEnd(t *testing.T) {
 		t.Errorf("%d traces at the end", emitted)
 	}
 }
+
+// FuzzTrace: any input gives one trace per run stats counts, with its
+// tokens, and never a crash.
+func FuzzTrace(f *testing.F) {
+	for _, p := range pieces {
+		f.Add([]byte(p + "\n" + p + "\n"))
+	}
+	f.Add([]byte(`{"type": "interrupt", "interrupt_id": "i", "action_requests": [{"name": 3}, 7], "review_configs": 1}`))
+	f.Add([]byte(`{"schemaVersion":2,"type":"permission_request","runId":"r","id":"x","risk":"high"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 1<<16 {
+			return
+		}
+		followsStats(t, "fuzz", data)
+	})
+}

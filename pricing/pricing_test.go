@@ -97,3 +97,26 @@ func TestSnapshot(t *testing.T) {
 		t.Error("gemini-2.5-pro has tiered prices and must not be in the snapshot")
 	}
 }
+
+// FuzzParse: any bytes give a table or an error, never a crash, and a
+// table prices every model it names at non-negative prices.
+func FuzzParse(f *testing.F) {
+	f.Add(snapshotJSON)
+	f.Add([]byte(`{"m": {"input_cost_per_token": 1e-6, "output_cost_per_token": 2e-6}}`))
+	f.Add([]byte(`{"m": {"input_cost_per_token": 1e400, "output_cost_per_token": -0}}`))
+	f.Add([]byte(`{"m": {"input_cost_per_token": "1", "output_cost_per_token": null}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tab, err := Parse("fuzz", data)
+		if err != nil {
+			return
+		}
+		for name, p := range tab.prices {
+			if p.Input.Sign() < 0 || p.Output.Sign() < 0 {
+				t.Fatalf("%s: negative price", name)
+			}
+			if _, _, ok := tab.Lookup(name); !ok && name != "" { // "" is no model: never looked up
+				t.Fatalf("%s not found", name)
+			}
+		}
+	})
+}
