@@ -67,6 +67,7 @@ func TestStatsJSONCost(t *testing.T) {
 		}
 		Total struct {
 			Cost           *float64
+			PricedCost     *float64
 			UnpricedRuns   int
 			UnpricedModels []string
 		}
@@ -84,7 +85,7 @@ func TestStatsJSONCost(t *testing.T) {
 	if r := runs[2]; r.Cost != nil || r.CostSource != nil || r.Model != "mystery-9" {
 		t.Errorf("r3: %+v", r)
 	}
-	if tot := rep.Total; tot.Cost == nil || *tot.Cost != 5.458881 || tot.UnpricedRuns != 1 || len(tot.UnpricedModels) != 1 || tot.UnpricedModels[0] != "mystery-9" {
+	if tot := rep.Total; tot.Cost != nil || tot.PricedCost == nil || *tot.PricedCost != 5.458881 || tot.UnpricedRuns != 1 || len(tot.UnpricedModels) != 1 || tot.UnpricedModels[0] != "mystery-9" {
 		t.Errorf("total %+v", tot)
 	}
 	if !strings.Contains(out, `"cost": null`) {

@@ -11,12 +11,13 @@ import (
 // UnpricedModels.
 const NoModel = "(no model)"
 
-// RunCost is what runs cost in USD. Cost is nil when no run was priced;
-// on a total it sums the priced runs, and UnpricedRuns says how many are
-// missing from it. Never a silent 0: a run whose model has no price is
-// counted in UnpricedRuns and its model named in UnpricedModels.
+// RunCost is what runs cost in USD. Never a silent 0: a run whose model
+// has no price has no Cost, is counted in UnpricedRuns and its model named
+// in UnpricedModels; a total has a Cost only when every run was priced,
+// and PricedCost sums the runs that were.
 type RunCost struct {
 	Cost           *float64 `json:"cost"`
+	PricedCost     *float64 `json:"pricedCost"`
 	CostSource     string   `json:"costSource,omitempty"` // runs only: see Pricing
 	PricedAs       string   `json:"pricedAs,omitempty"`   // runs only: the table's entry used
 	UnpricedRuns   int      `json:"unpricedRuns,omitempty"`
@@ -24,13 +25,18 @@ type RunCost struct {
 }
 
 func (c *RunCost) addCost(o *RunCost) {
-	if o.Cost != nil {
-		if c.Cost == nil {
-			c.Cost = new(float64)
+	if o.PricedCost != nil {
+		if c.PricedCost == nil {
+			c.PricedCost = new(float64)
 		}
-		*c.Cost += *o.Cost
+		*c.PricedCost += *o.PricedCost
 	}
 	c.UnpricedRuns += o.UnpricedRuns
+	c.Cost = nil
+	if c.UnpricedRuns == 0 && c.PricedCost != nil {
+		c.Cost = new(float64)
+		*c.Cost = *c.PricedCost
+	}
 	for _, m := range o.UnpricedModels {
 		if i, found := slices.BinarySearch(c.UnpricedModels, m); !found {
 			c.UnpricedModels = slices.Insert(c.UnpricedModels, i, m)
@@ -104,7 +110,7 @@ func (p Pricing) PriceRun(r *Run) {
 		c.CostSource = "no tokens"
 	}
 	f, _ := cost.Float64()
-	c.Cost = &f
+	c.Cost, c.PricedCost = &f, &f
 	r.RunCost = c
 }
 

@@ -74,7 +74,8 @@ func TestCost(t *testing.T) {
 		}
 	}
 	tot := fs.Total
-	if tot.Cost == nil || formatUSD(*tot.Cost) != "8.9842" || tot.UnpricedRuns != 1 || !slices.Equal(tot.UnpricedModels, []string{"mystery-1"}) {
+	// One run is unpriced: the total has no cost, only the priced runs' sum.
+	if tot.Cost != nil || tot.PricedCost == nil || formatUSD(*tot.PricedCost) != "8.9842" || tot.UnpricedRuns != 1 || !slices.Equal(tot.UnpricedModels, []string{"mystery-1"}) {
 		t.Errorf("total %+v", tot.RunCost)
 	}
 	if r := fs.Runs[1]; r.UnpricedRuns != 1 || r.Model != "mystery-1" {
@@ -91,6 +92,9 @@ func TestCostEvoSciModel(t *testing.T) {
 	fs = priced(t, Pricing{Tables: []*pricing.Table{pricing.Snapshot()}, Model: "gpt-4.1"}, input)
 	if r := fs.Runs[0]; r.Cost == nil || formatUSD(*r.Cost) != "0.0100" || r.Model != "gpt-4.1" {
 		t.Errorf("EvoScientist run with --model gpt-4.1: %+v", r.RunCost)
+	}
+	if tot := fs.Total; tot.Cost == nil || *tot.Cost != *fs.Runs[0].Cost || *tot.PricedCost != *tot.Cost || tot.UnpricedRuns != 0 {
+		t.Errorf("every run priced: total %+v", tot.RunCost)
 	}
 	fs = priced(t, Pricing{Tables: []*pricing.Table{pricing.Snapshot()}, Model: "no-such-model"}, input)
 	if r := fs.Runs[0]; r.Cost != nil || !slices.Equal(fs.Total.UnpricedModels, []string{"no-such-model"}) {
@@ -110,7 +114,7 @@ func TestGroupRuns(t *testing.T) {
 	if g := groups[0]; g.Key != "gpt-4.1" || g.Runs != 2 || g.Tokens.Total.Int64() != 4000 || formatUSD(*g.Cost) != "0.0200" {
 		t.Errorf("gpt-4.1 group %+v", g)
 	}
-	if g := groups[1]; g.Key != "mystery-1" || g.Cost != nil || g.UnpricedRuns != 1 {
+	if g := groups[1]; g.Key != "mystery-1" || g.Cost != nil || g.PricedCost != nil || g.UnpricedRuns != 1 {
 		t.Errorf("mystery-1 group %+v", g)
 	}
 	var b strings.Builder

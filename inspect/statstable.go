@@ -122,14 +122,14 @@ func unpriced(w io.Writer, indent string, c *RunCost) {
 // costCol shows a cost, or says that runs had no price: never a silent 0.
 func costCol(c *RunCost) string {
 	switch {
-	case c.Cost == nil && c.UnpricedRuns == 0:
+	case c.UnpricedRuns == 0 && c.Cost == nil:
 		return "-"
-	case c.Cost == nil:
+	case c.UnpricedRuns == 0:
+		return formatUSD(*c.Cost)
+	case c.PricedCost == nil:
 		return "unpriced"
-	case c.UnpricedRuns > 0:
-		return fmt.Sprintf("%s + %d unpriced", formatUSD(*c.Cost), c.UnpricedRuns)
 	}
-	return formatUSD(*c.Cost)
+	return fmt.Sprintf("%s + %d unpriced", formatUSD(*c.PricedCost), c.UnpricedRuns)
 }
 
 // formatUSD shows a cost to a hundredth of a cent.
