@@ -13,8 +13,11 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/zevo/zevo/otel"
 )
 
 func TestOtelUsageErrors(t *testing.T) {
@@ -105,6 +108,8 @@ func TestOtelEndpoint(t *testing.T) {
 	mu.Lock()
 	fail = true
 	mu.Unlock()
+	defer func(r []time.Duration) { otel.Retries = r }(otel.Retries)
+	otel.Retries = []time.Duration{time.Millisecond}
 	code, _, errs = run(t, "", "otel", "--endpoint", srv.URL+"/v1/traces", "--header", "X-Team=a=b", sampleZero)
 	if code != ExitDiagnostics || !strings.Contains(errs, sampleZero+":1-15: run run_20260603100000_abc123 not sent: "+srv.URL+"/v1/traces: 503 Service Unavailable overloaded") {
 		t.Errorf("exit %d: %s", code, errs)

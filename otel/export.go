@@ -7,7 +7,9 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
+	"time"
 
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
@@ -75,18 +77,43 @@ func TracesURL(endpoint string) (string, error) {
 	return u.String(), nil
 }
 
-// Send posts td to an OTLP/HTTP traces URL as protobuf. The body is an
-// ExportTraceServiceRequest: pdata's TracesData encoding, which is the
-// same message on the wire (one repeated ResourceSpans, field 1).
+// Retries are the waits before sending again when an OTLP/HTTP endpoint
+// answers 429, 502, 503 or 504, or cannot be reached (OTLP's retryable
+// cases); a Retry-After of at most 10 seconds replaces the wait.
+var Retries = []time.Duration{time.Second, 2 * time.Second}
+
+// Send posts td to an OTLP/HTTP traces URL as protobuf, retrying as
+// Retries says. The body is an ExportTraceServiceRequest: pdata's
+// TracesData encoding, which is the same message on the wire (one repeated
+// ResourceSpans, field 1).
 func Send(ctx context.Context, client *http.Client, traceURL string, header http.Header, td ptrace.Traces) error {
 	var m ptrace.ProtoMarshaler
 	body, err := m.MarshalTraces(td)
 	if err != nil {
 		return err
 	}
+	for try := 0; ; try++ {
+		wait, err := post(ctx, client, traceURL, header, body)
+		if err == nil || wait < 0 || try == len(Retries) {
+			return err
+		}
+		if wait == 0 {
+			wait = Retries[try]
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+	}
+}
+
+// post sends once. On failure, wait is -1 when sending again cannot help,
+// else the server's Retry-After (0 when it gave none).
+func post(ctx context.Context, client *http.Client, traceURL string, header http.Header, body []byte) (wait time.Duration, err error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, traceURL, bytes.NewReader(body))
 	if err != nil {
-		return err
+		return -1, err
 	}
 	for k, v := range header {
 		req.Header[k] = v
@@ -94,12 +121,20 @@ func Send(ctx context.Context, client *http.Client, traceURL string, header http
 	req.Header.Set("Content-Type", "application/x-protobuf")
 	resp, err := client.Do(req)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer resp.Body.Close()
 	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("%s: %s %s", traceURL, resp.Status, inspect.Safe(strings.TrimSpace(string(msg))))
+	if resp.StatusCode/100 == 2 {
+		return 0, nil
 	}
-	return nil
+	err = fmt.Errorf("%s: %s %s", traceURL, resp.Status, inspect.Safe(strings.TrimSpace(string(msg))))
+	switch resp.StatusCode {
+	case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		if secs, perr := strconv.Atoi(resp.Header.Get("Retry-After")); perr == nil && secs >= 0 && secs <= 10 {
+			return time.Duration(secs) * time.Second, err
+		}
+		return 0, err
+	}
+	return -1, err
 }
