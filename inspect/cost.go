@@ -1,8 +1,11 @@
 package inspect
 
 import (
+	"math"
 	"math/big"
 	"slices"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/zevo/zevo/pricing"
 )
@@ -42,6 +45,14 @@ func (c *RunCost) addCost(o *RunCost) {
 			c.UnpricedModels = slices.Insert(c.UnpricedModels, i, m)
 		}
 	}
+}
+
+// producerCost reads a usage event's costUsd: a number that is not
+// negative and keeps the run's sum finite (1e400 would make it +Inf, which
+// JSON cannot hold); else the event counts as one without costUsd.
+func producerCost(v gjson.Result, sum float64) (float64, bool) {
+	c := v.Float()
+	return c, v.Type == gjson.Number && c >= 0 && !math.IsInf(sum+c, 0)
 }
 
 // usageCost is what a run's usage events said about cost: how many carried

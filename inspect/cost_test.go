@@ -45,6 +45,7 @@ func TestCost(t *testing.T) {
 		zeroRun("d", "claude-sonnet-4.5", "claude-sonnet-4-5-20250929", `"promptTokens":1000,"completionTokens":1000,"totalTokens":2000`) +
 		zeroRun("e", "gpt-4o", "", `"promptTokens":1000,"completionTokens":0,"totalTokens":1000,"costUsd":0.5`, `"promptTokens":1000,"completionTokens":1000,"totalTokens":2000`) +
 		zeroRun("f", "", "") +
+		zeroRun("h", "gpt-4.1", "", `"promptTokens":1000000,"completionTokens":0,"totalTokens":1000000,"costUsd":1e400`, `"promptTokens":0,"completionTokens":0,"totalTokens":0,"costUsd":-1`) +
 		`{"schemaVersion":2,"type":"run_start","runId":"g","model":"chat-v2","provider":"acme"}
 {"schemaVersion":2,"type":"usage","runId":"g","promptTokens":1000000,"completionTokens":0,"totalTokens":1000000}
 {"schemaVersion":2,"type":"run_end","runId":"g","status":"success","exitCode":0}
@@ -61,6 +62,7 @@ func TestCost(t *testing.T) {
 		{"0.018", "snapshot:" + pricing.SnapshotDate, "claude-sonnet-4-5-20250929"},
 		{"0.5125", "costUsd+snapshot:" + pricing.SnapshotDate, "gpt-4o"}, // 0.5 + 1000 × $2.5/M + 1000 × $10/M
 		{"0", "no tokens", ""},
+		{"1", "pricing:p.json", "gpt-4.1"},        // costUsd 1e400 and -1 are not costs: priced from the table
 		{"0.5", "pricing:p.json", "acme/chat-v2"}, // by provider/model
 	}
 	for i, w := range want {
@@ -75,7 +77,7 @@ func TestCost(t *testing.T) {
 	}
 	tot := fs.Total
 	// One run is unpriced: the total has no cost, only the priced runs' sum.
-	if tot.Cost != nil || tot.PricedCost == nil || formatUSD(*tot.PricedCost) != "8.9842" || tot.UnpricedRuns != 1 || !slices.Equal(tot.UnpricedModels, []string{"mystery-1"}) {
+	if tot.Cost != nil || tot.PricedCost == nil || formatUSD(*tot.PricedCost) != "9.9842" || tot.UnpricedRuns != 1 || !slices.Equal(tot.UnpricedModels, []string{"mystery-1"}) {
 		t.Errorf("total %+v", tot.RunCost)
 	}
 	if r := fs.Runs[1]; r.UnpricedRuns != 1 || r.Model != "mystery-1" {

@@ -266,8 +266,8 @@ func (s *Summarizer) zeroLine(r *Run, ev *event) {
 		r.Provider, r.SessionID = o.Str("provider"), o.Str("sessionId")
 	case "usage":
 		r.Tokens.addZero(o)
-		if c := o.Get("costUsd"); c.Type == gjson.Number {
-			r.CostUSD += c.Float()
+		if c, ok := producerCost(o.Get("costUsd"), r.CostUSD); ok {
+			r.CostUSD += c
 			r.usage.costed++
 		} else {
 			r.usage.uncosted.addZero(o)
