@@ -32,7 +32,8 @@ func (c *RunCost) addCost(o *RunCost) {
 		if c.PricedCost == nil {
 			c.PricedCost = new(float64)
 		}
-		*c.PricedCost += *o.PricedCost
+		// Saturates rather than become +Inf, which JSON cannot hold.
+		*c.PricedCost = min(*c.PricedCost+*o.PricedCost, math.MaxFloat64)
 	}
 	c.UnpricedRuns += o.UnpricedRuns
 	c.Cost = nil
@@ -103,7 +104,10 @@ func (p Pricing) PriceRun(r *Run) {
 			names = append(names, r.Provider+"/"+r.Model, r.Provider+"/"+r.APIModel)
 		}
 		price, source, entry, ok := p.lookup(names...)
-		if !ok {
+		if ok {
+			cost.Add(cost, price.Cost(rest.Input, rest.Output))
+		}
+		if f, _ := cost.Float64(); !ok || math.IsInf(f, 0) { // no price, or a cost past float64
 			name := r.Model
 			if name == "" {
 				name = NoModel
@@ -111,7 +115,6 @@ func (p Pricing) PriceRun(r *Run) {
 			r.RunCost = RunCost{UnpricedRuns: 1, UnpricedModels: []string{name}}
 			return
 		}
-		cost.Add(cost, price.Cost(rest.Input, rest.Output))
 		if c.CostSource != "" {
 			source = c.CostSource + "+" + source
 		}

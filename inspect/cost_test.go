@@ -1,6 +1,8 @@
 package inspect
 
 import (
+	"encoding/json"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -130,5 +132,24 @@ func TestGroupRuns(t *testing.T) {
 	}
 	if _, err := GroupRuns(nil, "colour"); err == nil {
 		t.Error("unknown grouping accepted")
+	}
+}
+
+// TestCostPastFloat: a cost too large for a float64 (JSON has no +Inf) is
+// reported unpriced rather than break --json.
+func TestCostPastFloat(t *testing.T) {
+	huge := "1" + strings.Repeat("0", 400)
+	fs := priced(t, Pricing{Tables: []*pricing.Table{pricing.Snapshot()}}, zeroRun("a", "gpt-4.1", "", `"promptTokens":`+huge+`,"completionTokens":0,"totalTokens":`+huge))
+	if r := fs.Runs[0]; r.Cost != nil || r.UnpricedRuns != 1 {
+		t.Errorf("%+v", r.RunCost)
+	}
+	if _, err := json.Marshal(fs); err != nil {
+		t.Error(err)
+	}
+	big := 1e308
+	c := RunCost{PricedCost: &big}
+	c.addCost(&c)
+	if *c.PricedCost != math.MaxFloat64 {
+		t.Errorf("sum %v", *c.PricedCost)
 	}
 }
