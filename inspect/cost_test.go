@@ -130,6 +130,20 @@ func TestGroupRuns(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, b.String())
 		}
 	}
+	other := priced(t, Pricing{Tables: []*pricing.Table{pricing.Snapshot()}}, `{"type": "tool_call", "name": "ls", "args": {}, "id": "1"}
+{"type": "tool_result", "name": "ls", "content": "", "success": false, "id": "1"}
+{"type": "tool_call", "name": "ls", "args": {}, "id": "2"}
+`)
+	other.File = "y.jsonl"
+	files := []*FileStats{fs, other}
+	byFile, _ := GroupRuns(files, ByFile)
+	if len(byFile) != 2 || byFile[0].Key != "x.jsonl" || byFile[0].Runs != 3 || byFile[0].Tokens.Total.Int64() != 4002 || byFile[1].Key != "y.jsonl" || byFile[1].Runs != 1 {
+		t.Errorf("by file: %+v", byFile)
+	}
+	byTool, _ := GroupRuns(files, ByTool)
+	if len(byTool) != 1 || byTool[0].Key != "ls" || byTool[0].Runs != 1 || *byTool[0].Tool != (ToolStat{Calls: 2, Results: 1, Errors: 1}) || byTool[0].Counts != nil {
+		t.Errorf("by tool: %+v", byTool)
+	}
 	if _, err := GroupRuns(nil, "colour"); err == nil {
 		t.Error("unknown grouping accepted")
 	}
