@@ -67,7 +67,7 @@ func runOtel(c *ucli.Context, e *env) error {
 	if err != nil {
 		return usageErr("--as: %v", err)
 	}
-	prices, err := statsPricing(c)
+	prices, err := pricingFromFlags(c)
 	if err != nil {
 		return err
 	}

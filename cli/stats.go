@@ -62,8 +62,8 @@ type statsReport struct {
 	Groups []inspect.Group      `json:"groups,omitempty"`
 }
 
-// statsPricing reads the pricing flags.
-func statsPricing(c *ucli.Context) (inspect.Pricing, error) {
+// pricingFromFlags reads --pricing and --model (stats and otel).
+func pricingFromFlags(c *ucli.Context) (inspect.Pricing, error) {
 	p := inspect.Pricing{Model: c.String("model")}
 	if f := c.String("pricing"); f != "" {
 		t, err := pricing.LoadFile(f)
@@ -85,7 +85,7 @@ func runStats(c *ucli.Context, e *env) error {
 	if _, err := inspect.GroupRuns(nil, by); by != "" && err != nil {
 		return usageErr("--by: %v", err)
 	}
-	prices, err := statsPricing(c)
+	prices, err := pricingFromFlags(c)
 	if err != nil {
 		return err
 	}
