@@ -3,7 +3,9 @@ module github.com/zevo/zevo
 go 1.24.0
 
 require (
+	github.com/fsnotify/fsnotify v1.9.0
 	github.com/itchyny/gojq v0.12.20
+	github.com/klauspost/compress v1.18.2
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
 	github.com/schollz/progressbar/v3 v3.18.0
 	github.com/tidwall/gjson v1.20.2

@@ -88,7 +88,7 @@ func TestStatsJSONCost(t *testing.T) {
 	if tot := rep.Total; tot.Cost != nil || tot.PricedCost == nil || *tot.PricedCost != 5.458881 || tot.UnpricedRuns != 1 || len(tot.UnpricedModels) != 1 || tot.UnpricedModels[0] != "mystery-9" {
 		t.Errorf("total %+v", tot)
 	}
-	if !strings.Contains(out, `"cost": null`) {
+	if !strings.Contains(out, `"cost":null`) {
 		t.Errorf("an unpriced run's cost must be null:\n%s", out)
 	}
 	_, table, _ := run(t, "", "stats", "--pricing", prices, log)
