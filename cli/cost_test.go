@@ -97,4 +97,13 @@ func TestStatsJSONCost(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, table)
 		}
 	}
+	// Every table names the cost column where countCols puts it.
+	for _, args := range [][]string{{"--totals"}, {"--by", "model"}, {"--by", "file"}} {
+		_, table, _ := run(t, "", append(append([]string{"stats", "--pricing", prices}, args...), log)...)
+		lines := strings.Split(table, "\n")
+		head, row := lines[0], lines[1]
+		if i := strings.Index(head, "COST USD"); i < 0 || !strings.HasPrefix(row[i:], "5.4589") {
+			t.Errorf("%v: the cost is not under COST USD:\n%s", args, table)
+		}
+	}
 }

@@ -101,7 +101,7 @@ func WriteGroupTable(w io.Writer, by string, groups []Group) error {
 	if by == ByFile {
 		header = "FILE"
 	}
-	fmt.Fprintf(tw, "%s\tRUNS\tEVENTS\tTOKENS IN\tOUT\tTOTAL\tCOST USD\tTOOL CALLS\tFAILED\tPERMISSIONS\tERRORS\n", header)
+	fmt.Fprintf(tw, "%s\tRUNS\t%s\n", header, countHeader)
 	total, runs := newCounts(), 0
 	for _, g := range groups {
 		fmt.Fprintf(tw, "%s\t%d\t%s\n", Safe(groupLabel(g.Key)), g.Runs, countCols(g.Counts))

@@ -67,7 +67,10 @@ func WriteStatsTable(w io.Writer, files []*FileStats) error {
 	return tw.Flush()
 }
 
-const tableHeader = "RUN\tLINES\tSTATUS\tEVENTS\tTOKENS IN\tOUT\tTOTAL\tCOST USD\tTOOL CALLS\tFAILED\tPERMISSIONS\tERRORS\tFINAL CHARS"
+// countHeader names the columns of countCols.
+const countHeader = "EVENTS\tTOKENS IN\tOUT\tTOTAL\tCOST USD\tTOOL CALLS\tFAILED\tPERMISSIONS\tERRORS"
+
+const tableHeader = "RUN\tLINES\tSTATUS\t" + countHeader + "\tFINAL CHARS"
 
 func countCols(c *Counts) string {
 	calls, failed := 0, 0
@@ -157,7 +160,7 @@ func joinCounts(m map[string]int, failed map[string]int) string {
 // when there are several, then events by type and tools over all.
 func WriteStatsTotals(w io.Writer, files []*FileStats) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "FILE\tLINES\tRUNS\tEVENTS\tTOKENS IN\tOUT\tTOTAL\tTOOL CALLS\tFAILED\tPERMISSIONS\tERRORS")
+	fmt.Fprintln(tw, "FILE\tLINES\tRUNS\t"+countHeader)
 	lines, runs := 0, 0
 	for _, f := range files {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", Safe(f.File), f.Lines, len(f.Runs), countCols(&f.Total))
