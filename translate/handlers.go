@@ -123,6 +123,9 @@ func (t *Translator) place(ev *event) (step protocol.Step, renamed *Diagnostic, 
 			return step, nil, err
 		}
 	}
+	if step.Start && t.opt.To == EvoSci && p.Family == protocol.FamilyEvoSci {
+		t.forgetZeroRun() // the calls of the run passed through (passFill)
+	}
 	if step.Start && !step.Late && p.Family == protocol.FamilyZero && t.opt.To != EvoSci {
 		id := ev.Str("runId")
 		if protocol.IsZeroID(id) {

@@ -586,3 +586,43 @@ func keyedIDs(t *testing.T, out []string) (calls, results, perms []string) {
 	}
 	return calls, results, perms
 }
+
+func TestEvoSci01PassedThroughGetsTheFieldsConsumersIndex(t *testing.T) {
+	// EvoScientist's stream state indexes tool_result["id"] and the
+	// sub-agent events' "instance_id" (and subagent_start's
+	// "tool_call_id"); EvoScientist 0.1.x wrote none of them. Passed
+	// through, such lines get them: a result the id of the call it
+	// answers, a sub-agent event its sub-agent's name.
+	in := `{"type": "tool_call", "name": "read_file", "args": {"path": "a"}, "id": "t1"}
+{"type": "tool_call", "name": "read_file", "args": {"path": "b"}, "id": "t2"}
+{"type": "tool_call", "name": "read_file", "args": {"path": "a"}, "id": "t1"}
+{"type": "tool_result", "name": "read_file", "content": "A", "success": true}
+{"type": "subagent_start", "name": "research", "description": "d"}
+{"type": "subagent_tool_call", "subagent": "research", "name": "web", "args": {}, "id": "s1"}
+{"type": "subagent_tool_result", "subagent": "research", "name": "web", "content": "r", "success": true, "id": "s1"}
+{"type": "subagent_end", "name": "research"}
+{"type": "tool_result", "name": "read_file", "content": "B", "success": true}
+{"type": "tool_result", "name": "read_file", "content": "C", "success": true, "id": "t9"}
+{"type": "done", "content": "", "response": ""}
+`
+	want := `{"type": "tool_call", "name": "read_file", "args": {"path": "a"}, "id": "t1"}
+{"type": "tool_call", "name": "read_file", "args": {"path": "b"}, "id": "t2"}
+{"type": "tool_call", "name": "read_file", "args": {"path": "a"}, "id": "t1"}
+{"type": "tool_result", "name": "read_file", "content": "A", "success": true, "id": "t1"}
+{"type": "subagent_start", "name": "research", "description": "d", "instance_id": "research", "tool_call_id": ""}
+{"type": "subagent_tool_call", "subagent": "research", "name": "web", "args": {}, "id": "s1", "instance_id": "research"}
+{"type": "subagent_tool_result", "subagent": "research", "name": "web", "content": "r", "success": true, "id": "s1", "instance_id": "research"}
+{"type": "subagent_end", "name": "research", "instance_id": "research"}
+{"type": "tool_result", "name": "read_file", "content": "B", "success": true, "id": "t2"}
+{"type": "tool_result", "name": "read_file", "content": "C", "success": true, "id": "t9"}
+{"type": "done", "content": "", "response": ""}`
+	for _, redact := range []bool{false, true} {
+		out, diags, _ := lines(t, Options{To: EvoSci, Redact: redact}, in)
+		if len(diags) > 0 {
+			t.Fatal(diags)
+		}
+		if got := strings.Join(out, "\n"); got != want {
+			t.Errorf("redact %v: got\n%s\nwant\n%s", redact, got, want)
+		}
+	}
+}

@@ -271,12 +271,60 @@ func (t *Translator) endEvoRun(msg string) error {
 
 // evoToEvo passes an EvoScientist event on (redacted with --redact).
 func (t *Translator) evoToEvo(ev *event) error {
-	if t.opt.Redactor == nil && !ev.prefix && ev.Raw != "" {
+	fill := t.passFill(ev)
+	if fill == nil && t.opt.Redactor == nil && !ev.prefix && ev.Raw != "" {
 		t.stats.Written++
 		t.line = append(t.line[:0], ev.Raw...)
 		return t.emit(t.line)
 	}
 	t.headEvo(ev.typ)
 	t.keepFields(ev, "type")
+	for _, f := range fill {
+		t.ob.str(f[0], f[1])
+	}
 	return t.write()
+}
+
+// passFill follows the tool calls of an EvoScientist run passed through,
+// and returns the fields an EvoScientist 0.1.x line lacks that today's
+// consumers index (EvoScientist's stream state reads event["id"] of a
+// tool_result, event["instance_id"] of sub-agent events): a result's id
+// is the call it answers (as for Zero output), a sub-agent's instance is
+// named after the sub-agent, and subagent_start's tool_call_id is "".
+func (t *Translator) passFill(ev *event) [][2]string {
+	if ev.prefix {
+		return nil
+	}
+	var inst string
+	switch ev.typ {
+	case "tool_call":
+		if id := ev.Get("id"); id.Type == gjson.String {
+			t.addPending(id.Str, ev.Get("name").Str)
+		}
+		return nil
+	case "tool_result":
+		id := ev.Get("id")
+		if id.Exists() && id.Type != gjson.String {
+			return nil
+		}
+		got, _ := t.takePending(id.Str, ev.Get("name").Str)
+		if id.Exists() {
+			return nil
+		}
+		return [][2]string{{"id", got}}
+	case "subagent_start", "subagent_end":
+		inst = ev.Get("name").Str
+	case "subagent_tool_call", "subagent_tool_result":
+		inst = ev.Get("subagent").Str
+	default:
+		return nil
+	}
+	var fill [][2]string
+	if !ev.Has("instance_id") {
+		fill = append(fill, [2]string{"instance_id", inst})
+	}
+	if ev.typ == "subagent_start" && !ev.Has("tool_call_id") {
+		fill = append(fill, [2]string{"tool_call_id", ""})
+	}
+	return fill
 }
