@@ -95,10 +95,19 @@ func (t *Tracker) Current() *Run { return t.cur }
 // Event places the event o of protocol p (as Detect names it), on line,
 // and reports what it does.
 func (t *Tracker) Event(p *Protocol, o *Object, line int) Step {
-	typ := o.Str("type")
 	runID := ""
 	if p.Family == FamilyZero {
 		runID = o.Str("runId")
+	}
+	return t.EventOf(p, o.Str("type"), runID, o, line)
+}
+
+// EventOf is Event for a caller that has read the event's "type" and, for
+// Zero, its "runId" already (as o.Str returns them; runID is ignored for
+// EvoScientist): translate reads them ahead, on its reading goroutine.
+func (t *Tracker) EventOf(p *Protocol, typ, runID string, o *Object, line int) Step {
+	if p.Family != FamilyZero {
+		runID = ""
 	}
 	last := t.last
 	t.last = nil

@@ -47,6 +47,7 @@ func (p *preparer) prepare(l jsonl.Line, out *prepared) {
 // diagnostic for a line that is still translated (NaN replaced by null).
 func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnostic) {
 	ev.name, ev.num, ev.prefix, ev.proto, ev.typ = l.Name, l.Num, false, nil, ""
+	ev.rawTyp, ev.runID = "", ""
 	if e := p.dec.Decode(l.Bytes, &ev.Object); e != nil {
 		return nil, nil, &Diagnostic{ev.where(), e.Error()}
 	}
@@ -54,11 +55,12 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnos
 		warn = &Diagnostic{ev.where(), protocol.NonFiniteMessage(ev.NonFinite[0])}
 	}
 	ev.proto = protocol.Detect(&ev.Object)
+	ev.readRunID()
 	typ := ev.Get("type")
 	if typ.Type != gjson.String {
 		return nil, nil, &Diagnostic{ev.where(), `no string "type" field`}
 	}
-	ev.typ = typ.Str
+	ev.typ, ev.rawTyp = typ.Str, typ.Str
 	sv := ev.Get("schemaVersion")
 	switch {
 	case strings.HasPrefix(ev.typ, "zero."):
@@ -67,6 +69,7 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnos
 		ev.kind, ev.typ, ev.prefix = EvoSci, ev.typ[len("evosci."):], true
 		ev.Del("schemaVersion")
 		ev.Del("runId")
+		ev.runID = ""
 		sv = gjson.Result{}
 	case ev.proto.Family == protocol.FamilyEvoSci:
 		ev.kind = EvoSci
@@ -88,6 +91,7 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnos
 		case "2":
 		case "1":
 			upgrade(ev, p.tables)
+			ev.readRunID() // a table may rename it
 		default:
 			if !sv.Exists() {
 				return nil, nil, &Diagnostic{ev.where(), `Zero event without "schemaVersion"`}
@@ -96,6 +100,14 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnos
 		}
 	}
 	return ev, warn, nil
+}
+
+// readRunID keeps Str("runId") for the runs, where the line is Zero's.
+func (ev *event) readRunID() {
+	ev.runID = ""
+	if ev.proto.Family == protocol.FamilyZero {
+		ev.runID = ev.Str("runId")
+	}
 }
 
 // checkZeroFields checks the JSON types of the fields Zero knows, so that

@@ -11,12 +11,15 @@ import (
 // translation needs to know of it.
 type event struct {
 	protocol.Object
-	proto  *protocol.Protocol // as protocol.Detect names the line
-	kind   Format             // Zero or EvoSci, after undoing a kept prefix
-	typ    string             // without the "zero." / "evosci." prefix
-	prefix bool               // the line was a kept event of the other protocol
-	name   string             // input name and line number, for diagnostics
-	num    int
+	proto *protocol.Protocol // as protocol.Detect names the line
+	kind  Format             // Zero or EvoSci, after undoing a kept prefix
+	typ   string             // without the "zero." / "evosci." prefix
+	// rawTyp and runID are Str("type") and Str("runId") as the runs need
+	// them (runID only where ev.proto is Zero's), read while decoding.
+	rawTyp, runID string
+	prefix        bool   // the line was a kept event of the other protocol
+	name          string // input name and line number, for diagnostics
+	num           int
 }
 
 func (e *event) where() string { return e.name + ":" + strconv.Itoa(e.num) }

@@ -103,21 +103,14 @@ func isDiagnostic(err error) bool {
 // run it starts whose runId Zero could not write is written under a runId
 // zevo makes; renamed says so.
 func (t *Translator) place(ev *event) (step protocol.Step, renamed *Diagnostic, err error) {
-	// A kept event (zero.*, evosci.*) belongs to the stream around it.
-	p := ev.proto
-	switch {
-	case ev.prefix && ev.kind == Zero:
-		p = protocol.EvoSci
-	case ev.prefix:
-		p = protocol.ZeroV2
-	}
+	p := ev.runProtocol()
 	if t.toEvo.leftOpen {
 		// the run an earlier input left open: this input is not its end
 		if err := t.cutEvoRun(cutMessage(protocol.CutEndOfInput)); err != nil {
 			return step, nil, err
 		}
 	}
-	step = t.runs.Event(p, &ev.Object, ev.num)
+	step = t.runs.EventOf(p, ev.rawTyp, ev.runID, &ev.Object, ev.num)
 	if step.Closed != nil && step.Closed.Cut != protocol.NotCut {
 		if err := t.closeCut(step.Closed); err != nil {
 			return step, nil, err
@@ -141,6 +134,18 @@ func (t *Translator) place(ev *event) (step protocol.Step, renamed *Diagnostic, 
 		t.beginZeroRun(id)
 	}
 	return step, renamed, nil
+}
+
+// runProtocol is the protocol whose runs ev takes its place in: a kept
+// event (zero.*, evosci.*) belongs to the stream around it.
+func (ev *event) runProtocol() *protocol.Protocol {
+	switch {
+	case ev.prefix && ev.kind == Zero:
+		return protocol.EvoSci
+	case ev.prefix:
+		return protocol.ZeroV2
+	}
+	return ev.proto
 }
 
 // placeBad places a line that cannot be translated (a diagnostic) in its

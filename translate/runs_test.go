@@ -1,0 +1,123 @@
+package translate
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/zevo/zevo/bench/corpus"
+	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/protocol"
+)
+
+// runsInputs are the inputs the runs are tested on: every JSONL file of
+// the repository's test data, generated corpora of both protocols, and
+// lines whose "type" or "runId" is unusual.
+func runsInputs(t *testing.T) map[string][]byte {
+	t.Helper()
+	in := map[string][]byte{}
+	for _, root := range []string{"../testdata", "testdata"} {
+		err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || filepath.Ext(path) != ".jsonl" {
+				return err
+			}
+			b, err := os.ReadFile(path)
+			in[path] = b
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range []corpus.Protocol{corpus.Zero, corpus.EvoSci} {
+		var buf bytes.Buffer
+		if _, err := corpus.Write(&buf, corpus.Options{Protocol: p, Size: 64 << 10, Seed: 3}); err != nil {
+			t.Fatal(err)
+		}
+		in["generated "+p.Name] = buf.Bytes()
+	}
+	in["unusual"] = []byte(`{"schemaVersion":2,"type":"run_start","runId":"r\u0031"}
+{"schemaVersion":2,"type":"text","runId":"r1","delta":"a"}
+{"schemaVersion":2,"type":"text","runId":7,"delta":"a"}
+{"schemaVersion":2,"type":"text","delta":"no runId"}
+{"schemaVersion":2,"type":5,"runId":"r1"}
+{"schemaVersion":2,"runId":"r2"}
+{"schemaVersion":2,"type":"evosci.done","runId":"r2"}
+{"schemaVersion":2,"type":"evosci.error","runId":"r2","message":"x"}
+{"type":"zero.run_start","runId":"r3","schemaVersion":2}
+{"type":"zero.run_end","runId":"r3","schemaVersion":2,"status":"success"}
+{"type":"text","content":"a","runId":"r4"}
+{"type":"error","message":"x"}
+{"type":"done"}
+{"type":"done"}
+{"schemaVersion":1,"type":"run_start","runId":"r5"}
+{"schemaVersion":1,"type":"run_end","runId":"r5","status":"error"}
+{"schemaVersion":3,"type":"run_end","runId":"r6"}
+{"schemaVersion":2,"type":"message","runId":"r7","role":"user","content":"hi"}
+{"schemaVersion":2,"type":"run_end","runId":"r7","status":7}
+{"schemaVersion":2,"type":"run_end","runId":"r\"8","status":"\u0064one"}
+`)
+	return in
+}
+
+// TestRunsFromDecodedFields: the runs translate places events in with the
+// "type" and "runId" its decoder read ahead (Tracker.EventOf) are the runs
+// Tracker.Event finds reading the same lines, for every source protocol.
+func TestRunsFromDecodedFields(t *testing.T) {
+	for name, input := range runsInputs(t) {
+		for _, from := range []Format{Auto, Zero, EvoSci} {
+			pre := preparer{from: from, tables: New(Options{To: EvoSci}, nil).tables}
+			var plain, ahead protocol.Tracker
+			r := jsonl.NewReader(bytes.NewReader(input), name, nil)
+			placed := 0
+			for {
+				l, err := r.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				var p prepared
+				pre.prepare(l, &p)
+				if p.blank || p.bad != nil && !p.placed {
+					continue
+				}
+				placed++
+				ev := &p.ev
+				rp := ev.runProtocol()
+				got := ahead.EventOf(rp, ev.rawTyp, ev.runID, &ev.Object, ev.num)
+				want := plain.Event(rp, &ev.Object, ev.num)
+				if !sameStep(got, want) {
+					t.Fatalf("%s:%d (from %s): read ahead %s, plain %s", name, l.Num, from, stepText(got), stepText(want))
+				}
+			}
+			if g, w := ahead.End(), plain.End(); (g == nil) != (w == nil) || g != nil && *g != *w {
+				t.Fatalf("%s (from %s): end %v, plain %v", name, from, g, w)
+			}
+			if placed == 0 && len(bytes.TrimSpace(input)) > 0 && from == Auto {
+				t.Errorf("%s: no line placed", name)
+			}
+		}
+	}
+}
+
+func sameStep(a, b protocol.Step) bool {
+	same := func(x, y *protocol.Run) bool { return (x == nil) == (y == nil) && (x == nil || *x == *y) }
+	return same(a.Closed, b.Closed) && same(a.Run, b.Run) && a.Start == b.Start && a.End == b.End && a.Late == b.Late
+}
+
+func stepText(s protocol.Step) string {
+	var b bytes.Buffer
+	for _, r := range []*protocol.Run{s.Closed, s.Run} {
+		if r == nil {
+			b.WriteString("<nil> ")
+			continue
+		}
+		b.WriteString(jsonText(map[string]any{"protocol": r.Protocol.Name, "id": r.ID, "first": r.FirstLine, "last": r.LastLine, "status": r.Status, "cut": r.Cut.String()}) + " ")
+	}
+	b.WriteString(jsonText([]bool{s.Start, s.End, s.Late}))
+	return b.String()
+}
