@@ -207,7 +207,7 @@ func (d *Decoder) members(b []byte, raw string, i int, o *Object) (int, bool) {
 		if b[i] != '"' {
 			return d.fail(i, rUnexpected)
 		}
-		end, esc, why := stringEnd(b, i)
+		end, esc, _, why := stringEnd(b, i)
 		if why != rNone {
 			return d.fail(end, why)
 		}
@@ -228,7 +228,7 @@ func (d *Decoder) members(b []byte, raw string, i int, o *Object) (int, bool) {
 		}
 		c := b[i]
 		if c == '"' {
-			if end, esc, why = stringEnd(b, i); why != rNone {
+			if end, esc, m.ascii, why = stringEnd(b, i); why != rNone {
 				return d.fail(end, why)
 			}
 			i = end
@@ -305,7 +305,7 @@ func (d *Decoder) value(b []byte, i, depth int) (int, bool) {
 			continue
 		case '"':
 			var why reason
-			if i, _, why = stringEnd(b, i); why != rNone {
+			if i, _, _, why = stringEnd(b, i); why != rNone {
 				return d.fail(i, why)
 			}
 		case 't':
@@ -363,7 +363,7 @@ func (d *Decoder) key(b []byte, i int) (int, bool) {
 	if i >= len(b) || b[i] != '"' {
 		return d.failAt(b, i)
 	}
-	i, _, why := stringEnd(b, i)
+	i, _, _, why := stringEnd(b, i)
 	if why != rNone {
 		return d.fail(i, why)
 	}
@@ -390,50 +390,57 @@ func isHex(c byte) bool {
 }
 
 // stringEnd validates the JSON string opening at i and returns the index
-// just past its closing quote, and whether it holds escapes; or the index
-// of the problem and why.
-func stringEnd(b []byte, i int) (end int, esc bool, why reason) {
+// just past its closing quote, whether it holds escapes, and whether its
+// text is ASCII without \u or \/ escapes (see Object.PeekASCII); or the
+// index of the problem and why.
+func stringEnd(b []byte, i int) (end int, esc, ascii bool, why reason) {
 	i++
+	ascii = true
 	for {
 		i = swar.StringStopUTF8(b, i)
 		if i >= len(b) {
-			return i, esc, rEnd
+			return i, esc, ascii, rEnd
 		}
 		if b[i] < 0x20 {
-			return i, esc, rControl
+			return i, esc, ascii, rControl
 		}
 		if b[i] >= 0x80 {
 			// Non-ASCII can only be valid inside strings: the line's
 			// UTF-8 is checked here, in the same pass.
+			ascii = false
 			r, n := utf8.DecodeRune(b[i:])
 			if r == utf8.RuneError && n == 1 {
-				return i, esc, rUTF8
+				return i, esc, ascii, rUTF8
 			}
 			i += n
 			continue
 		}
 		if b[i] == '"' {
-			return i + 1, esc, rNone
+			return i + 1, esc, ascii, rNone
 		}
 		esc = true
 		if i+1 >= len(b) {
-			return i + 1, esc, rEnd
+			return i + 1, esc, ascii, rEnd
 		}
 		switch b[i+1] {
-		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		case '"', '\\', 'b', 'f', 'n', 'r', 't':
+			i += 2
+		case '/':
+			ascii = false
 			i += 2
 		case 'u':
+			ascii = false
 			for k := 2; k < 6; k++ {
 				if i+k >= len(b) {
-					return i + k, esc, rEnd
+					return i + k, esc, ascii, rEnd
 				}
 				if !isHex(b[i+k]) {
-					return i, esc, rEscape
+					return i, esc, ascii, rEscape
 				}
 			}
 			i += 6
 		default:
-			return i, esc, rEscape
+			return i, esc, ascii, rEscape
 		}
 	}
 }

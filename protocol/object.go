@@ -32,7 +32,12 @@ type Member struct {
 	Key     string
 	Value   gjson.Result // Raw always; Str and Num only once decoded
 	pending bool         // Value.Str or Value.Num not decoded yet
+	ascii   bool         // see PeekASCII
 }
+
+// ASCII reports a string from the input whose raw text is ASCII without
+// \u or \/ escapes (see Object.PeekASCII).
+func (m Member) ASCII() bool { return m.ascii }
 
 // indexAfter is the number of members from which an object indexes its
 // keys: a line may hold a million of them, and finding each by a scan
@@ -99,6 +104,17 @@ func (o *Object) Peek(key string) gjson.Result {
 		return o.members[i].Value
 	}
 	return gjson.Result{}
+}
+
+// PeekASCII is Peek, and whether the value is a string from the input
+// whose raw text is ASCII and holds no \u or \/ escape: a text that a
+// style writing ASCII as itself and keeping the other escapes copies as
+// it is (jsonl.UnchangedASCII), without looking at it again.
+func (o *Object) PeekASCII(key string) (gjson.Result, bool) {
+	if i := o.find(key); i >= 0 {
+		return o.members[i].Value, o.members[i].ascii
+	}
+	return gjson.Result{}, false
 }
 
 // Str returns a top-level string value, "" when absent or not a string.

@@ -99,13 +99,21 @@ func (t *Tracker) Event(p *Protocol, o *Object, line int) Step {
 	if p.Family == FamilyZero {
 		runID = o.Str("runId")
 	}
-	return t.EventOf(p, o.Str("type"), runID, o, line)
+	return t.event(p, o.Str("type"), runID, false, o, line)
 }
 
 // EventOf is Event for a caller that has read the event's "type" and, for
 // Zero, its "runId" already (as o.Str returns them; runID is ignored for
 // EvoScientist): translate reads them ahead, on its reading goroutine.
+// runID must not point into a buffer that is reused: a run it starts
+// keeps it as its ID, uncopied, so that the next event of the run, given
+// the same string, is told apart without comparing the bytes.
 func (t *Tracker) EventOf(p *Protocol, typ, runID string, o *Object, line int) Step {
+	return t.event(p, typ, runID, true, o, line)
+}
+
+// event is Event; owned says runID may be kept as it is.
+func (t *Tracker) event(p *Protocol, typ, runID string, owned bool, o *Object, line int) Step {
 	if p.Family != FamilyZero {
 		runID = ""
 	}
@@ -129,8 +137,11 @@ func (t *Tracker) EventOf(p *Protocol, typ, runID string, o *Object, line int) S
 	}
 	if t.cur == nil {
 		t.n++
-		// The id may point into the caller's line buffer: the run keeps a copy.
-		t.cur = &Run{Protocol: p, ID: strings.Clone(runID), FirstLine: line, Started: typ == "run_start"}
+		if !owned {
+			// The id may point into the caller's line buffer: the run keeps a copy.
+			runID = strings.Clone(runID)
+		}
+		t.cur = &Run{Protocol: p, ID: runID, FirstLine: line, Started: typ == "run_start"}
 		s.Start = true
 	}
 	r := t.cur

@@ -30,6 +30,8 @@ type preparer struct {
 	from   Format
 	tables *mappings.Set
 	dec    protocol.Decoder
+	// lastRunID is the runId of the last Zero line, see readRunID.
+	lastRunID string
 }
 
 func (p *preparer) prepare(l jsonl.Line, out *prepared) {
@@ -55,7 +57,7 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnos
 		warn = &Diagnostic{ev.where(), protocol.NonFiniteMessage(ev.NonFinite[0])}
 	}
 	ev.proto = protocol.Detect(&ev.Object)
-	ev.readRunID()
+	p.readRunID(ev)
 	typ := ev.Get("type")
 	if typ.Type != gjson.String {
 		return nil, nil, &Diagnostic{ev.where(), `no string "type" field`}
@@ -91,7 +93,7 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnos
 		case "2":
 		case "1":
 			upgrade(ev, p.tables)
-			ev.readRunID() // a table may rename it
+			p.readRunID(ev) // a table may rename it
 		default:
 			if !sv.Exists() {
 				return nil, nil, &Diagnostic{ev.where(), `Zero event without "schemaVersion"`}
@@ -102,12 +104,19 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnos
 	return ev, warn, nil
 }
 
-// readRunID keeps Str("runId") for the runs, where the line is Zero's.
-func (ev *event) readRunID() {
+// readRunID keeps Str("runId") for the runs, where the line is Zero's,
+// as a string of its own (protocol.Tracker.EventOf): the same string as
+// for the line before when the id is the same, so that the runs compare
+// no bytes, and one copy a run.
+func (p *preparer) readRunID(ev *event) {
 	ev.runID = ""
-	if ev.proto.Family == protocol.FamilyZero {
-		ev.runID = ev.Str("runId")
+	if ev.proto.Family != protocol.FamilyZero {
+		return
 	}
+	if id := ev.Str("runId"); id != p.lastRunID {
+		p.lastRunID = strings.Clone(id)
+	}
+	ev.runID = p.lastRunID
 }
 
 // checkZeroFields checks the JSON types of the fields Zero knows, so that

@@ -162,7 +162,16 @@ func (o *out) admit(key string, ki keyInfo, v gjson.Result) bool {
 var bigValue = 1 << 20 // a variable for tests
 
 // raw adds a JSON value copied from the input, restyled and redacted.
-func (o *out) raw(key string, raw string) {
+func (o *out) raw(key string, raw string) { o.rawASCII(key, raw, false) }
+
+// asciiFast lets rawASCII copy a string it is told is ASCII without
+// restyling it; tests turn it off to compare with the plain path.
+var asciiFast = true
+
+// rawASCII is raw for a value that ascii says is a string of the input
+// whose text is ASCII without \u or \/ escapes (protocol.Object.PeekASCII):
+// when the style leaves it as it is, it is copied without restyling.
+func (o *out) rawASCII(key string, raw string, ascii bool) {
 	if raw == "" { // an absent gjson value: nothing to copy
 		return
 	}
@@ -177,14 +186,18 @@ func (o *out) raw(key string, raw string) {
 		}
 	}
 	b := unsafe.Slice(unsafe.StringData(raw), len(raw))
-	if len(raw) >= bigValue && !ki.sensitive && jsonl.Unchanged(b, o.st, o.rd) {
+	known := ascii && asciiFast
+	unchanged := known && jsonl.UnchangedASCII(b, o.st, o.rd)
+	if len(raw) >= bigValue && !ki.sensitive && (unchanged || !known && jsonl.Unchanged(b, o.st, o.rd)) {
 		// A large value the output keeps as it is: refer to it, so that
 		// memory holds it twice (input, output line), not three times.
 		o.kv = append(o.kv, kvPos{key: key, ext: raw})
 		return
 	}
 	start := len(o.arena)
-	if err := o.appendRaw(b); err != nil {
+	if unchanged {
+		o.arena = append(o.arena, raw...)
+	} else if err := o.appendRaw(b); err != nil {
 		o.fail(err)
 		return
 	}
@@ -234,12 +247,12 @@ func rawType(raw string) gjson.Type {
 }
 
 // rawOmit adds raw unless it is an empty string, false or null: Zero's
-// omitempty.
-func (o *out) rawOmit(key string, v gjson.Result) {
+// omitempty. ascii is as for rawASCII.
+func (o *out) rawOmit(key string, v gjson.Result, ascii bool) {
 	if !v.Exists() || v.Type == gjson.Null || v.Type == gjson.False || (v.Type == gjson.String && v.Raw == `""`) {
 		return
 	}
-	o.raw(key, v.Raw)
+	o.rawASCII(key, v.Raw, ascii)
 }
 
 // str adds a string value (redacted when the output is).

@@ -11,18 +11,18 @@ var zeroValues = map[string]string{"string": `""`, "integer": "0", "number": "0"
 // applyRule writes a table rule's renamed fields and constants.
 func (t *Translator) applyRule(ev *event, r *mappings.Rule, omitEmpty bool) error {
 	for _, f := range r.Fields {
-		v := ev.Peek(f.From)
+		v, ascii := ev.PeekASCII(f.From)
 		if f.Path {
-			v = ev.Lookup(f.From)
+			v, ascii = ev.Lookup(f.From), false
 		}
 		if d := typeErr(ev, f.From, v, f.Type); d != nil {
 			return d
 		}
 		switch {
 		case omitEmpty:
-			t.ob.rawOmit(f.To, v)
+			t.ob.rawOmit(f.To, v, ascii)
 		case v.Exists() && v.Type != gjson.Null:
-			t.ob.raw(f.To, v.Raw)
+			t.ob.rawASCII(f.To, v.Raw, ascii)
 		case zeroValues[f.Type] != "":
 			// Zero omits empty fields (omitempty): absent means the zero
 			// value, which the target's clients expect to find.
@@ -46,6 +46,6 @@ next:
 				continue next
 			}
 		}
-		t.ob.raw(f.Key, f.Value.Raw)
+		t.ob.rawASCII(f.Key, f.Value.Raw, f.ASCII())
 	}
 }

@@ -121,3 +121,20 @@ func stepText(s protocol.Step) string {
 	b.WriteString(jsonText([]bool{s.Start, s.End, s.Late}))
 	return b.String()
 }
+
+// TestASCIIFastPath: copying the ASCII strings the decoder marked without
+// restyling them (out.rawASCII) changes no output and no diagnostic.
+func TestASCIIFastPath(t *testing.T) {
+	defer func() { asciiFast = true }()
+	for name, input := range runsInputs(t) {
+		for _, opt := range []Options{{To: EvoSci}, {To: Zero, Redact: true, RunID: "R"}, {To: Zero, RunID: "R"}, {To: Zero1, Redact: true, RunID: "R"}} {
+			asciiFast = false
+			want, wantDiags, _ := run(t, opt, input)
+			asciiFast = true
+			got, gotDiags, _ := run(t, opt, input)
+			if !bytes.Equal(got, want) || jsonText(gotDiags) != jsonText(wantDiags) {
+				t.Fatalf("%s --to %s: the fast path gives\n%s%v\nthe plain path\n%s%v", name, opt.To, got, gotDiags, want, wantDiags)
+			}
+		}
+	}
+}

@@ -166,7 +166,7 @@ func (t *Translator) evoToolCall(ev *event, rule *mappings.Rule, to string) (boo
 	}
 	t.ob.strOmit("id", out)
 	t.ob.strOmit("name", name)
-	t.ob.rawOmit("args", ev.Get("args"))
+	t.ob.rawOmit("args", ev.Get("args"), false)
 	t.ob.str("sideEffect", t.tables.EvosciToZero.SideEffect(name))
 	return false, t.write()
 }
@@ -185,7 +185,7 @@ func (t *Translator) evoToolResult(ev *event, rule *mappings.Rule, to string) (b
 	if got, ok := t.takePending(id, name); ok {
 		id = got
 	}
-	content := ev.Peek("content")
+	content, ascii := ev.PeekASCII("content")
 	t.ob.strOmit("id", id)
 	t.ob.strOmit("name", name)
 	if ev.Get("success").Type == gjson.True {
@@ -193,7 +193,7 @@ func (t *Translator) evoToolResult(ev *event, rule *mappings.Rule, to string) (b
 	} else {
 		t.ob.str("status", "error")
 	}
-	t.ob.rawOmit("output", content)
+	t.ob.rawOmit("output", content, ascii)
 	t.ob.bool("truncated", truncated(content))
 	return false, t.write()
 }
@@ -301,7 +301,7 @@ func (t *Translator) evoInterrupt(ev *event, rule *mappings.Rule, to string) (bo
 			level = "medium"
 		}
 		t.ob.object("risk", func(c *out) { c.str("level", level) })
-		t.ob.rawOmit("reason", req.Get("description"))
+		t.ob.rawOmit("reason", req.Get("description"), false)
 		if err := t.write(); err != nil {
 			return false, err
 		}
@@ -320,7 +320,7 @@ func (t *Translator) evoDone(ev *event, rule *mappings.Rule, to string) (bool, e
 	if err := t.startZero(to); err != nil {
 		return false, err
 	}
-	t.ob.rawOmit("text", text)
+	t.ob.rawOmit("text", text, false)
 	if err := t.write(); err != nil {
 		return false, err
 	}
@@ -335,7 +335,7 @@ func (t *Translator) evoError(ev *event, rule *mappings.Rule, to string) (bool, 
 		return false, err
 	}
 	t.ob.str("code", "agent_error")
-	t.ob.rawOmit("message", ev.Get("message"))
+	t.ob.rawOmit("message", ev.Get("message"), false)
 	t.ob.bool("recoverable", false)
 	if err := t.write(); err != nil {
 		return false, err
