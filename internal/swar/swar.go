@@ -21,6 +21,22 @@ func less(x uint64, n byte) uint64 {
 	return (x - lo*uint64(n)) &^ x & hi
 }
 
+// The functions that stop at every non-ASCII byte test a word with hit and
+// below, which leave out eq's and less's masking of the bytes >= 0x80: those
+// bytes stop the scan anyway (x&hi), so the masking is work for nothing.
+
+// hit has the high bit set in each byte of x equal to c (c < 0x80) and
+// maybe in bytes >= 0x80 or after one that is equal: used with x&hi.
+func hit(x uint64, c byte) uint64 { return (x ^ (lo * uint64(c))) - lo }
+
+// below has the high bit set in each byte of x below n (n <= 128), maybe
+// in bytes >= 0x80 or after one that is below: used with x&hi.
+func below(x uint64, n byte) uint64 { return x - lo*uint64(n) }
+
+// from7f has the high bit set in each byte of x that is 0x7f, maybe in
+// bytes >= 0x80 or after one: with x&hi, it finds the bytes >= 0x7f.
+func from7f(x uint64) uint64 { return x + lo }
+
 // StringStop returns the index of the first byte at or after i that ends a
 // plain run inside a JSON string: '"', '\\' or a control character; len(b)
 // when there is none.
@@ -44,7 +60,7 @@ func StringStop(b []byte, i int) int {
 func StringStopUTF8(b []byte, i int) int {
 	for ; i+8 <= len(b); i += 8 {
 		x := binary.LittleEndian.Uint64(b[i:])
-		if eq(x, '"')|eq(x, '\\')|less(x, 0x20)|x&hi != 0 {
+		if (hit(x, '"')|hit(x, '\\')|below(x, 0x20)|x)&hi != 0 {
 			break
 		}
 	}
@@ -80,7 +96,7 @@ func QuoteOrBackslash(b []byte, i int) int {
 func SkipGo(b []byte, i int) int {
 	for ; i+8 <= len(b); i += 8 {
 		x := binary.LittleEndian.Uint64(b[i:])
-		if eq(x, '\\')|eq(x, '"')|eq(x, '<')|eq(x, '>')|eq(x, '&')|x&hi != 0 {
+		if (hit(x, '\\')|hit(x, '"')|hit(x, '<')|hit(x, '>')|hit(x, '&')|x)&hi != 0 {
 			break
 		}
 	}
@@ -98,7 +114,7 @@ func SkipGo(b []byte, i int) int {
 func SkipPython(b []byte, i int) int {
 	for ; i+8 <= len(b); i += 8 {
 		x := binary.LittleEndian.Uint64(b[i:])
-		if eq(x, '\\')|eq(x, '"')|eq(x, 0x7f)|x&hi != 0 {
+		if (hit(x, '\\')|hit(x, '"')|from7f(x)|x)&hi != 0 {
 			break
 		}
 	}
@@ -116,7 +132,7 @@ func SkipPython(b []byte, i int) int {
 func PlainGo(b []byte, i int) int {
 	for ; i+8 <= len(b); i += 8 {
 		x := binary.LittleEndian.Uint64(b[i:])
-		if eq(x, '"')|eq(x, '\\')|less(x, 0x20)|eq(x, '<')|eq(x, '>')|eq(x, '&')|x&hi != 0 {
+		if (hit(x, '"')|hit(x, '\\')|below(x, 0x20)|hit(x, '<')|hit(x, '>')|hit(x, '&')|x)&hi != 0 {
 			break
 		}
 	}
@@ -134,7 +150,7 @@ func PlainGo(b []byte, i int) int {
 func PlainPython(b []byte, i int) int {
 	for ; i+8 <= len(b); i += 8 {
 		x := binary.LittleEndian.Uint64(b[i:])
-		if eq(x, '"')|eq(x, '\\')|less(x, 0x20)|eq(x, 0x7f)|x&hi != 0 {
+		if (hit(x, '"')|hit(x, '\\')|below(x, 0x20)|from7f(x)|x)&hi != 0 {
 			break
 		}
 	}
