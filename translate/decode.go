@@ -56,14 +56,13 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnos
 	if len(ev.NonFinite) > 0 {
 		warn = &Diagnostic{ev.where(), protocol.NonFiniteMessage(ev.NonFinite[0])}
 	}
-	ev.proto = protocol.Detect(&ev.Object)
+	typ, sv := ev.Get("type"), ev.Peek("schemaVersion")
+	ev.proto = protocol.DetectBy(sv, typ)
 	p.readRunID(ev)
-	typ := ev.Get("type")
 	if typ.Type != gjson.String {
 		return nil, nil, &Diagnostic{ev.where(), `no string "type" field`}
 	}
 	ev.typ, ev.rawTyp = typ.Str, typ.Str
-	sv := ev.Get("schemaVersion")
 	switch {
 	case strings.HasPrefix(ev.typ, "zero."):
 		ev.kind, ev.typ, ev.prefix = Zero, ev.typ[len("zero."):], true

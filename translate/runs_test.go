@@ -64,7 +64,8 @@ func runsInputs(t *testing.T) map[string][]byte {
 
 // TestRunsFromDecodedFields: the runs translate places events in with the
 // "type" and "runId" its decoder read ahead (Tracker.EventOf) are the runs
-// Tracker.Event finds reading the same lines, for every source protocol.
+// Tracker.Event finds reading the same lines, for every source protocol;
+// and the protocol decode detects with the values it read is Detect's.
 func TestRunsFromDecodedFields(t *testing.T) {
 	for name, input := range runsInputs(t) {
 		for _, from := range []Format{Auto, Zero, EvoSci} {
@@ -87,6 +88,10 @@ func TestRunsFromDecodedFields(t *testing.T) {
 				}
 				placed++
 				ev := &p.ev
+				if !ev.prefix && ev.proto != nil && ev.proto != protocol.ZeroV1 && ev.proto != protocol.Detect(&ev.Object) {
+					// (a prefix or a v1 upgrade changes the object after detection)
+					t.Fatalf("%s:%d: decoded as %s, Detect says %s", name, l.Num, ev.proto.Name, protocol.Detect(&ev.Object).Name)
+				}
 				rp := ev.runProtocol()
 				got := ahead.EventOf(rp, ev.rawTyp, ev.runID, &ev.Object, ev.num)
 				want := plain.Event(rp, &ev.Object, ev.num)
