@@ -1,6 +1,6 @@
 module github.com/zevo/zevo
 
-go 1.24.0
+go 1.25
 
 require (
 	github.com/itchyny/gojq v0.12.20
@@ -8,6 +8,7 @@ require (
 	github.com/schollz/progressbar/v3 v3.18.0
 	github.com/tidwall/gjson v1.20.2
 	github.com/urfave/cli/v2 v2.27.7
+	github.com/yuin/goldmark v1.8.7
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/term v0.30.0
 	golang.org/x/text v0.14.0

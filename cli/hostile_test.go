@@ -64,6 +64,8 @@ var hostileCommands = []hostileCommand{
 	{args: []string{"stats"}},
 	// view shows what it can: an object without a type as it is, NaN as NaN
 	{args: []string{"view"}, checks: badJSON, notBad: map[string][]int{"nan.evosci.jsonl": {1, 3}}},
+	{args: []string{"view", "--format", "markdown"}, checks: badJSON, notBad: map[string][]int{"nan.evosci.jsonl": {1, 3}}},
+	{args: []string{"view", "--format", "html"}, checks: badJSON, notBad: map[string][]int{"nan.evosci.jsonl": {1, 3}}},
 	{args: []string{"jq", "."}, checks: badJSON, jsonOut: true, notBad: jqAccepts},
 	{args: []string{"jq", "-c", `objects | select(.type == "text") | {t: .type, c: .content}`}, checks: badJSON, jsonOut: true, notBad: jqAccepts},
 	// .type on a line that is not an object: an error on that line (exit 5)

@@ -28,9 +28,13 @@ changes, links, bidi overrides) are shown as visible escapes such as \x1b.
 Examples:
    zevo view testdata/translate/basic.evosci.jsonl
    EvoSci -p "fix the tests" --output-format stream-json | zevo view
-   zevo view --full run.jsonl | less -R`,
+   zevo view --full run.jsonl | less -R
+   zevo view --format markdown run.jsonl > transcript.md
+   zevo view --format html run.jsonl > transcript.html`,
 		Flags: []ucli.Flag{
 			&ucli.BoolFlag{Name: "full", Usage: "show whole tool results and arguments"},
+			&ucli.StringFlag{Name: "format", Value: "text", Usage: "text (for a terminal), markdown or html (a document: see docs/transcripts.md)"},
+			&ucli.BoolFlag{Name: "no-redact", Usage: "markdown and html: do not redact secrets"},
 		},
 		Action: func(c *ucli.Context) error { return runView(c, e) },
 	}
@@ -49,6 +53,15 @@ func useColor(terminal bool, noColor string) bool {
 }
 
 func runView(c *ucli.Context, e *env) error {
+	switch f := c.String("format"); f {
+	case "text":
+	case "markdown", "md":
+		return runDocument(c, e, inspect.Markdown)
+	case "html":
+		return runDocument(c, e, inspect.HTML)
+	default:
+		return usageErr("--format: unknown format %q (want text, markdown or html)", f)
+	}
 	w := jsonl.NewWriter(e.stdout)
 	opt := inspect.ViewOptions{
 		Full:  c.Bool("full"),

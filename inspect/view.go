@@ -199,26 +199,9 @@ func (v *Viewer) File(name string, several bool) error {
 // Line renders one line. A line that is not a JSON object is returned as
 // a *LineError (and not shown); other errors are write errors.
 func (v *Viewer) Line(l jsonl.Line) error {
-	if jsonl.IsBlank(l.Bytes) {
-		return nil
-	}
-	b := l.Bytes
-	if !utf8.Valid(b) {
-		return &LineError{l.Where(), "invalid UTF-8: not shown"}
-	}
-	if jsonl.TooDeep(b) { // before gjson, whose validator recurses per level
-		return &LineError{l.Where(), "not valid JSON (nested deeper than 10000 levels): not shown"}
-	}
-	if !gjson.ValidBytes(b) {
-		fixed, tokens := replaceNonFiniteAs(b, true)
-		if tokens == nil || !gjson.ValidBytes(fixed) {
-			return &LineError{l.Where(), "not valid JSON: not shown"}
-		}
-		b = fixed
-	}
-	ev := gjson.ParseBytes(b)
-	if !ev.IsObject() {
-		return &LineError{l.Where(), "not a JSON object: not shown"}
+	ev, err := decodeShown(l)
+	if err != nil || !ev.Exists() {
+		return err
 	}
 	typ := ev.Get("type").String()
 	if v.proto == Auto {
@@ -233,6 +216,34 @@ func (v *Viewer) Line(l jsonl.Line) error {
 		v.zero(ev, typ)
 	}
 	return v.flush()
+}
+
+// decodeShown decodes a line for people to read, Python's NaN and Infinity
+// shown as strings naming them. A blank line gives a Result that does not
+// exist; a line that is not a JSON object gives a *LineError.
+func decodeShown(l jsonl.Line) (gjson.Result, error) {
+	if jsonl.IsBlank(l.Bytes) {
+		return gjson.Result{}, nil
+	}
+	b := l.Bytes
+	if !utf8.Valid(b) {
+		return gjson.Result{}, &LineError{l.Where(), "invalid UTF-8: not shown"}
+	}
+	if jsonl.TooDeep(b) { // before gjson, whose validator recurses per level
+		return gjson.Result{}, &LineError{l.Where(), "not valid JSON (nested deeper than 10000 levels): not shown"}
+	}
+	if !gjson.ValidBytes(b) {
+		fixed, tokens := replaceNonFiniteAs(b, true)
+		if tokens == nil || !gjson.ValidBytes(fixed) {
+			return gjson.Result{}, &LineError{l.Where(), "not valid JSON: not shown"}
+		}
+		b = fixed
+	}
+	ev := gjson.ParseBytes(b)
+	if !ev.IsObject() {
+		return gjson.Result{}, &LineError{l.Where(), "not a JSON object: not shown"}
+	}
+	return ev, nil
 }
 
 // End closes what the input left open.
@@ -315,29 +326,10 @@ func (v *Viewer) zero(ev gjson.Result, typ string) {
 		}
 		v.toolResult("  ", name, get("status") != "error", get("output"), note)
 	case "permission_request":
-		detail := ""
-		if se := get("sideEffect"); se != "" {
-			detail = se
-		}
-		if lvl := ev.Get("risk.level").String(); lvl != "" {
-			detail += ", risk " + lvl
-		}
-		if detail != "" {
-			detail = " (" + strings.TrimPrefix(detail, ", ") + ")"
-		}
-		msg := get("name") + detail
-		if r := get("reason"); r != "" {
-			msg += " — " + r
-		}
-		v.say(sYellow, "  ", "⚠ permission requested: ", msg)
+		v.say(sYellow, "  ", "⚠ permission requested: ", permissionRequestMsg(ev))
 		v.block2(ev)
 	case "permission_decision":
-		msg := get("name")
-		if r := get("decisionReason"); r != "" {
-			msg += " — " + r
-		} else if r := get("reason"); r != "" {
-			msg += " — " + r
-		}
+		msg := decisionMsg(ev)
 		switch get("action") {
 		case "allow":
 			v.say(sGreen, "  ", "✓ permission allowed: ", msg)
@@ -348,19 +340,11 @@ func (v *Viewer) zero(ev gjson.Result, typ string) {
 		}
 		v.block2(ev)
 	case "permission":
-		msg := get("name") + " " + get("action")
-		if r := get("reason"); r != "" {
-			msg += " — " + r
-		}
-		v.say(sYellow, "  ", "⚠ permission: ", msg)
+		v.say(sYellow, "  ", "⚠ permission: ", permissionMsg(ev))
 		v.block2(ev)
 	case "checkpoint":
-		c := ev.Get("checkpoint")
-		files := []string{}
-		for _, f := range c.Get("files").Array() {
-			files = append(files, f.String())
-		}
-		v.say(sDim, "  ", fmt.Sprintf("· checkpoint %d: ", c.Get("sequence").Int()), c.Get("tool").String()+" "+strings.Join(files, ", "))
+		label, msg := checkpointMsg(ev)
+		v.say(sDim, "  ", "· "+label+": ", msg)
 	case "usage":
 		v.tokens.addZero(ev)
 	case "final":
@@ -391,21 +375,9 @@ func (v *Viewer) zero(ev gjson.Result, typ string) {
 
 // block2 shows a permission event's sandbox block (v2) or violation (v1).
 func (v *Viewer) block2(ev gjson.Result) {
-	b := ev.Get("block")
-	if !b.Exists() {
-		b = ev.Get("violation")
+	if msg, ok := sandboxMsg(ev); ok {
+		v.say(sYellow, "    ", "sandbox: ", msg)
 	}
-	if !b.IsObject() {
-		return
-	}
-	msg := b.Get("code").String()
-	if r := b.Get("reason").String(); r != "" {
-		msg += ": " + r
-	}
-	if p := b.Get("path").String(); p != "" {
-		msg += " (" + p + ")"
-	}
-	v.say(sYellow, "    ", "sandbox: ", msg)
 }
 
 func (v *Viewer) evo(ev gjson.Result, typ string) {
@@ -431,11 +403,7 @@ func (v *Viewer) evo(ev gjson.Result, typ string) {
 		}
 		v.toolResult("  ", get("name"), ev.Get("success").Bool(), get("content"), note)
 	case "subagent_start":
-		msg := get("name")
-		if d := get("description"); d != "" {
-			msg += ": " + d
-		}
-		v.say(sCyan, "", "⇢ subagent ", msg)
+		v.say(sCyan, "", "⇢ subagent ", subagentMsg(ev))
 	case "subagent_text":
 		sub := get("subagent")
 		v.stream("sub:"+sub, Safe(sub)+" │ ", sCyan, get("content"))
@@ -446,11 +414,7 @@ func (v *Viewer) evo(ev gjson.Result, typ string) {
 	case "subagent_end":
 		v.say(sCyan, "", "⇠ subagent done: ", get("name"))
 	case "tool_selection":
-		tools := []string{}
-		for _, t := range ev.Get("tools").Array() {
-			tools = append(tools, t.String())
-		}
-		v.say(sDim, "", "· tools selected: ", strings.Join(tools, ", "))
+		v.say(sDim, "", "· tools selected: ", stringsOf(ev.Get("tools")))
 	case "summarization_start":
 		v.say(sDim, "", "· summarizing the context…", "")
 	case "summarization":
@@ -460,26 +424,14 @@ func (v *Viewer) evo(ev gjson.Result, typ string) {
 		v.tokens.addEvoSci(ev)
 	case "interrupt":
 		for _, a := range ev.Get("action_requests").Array() {
-			msg := a.Get("name").String()
-			if d := a.Get("description").String(); d != "" {
-				msg += " — " + d
-			}
-			v.say(sYellow, "  ", "⚠ approval needed: ", msg)
+			v.say(sYellow, "  ", "⚠ approval needed: ", actionMsg(a))
 			if args := a.Get("args"); args.Exists() {
 				v.say(sYellow, "    ", "", v.summary(args))
 			}
 		}
 	case "ask_user":
 		for _, q := range ev.Get("questions").Array() {
-			msg := q.Get("question").String()
-			var choices []string
-			for _, c := range q.Get("choices").Array() {
-				choices = append(choices, c.Get("value").String())
-			}
-			if len(choices) > 0 {
-				msg += " [" + strings.Join(choices, " / ") + "]"
-			}
-			v.say(sYellow, "  ", "? question: ", msg)
+			v.say(sYellow, "  ", "? question: ", questionMsg(q))
 		}
 	case "error":
 		v.say(sRed, "", "✗ error: ", get("message"))

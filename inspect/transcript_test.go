@@ -1,0 +1,348 @@
+package inspect
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+	gmhtml "github.com/yuin/goldmark/renderer/html"
+	"github.com/zevo/zevo/jsonl"
+)
+
+// docString renders inputs (name → content) as one document.
+func docString(t *testing.T, opt DocOptions, inputs ...string) (string, []string) {
+	t.Helper()
+	var files []*DocFile
+	for i, in := range inputs {
+		df, err := ScanDocFile(strings.NewReader(in), fmt.Sprintf("in%d", i+1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, df)
+	}
+	var out bytes.Buffer
+	d := NewDocument(&out, opt, files)
+	var bad []string
+	for i, in := range inputs {
+		if err := d.File(); err != nil {
+			t.Fatal(err)
+		}
+		lr := jsonl.NewReader(strings.NewReader(in), fmt.Sprintf("in%d", i+1), nil)
+		for {
+			l, err := lr.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var le *LineError
+			if err := d.Line(l); errors.As(err, &le) {
+				bad = append(bad, le.Error())
+			} else if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := d.EndFile(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), bad
+}
+
+// hostileEvo is content written to break out of Markdown and HTML: raw
+// markup, scripts, event handlers, fences, lines that would start block
+// constructs, mentions, and terminal escapes.
+const hostileEvo = `{"type": "text", "content": "# Not a heading\n- not a list\n1. not a list\n    not code\n> not a quote\n| a | b |\n|---|---|\n<script>window.pwned=1</script> <img src=x onerror=\"window.pwned2=1\"> [link](javascript:alert(1)) ![img](http://127.0.0.1:9/x.png) @octocat $x^2$ **bold** </details></summary> <!-- open \u001b[31m\u202e"}
+{"type": "tool_call", "name": "exec<script>", "args": {"command": "` + "```" + `\n</details>\n<script>window.pwned4=1</script>", "n": 18446744073709551617}, "id": "c1"}
+{"type": "tool_result", "name": "exec<script>", "content": "` + "````" + `\n# heading\n</pre></details><script>window.pwned3=1</script><style>body{display:none}</style>\n<iframe src=\"http://127.0.0.1:9/\"></iframe>\n` + "```" + `", "success": false, "id": "c1"}
+{"type": "thinking", "content": "</summary></details><script>window.pwned5=1</script>"}
+{"type": "error", "message": "<b onmouseover=\"window.pwned6=1\">boom</b>"}
+{"type": "done", "response": "ok"}
+{"type": "text", "content": "second run"}
+{"type": "done", "response": "second run"}
+`
+
+// tagRE finds every tag in HTML text.
+var tagRE = regexp.MustCompile(`<(/?)([a-zA-Z][a-zA-Z0-9]*)([^>]*)>`)
+
+// attrRE is every attribute zevo (and goldmark, for code blocks) writes.
+var attrRE = regexp.MustCompile(`^(\s+(class="[a-z -]+"|id="run-\d+"|href="#run-\d+"|lang="en"|charset="utf-8"|colspan="6"|style="text-align:right"|http-equiv="Content-Security-Policy"|name="(referrer|viewport|color-scheme)"|content="[^"<>]*"))*\s*$`)
+
+// checkTags fails on any element or attribute that is not one a transcript
+// writes: markup from the input must have been escaped into text.
+func checkTags(t *testing.T, html string, allowed string) {
+	t.Helper()
+	ok := map[string]bool{}
+	for _, n := range strings.Fields(allowed) {
+		ok[n] = true
+	}
+	for _, m := range tagRE.FindAllStringSubmatch(html, -1) {
+		if !ok[strings.ToLower(m[2])] {
+			t.Errorf("element <%s%s> in the output", m[2], m[3])
+		}
+		if !attrRE.MatchString(m[3]) {
+			t.Errorf("attributes %q in the output", m[3])
+		}
+	}
+}
+
+// renderGFM renders Markdown as GitHub does before it sanitizes: GFM with
+// raw HTML passed through.
+func renderGFM(t *testing.T, md string) string {
+	t.Helper()
+	var out bytes.Buffer
+	gm := goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithRendererOptions(gmhtml.WithUnsafe()))
+	if err := gm.Convert([]byte(md), &out); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+func TestMarkdownHostile(t *testing.T) {
+	md, bad := docString(t, DocOptions{Format: Markdown}, hostileEvo)
+	if bad != nil {
+		t.Fatalf("bad lines: %v", bad)
+	}
+	html := renderGFM(t, md)
+	checkTags(t, html, "h1 h2 p a strong em details summary pre code blockquote br table thead tbody tr th td")
+	for what, n := range map[string]int{
+		"<h1":         1, // the title only: "# Not a heading" stays text
+		"<h2":         2, // one per run: the fences did not swallow the second
+		"<details>":   2, // the tool call, the reasoning
+		"<pre>":       2, // arguments, result
+		"<blockquote": 1, // the error
+		"<li":         0,
+		"<table":      1, // the overview of the two runs only
+	} {
+		if got := strings.Count(html, what); got != n {
+			t.Errorf("%d %s, want %d\nmarkdown:\n%s\nhtml:\n%s", got, what, n, md, html)
+		}
+	}
+	for _, text := range []string{
+		"# Not a heading", "- not a list", "1. not a list", "&gt; not a quote", "| a | b |",
+		"&lt;script&gt;window.pwned=1&lt;/script&gt;", "onerror=&quot;window.pwned2=1&quot;",
+		"[link](javascript:alert(1))", "**bold**", "$x^2$", `\x1b[31m\u202e`,
+		"&lt;/pre&gt;&lt;/details&gt;&lt;script&gt;window.pwned3=1&lt;/script&gt;",
+		"18446744073709551617", "@\u2060octocat",
+	} {
+		if !strings.Contains(html, text) {
+			t.Errorf("rendered Markdown lacks the text %q\n%s", text, html)
+		}
+	}
+	if strings.Contains(html, "@octocat") {
+		t.Error("a mention survives")
+	}
+	// Leading spaces stay, as non-breaking spaces, not an indented code block.
+	if !strings.Contains(md, "&nbsp;&nbsp;&nbsp;&nbsp;not code") {
+		t.Errorf("indentation: %s", md)
+	}
+}
+
+func TestHTMLHostile(t *testing.T) {
+	page, bad := docString(t, DocOptions{Format: HTML}, hostileEvo)
+	if bad != nil {
+		t.Fatalf("bad lines: %v", bad)
+	}
+	checkTags(t, page, "html head meta title style body header h1 h2 h3 h4 p nav div table thead tbody tr th td a main section dl dt dd details summary span code pre b")
+	for what, n := range map[string]int{
+		`<section class="run"`: 2,
+		"<details":             2,
+		"<script":              0,
+		"<style>":              1,
+		"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'sha256-": 1,
+	} {
+		if got := strings.Count(page, what); got != n {
+			t.Errorf("%d %s, want %d", got, what, n)
+		}
+	}
+	for _, text := range []string{
+		"&lt;script&gt;window.pwned=1&lt;/script&gt;", "onerror=&#34;window.pwned2=1&#34;",
+		"&lt;/pre&gt;&lt;/details&gt;&lt;script&gt;window.pwned3=1&lt;/script&gt;",
+		`\x1b[31m\u202e`, "exec&lt;script&gt;", "18446744073709551617",
+	} {
+		if !strings.Contains(page, text) {
+			t.Errorf("the page lacks the text %q", text)
+		}
+	}
+}
+
+// The CSP names the hash of the style sheet the page carries, or the
+// browser would drop the style.
+func TestHTMLStyleHash(t *testing.T) {
+	if !strings.Contains(htmlCSP, "'sha256-") || strings.Contains(htmlCSP, "unsafe") || strings.Contains(htmlCSP, "script-src") {
+		t.Errorf("CSP %q", htmlCSP)
+	}
+	page, _ := docString(t, DocOptions{Format: HTML}, "")
+	if !strings.Contains(page, "<style>"+htmlStyle+"</style>") || !strings.Contains(page, "0 run(s)") || !strings.HasSuffix(page, "</html>\n") {
+		t.Errorf("empty input:\n%s", page)
+	}
+}
+
+const secretsEvo = `{"type": "tool_call", "name": "execute", "args": {"command": "curl -H 'Authorization: Bearer abcdefghijklmnop1234' x", "password": "hunter2-hunter2", "deep": [{"client_secret": "s3cr3t-value"}]}, "id": "c1"}
+{"type": "tool_result", "name": "execute", "content": "key sk-abcdefghijklmnopqrstuvwx ok", "success": true, "id": "c1"}
+{"type": "text", "content": "use api_key=ABCDEFGHIJKLMNOPQRST please"}
+{"type": "thinking", "content": "the token is sk-zyxwvutsrqponmlkjihg"}
+{"type": "error", "message": "auth failed for sk-errorerrorerrorerror"}
+`
+
+var secrets = []string{"abcdefghijklmnop1234", "hunter2-hunter2", "s3cr3t-value", "sk-abcdefghijklmnopqrstuvwx", "ABCDEFGHIJKLMNOPQRST", "sk-zyxwvutsrqponmlkjihg", "sk-errorerrorerrorerror"}
+
+func TestDocumentRedaction(t *testing.T) {
+	zero := `{"schemaVersion": 2, "type": "run_start", "runId": "sk-runidrunidrunidrunid", "model": "m"}
+{"schemaVersion": 2, "type": "tool_call", "runId": "sk-runidrunidrunidrunid", "id": "c", "name": "t", "args": {"apiKey": "zero-nested-key"}}
+{"schemaVersion": 2, "type": "tool_result", "runId": "sk-runidrunidrunidrunid", "id": "c", "status": "ok", "output": "Bearer abcdefghijklmnopqrstu"}
+`
+	all := append(secrets, "sk-runidrunidrunidrunid", "zero-nested-key", "abcdefghijklmnopqrstu")
+	for _, f := range []DocFormat{Markdown, HTML} {
+		out, _ := docString(t, DocOptions{Format: f, Redact: true}, secretsEvo, zero)
+		for _, s := range all {
+			if strings.Contains(out, s) {
+				t.Errorf("format %d: secret %q in the output", f, s)
+			}
+		}
+		if !strings.Contains(out, "[REDACTED]") || !strings.Contains(out, "secrets redacted") {
+			t.Errorf("format %d: no redaction shown", f)
+		}
+		out, _ = docString(t, DocOptions{Format: f}, secretsEvo, zero)
+		for _, s := range all {
+			if !strings.Contains(out, s) {
+				t.Errorf("format %d without redaction: %q missing", f, s)
+			}
+		}
+	}
+}
+
+// Each heading shows how its run ended, before the run's events: the
+// document has read the input once already.
+func TestDocumentRunHeadings(t *testing.T) {
+	evo := "{\"type\": \"text\", \"content\": \"a\"}\n{\"type\": \"usage_stats\", \"input_tokens\": 5, \"output_tokens\": 7}\n{\"type\": \"error\", \"message\": \"boom\"}\n{\"type\": \"done\", \"response\": \"late\"}\n{\"type\": \"text\", \"content\": \"cut\"}\n"
+	md, _ := docString(t, DocOptions{Format: Markdown}, evo)
+	for _, want := range []string{
+		"## <a id=\"run-1\"></a>Run 1 · ✗ error · 12 tokens\n\n**Tokens** 5 in · 7 out · 12 total · **Cost** not priced · **Tool calls** 0 · **Errors** 1, 0 warnings\n\na\n\n> ✗ **error**: boom\n\n**Final answer**\n\nlate\n\n",
+		"## <a id=\"run-2\"></a>Run 2 · ⚠ unfinished · 0 tokens\n",
+		"| [1](#run-1)  | ✗ error | 12 | not priced | 0 | 1 |\n",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("lacks %q\n%s", want, md)
+		}
+	}
+	// The runs are the runs zevo stats counts.
+	fs, err := Summarize(strings.NewReader(evo), "x", Auto)
+	if err != nil || len(fs.Runs) != 2 || strings.Count(md, "## <a id=") != 2 {
+		t.Errorf("stats: %d runs, %v", len(fs.Runs), err)
+	}
+}
+
+func TestDocumentClips(t *testing.T) {
+	var big strings.Builder
+	for i := 0; big.Len() < 1<<20; i++ {
+		fmt.Fprintf(&big, "line %d of a long output\n", i)
+	}
+	lines := strings.Count(big.String(), "\n")
+	in := fmt.Sprintf("{\"type\": \"tool_call\", \"name\": \"cat\", \"args\": {}, \"id\": \"c\"}\n{\"type\": \"tool_result\", \"name\": \"cat\", \"content\": %q, \"success\": true, \"id\": \"c\"}\n", big.String())
+	note := func(n int) string {
+		shown := strings.Join(strings.SplitAfter(big.String(), "\n")[:n], "")
+		return fmt.Sprintf("clipped: %s of %s shown (%d of %d lines)", byteSize(int64(len(shown))), byteSize(int64(big.Len())), n, lines)
+	}
+	for _, c := range []struct {
+		f     DocFormat
+		shown string
+	}{{Markdown, note(markdownLimits.resultLines)}, {HTML, note(htmlLimits.resultLines)}} {
+		out, _ := docString(t, DocOptions{Format: c.f}, in)
+		if !strings.Contains(out, c.shown) || len(out) > 64<<10 {
+			t.Errorf("format %d: %d bytes, want the note %q", c.f, len(out), c.shown)
+		}
+		full, _ := docString(t, DocOptions{Format: c.f, Full: true}, in)
+		if strings.Contains(full, "clipped") || !strings.Contains(full, fmt.Sprintf("line %d of a long output", lines-1)) {
+			t.Errorf("format %d --full: clipped", c.f)
+		}
+	}
+}
+
+// Past its page size a document shows only each run's heading and summary.
+func TestDocumentPageLimit(t *testing.T) {
+	var in strings.Builder
+	text := strings.Repeat("word ", 2000)
+	for i := 0; i < 300; i++ {
+		fmt.Fprintf(&in, "{\"type\": \"text\", \"content\": \"run%dstart %s\"}\n{\"type\": \"done\", \"response\": \"r%d\"}\n", i, text, i)
+	}
+	md, _ := docString(t, DocOptions{Format: Markdown}, in.String())
+	if n := strings.Count(md, "## <a id="); n != 300 {
+		t.Errorf("%d run headings, want 300", n)
+	}
+	cut := strings.Count(md, "**events not shown**: this document reached 1.0 MiB")
+	if cut < 100 || len(md) > 1<<20+300*1024 {
+		t.Errorf("%d bytes, %d runs cut", len(md), cut)
+	}
+	full, _ := docString(t, DocOptions{Format: Markdown, Full: true}, in.String())
+	if strings.Contains(full, "events not shown") {
+		t.Error("--full cut runs")
+	}
+	for i := 0; i < 300; i++ {
+		if !strings.Contains(full, fmt.Sprintf("run%dstart word", i)) {
+			t.Fatalf("--full: run %d's text missing", i)
+		}
+	}
+}
+
+func TestDocumentBadLines(t *testing.T) {
+	in := "{\"type\": \"text\", \"content\": \"a\"}\n{\"type\": \"text\"\n[1]\n\xff\n{\"type\": \"done\", \"response\": \"b\"}\n"
+	for _, f := range []DocFormat{Markdown, HTML} {
+		out, bad := docString(t, DocOptions{Format: f}, in)
+		want := []string{"in1:2: not valid JSON: not shown", "in1:3: not a JSON object: not shown", "in1:4: invalid UTF-8: not shown"}
+		if fmt.Sprint(bad) != fmt.Sprint(want) || !strings.Contains(out, "b") {
+			t.Errorf("format %d: %q", f, bad)
+		}
+	}
+}
+
+// Zero's events: permission traffic, sandbox blocks, results that follow
+// permission prompts, the final answer given as text already.
+func TestDocumentZero(t *testing.T) {
+	in := `{"schemaVersion": 2, "type": "run_start", "runId": "r1", "provider": "openai", "model": "gpt-4.1", "cwd": "/repo"}
+{"schemaVersion": 2, "type": "text", "runId": "r1", "delta": "Hel"}
+{"schemaVersion": 2, "type": "text", "runId": "r1", "delta": "lo"}
+{"schemaVersion": 2, "type": "tool_call", "runId": "r1", "id": "c1", "name": "write_file", "args": {"path": "a"}}
+{"schemaVersion": 2, "type": "permission_request", "runId": "r1", "id": "c1", "name": "write_file", "sideEffect": "write", "risk": {"level": "medium"}, "reason": "Writes."}
+{"schemaVersion": 2, "type": "permission_decision", "runId": "r1", "id": "c1", "name": "write_file", "action": "deny", "block": {"code": "denied", "reason": "outside", "path": "/etc"}}
+{"schemaVersion": 2, "type": "tool_result", "runId": "r1", "id": "c1", "status": "error", "output": "denied"}
+{"schemaVersion": 2, "type": "usage", "runId": "r1", "promptTokens": 3, "completionTokens": 4, "totalTokens": 7, "costUsd": 0.0125}
+{"schemaVersion": 2, "type": "final", "runId": "r1", "text": "Hello"}
+{"schemaVersion": 2, "type": "run_end", "runId": "r1", "status": "error", "exitCode": 1}
+`
+	md, _ := docString(t, DocOptions{Format: Markdown}, in)
+	for _, want := range []string{
+		"## <a id=\"run-1\"></a>Run 1 · r1 · gpt-4.1 · ✗ error (exit 1) · 7 tokens\n",
+		"**Cost** \\$0.0125",
+		"Hello\n\n<details>\n<summary>write_file  path=a</summary>",
+		"> ⚠ **permission requested**: write\\_file (write, risk medium) — Writes.\n\n> ✗ **permission denied**: write\\_file\n\n> ✗ **sandbox**: denied: outside (/etc)\n\n",
+		"<summary>result of write_file (c1) — ✗ failed, 6 B</summary>",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("lacks %q\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "Final answer") {
+		t.Error("the final answer repeats the text")
+	}
+}
+
+func TestMarkdownFence(t *testing.T) {
+	for _, s := range []string{"plain", "a ``` b", "````\nx\n`````", "`"} {
+		out := string(mdFence(nil, "", s))
+		fence := out[:strings.IndexByte(out, '\n')]
+		if strings.Contains(s, fence) || len(fence) < 3 || !strings.HasSuffix(out, "\n"+fence+"\n\n") {
+			t.Errorf("%q: fence %q", s, fence)
+		}
+	}
+}
