@@ -27,22 +27,18 @@ func (d *Document) zero(ev gjson.Result, typ string) {
 		}
 		d.toolResult(get("name"), get("id"), get("status") != "error", get("output"), note)
 	case "permission_request":
-		d.notice(nPermission, "permission requested", permissionRequestMsg(ev))
-		d.sandbox(ev)
+		d.permission(ev, nPermission, "permission requested", permissionRequestMsg(ev))
 	case "permission_decision":
-		msg := decisionMsg(ev)
+		kind, label := nDenied, "permission denied"
 		switch get("action") {
 		case "allow":
-			d.notice(nAllowed, "permission allowed", msg)
+			kind, label = nAllowed, "permission allowed"
 		case "cancel":
-			d.notice(nPermission, "permission cancelled", msg)
-		default:
-			d.notice(nDenied, "permission denied", msg)
+			kind, label = nPermission, "permission cancelled"
 		}
-		d.sandbox(ev)
+		d.permission(ev, kind, label, decisionMsg(ev))
 	case "permission":
-		d.notice(nPermission, "permission", permissionMsg(ev))
-		d.sandbox(ev)
+		d.permission(ev, nPermission, "permission", permissionMsg(ev))
 	case "checkpoint":
 		label, msg := checkpointMsg(ev)
 		d.notice(nInfo, label, msg)
@@ -64,10 +60,17 @@ func (d *Document) zero(ev gjson.Result, typ string) {
 	}
 }
 
-// sandbox shows a permission event's sandbox block (v2) or violation (v1).
-func (d *Document) sandbox(ev gjson.Result) {
+// permission writes a permission event and its sandbox block. One about
+// the tool call still waiting for its result comes before the call, so the
+// call and its result stay one block: asked, answered, ran.
+func (d *Document) permission(ev gjson.Result, kind noticeKind, label, msg string) {
+	if d.pending == nil || d.pending.ID != ev.Get("id").String() {
+		d.settle()
+	}
+	d.endBlock()
+	d.buf = d.r.notice(d.buf, kind, label, msg)
 	if msg, ok := sandboxMsg(ev); ok {
-		d.notice(nDenied, "sandbox", msg)
+		d.buf = d.r.notice(d.buf, nDenied, "sandbox", msg)
 	}
 }
 

@@ -45,8 +45,8 @@ details{border:1px solid var(--line);border-radius:6px;margin:.5rem 0;background
 details>summary{cursor:pointer;padding:.375rem .625rem;font-size:.875rem}
 details>div{padding:0 .625rem .5rem}
 details.tool{border-left:4px solid var(--line)}
-details.tool.ok{border-left-color:var(--ok)}
-details.tool.bad{border-left-color:var(--bad)}
+details.tool.done{border-left-color:var(--ok)}
+details.tool.failed{border-left-color:var(--bad)}
 details.sub{margin-left:1.5rem}
 summary .name{font-weight:600;color:var(--fg)}
 summary code{color:var(--dim)}
@@ -195,9 +195,7 @@ func (h *htmlDoc) runStart(dst []byte, r *runHead) []byte {
 	}
 	row("tool calls", "", tools)
 	row("permissions", "", r.Permissions)
-	if r.Run.Errors > 0 || r.Run.Warnings > 0 {
-		row("errors", "bad", fmt.Sprintf("%d errors, %d warnings", r.Run.Errors, r.Run.Warnings))
-	}
+	row("errors", "bad", r.Errors)
 	row("cwd", "", r.Cwd)
 	return append(dst, "</dl>\n"...)
 }
@@ -243,7 +241,7 @@ func (h *htmlDoc) text(dst []byte, kind textKind, label string, c *clipText) []b
 func (h *htmlDoc) tool(dst []byte, call *docCall, res *docResult) []byte {
 	class := "tool"
 	if res != nil {
-		class += map[bool]string{true: " ok", false: " bad"}[res.OK]
+		class += map[bool]string{true: " done", false: " failed"}[res.OK]
 	}
 	if call != nil && call.Sub {
 		class += " sub"

@@ -90,12 +90,8 @@ func (m *markdownDoc) runStart(dst []byte, r *runHead) []byte {
 	if r.Tools != "" {
 		tools += " (" + r.Tools + ")"
 	}
-	errs := ""
-	if r.Run.Errors > 0 || r.Run.Warnings > 0 {
-		errs = fmt.Sprintf("%d, %d warnings", r.Run.Errors, r.Run.Warnings)
-	}
 	sep := ""
-	for _, f := range [][2]string{{"Tokens", r.Tokens}, {"Cost", r.Cost}, {"Tool calls", tools}, {"Permissions", r.Permissions}, {"Errors", errs}, {"Provider", r.Provider}, {"Cwd", r.Cwd}} {
+	for _, f := range [][2]string{{"Tokens", r.Tokens}, {"Cost", r.Cost}, {"Tool calls", tools}, {"Permissions", r.Permissions}, {"Errors", r.Errors}, {"Provider", r.Provider}, {"Cwd", r.Cwd}} {
 		if f[1] == "" {
 			continue
 		}

@@ -151,6 +151,7 @@ type runHead struct {
 	Tools                 string
 	ToolCalls, ToolErrors int
 	Permissions           string
+	Errors                string // "1 error, 2 warnings"; "" when none
 }
 
 // docHead is what the top of a document shows.
@@ -307,6 +308,18 @@ func (d *Document) summarize(h *runHead) {
 		}
 	}
 	h.Permissions = strings.Join(perms, ", ")
+	var errs []string
+	for _, c := range []struct {
+		n    int
+		what string
+	}{{r.Errors, "error"}, {r.Warnings, "warning"}} {
+		if c.n == 1 {
+			errs = append(errs, "1 "+c.what)
+		} else if c.n > 1 {
+			errs = append(errs, fmt.Sprintf("%d %ss", c.n, c.what))
+		}
+	}
+	h.Errors = strings.Join(errs, ", ")
 }
 
 // runCost is a run's cost as the producer reported it (Zero's costUsd).

@@ -228,7 +228,7 @@ func TestDocumentRunHeadings(t *testing.T) {
 	evo := "{\"type\": \"text\", \"content\": \"a\"}\n{\"type\": \"usage_stats\", \"input_tokens\": 5, \"output_tokens\": 7}\n{\"type\": \"error\", \"message\": \"boom\"}\n{\"type\": \"done\", \"response\": \"late\"}\n{\"type\": \"text\", \"content\": \"cut\"}\n"
 	md, _ := docString(t, DocOptions{Format: Markdown}, evo)
 	for _, want := range []string{
-		"## <a id=\"run-1\"></a>Run 1 · ✗ error · 12 tokens\n\n**Tokens** 5 in · 7 out · 12 total · **Cost** not priced · **Tool calls** 0 · **Errors** 1, 0 warnings\n\na\n\n> ✗ **error**: boom\n\n**Final answer**\n\nlate\n\n",
+		"## <a id=\"run-1\"></a>Run 1 · ✗ error · 12 tokens\n\n**Tokens** 5 in · 7 out · 12 total · **Cost** not priced · **Tool calls** 0 · **Errors** 1 error\n\na\n\n> ✗ **error**: boom\n\n**Final answer**\n\nlate\n\n",
 		"## <a id=\"run-2\"></a>Run 2 · ⚠ unfinished · 0 tokens\n",
 		"| [1](#run-1)  | ✗ error | 12 | not priced | 0 | 1 |\n",
 	} {
@@ -324,9 +324,8 @@ func TestDocumentZero(t *testing.T) {
 	for _, want := range []string{
 		"## <a id=\"run-1\"></a>Run 1 · r1 · gpt-4.1 · ✗ error (exit 1) · 7 tokens\n",
 		"**Cost** \\$0.0125",
-		"Hello\n\n<details>\n<summary>write_file  path=a</summary>",
-		"> ⚠ **permission requested**: write\\_file (write, risk medium) — Writes.\n\n> ✗ **permission denied**: write\\_file\n\n> ✗ **sandbox**: denied: outside (/etc)\n\n",
-		"<summary>result of write_file (c1) — ✗ failed, 6 B</summary>",
+		"Hello\n\n> ⚠ **permission requested**: write\\_file (write, risk medium) — Writes.\n\n> ✗ **permission denied**: write\\_file\n\n> ✗ **sandbox**: denied: outside (/etc)\n\n" +
+			"<details>\n<summary>write_file  path=a — ✗ failed, 6 B</summary>\n\nArguments:\n\n```json\n{\"path\": \"a\"}\n```\n\nResult (✗ failed, 6 B):\n\n```\ndenied\n```\n\n</details>\n\n",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("lacks %q\n%s", want, md)
