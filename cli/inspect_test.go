@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zevo/zevo/schemas"
+	"github.com/zevo/zevo/protocol"
 )
 
 func run(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
@@ -28,21 +28,21 @@ const (
 
 func TestSchemaCommand(t *testing.T) {
 	code, out, _ := run(t, "", "schema")
-	if code != 0 || strings.Count(out, "\n") != len(schemas.All) || !strings.Contains(out, "zero-input") {
+	if code != 0 || strings.Count(out, "\n") != len(protocol.All) || !strings.Contains(out, "zero-input") {
 		t.Errorf("list: %d %q", code, out)
 	}
-	for _, s := range schemas.All {
+	for _, s := range protocol.All {
 		code, out, _ := run(t, "", "schema", s.Name)
 		var doc map[string]any
 		if code != 0 || json.Unmarshal([]byte(out), &doc) != nil || doc["$schema"] != "https://json-schema.org/draft/2020-12/schema" {
 			t.Errorf("schema %s: exit %d, %.80q", s.Name, code, out)
 		}
-		disk, err := os.ReadFile("../schemas/" + s.File)
+		disk, err := os.ReadFile("../schemas/" + s.SchemaFile)
 		if err != nil || string(disk) != out {
-			t.Errorf("schema %s differs from schemas/%s", s.Name, s.File)
+			t.Errorf("schema %s differs from schemas/%s", s.Name, s.SchemaFile)
 		}
 	}
-	if code, _, errs := run(t, "", "schema", "nope"); code != ExitUsage || !strings.Contains(errs, `unknown schema "nope"`) {
+	if code, _, errs := run(t, "", "schema", "nope"); code != ExitUsage || !strings.Contains(errs, `unknown protocol "nope"`) {
 		t.Errorf("unknown: %d %q", code, errs)
 	}
 }

@@ -1,57 +1,36 @@
 package cli
 
 import (
-	"bytes"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// The README's jq recipes run on the sample streams: run.evosci.jsonl and
-// run.zero.jsonl are testdata/translate's basic samples, logs/ holds both.
+// The jq recipes of docs/jq.md, run on the sample streams, give these.
 var readmeWant = map[string]string{
-	"tool_result\" and .success == false":  "{\"content\":\"ok: token sk-abcdefghijklmnopqrstuvwx and task-list and the bearer of bad news; apiKey=ABCDEFGHIJKLMNOPxxxxxxxxxx\\n... (truncated)\",\"id\":\"call_3\",\"name\":\"execute\"}\n",
-	"tool_result\" and .status == \"error": "{\"id\":\"call_2\",\"name\":null,\"output\":\"denied\"}\n",
-	"$u.totalTokens)' run.zero.jsonl":      "{\"run_20260603100000_abc123\":20}\n",
-	"foreach inputs":                       "{\"run\":1,\"tokens\":6716}\n{\"run\":2,\"tokens\":0}\n",
-	".response":                            "Done — notes.md now summarizes attention.\n",
-	"\\(.runId): \\(.text)":                "run_20260603100000_abc123: Looking <now> & done.\n",
-	"permission_request":                   "{\"id\":\"call_2\",\"name\":\"write_file\",\"reason\":\"Creates or overwrites files.\",\"risk\":\"medium\",\"runId\":\"run_20260603100000_abc123\"}\n",
-	".action_requests[]":                   "{\"args\":{\"path\":\"a.txt\"},\"description\":\"Creates a file.\",\"name\":\"write_file\"}\n{\"args\":{\"command\":\"rm -rf /\"},\"description\":\"Runs a command.\",\"name\":\"execute\"}\n",
-	"ask_user":                             "",
-	"input_filename":                       "logs/basic.evosci.jsonl:16: provider timed out\nlogs/basic.zero.jsonl:18: 503 from provider\n",
+	"tool_result\" and .success == false":                  "{\"content\":\"ok: token sk-abcdefghijklmnopqrstuvwx and task-list and the bearer of bad news; apiKey=ABCDEFGHIJKLMNOPxxxxxxxxxx\\n... (truncated)\",\"id\":\"call_3\",\"name\":\"execute\"}\n",
+	"tool_result\" and .status == \"error":                 "{\"id\":\"call_2\",\"name\":null,\"output\":\"denied\"}\n",
+	"$u.totalTokens)' testdata/translate/basic.zero.jsonl": "{\"run_20260603100000_abc123\":20}\n",
+	"foreach inputs":        "{\"run\":1,\"tokens\":6716}\n{\"run\":2,\"tokens\":0}\n",
+	".response":             "Done — notes.md now summarizes attention.\n",
+	"\\(.runId): \\(.text)": "run_20260603100000_abc123: Looking <now> & done.\n",
+	"permission_request":    "{\"id\":\"call_2\",\"name\":\"write_file\",\"reason\":\"Creates or overwrites files.\",\"risk\":\"medium\",\"runId\":\"run_20260603100000_abc123\"}\n",
+	".action_requests[]":    "{\"args\":{\"path\":\"a.txt\"},\"description\":\"Creates a file.\",\"name\":\"write_file\"}\n{\"args\":{\"command\":\"rm -rf /\"},\"description\":\"Runs a command.\",\"name\":\"execute\"}\n",
+	"ask_user":              "\"Which file?\"\n",
+	"input_filename":        "testdata/translate/basic.evosci.jsonl:16: provider timed out\ntestdata/translate/basic.zero.jsonl:18: 503 from provider\n",
 }
 
 func TestReadmeRecipes(t *testing.T) {
-	data, err := os.ReadFile("../README.md")
+	data, err := os.ReadFile("../docs/jq.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, section, ok := strings.Cut(string(data), "### Recipes for agent logs")
+	_, section, ok := strings.Cut(string(data), "## Recipes for agent logs")
 	if !ok {
-		t.Fatal("README has no jq recipes")
+		t.Fatal("docs/jq.md has no recipes")
 	}
-	section, _, _ = strings.Cut(section, "### Exit codes")
-	evo, err := os.ReadFile("../testdata/translate/basic.evosci.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	zero, err := os.ReadFile("../testdata/translate/basic.zero.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	for name, content := range map[string][]byte{
-		"run.evosci.jsonl": evo, "run.zero.jsonl": zero,
-		"logs/basic.evosci.jsonl": evo, "logs/basic.zero.jsonl": zero,
-	} {
-		os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755)
-		if err := os.WriteFile(filepath.Join(dir, name), content, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Chdir(dir)
+	section, _, _ = strings.Cut(section, "## Exit codes")
+	t.Chdir("..")
 	cmds := readmeCommands(section)
 	if len(cmds) < 10 {
 		t.Fatalf("found %d recipes", len(cmds))
@@ -68,25 +47,13 @@ func TestReadmeRecipes(t *testing.T) {
 				want = &v
 			}
 		}
-		stdin := []byte{}
-		var out []byte
-		for _, stage := range strings.Split(cmd, "\x00|") {
-			args := shellWords(t, stage)
-			var matches []string
-			for _, a := range args {
-				if strings.Contains(a, "*") {
-					m, _ := filepath.Glob(a)
-					matches = append(matches, m...)
-					continue
-				}
-				matches = append(matches, a)
-			}
-			var stdout, stderr bytes.Buffer
-			code := Run(matches, bytes.NewReader(stdin), &stdout, &stderr)
-			if code != 0 || (stderr.Len() > 0 && matches[1] != "translate") {
-				t.Errorf("%s: exit %d, stderr %s", cmd, code, stderr.String())
-			}
-			stdin, out = stdout.Bytes(), stdout.Bytes()
+		out, code, stderr, ok := runDocCommand(t, cmd)
+		if !ok {
+			t.Errorf("%q is not a zevo command", cmd)
+			continue
+		}
+		if code != 0 || (stderr != "" && !strings.HasPrefix(cmd, "zevo translate")) {
+			t.Errorf("%s: exit %d, stderr %s", cmd, code, stderr)
 		}
 		if want != nil && string(out) != *want {
 			t.Errorf("%s:\n got %q\nwant %q", cmd, out, *want)

@@ -27,6 +27,9 @@ var (
 
 func zevoBinary(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("runs the built binary: not with -short")
+	}
 	binOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "zevo-bin")
 		if err != nil {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"github.com/zevo/zevo/schemas"
+	"github.com/zevo/zevo/protocol"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -45,24 +45,24 @@ func schemaFor(p Protocol) (*compiledSchema, error) {
 func compileAll() (map[Protocol]*compiledSchema, error) {
 	c := jsonschema.NewCompiler()
 	docs := map[string]any{}
-	for _, s := range schemas.All {
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(s.Bytes()))
+	for _, s := range protocol.All {
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(s.Schema()))
 		if err != nil {
 			return nil, fmt.Errorf("schema %s: %w", s.Name, err)
 		}
-		if err := c.AddResource(s.URL(), doc); err != nil {
+		if err := c.AddResource(s.SchemaURL(), doc); err != nil {
 			return nil, fmt.Errorf("schema %s: %w", s.Name, err)
 		}
 		docs[s.Name] = doc
 	}
 	m := map[Protocol]*compiledSchema{}
-	for _, s := range schemas.All {
+	for _, s := range protocol.All {
 		cs := &compiledSchema{byType: map[string]*jsonschema.Schema{}}
 		var err error
-		if cs.root, err = c.Compile(s.URL()); err != nil {
+		if cs.root, err = c.Compile(s.SchemaURL()); err != nil {
 			return nil, fmt.Errorf("schema %s: %w", s.Name, err)
 		}
-		if cs.envelope, err = c.Compile(s.URL() + "#/$defs/envelope"); err != nil {
+		if cs.envelope, err = c.Compile(s.SchemaURL() + "#/$defs/envelope"); err != nil {
 			return nil, fmt.Errorf("schema %s: %w", s.Name, err)
 		}
 		doc, _ := docs[s.Name].(map[string]any)
@@ -72,7 +72,7 @@ func compileAll() (map[Protocol]*compiledSchema, error) {
 			if typ == "" || !strings.HasPrefix(ref, "#/$defs/") {
 				return nil, fmt.Errorf("schema %s: allOf holds something other than a type condition", s.Name)
 			}
-			if cs.byType[typ], err = c.Compile(s.URL() + ref); err != nil {
+			if cs.byType[typ], err = c.Compile(s.SchemaURL() + ref); err != nil {
 				return nil, fmt.Errorf("schema %s: %w", s.Name, err)
 			}
 		}

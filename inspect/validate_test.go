@@ -156,8 +156,12 @@ func TestValidateInvalid(t *testing.T) {
 		{"zero bad runId", "zero", strings.ReplaceAll(zStart, `"r1"`, `"-r"`) + "\n" + strings.ReplaceAll(zEnd, `"r1"`, `"-r"`) + "\n",
 			"x:1: run_start.runId: \"-r\" does not match ^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$\n" +
 				"x:2: run_end.runId: \"-r\" does not match ^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$\n"},
-		{"zero missing fields", "zero", zStart + "\n" + `{"runId":"r1","schemaVersion":2,"type":"run_end"}` + "\n",
-			"x:2: run_end: missing field \"exitCode\"\nx:2: run_end: missing field \"status\"\n"},
+		// Zero omits every empty field but schemaVersion, type and runId.
+		{"zero omitted fields", "zero", `{"runId":"r1","schemaVersion":2,"type":"run_start"}` + "\n" +
+			`{"runId":"r1","schemaVersion":2,"type":"tool_result"}` + "\n" + `{"runId":"r1","schemaVersion":2,"type":"run_end"}` + "\n", ""},
+		{"zero envelope", "zero", `{"type":"run_start"}` + "\n",
+			"x:1: run_start: missing field \"runId\"\nx:1: run_start: missing field \"schemaVersion\"\n" +
+				"x:1: the input ends inside run \"\" (line 1): no run_end\n"},
 		{"zero input", "zero-input", `{"schemaVersion":2,"type":"message","role":"assistant","content":"hi","files":[]}` + "\n" +
 			`{"schemaVersion":2,"type":"prompt","content":" ","role":"user"}` + "\n" +
 			`{"schemaVersion":1,"type":"ask","content":"x"}` + "\n",

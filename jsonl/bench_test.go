@@ -1,4 +1,4 @@
-package jsonl
+package jsonl_test
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/zevo/zevo/bench/corpus"
+	. "github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/redact"
 )
 

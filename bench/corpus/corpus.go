@@ -9,14 +9,19 @@ import (
 	"io"
 	"math/rand/v2"
 	"strings"
+
+	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/protocol"
 )
 
-// Protocol names the producer a corpus imitates.
-type Protocol string
+// Protocol is the producer a corpus imitates: protocol.EvoSci or
+// protocol.ZeroV2.
+type Protocol = *protocol.Protocol
 
-const (
-	EvoSci Protocol = "evosci"
-	Zero   Protocol = "zero"
+// The protocols a corpus can imitate.
+var (
+	EvoSci = protocol.EvoSci
+	Zero   = protocol.ZeroV2
 )
 
 // Options describe a corpus.
@@ -29,12 +34,12 @@ type Options struct {
 // Write writes a corpus to w and returns the number of bytes written.
 func Write(w io.Writer, opt Options) (int64, error) {
 	if opt.Protocol != EvoSci && opt.Protocol != Zero {
-		return 0, fmt.Errorf("corpus: unknown protocol %q (want evosci or zero)", opt.Protocol)
+		return 0, fmt.Errorf("corpus: cannot write protocol %v (want %s or %s)", opt.Protocol, EvoSci, Zero)
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
 	g := &gen{
 		rng: rand.New(rand.NewPCG(opt.Seed, 0x5eed)),
-		enc: encoder{python: opt.Protocol == EvoSci},
+		enc: encoder{python: opt.Protocol.Style == jsonl.PythonStyle},
 		w:   bw,
 	}
 	for run := 1; g.err == nil; run++ {

@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/zevo/zevo/protocol"
 )
 
 func TestUnknownProtocol(t *testing.T) {
 	var b bytes.Buffer
-	if _, err := Write(&b, Options{Protocol: "yaml", Size: 10}); err == nil || !strings.Contains(err.Error(), `"yaml"`) {
+	if _, err := Write(&b, Options{Protocol: protocol.ZeroV1, Size: 10}); err == nil || !strings.Contains(err.Error(), "zero@1") {
 		t.Fatalf("err = %v, want one naming the protocol", err)
 	}
 	if b.Len() != 0 {
@@ -73,7 +75,7 @@ func TestSerialization(t *testing.T) {
 				t.Fatalf("%s line %d:\n got %s\nwant %s", p, i+1, l, want)
 			}
 			for k, v := range m {
-				if v == "" || v == false && k != "truncated" && k != "permissionGranted" || v == nil {
+				if v == "" || v == false && k != "truncated" && k != "permissionGranted" && k != "recoverable" && k != "redacted" || v == nil {
 					t.Fatalf("%s line %d: empty field %q not omitted", p, i+1, k)
 				}
 			}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/zevo/zevo/jsonl"
 )
 
 // evoResult cuts content as EvoScientist does: 2000 characters, then a marker.
@@ -11,7 +13,7 @@ func evoResult(s string) string {
 	n := 0
 	for i := range s {
 		if n == 2000 {
-			return s[:i] + "\n... (truncated)"
+			return s[:i] + EvoSci.Truncated
 		}
 		n++
 	}
@@ -118,7 +120,8 @@ func (g *gen) evoSubagent(old bool) {
 }
 
 // zero builds a Zero event: empty strings, false and null are omitted
-// (omitempty) except for the fields Zero always writes.
+// (omitempty) except for the bools Zero holds as pointers, which it
+// writes when set, false included.
 func zero(typ, runID string, fields ...kv) obj {
 	o := obj{{"schemaVersion", 2}, {"type", typ}, {"runId", runID}}
 	for _, f := range fields {
@@ -130,7 +133,7 @@ func zero(typ, runID string, fields ...kv) obj {
 				continue
 			}
 		case bool:
-			if !v && f.k != "truncated" && f.k != "permissionGranted" {
+			if !v && f.k != "truncated" && f.k != "permissionGranted" && f.k != "recoverable" && f.k != "redacted" {
 				continue
 			}
 		}
@@ -173,7 +176,7 @@ func zeroOutput(s string) (string, bool) {
 	for !validEnd(s) {
 		s = s[:len(s)-1]
 	}
-	return s + "\n[truncated]", true
+	return s + Zero.Truncated, true
 }
 
 // zeroRun writes one Zero run; cut leaves it without its end.
@@ -253,7 +256,7 @@ func (g *gen) zeroRun(run int, cut bool) {
 // WriteHuge writes one event of the protocol holding a single string of
 // about size bytes: a tool result with a huge output.
 func WriteHuge(w io.Writer, p Protocol, size int) error {
-	enc := encoder{python: p == EvoSci}
+	enc := encoder{python: p.Style == jsonl.PythonStyle}
 	body := strings.Repeat("0123456789abcdef line of output\n", size/32+1)[:size]
 	var o obj
 	if p == EvoSci {

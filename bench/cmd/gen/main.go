@@ -13,25 +13,28 @@ import (
 	"strings"
 
 	"github.com/zevo/zevo/bench/corpus"
+	"github.com/zevo/zevo/protocol"
 )
 
 func main() {
-	protocol := flag.String("protocol", "evosci", "evosci or zero")
+	name := flag.String("protocol", "evosci", "evosci or zero")
 	size := flag.String("size", "10MB", "bytes to write at least (suffixes KB, MB, GB: powers of 1024)")
 	seed := flag.Uint64("seed", 1, "random seed; the same seed gives the same corpus")
 	huge := flag.String("huge", "", "write instead one tool_result line holding an output of this size")
 	flag.Parse()
 	w := bufio.NewWriterSize(os.Stdout, 1<<20)
-	var err error
-	if *huge != "" {
+	p, err := protocol.Lookup(*name)
+	switch {
+	case err != nil:
+	case *huge != "":
 		var n int64
 		if n, err = parseSize(*huge); err == nil {
-			err = corpus.WriteHuge(w, corpus.Protocol(*protocol), int(n))
+			err = corpus.WriteHuge(w, p, int(n))
 		}
-	} else {
+	default:
 		var n int64
 		if n, err = parseSize(*size); err == nil {
-			_, err = corpus.Write(w, corpus.Options{Protocol: corpus.Protocol(*protocol), Size: n, Seed: *seed})
+			_, err = corpus.Write(w, corpus.Options{Protocol: p, Size: n, Seed: *seed})
 		}
 	}
 	if err == nil {

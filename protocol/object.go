@@ -1,0 +1,153 @@
+package protocol
+
+import (
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// Object is one line's top-level JSON object, split into its members.
+// Member values are raw slices of the line; a string value with escapes
+// is decoded only when Get asks for it, as most values are only copied.
+type Object struct {
+	// Raw is the line the members point into: the input line, or its
+	// repaired copy when NonFinite is not empty.
+	Raw string
+	// NonFinite are the bare NaN, Infinity and -Infinity tokens of the
+	// line (not JSON; Python writes them), read as null.
+	NonFinite []string
+	// Dup is the first top-level key that occurs more than once ("" when
+	// none); the last occurrence wins, as in Go and Python.
+	Dup string
+
+	members []Member
+	lens    uint64         // a bit per key length (mod 64): a key whose bit is clear is absent
+	index   map[string]int // key → position in members, once there are many
+}
+
+// Member is one top-level member.
+type Member struct {
+	Key     string
+	Value   gjson.Result // Raw always; Str of a string only once decoded
+	pending bool         // Value.Str not decoded yet
+}
+
+// indexAfter is the number of members from which an object indexes its
+// keys: a line may hold a million of them, and finding each by a scan
+// would take quadratic time.
+const indexAfter = 32
+
+func (o *Object) reset(raw string) {
+	o.Raw, o.NonFinite, o.Dup = raw, o.NonFinite[:0], ""
+	o.members, o.lens, o.index = o.members[:0], 0, nil
+}
+
+// Members returns the members in input order (after a duplicate key, the
+// position of its first occurrence with the last value).
+func (o *Object) Members() []Member { return o.members }
+
+// Len is the number of distinct keys.
+func (o *Object) Len() int { return len(o.members) }
+
+// find returns the position of key in members, or -1.
+func (o *Object) find(key string) int {
+	if o.lens&(1<<(len(key)&63)) == 0 {
+		return -1
+	}
+	if o.index != nil {
+		if i, ok := o.index[key]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := range o.members {
+		if o.members[i].Key == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// Has reports whether key is present.
+func (o *Object) Has(key string) bool { return o.find(key) >= 0 }
+
+// Get returns the value of a top-level key, strings decoded; the zero
+// Result when it is absent.
+func (o *Object) Get(key string) gjson.Result {
+	i := o.find(key)
+	if i < 0 {
+		return gjson.Result{}
+	}
+	m := &o.members[i]
+	if m.pending {
+		m.Value.Str = gjson.Parse(m.Value.Raw).Str
+		m.pending = false
+	}
+	return m.Value
+}
+
+// Peek returns the value of a top-level key for its Type and Raw only: the
+// Str of a string with escapes may be missing.
+func (o *Object) Peek(key string) gjson.Result {
+	if i := o.find(key); i >= 0 {
+		return o.members[i].Value
+	}
+	return gjson.Result{}
+}
+
+// Str returns a top-level string value, "" when absent or not a string.
+func (o *Object) Str(key string) string {
+	v := o.Get(key)
+	if v.Type != gjson.String {
+		return ""
+	}
+	return v.Str
+}
+
+// Lookup resolves a top-level name, or a gjson path (with '.', '#', …)
+// against the whole line, for its Type and Raw as Peek.
+func (o *Object) Lookup(path string) gjson.Result {
+	if strings.ContainsAny(path, ".*?|#@\\") {
+		return gjson.Get(o.Raw, path)
+	}
+	return o.Peek(path)
+}
+
+// Set sets a top-level member, replacing one of the same key in place.
+func (o *Object) Set(key string, v gjson.Result) { o.put(Member{Key: key, Value: v}, false) }
+
+// put sets m; from the input, a key already there is a duplicate.
+func (o *Object) put(m Member, input bool) {
+	if i := o.find(m.Key); i >= 0 {
+		if input && o.Dup == "" {
+			o.Dup = m.Key
+		}
+		o.members[i] = m
+		return
+	}
+	o.lens |= 1 << (len(m.Key) & 63)
+	o.members = append(o.members, m)
+	switch {
+	case o.index != nil:
+		o.index[m.Key] = len(o.members) - 1
+	case len(o.members) > indexAfter:
+		o.reindex()
+	}
+}
+
+func (o *Object) reindex() {
+	o.index = make(map[string]int, len(o.members))
+	for i, m := range o.members {
+		o.index[m.Key] = i
+	}
+}
+
+// Del removes a top-level member.
+func (o *Object) Del(key string) {
+	if i := o.find(key); i >= 0 {
+		o.members = append(o.members[:i], o.members[i+1:]...)
+		if o.index != nil {
+			o.reindex()
+		}
+	}
+}

@@ -1,0 +1,127 @@
+// Package protocol is the one definition of the Zero and EvoScientist stream protocols: names, detection, style, schemas, fields, line decoding and runs.
+package protocol
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/schemas"
+)
+
+// Family groups the versions of one producer's protocol: lines of one
+// family may belong to one run, lines of different families never do.
+type Family uint8
+
+const (
+	FamilyZero      Family = iota + 1 // Zero output events, any schema version
+	FamilyZeroInput                   // Zero input events (message, prompt)
+	FamilyEvoSci                      // EvoScientist events
+)
+
+// Protocol is one protocol at one version, as its producer writes it.
+type Protocol struct {
+	Name    string   // canonical name, as zevo prints it
+	Aliases []string // other names accepted on the command line
+	Title   string
+	Family  Family
+	// Version is the schemaVersion the events carry (Zero); 0 when the
+	// protocol has none.
+	Version int
+	// Style is how the producer serializes JSON.
+	Style jsonl.Style
+	// SchemaFile is the shipped JSON Schema (in package schemas).
+	SchemaFile string
+	// Truncated is what the producer appends to content it cut short, and
+	// TruncatedField the field that holds such content.
+	Truncated, TruncatedField string
+	// Strict: the producer's own decoder refuses unknown fields (Zero's
+	// event struct); otherwise readers ignore them (EvoScientist).
+	Strict bool
+	// Envelope are the fields every event carries; Events the fields of
+	// each event type. Both follow the producer's own structs.
+	Envelope []Field
+	Events   []Event
+}
+
+// The protocols zevo knows.
+var (
+	ZeroV2 = &Protocol{
+		Name: "zero@2", Aliases: []string{"zero"}, Title: "Zero output events, schema version 2",
+		Family: FamilyZero, Version: 2, Style: jsonl.GoStyle, SchemaFile: "zero-v2.schema.json",
+		Truncated: "\n[truncated]", TruncatedField: "output", Strict: true,
+		Envelope: zeroEnvelope, Events: zeroV2Events,
+	}
+	ZeroV1 = &Protocol{
+		Name: "zero@1", Title: "Zero output events, schema version 1",
+		Family: FamilyZero, Version: 1, Style: jsonl.GoStyle, SchemaFile: "zero-v1.schema.json",
+		Truncated: "\n[truncated]", TruncatedField: "output", Strict: true,
+		Envelope: zeroEnvelope, Events: zeroV1Events,
+	}
+	ZeroInput = &Protocol{
+		Name: "zero-input", Title: "Zero input events (message, prompt)",
+		Family: FamilyZeroInput, Version: 2, Style: jsonl.GoStyle, SchemaFile: "zero-input.schema.json",
+		Strict:   true,
+		Envelope: zeroInputEnvelope, Events: zeroInputEvents,
+	}
+	EvoSci = &Protocol{
+		Name: "evosci", Aliases: []string{"evoscientist"}, Title: "EvoScientist events",
+		Family: FamilyEvoSci, Style: jsonl.PythonStyle, SchemaFile: "evosci.schema.json",
+		Truncated: "\n... (truncated)", TruncatedField: "content",
+		Envelope: evoEnvelope, Events: evoEvents,
+	}
+)
+
+// All lists the protocols in a stable order.
+var All = []*Protocol{ZeroV2, ZeroV1, ZeroInput, EvoSci}
+
+func (p *Protocol) String() string { return p.Name }
+
+// Names lists p's name and aliases.
+func (p *Protocol) Names() []string { return append([]string{p.Name}, p.Aliases...) }
+
+// IsZero reports a Zero output protocol (either version).
+func (p *Protocol) IsZero() bool { return p != nil && p.Family == FamilyZero }
+
+// Lookup finds a protocol by name or alias.
+func Lookup(name string) (*Protocol, error) {
+	for _, p := range All {
+		for _, n := range p.Names() {
+			if n == name {
+				return p, nil
+			}
+		}
+	}
+	return nil, fmt.Errorf("unknown protocol %q (want %s)", name, strings.Join(names(), ", "))
+}
+
+// names lists every protocol's name and aliases, for messages.
+func names() []string {
+	var out []string
+	for _, p := range All {
+		out = append(out, p.Names()...)
+	}
+	return out
+}
+
+// Schema returns the text of p's JSON Schema.
+func (p *Protocol) Schema() []byte { return schemas.Bytes(p.SchemaFile) }
+
+// SchemaURL is the $id of p's JSON Schema.
+func (p *Protocol) SchemaURL() string { return schemas.URL(p.SchemaFile) }
+
+// Event returns the field table of one event type, or nil for a type the
+// protocol does not define.
+func (p *Protocol) Event(typ string) *Event {
+	for i := range p.Events {
+		if p.Events[i].Type == typ {
+			return &p.Events[i]
+		}
+	}
+	return nil
+}
+
+// IsTruncated reports content the producer cut short.
+func (p *Protocol) IsTruncated(content string) bool {
+	return p.Truncated != "" && strings.HasSuffix(content, p.Truncated)
+}
