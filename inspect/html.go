@@ -146,10 +146,10 @@ func (h *htmlDoc) begin(dst []byte, d *docHead) []byte {
 			dst = fmt.Appendf(dst, `</td><td class="%s">`, r.StatusClass)
 			dst = h.esc(dst, statusMark(r.StatusClass)+r.Status, false)
 			dst = append(dst, `</td><td class="n">`...)
-			dst = append(dst, r.Run.Tokens.Total.String()...)
+			dst = append(dst, r.TotalTokens...)
 			dst = append(dst, `</td><td>`...)
 			dst = h.esc(dst, r.Cost, false)
-			dst = fmt.Appendf(dst, "</td><td class=\"n\">%d</td><td class=\"n\">%d</td></tr>\n", r.ToolCalls, r.Run.Errors)
+			dst = fmt.Appendf(dst, "</td><td class=\"n\">%d</td><td class=\"n\">%d</td></tr>\n", r.ToolCalls, r.ErrorCount)
 		}
 		dst = append(dst, "</tbody></table></div></nav>\n"...)
 	}

@@ -46,10 +46,10 @@ func (m *markdownDoc) begin(dst []byte, h *docHead) []byte {
 		dst = append(dst, " | "...)
 		dst = mdCell(dst, statusMark(r.StatusClass)+r.Status)
 		dst = append(dst, " | "...)
-		dst = mdCell(dst, r.Run.Tokens.Total.String())
+		dst = mdCell(dst, r.TotalTokens)
 		dst = append(dst, " | "...)
 		dst = mdCell(dst, r.Cost)
-		dst = fmt.Appendf(dst, " | %d | %d |\n", r.ToolCalls, r.Run.Errors)
+		dst = fmt.Appendf(dst, " | %d | %d |\n", r.ToolCalls, r.ErrorCount)
 	}
 	return append(dst, '\n')
 }
@@ -76,7 +76,7 @@ func (m *markdownDoc) file(dst []byte, name string) []byte {
 
 func (m *markdownDoc) runStart(dst []byte, r *runHead) []byte {
 	dst = fmt.Appendf(dst, "## <a id=\"%s\"></a>Run %d", mdAnchor(r), r.Num)
-	for _, s := range []string{r.ID, r.Model, statusMark(r.StatusClass) + r.Status, r.Run.Tokens.Total.String() + " tokens"} {
+	for _, s := range []string{r.ID, r.Model, statusMark(r.StatusClass) + r.Status, r.TotalTokens + " tokens"} {
 		if s != "" {
 			dst = append(dst, " · "...)
 			dst = mdInline(dst, s)

@@ -30,36 +30,51 @@ type DocOptions struct {
 	Version  string // zevo's version, named in the document
 }
 
-// DocFile is what a document knows of one input before rendering it: its
-// runs as zevo stats counts them, and each run's model.
+// DocFile is what a document knows of one input before rendering it: the
+// summary of each of its runs, as zevo stats counts them. It keeps no
+// more than that, so it stays small however long the runs were.
 type DocFile struct {
-	Stats  *FileStats
-	Models []string // per run: run_start's model (else apiModel), or ""
+	Name string
+	runs []*runHead
 }
 
 // ScanDocFile reads one input to the end for the summaries a document
 // shows before each run's events.
 func ScanDocFile(r io.Reader, name string) (*DocFile, error) {
 	s := NewSummarizer(name, Auto)
-	df := &DocFile{}
-	lr := jsonl.NewReader(r, name, nil)
-	for {
-		l, err := lr.Next()
-		if err == io.EOF {
-			break
+	df := &DocFile{Name: name}
+	var models []string // of the runs in s.fs.Runs
+	// done summarizes the first n runs the summarizer holds, which have
+	// ended, and lets it forget them.
+	done := func(n int) {
+		for i, r := range s.fs.Runs[:n] {
+			h := summarize(r)
+			h.Model = models[i]
+			df.runs = append(df.runs, h)
 		}
-		if err != nil {
-			df.Stats = s.End()
-			return df, err
+		s.fs.Runs = append(s.fs.Runs[:0], s.fs.Runs[n:]...)
+		models = append(models[:0], models[n:]...)
+	}
+	lr := jsonl.NewReader(r, name, nil)
+	var err error
+	for {
+		var l jsonl.Line
+		if l, err = lr.Next(); err != nil {
+			break
 		}
 		n := len(s.fs.Runs)
 		s.Line(l)
 		if len(s.fs.Runs) > n {
-			df.Models = append(df.Models, runModel(l.Bytes))
+			models = append(models, runModel(l.Bytes))
+			done(len(s.fs.Runs) - 1)
 		}
 	}
-	df.Stats = s.End()
-	return df, nil
+	s.End()
+	done(len(s.fs.Runs))
+	if err == io.EOF {
+		err = nil
+	}
+	return df, err
 }
 
 // runModel is the model a run_start line names.
@@ -144,9 +159,9 @@ type runHead struct {
 	Num                   int    // 1-based in the document
 	ID                    string // Zero's runId
 	Provider, Model, Cwd  string
-	Run                   *Run // the run's summary (from ScanDocFile)
-	End                   string
 	Status, Tokens, Cost  string
+	TotalTokens           string
+	ErrorCount            int
 	StatusClass           string // ok, bad or warn
 	Tools                 string
 	ToolCalls, ToolErrors int
@@ -228,17 +243,10 @@ func NewDocument(w io.Writer, opt DocOptions, files []*DocFile) *Document {
 	}
 	d.head = docHead{Version: opt.Version, Files: files, Redacted: opt.Redact}
 	var names []string
-	n := 0
 	for _, f := range files {
-		names = append(names, f.Stats.File)
-		for i, run := range f.Stats.Runs {
-			n++
-			h := &runHead{Num: n, ID: d.str(run.ID), Run: run}
-			if i < len(f.Models) {
-				h.Model = d.str(f.Models[i])
-			}
-			d.summarize(h)
-			d.head.Runs = append(d.head.Runs, h)
+		names = append(names, f.Name)
+		for _, h := range f.runs {
+			d.head.Runs = append(d.head.Runs, d.redacted(h, len(d.head.Runs)+1))
 		}
 	}
 	d.head.Title = "zevo transcript: " + d.str(strings.Join(names, ", "))
@@ -253,10 +261,16 @@ func (d *Document) str(s string) string {
 	return d.rd.String(s)
 }
 
-// summarize fills in what a run's summary shows.
-func (d *Document) summarize(h *runHead) {
-	r := h.Run
-	h.Status = d.str(r.Status)
+// redacted numbers a run's summary and redacts what came from the input.
+func (d *Document) redacted(h *runHead, num int) *runHead {
+	h.Num = num
+	h.ID, h.Model, h.Status, h.Tools = d.str(h.ID), d.str(h.Model), d.str(h.Status), d.str(h.Tools)
+	return h
+}
+
+// summarize writes down what a run's heading and summary show.
+func summarize(r *Run) *runHead {
+	h := &runHead{ID: r.ID, Status: r.Status, TotalTokens: r.Tokens.Total.String(), ErrorCount: r.Errors}
 	switch r.Status {
 	case "success", "done", "input":
 		h.StatusClass = "ok"
@@ -290,7 +304,7 @@ func (d *Document) summarize(h *runHead) {
 			break
 		}
 		t := r.Tools[name]
-		p := fmt.Sprintf("%s ×%d", d.str(name), t.Calls)
+		p := fmt.Sprintf("%s ×%d", name, t.Calls)
 		if t.Errors > 0 {
 			p += fmt.Sprintf(" (%d failed)", t.Errors)
 		}
@@ -320,6 +334,7 @@ func (d *Document) summarize(h *runHead) {
 		}
 	}
 	h.Errors = strings.Join(errs, ", ")
+	return h
 }
 
 // runCost is a run's cost as the producer reported it (Zero's costUsd).
@@ -353,13 +368,13 @@ func (d *Document) File() error {
 	d.begin()
 	d.fileNo++
 	if d.fileNo > 0 {
-		d.runBase += len(d.head.Files[d.fileNo-1].Stats.Runs)
+		d.runBase += len(d.head.Files[d.fileNo-1].runs)
 	}
 	f := d.head.Files[d.fileNo]
 	if len(d.head.Files) > 1 {
-		d.buf = d.r.file(d.buf, d.str(f.Stats.File))
+		d.buf = d.r.file(d.buf, d.str(f.Name))
 	}
-	d.sum = NewSummarizer(f.Stats.File, Auto)
+	d.sum = NewSummarizer(f.Name, Auto)
 	d.runNo = 0
 	d.run = nil
 	return d.flush()
@@ -433,11 +448,10 @@ func (d *Document) startRun(ev gjson.Result, typ string) {
 	d.runNo++
 	i := d.runBase + d.runNo - 1
 	var h *runHead
-	if i < len(d.head.Runs) && d.runNo <= len(d.head.Files[d.fileNo].Stats.Runs) {
+	if i < len(d.head.Runs) && d.runNo <= len(d.head.Files[d.fileNo].runs) {
 		h = d.head.Runs[i]
-	} else { // the input grew since it was scanned
-		h = &runHead{Num: i + 1, Run: d.sum.run}
-		d.summarize(h)
+	} else { // the input grew since it was scanned: a summary so far
+		h = d.redacted(summarize(d.sum.run), i+1)
 	}
 	if typ == "run_start" {
 		h.Provider = ev.Get("provider").String()

@@ -5,13 +5,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"regexp"
+	"runtime"
+	"runtime/metrics"
 	"strings"
 	"testing"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 	gmhtml "github.com/yuin/goldmark/renderer/html"
+	gen "github.com/zevo/zevo/bench/corpus"
 	"github.com/zevo/zevo/jsonl"
 )
 
@@ -342,6 +347,91 @@ func TestMarkdownFence(t *testing.T) {
 		fence := out[:strings.IndexByte(out, '\n')]
 		if strings.Contains(s, fence) || len(fence) < 3 || !strings.HasSuffix(out, "\n"+fence+"\n\n") {
 			t.Errorf("%q: fence %q", s, fence)
+		}
+	}
+}
+
+// memWriter counts what is written and samples the live heap (as of the
+// last collection) every 64 writes.
+type memWriter struct {
+	n, writes int64
+	runs      int // run sections begun
+	peak      uint64
+	sample    []metrics.Sample
+	tail      []byte
+}
+
+func (w *memWriter) Write(p []byte) (int, error) {
+	w.n += int64(len(p))
+	w.writes++
+	w.runs += bytes.Count(p, []byte(`<section class="run"`))
+	if w.writes%64 == 0 {
+		metrics.Read(w.sample)
+		w.peak = max(w.peak, w.sample[0].Value.Uint64())
+	}
+	w.tail = append(w.tail[:0], p[max(0, len(p)-64):]...)
+	return len(p), nil
+}
+
+// A 100 MB log gives a page of bounded size, rendered in bounded memory:
+// what stays in memory is each run's summary, not its events.
+func TestDocumentLargeLog(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates and renders 100 MB logs: left out by -short")
+	}
+	for _, p := range []gen.Protocol{gen.EvoSci, gen.Zero} {
+		path := filepath.Join(t.TempDir(), "big.jsonl")
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		size, err := gen.Write(f, gen.Options{Protocol: p, Size: 100 << 20, Seed: 1})
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		runtime.GC()
+		w := &memWriter{sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}}
+		f, _ = os.Open(path)
+		df, err := ScanDocFile(f, path)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := NewDocument(w, DocOptions{Format: HTML, Redact: true}, []*DocFile{df})
+		f, _ = os.Open(path)
+		lr := jsonl.NewReader(f, path, nil)
+		if err := d.File(); err != nil {
+			t.Fatal(err)
+		}
+		for {
+			l, err := lr.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := d.Line(l); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f.Close()
+		if err := d.EndFile(); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Close(); err != nil {
+			t.Fatal(err)
+		}
+		runs := len(df.runs)
+		t.Logf("%s: %d MB log, %d runs: %.1f MiB page, peak live heap %.1f MiB", p, size>>20, runs, float64(w.n)/(1<<20), float64(w.peak)/(1<<20))
+		if w.n > htmlLimits.page+int64(runs)*2048 || !bytes.HasSuffix(w.tail, []byte("</html>\n")) || w.runs != runs || runs < 1000 {
+			t.Errorf("%s: a page of %d bytes, %d of %d runs", p, w.n, w.runs, runs)
+		}
+		if w.peak == 0 || w.peak > 16<<20 {
+			t.Errorf("%s: peak live heap %d bytes", p, w.peak)
 		}
 	}
 }
