@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestViewFormatUsage(t *testing.T) {
+	code, out, errs := run(t, "", "view", "--format", "pdf", seedEvo)
+	if code != ExitUsage || out != "" || !strings.Contains(errs, `--format: unknown format "pdf" (want text, markdown or html)`) {
+		t.Errorf("exit %d, %q, %q", code, out, errs)
+	}
+	// text is today's view.
+	_, plain, _ := run(t, "", "view", seedEvo)
+	if code, text, _ := run(t, "", "view", "--format", "text", seedEvo); code != 0 || text != plain {
+		t.Errorf("--format text: exit %d, differs from view", code)
+	}
+}
+
+// Standard input is read once into a temporary file, rendered as a file
+// is, and the temporary file is removed.
+func TestViewDocumentStdin(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	data, err := os.ReadFile(seedEvo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for f, name := range map[string]string{"markdown": `\<stdin\>`, "html": "&lt;stdin&gt;"} {
+		_, fromFile, _ := run(t, "", "view", "--format", f, seedEvo)
+		code, fromStdin, errs := run(t, string(data), "view", "--format", f)
+		if code != 0 || strings.ReplaceAll(fromFile, seedEvo, name) != fromStdin {
+			t.Errorf("%s: exit %d %s; from a file:\n%s\nfrom stdin:\n%s", f, code, errs, fromFile, fromStdin)
+		}
+		// A second "-" finds standard input read.
+		code, twice, _ := run(t, string(data), "view", "--format", f, "-", "-")
+		if code != 0 || strings.Count(twice, "Run 1") != 1 || !strings.Contains(twice, name+", "+name) {
+			t.Errorf("%s: stdin twice: exit %d\n%s", f, code, twice)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "*")); len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+func TestViewDocumentBadInputs(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.jsonl")
+	if err := os.WriteFile(bad, []byte("{\"type\": \"text\", \"content\": \"kept\"}\nnot json\n{\"type\": \"done\", \"response\": \"kept too\"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"markdown", "html"} {
+		code, out, errs := run(t, "", "view", "--format", f, filepath.Join(dir, "missing.jsonl"), bad, seedZero)
+		if code != ExitDiagnostics || !strings.Contains(errs, "missing.jsonl: no such file") || !strings.Contains(errs, bad+":2: ") {
+			t.Errorf("%s: exit %d, %q", f, code, errs)
+		}
+		if !strings.Contains(out, "kept too") || !strings.Contains(out, "abc123") || strings.Contains(out, "missing.jsonl") {
+			t.Errorf("%s: the readable inputs are not all shown:\n%s", f, out)
+		}
+	}
+}
+
+func TestViewDocumentRedaction(t *testing.T) {
+	for _, f := range []string{"markdown", "html"} {
+		_, out, _ := run(t, "", "view", "--format", f, sampleEvo)
+		_, raw, _ := run(t, "", "view", "--format", f, "--no-redact", sampleEvo)
+		if strings.Contains(out, "sk-abcdefghijklmnopqrstuvwx") || !strings.Contains(out, "[REDACTED]") || !strings.Contains(raw, "sk-abcdefghijklmnopqrstuvwx") || !strings.Contains(raw, "not redacted") {
+			t.Errorf("%s: redaction by default, none with --no-redact", f)
+		}
+	}
+}
