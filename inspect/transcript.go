@@ -274,7 +274,7 @@ func summarize(r *Run) *runHead {
 	switch r.Status {
 	case "success", "done", "input":
 		h.StatusClass = "ok"
-	case "unfinished", "ended", "cancelled", "interrupted":
+	case "unfinished", "incomplete", "ended", "cancelled", "interrupted":
 		h.StatusClass = "warn"
 	default:
 		h.StatusClass = "bad"
@@ -390,6 +390,10 @@ func (d *Document) Line(l jsonl.Line) error {
 	prev := d.sum.run
 	d.sum.Line(l)
 	d.sum.fs.Runs = d.sum.fs.Runs[:0] // runs are counted in ScanDocFile
+	started := d.sum.run != prev
+	if !started && d.overPage() {
+		return d.flush() // not shown: not worth redacting
+	}
 	if d.rd != nil {
 		red, err := jsonl.AppendValue(d.rbuf[:0], []byte(ev.Raw), jsonl.GoStyle, d.rd)
 		if err != nil {
@@ -399,7 +403,7 @@ func (d *Document) Line(l jsonl.Line) error {
 		ev = gjson.ParseBytes(red)
 	}
 	typ := ev.Get("type").String()
-	if d.sum.run != prev {
+	if started {
 		d.startRun(ev, typ)
 	}
 	if d.overPage() {
