@@ -71,3 +71,21 @@ func TestViewDocumentRedaction(t *testing.T) {
 		}
 	}
 }
+
+// The sample in docs/transcripts.md is what zevo writes.
+func TestTranscriptDocSample(t *testing.T) {
+	doc, err := os.ReadFile("../docs/transcripts.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(doc), "````markdown\n")
+	block, _, ok2 := strings.Cut(block, "\n````")
+	if !ok || !ok2 {
+		t.Fatal("no ````markdown sample in docs/transcripts.md")
+	}
+	t.Chdir("..")
+	_, out, _ := run(t, "", "view", "--format", "markdown", "testdata/translate/basic.evosci.jsonl")
+	if !strings.HasPrefix(out, strings.ReplaceAll(block, "0.1.0-dev", Version)+"\n") {
+		t.Errorf("docs/transcripts.md's sample is not the start of the output:\n%s", out)
+	}
+}

@@ -41,8 +41,11 @@ func (m *markdownDoc) begin(dst []byte, h *docHead) []byte {
 			dst = fmt.Appendf(dst, "\n%d more runs are not listed here.\n", len(h.Runs)-i)
 			break
 		}
-		dst = fmt.Appendf(dst, "| [%d](#%s) ", r.Num, mdAnchor(r))
-		dst = mdCell(dst, r.ID)
+		dst = fmt.Appendf(dst, "| [%d](#%s)", r.Num, mdAnchor(r))
+		if r.ID != "" {
+			dst = append(dst, ' ')
+			dst = mdCell(dst, r.ID)
+		}
 		dst = append(dst, " | "...)
 		dst = mdCell(dst, statusMark(r.StatusClass)+r.Status)
 		dst = append(dst, " | "...)

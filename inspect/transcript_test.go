@@ -235,7 +235,7 @@ func TestDocumentRunHeadings(t *testing.T) {
 	for _, want := range []string{
 		"## <a id=\"run-1\"></a>Run 1 · ✗ error · 12 tokens\n\n**Tokens** 5 in · 7 out · 12 total · **Cost** not priced · **Tool calls** 0 · **Errors** 1 error\n\na\n\n> ✗ **error**: boom\n\n**Final answer**\n\nlate\n\n",
 		"## <a id=\"run-2\"></a>Run 2 · ⚠ unfinished · 0 tokens\n",
-		"| [1](#run-1)  | ✗ error | 12 | not priced | 0 | 1 |\n",
+		"| [1](#run-1) | ✗ error | 12 | not priced | 0 | 1 |\n",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("lacks %q\n%s", want, md)
