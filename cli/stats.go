@@ -34,7 +34,7 @@ Examples:
    zevo stats testdata/translate/basic.zero.jsonl testdata/translate/basic.evosci.jsonl
    zevo stats --json run.jsonl | jq '.total.tokens'`,
 		Flags: []ucli.Flag{
-			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "protocol: auto (per file), zero, zero-input or evosci"},
+			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "protocol: auto (each line its own), zero, zero@1, zero-input or evosci"},
 			&ucli.BoolFlag{Name: "json", Usage: "write JSON for scripts instead of a table"},
 		},
 		Action: func(c *ucli.Context) error { return runStats(c, e) },

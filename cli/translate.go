@@ -11,6 +11,7 @@ import (
 	"github.com/zevo/zevo/filter"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
+	"github.com/zevo/zevo/protocol"
 	"github.com/zevo/zevo/redact"
 	"github.com/zevo/zevo/translate"
 )
@@ -63,13 +64,16 @@ func translateOptions(c *ucli.Context, e *env) (translate.Options, error) {
 	if !c.IsSet("to") {
 		return opt, usageErr("translate needs --to zero, zero@1 or evosci")
 	}
-	to, err := translate.ParseFormat(c.String("to"))
-	if err != nil || to == translate.Auto {
+	to, err := protocol.Lookup(c.String("to"))
+	if err != nil || (to != translate.Zero && to != translate.Zero1 && to != translate.EvoSci) {
 		return opt, usageErr("--to: unknown format %q (want zero, zero@1 or evosci)", c.String("to"))
 	}
-	from, err := translate.ParseFormat(c.String("from"))
-	if err != nil || from == translate.Zero1 {
-		return opt, usageErr("--from: unknown format %q (want auto, zero or evosci)", c.String("from"))
+	from := translate.Auto
+	if name := c.String("from"); name != "auto" {
+		from, err = protocol.Lookup(name)
+		if err != nil || (from != translate.Zero && from != translate.EvoSci) {
+			return opt, usageErr("--from: unknown format %q (want auto, zero or evosci)", name)
+		}
 	}
 	unmapped, err := translate.ParseUnmapped(c.String("unmapped"))
 	if err != nil {
@@ -187,6 +191,9 @@ func runTranslate(c *ucli.Context, e *env) error {
 		return nil
 	}
 	if sum := st.Summary(opt.Unmapped); sum != "" && opt.Unmapped != translate.Keep {
+		fmt.Fprintln(e.stderr, sum)
+	}
+	if sum := st.DroppedSummary(); sum != "" {
 		fmt.Fprintln(e.stderr, sum)
 	}
 	if st.Diagnosed > 0 {

@@ -16,11 +16,14 @@ func validateCommand(e *env) *ucli.Command {
 		Usage:     "check streams against the protocols' JSON Schemas and stream rules",
 		ArgsUsage: "[FILE...]",
 		Description: `Checks every line of each FILE (standard input when none is given, or for
-"-") against the JSON Schema of its protocol (see zevo schema), and the rules
-a schema cannot express: each Zero run is run_start ... run_end with one
-runId, each EvoScientist run ends with one done (or error), and every tool
-result answers an earlier tool call. An input that ends inside a run is an
-error, or with --allow-unfinished a warning. Problems are printed as
+"-") against the JSON Schema of its protocol (see zevo schema; each line's
+own: a line with schemaVersion is Zero), and the rules a schema cannot
+express: each Zero run is run_start ... run_end with one runId, each
+EvoScientist run ends with one done (or error), and every tool result
+answers an earlier tool call. Runs are cut as translate, stats and view cut
+them (docs/runs.md). A run cut short (the input ends inside it, or a line
+of the other protocol comes) is an error, or with --allow-unfinished a
+warning. Problems are printed as
 FILE:LINE: FIELD: MESSAGE; the exit status is 1 when any line is invalid.
 
 Examples:
@@ -28,7 +31,7 @@ Examples:
    EvoSci -p "fix the tests" --output-format stream-json | zevo validate --as evosci
    zevo validate --json run.jsonl | jq '.files[] | {file, errors}'`,
 		Flags: []ucli.Flag{
-			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "protocol: auto (per file), zero, zero@1, zero-input or evosci"},
+			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "protocol: auto (each line its own), zero, zero@1, zero-input or evosci"},
 			&ucli.BoolFlag{Name: "json", Usage: "write one JSON report instead of text"},
 			&ucli.BoolFlag{Name: "allow-unfinished", Usage: "an input that ends inside a run (live, cut short or cancelled) is a warning, not an error"},
 		},

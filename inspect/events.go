@@ -10,13 +10,19 @@ import (
 // The one-line descriptions of events that zevo view and the transcript
 // documents share.
 
+// fields is an event's top-level fields: a *protocol.Object, or a
+// gjson.Result of a JSON object.
+type fields interface {
+	Get(key string) gjson.Result
+}
+
 // permissionRequestMsg: "write_file (write, risk medium) — reason".
-func permissionRequestMsg(ev gjson.Result) string {
+func permissionRequestMsg(ev fields) string {
 	var detail []string
 	if se := ev.Get("sideEffect").String(); se != "" {
 		detail = append(detail, se)
 	}
-	if lvl := ev.Get("risk.level").String(); lvl != "" {
+	if lvl := ev.Get("risk").Get("level").String(); lvl != "" {
 		detail = append(detail, "risk "+lvl)
 	}
 	msg := ev.Get("name").String()
@@ -27,7 +33,7 @@ func permissionRequestMsg(ev gjson.Result) string {
 }
 
 // decisionMsg: "write_file — why", the decision's reason first.
-func decisionMsg(ev gjson.Result) string {
+func decisionMsg(ev fields) string {
 	r := ev.Get("decisionReason").String()
 	if r == "" {
 		r = ev.Get("reason").String()
@@ -36,7 +42,7 @@ func decisionMsg(ev gjson.Result) string {
 }
 
 // permissionMsg: Zero's plain permission event, "name action — reason".
-func permissionMsg(ev gjson.Result) string {
+func permissionMsg(ev fields) string {
 	return withReason(ev.Get("name").String()+" "+ev.Get("action").String(), ev.Get("reason").String())
 }
 
@@ -49,7 +55,7 @@ func withReason(msg, reason string) string {
 
 // sandboxMsg describes a permission event's sandbox block (v2) or
 // violation (v1); ok is false when it has none.
-func sandboxMsg(ev gjson.Result) (msg string, ok bool) {
+func sandboxMsg(ev fields) (msg string, ok bool) {
 	b := ev.Get("block")
 	if !b.Exists() {
 		b = ev.Get("violation")
@@ -68,7 +74,7 @@ func sandboxMsg(ev gjson.Result) (msg string, ok bool) {
 }
 
 // checkpointMsg: "checkpoint 3", "write_file a.txt, b.txt".
-func checkpointMsg(ev gjson.Result) (label, msg string) {
+func checkpointMsg(ev fields) (label, msg string) {
 	c := ev.Get("checkpoint")
 	files := []string{}
 	for _, f := range c.Get("files").Array() {
@@ -96,7 +102,7 @@ func questionMsg(q gjson.Result) string {
 }
 
 // subagentMsg: "researcher: look up papers".
-func subagentMsg(ev gjson.Result) string {
+func subagentMsg(ev fields) string {
 	msg := ev.Get("name").String()
 	if d := ev.Get("description").String(); d != "" {
 		msg += ": " + d

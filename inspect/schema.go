@@ -26,13 +26,13 @@ type compiledSchema struct {
 
 var compiled struct {
 	once sync.Once
-	m    map[Protocol]*compiledSchema
+	m    map[*protocol.Protocol]*compiledSchema
 	err  error
 }
 
-// schemaFor returns the compiled schema of p (Zero, Zero1, ZeroInput or
-// EvoSci). The shipped schemas are compiled once per process.
-func schemaFor(p Protocol) (*compiledSchema, error) {
+// schemaFor returns the compiled schema of p. The shipped schemas are
+// compiled once per process.
+func schemaFor(p *protocol.Protocol) (*compiledSchema, error) {
 	compiled.once.Do(func() {
 		compiled.m, compiled.err = compileAll()
 	})
@@ -42,7 +42,7 @@ func schemaFor(p Protocol) (*compiledSchema, error) {
 	return compiled.m[p], nil
 }
 
-func compileAll() (map[Protocol]*compiledSchema, error) {
+func compileAll() (map[*protocol.Protocol]*compiledSchema, error) {
 	c := jsonschema.NewCompiler()
 	docs := map[string]any{}
 	for _, s := range protocol.All {
@@ -55,7 +55,7 @@ func compileAll() (map[Protocol]*compiledSchema, error) {
 		}
 		docs[s.Name] = doc
 	}
-	m := map[Protocol]*compiledSchema{}
+	m := map[*protocol.Protocol]*compiledSchema{}
 	for _, s := range protocol.All {
 		cs := &compiledSchema{byType: map[string]*jsonschema.Schema{}}
 		var err error
@@ -76,8 +76,7 @@ func compileAll() (map[Protocol]*compiledSchema, error) {
 				return nil, fmt.Errorf("schema %s: %w", s.Name, err)
 			}
 		}
-		p, _ := ParseProtocol(s.Name)
-		m[p] = cs
+		m[s] = cs
 	}
 	return m, nil
 }
@@ -124,14 +123,14 @@ var printer = message.NewPrinter(language.English)
 
 // schemaProblems turns a validation error into one problem per failed
 // keyword, each naming its field as TYPE.path ("tool_result.status").
-func schemaProblems(errs []error, typ string, p Protocol) []problem {
+func schemaProblems(errs []error, typ string, p *protocol.Protocol) []problem {
 	if typ == "" {
 		typ = "event"
 	}
 	var out []problem
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
-		if _, ok := e.ErrorKind.(*kind.AnyOf); ok && p == ZeroInput {
+		if _, ok := e.ErrorKind.(*kind.AnyOf); ok && p == protocol.ZeroInput {
 			out = append(out, problem{typ, "needs non-blank content or at least one image"})
 			return
 		}
@@ -184,25 +183,25 @@ func isIndex(s string) bool {
 	return true
 }
 
-func leafProblems(e *jsonschema.ValidationError, typ string, p Protocol) []problem {
+func leafProblems(e *jsonschema.ValidationError, typ string, p *protocol.Protocol) []problem {
 	field := fieldPath(typ, e.InstanceLocation)
 	one := func(msg string) []problem { return []problem{{field, msg}} }
 	switch k := e.ErrorKind.(type) {
 	case *kind.Required:
 		var out []problem
 		for _, m := range k.Missing {
-			out = append(out, problem{field, "missing field " + quote(m)})
+			out = append(out, problem{field, "missing field " + protocol.Quote(m)})
 		}
 		return out
 	case *kind.AdditionalProperties:
 		var out []problem
 		for _, name := range k.Properties {
-			msg := "field " + quote(name) + " is not part of " + article(typ) + " event"
-			if p == ZeroInput {
-				msg = "unknown field " + quote(name) + ": Zero rejects input events with unknown fields"
+			msg := "field " + protocol.Quote(name) + " is not part of " + article(typ) + " event"
+			if p == protocol.ZeroInput {
+				msg = "unknown field " + protocol.Quote(name) + ": Zero rejects input events with unknown fields"
 			}
-			if typ == "event" || len(e.InstanceLocation) > 0 || (p.isZero() && !knownZeroType(typ, p)) {
-				msg = "unknown field " + quote(name)
+			if typ == "event" || len(e.InstanceLocation) > 0 || (p.IsZero() && p.Event(typ) == nil) {
+				msg = "unknown field " + protocol.Quote(name)
 			}
 			out = append(out, problem{field, msg})
 		}
@@ -212,7 +211,7 @@ func leafProblems(e *jsonschema.ValidationError, typ string, p Protocol) []probl
 	case *kind.Enum:
 		if len(e.InstanceLocation) == 1 && e.InstanceLocation[0] == "type" {
 			name := "Zero"
-			if p == ZeroInput {
+			if p == protocol.ZeroInput {
 				name = "Zero input"
 			}
 			return one("unknown " + name + " event type " + display(k.Got))
@@ -228,7 +227,7 @@ func leafProblems(e *jsonschema.ValidationError, typ string, p Protocol) []probl
 		return one(k.Got.RatString() + " is less than the minimum " + k.Want.RatString())
 	case *kind.Maximum:
 		msg := k.Got.RatString() + " is more than the maximum " + k.Want.RatString()
-		if p.isZero() {
+		if p.IsZero() {
 			msg += " (Zero writes and reads it as a 64-bit int)"
 		}
 		return one(msg)
@@ -240,10 +239,10 @@ func leafProblems(e *jsonschema.ValidationError, typ string, p Protocol) []probl
 	case *kind.MinItems:
 		return one(fmt.Sprintf("needs at least %d item(s)", k.Want))
 	case *kind.Pattern:
-		return one(quote(k.Got) + " does not match " + k.Want)
+		return one(protocol.Quote(k.Got) + " does not match " + k.Want)
 	case *kind.Not:
 		switch {
-		case typ == "usage_stats" && p == EvoSci:
+		case typ == "usage_stats" && p == protocol.EvoSci:
 			return one("input_tokens and output_tokens are both 0 (EvoScientist never writes a 0/0 usage_stats)")
 		case strings.HasSuffix(field, ".action"):
 			return one("this action belongs to permission_request or permission_decision, not permission")
@@ -257,7 +256,7 @@ func leafProblems(e *jsonschema.ValidationError, typ string, p Protocol) []probl
 func display(v any) string {
 	switch x := v.(type) {
 	case string:
-		return quote(x)
+		return protocol.Quote(x)
 	case nil:
 		return "null"
 	case map[string]any:
@@ -281,18 +280,4 @@ func article(typ string) string {
 		return "an " + typ
 	}
 	return "a " + typ
-}
-
-var zeroTypes = map[string]bool{
-	"run_start": true, "reasoning": true, "text": true, "tool_call": true,
-	"permission": true, "permission_request": true, "permission_decision": true,
-	"tool_result": true, "checkpoint": true, "restore": true, "usage": true,
-	"final": true, "warning": true, "error": true, "run_end": true,
-}
-
-func knownZeroType(typ string, p Protocol) bool {
-	if p == Zero1 && typ == "reasoning" {
-		return false
-	}
-	return zeroTypes[typ]
 }

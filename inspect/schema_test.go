@@ -1,11 +1,14 @@
 package inspect
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/zevo/zevo/protocol"
 )
 
 // Checking the envelope and the type's definition finds exactly what the
@@ -21,11 +24,18 @@ func TestSchemaFastPathMatchesRoot(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, line := range strings.Split(string(data), "\n") {
-			v, _, err := decodeLine([]byte(line))
-			obj, ok := v.(map[string]any)
-			if err != nil || !ok {
+			var d protocol.Decoder
+			var o protocol.Object
+			if d.Decode([]byte(line), &o) != nil {
 				continue
 			}
+			dec := json.NewDecoder(strings.NewReader(o.Raw))
+			dec.UseNumber()
+			var v any
+			if err := dec.Decode(&v); err != nil {
+				t.Fatal(err)
+			}
+			obj := v.(map[string]any)
 			typ, _ := obj["type"].(string)
 			for _, p := range []Protocol{Zero, Zero1, ZeroInput, EvoSci} {
 				cs, err := schemaFor(p)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/protocol"
 )
 
 // Tokens are token counts summed as the protocol requires: Zero's usage
@@ -108,12 +109,15 @@ func (c *Counts) add(o *Counts) {
 
 // Run is one run's summary.
 type Run struct {
+	Protocol  string `json:"protocol"`
 	ID        string `json:"id,omitempty"` // Zero's runId
 	FirstLine int    `json:"firstLine"`
 	LastLine  int    `json:"lastLine"`
 	// Status: Zero's run_end status; "done" or "error" for EvoScientist;
-	// "unfinished" when the input ended inside the run.
+	// "incomplete" when the run was cut short (Cut says why), "input" for
+	// Zero input events.
 	Status   string `json:"status"`
+	Cut      string `json:"cut,omitempty"`
 	ExitCode *int   `json:"exitCode,omitempty"`
 	Counts
 	ErrorEvents []ErrorEvent `json:"errorEvents"`
@@ -125,7 +129,7 @@ type Run struct {
 // FileStats is the summary of one input.
 type FileStats struct {
 	File     string `json:"file"`
-	Protocol string `json:"protocol"`
+	Protocol string `json:"protocol"` // the protocols of its lines, in order
 	Lines    int    `json:"lines"`
 	Invalid  int    `json:"invalidLines"` // not a JSON object: not counted
 	Runs     []*Run `json:"runs"`
@@ -135,126 +139,89 @@ type FileStats struct {
 // Summarizer builds the statistics of one input, line by line.
 type Summarizer struct {
 	fs    FileStats
-	proto Protocol
-	run   *Run
+	lines lines
+	run   *Run              // the open run, or the one that ended last
 	calls map[string]string // tool call id → name, in the open run
-	end   string            // EvoScientist: "done" or "error" once the open run ended
 }
 
-// NewSummarizer returns a summarizer for the input named name; as may be
-// Auto.
-func NewSummarizer(name string, as Protocol) *Summarizer {
-	s := &Summarizer{proto: as}
+// NewSummarizer returns a summarizer for the input named name; as nil
+// takes each line's own protocol.
+func NewSummarizer(name string, as *protocol.Protocol) *Summarizer {
+	s := &Summarizer{lines: lines{as: as}}
 	s.fs.File = name
 	s.fs.Runs = []*Run{}
 	s.fs.Total = newCounts()
-	if as != Auto {
-		s.fs.Protocol = as.String()
-	}
 	return s
-}
-
-func (s *Summarizer) newRun(line int, id string) *Run {
-	r := &Run{ID: id, FirstLine: line, Status: "unfinished", Counts: newCounts(), ErrorEvents: []ErrorEvent{}, FinalLength: -1}
-	s.fs.Runs = append(s.fs.Runs, r)
-	s.run = r
-	s.calls = map[string]string{}
-	s.end = ""
-	return r
 }
 
 // Line adds one line.
 func (s *Summarizer) Line(l jsonl.Line) {
 	s.fs.Lines++
-	if jsonl.IsBlank(l.Bytes) {
-		return
-	}
-	b := l.Bytes
-	if jsonl.TooDeep(b) { // before gjson, whose validator recurses per level
+	ev, lerr := s.lines.read(l)
+	if lerr != nil {
 		s.fs.Invalid++
 		return
 	}
-	if !gjson.ValidBytes(b) {
-		fixed, tokens := replaceNonFinite(b)
-		if tokens == nil || !gjson.ValidBytes(fixed) {
-			s.fs.Invalid++
-			return
-		}
-		b = fixed // sentinels stand where NaN was; stats do not read them
-	}
-	ev := gjson.ParseBytes(b)
-	if !ev.IsObject() {
-		s.fs.Invalid++
+	if ev == nil {
 		return
 	}
-	typ := ev.Get("type").String()
-	if s.proto == Auto {
-		s.proto = EvoSci
-		if sv := ev.Get("schemaVersion"); sv.Exists() {
-			s.proto = Zero
-			if sv.Raw == "1" {
-				s.proto = Zero1
-			}
-			if typ == "message" || typ == "prompt" {
-				s.proto = ZeroInput
-			}
-		}
-		s.fs.Protocol = s.proto.String()
+	s.fs.Protocol = s.lines.protocols()
+	if c := ev.step.Closed; c != nil {
+		s.finish(c)
 	}
-	switch s.proto {
-	case EvoSci:
-		s.evoLine(l.Num, ev, typ)
-	case ZeroInput:
-		if s.run == nil {
-			s.newRun(l.Num, "").Status = "input"
-		}
-		s.count(typ)
-	default:
-		s.zeroLine(l.Num, ev, typ)
+	if ev.step.Start {
+		r := &Run{Protocol: ev.proto.Name, ID: ev.step.Run.ID, FirstLine: l.Num, Counts: newCounts(), ErrorEvents: []ErrorEvent{}, FinalLength: -1}
+		s.fs.Runs = append(s.fs.Runs, r)
+		s.run = r
+		s.calls = map[string]string{}
 	}
-	if s.run != nil {
-		s.run.LastLine = l.Num
+	r := s.run
+	r.Events++
+	r.Types[ev.typ]++
+	switch ev.proto.Family {
+	case protocol.FamilyEvoSci:
+		s.evoLine(r, ev)
+	case protocol.FamilyZero:
+		s.zeroLine(r, ev)
+	}
+	r.LastLine = l.Num
+	if ev.step.End {
+		s.finish(ev.step.Run)
 	}
 }
 
-func (s *Summarizer) count(typ string) *Run {
-	r := s.run
-	r.Events++
-	r.Types[typ]++
-	return r
+// finish takes how the run ended from the run tracker.
+func (s *Summarizer) finish(pr *protocol.Run) {
+	s.run.Status, s.run.Cut = pr.Status, pr.Cut.String()
 }
 
 // toolCall counts a call and remembers its name for the result (both
 // protocols' tool_call have id and name).
-func (s *Summarizer) toolCall(r *Run, ev gjson.Result) {
-	name := ev.Get("name").String()
-	s.calls[ev.Get("id").String()] = name
+func (s *Summarizer) toolCall(r *Run, o *protocol.Object) {
+	name := o.Str("name")
+	s.calls[o.Str("id")] = name
 	r.tool(name).Calls++
 }
 
-func (s *Summarizer) zeroLine(line int, ev gjson.Result, typ string) {
-	id := ev.Get("runId").String()
-	if typ == "run_start" || s.run == nil || s.run.Status != "unfinished" || id != s.run.ID {
-		s.newRun(line, id)
-	}
-	r := s.count(typ)
-	switch typ {
+func (s *Summarizer) zeroLine(r *Run, ev *event) {
+	o := ev.obj
+	switch ev.typ {
 	case "tool_call":
-		s.toolCall(r, ev)
+		s.toolCall(r, o)
 	case "tool_result":
-		name := ev.Get("name").String()
+		name := o.Str("name")
 		if name == "" {
-			name = s.calls[ev.Get("id").String()]
+			name = s.calls[o.Str("id")]
 		}
 		t := r.tool(name)
 		t.Results++
-		if ev.Get("status").String() == "error" {
+		if o.Str("status") == "error" {
 			t.Errors++
 		}
 	case "permission_request":
 		r.Permissions.Requests++
 	case "permission_decision":
-		switch ev.Get("action").String() {
+		switch o.Str("action") {
 		case "allow":
 			r.Permissions.Allowed++
 		case "deny":
@@ -265,85 +232,71 @@ func (s *Summarizer) zeroLine(line int, ev gjson.Result, typ string) {
 	case "permission":
 		r.Permissions.Other++
 	case "usage":
-		r.Tokens.addZero(ev)
-		if c := ev.Get("costUsd"); c.Type == gjson.Number {
+		r.Tokens.addZero(o)
+		if c := o.Get("costUsd"); c.Type == gjson.Number {
 			r.CostUSD += c.Float()
 		}
 	case "final":
-		r.FinalLength = utf8.RuneCountInString(ev.Get("text").String())
+		r.FinalLength = utf8.RuneCountInString(o.Str("text"))
 	case "warning":
 		r.Warnings++
 	case "error":
 		r.Errors++
-		r.ErrorEvents = append(r.ErrorEvents, ErrorEvent{line, ev.Get("code").String(), ev.Get("message").String()})
+		r.ErrorEvents = append(r.ErrorEvents, ErrorEvent{ev.num, o.Str("code"), o.Str("message")})
 	case "run_end":
-		r.Status = ev.Get("status").String()
-		if r.Status == "" || r.Status == "unfinished" {
-			r.Status = "ended"
-		}
-		if c := ev.Get("exitCode"); c.Type == gjson.Number {
+		if c := o.Get("exitCode"); c.Type == gjson.Number {
 			n := int(c.Int())
 			r.ExitCode = &n
 		}
 	}
 }
 
-func (s *Summarizer) evoLine(line int, ev gjson.Result, typ string) {
-	// A done right after the error that ended a run belongs to that run
-	// (the protocol allows error "instead or also").
-	if s.run == nil || s.end == "done" || s.end == "error" && typ != "done" {
-		s.newRun(line, "")
-	}
-	r := s.count(typ)
-	switch typ {
+func (s *Summarizer) evoLine(r *Run, ev *event) {
+	o := ev.obj
+	switch ev.typ {
 	case "tool_call":
-		s.toolCall(r, ev)
+		s.toolCall(r, o)
 	case "tool_result":
-		t := r.tool(ev.Get("name").String())
+		t := r.tool(o.Str("name"))
 		t.Results++
-		if ev.Get("success").Type == gjson.False {
+		if o.Get("success").Type == gjson.False {
 			t.Errors++
 		}
 	case "subagent_start":
 		r.Subagents++
 	case "subagent_tool_call":
-		r.tool(ev.Get("subagent").String()+"/"+ev.Get("name").String()).Calls++
+		r.tool(o.Str("subagent")+"/"+o.Str("name")).Calls++
 	case "subagent_tool_result":
-		t := r.tool(ev.Get("subagent").String() + "/" + ev.Get("name").String())
+		t := r.tool(o.Str("subagent") + "/" + o.Str("name"))
 		t.Results++
-		if ev.Get("success").Type == gjson.False {
+		if o.Get("success").Type == gjson.False {
 			t.Errors++
 		}
 	case "interrupt":
-		r.Permissions.Requests += len(ev.Get("action_requests").Array())
+		r.Permissions.Requests += len(o.Get("action_requests").Array())
 	case "ask_user":
-		r.Permissions.Questions += len(ev.Get("questions").Array())
+		r.Permissions.Questions += len(o.Get("questions").Array())
 	case "usage_stats":
-		r.Tokens.addEvoSci(ev)
+		r.Tokens.addEvoSci(o)
 	case "error":
 		r.Errors++
-		r.ErrorEvents = append(r.ErrorEvents, ErrorEvent{Line: line, Message: ev.Get("message").String()})
-		r.Status, s.end = "error", "error"
+		r.ErrorEvents = append(r.ErrorEvents, ErrorEvent{Line: ev.num, Message: o.Str("message")})
 	case "done":
-		r.FinalLength = utf8.RuneCountInString(ev.Get("response").String())
-		if s.end == "" {
-			r.Status = "done"
+		if !ev.step.Late {
+			r.FinalLength = utf8.RuneCountInString(o.Str("response"))
 		}
-		s.end = "done"
 	}
 }
 
-// addInt adds an integer JSON number to sum exactly; other values are
-// left out (zevo validate reports them).
 // addZero adds a Zero usage event: its own totalTokens counts.
-func (t *Tokens) addZero(ev gjson.Result) {
+func (t *Tokens) addZero(ev *protocol.Object) {
 	addInt(t.Input, ev.Get("promptTokens"))
 	addInt(t.Output, ev.Get("completionTokens"))
 	addInt(t.Total, ev.Get("totalTokens"))
 }
 
 // addEvoSci adds an EvoScientist usage_stats event, which has no total.
-func (t *Tokens) addEvoSci(ev gjson.Result) {
+func (t *Tokens) addEvoSci(ev *protocol.Object) {
 	in, out := ev.Get("input_tokens"), ev.Get("output_tokens")
 	addInt(t.Input, in)
 	addInt(t.Output, out)
@@ -351,6 +304,8 @@ func (t *Tokens) addEvoSci(ev gjson.Result) {
 	addInt(t.Total, out)
 }
 
+// addInt adds an integer JSON number to sum exactly; other values are
+// left out (zevo validate reports them).
 func addInt(sum *big.Int, v gjson.Result) {
 	if v.Type != gjson.Number {
 		return
@@ -363,6 +318,9 @@ func addInt(sum *big.Int, v gjson.Result) {
 
 // End returns the statistics of the input.
 func (s *Summarizer) End() *FileStats {
+	if pr := s.lines.runs.End(); pr != nil {
+		s.finish(pr)
+	}
 	for _, r := range s.fs.Runs {
 		s.fs.Total.add(&r.Counts)
 	}
@@ -370,7 +328,7 @@ func (s *Summarizer) End() *FileStats {
 }
 
 // Summarize reads r to the end and returns its statistics.
-func Summarize(r io.Reader, name string, as Protocol) (*FileStats, error) {
+func Summarize(r io.Reader, name string, as *protocol.Protocol) (*FileStats, error) {
 	s := NewSummarizer(name, as)
 	lr := jsonl.NewReader(r, name, nil)
 	for {

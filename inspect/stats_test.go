@@ -127,7 +127,7 @@ func TestStatsRuns(t *testing.T) {
 	want := []row{
 		{"done", 1, 12, 12, 0, 0, 41, "6327"},
 		{"error", 13, 16, 4, 2, 1, -1, "0"},
-		{"unfinished", 17, 18, 2, 0, 0, -1, "0"},
+		{"incomplete", 17, 18, 2, 0, 0, -1, "0"},
 	}
 	if st.Protocol != "evosci" || len(st.Runs) != len(want) {
 		t.Fatalf("protocol %s, %d runs", st.Protocol, len(st.Runs))
@@ -174,7 +174,7 @@ not json
 	if r1.Status != "interrupted" || *r1.ExitCode != 130 || p.Allowed != 1 || p.Denied != 1 || p.Cancelled != 1 || r1.CostUSD != 0.25 || r1.FinalLength != 5 {
 		t.Errorf("r1 %+v", r1)
 	}
-	if r2.Status != "unfinished" || r2.ID != "r2" || r2.FirstLine != 11 {
+	if r2.Status != "incomplete" || r2.Cut != "the input ended inside the run" || r2.ID != "r2" || r2.FirstLine != 11 {
 		t.Errorf("r2 %+v", r2)
 	}
 }

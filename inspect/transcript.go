@@ -8,6 +8,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/protocol"
 	"github.com/zevo/zevo/redact"
 )
 
@@ -41,7 +42,7 @@ type DocFile struct {
 // ScanDocFile reads one input to the end for the summaries a document
 // shows before each run's events.
 func ScanDocFile(r io.Reader, name string) (*DocFile, error) {
-	s := NewSummarizer(name, Auto)
+	s := NewSummarizer(name, nil)
 	df := &DocFile{Name: name}
 	var models []string // of the runs in s.fs.Runs
 	// done summarizes the first n runs the summarizer holds, which have
@@ -208,7 +209,7 @@ type Document struct {
 	written int64 // bytes written so far
 	fileNo  int   // index of the current file in head.Files, -1 before the first
 
-	sum     *Summarizer // cuts the current file into runs as ScanDocFile did
+	in      lines // cuts the current file into runs as ScanDocFile did
 	run     *runHead
 	runNo   int // runs begun in the current file
 	runBase int // runs of earlier files
@@ -270,11 +271,12 @@ func (d *Document) redacted(h *runHead, num int) *runHead {
 
 // summarize writes down what a run's heading and summary show.
 func summarize(r *Run) *runHead {
-	h := &runHead{ID: r.ID, Status: r.Status, TotalTokens: r.Tokens.Total.String(), ErrorCount: r.Errors}
+	// Clones: the run's strings may point into its whole line.
+	h := &runHead{ID: strings.Clone(r.ID), Status: strings.Clone(r.Status), TotalTokens: r.Tokens.Total.String(), ErrorCount: r.Errors}
 	switch r.Status {
 	case "success", "done", "input":
 		h.StatusClass = "ok"
-	case "unfinished", "incomplete", "ended", "cancelled", "interrupted":
+	case "incomplete", "ended", "cancelled", "interrupted":
 		h.StatusClass = "warn"
 	default:
 		h.StatusClass = "bad"
@@ -374,7 +376,7 @@ func (d *Document) File() error {
 	if len(d.head.Files) > 1 {
 		d.buf = d.r.file(d.buf, d.str(f.Name))
 	}
-	d.sum = NewSummarizer(f.Name, Auto)
+	d.in = lines{}
 	d.runNo = 0
 	d.run = nil
 	return d.flush()
@@ -383,39 +385,46 @@ func (d *Document) File() error {
 // Line renders one line of the current input. A line that is not a JSON
 // object is returned as a *LineError (and not shown).
 func (d *Document) Line(l jsonl.Line) error {
-	ev, err := decodeShown(l)
-	if err != nil || !ev.Exists() {
-		return err
+	ev, lerr := d.in.read(l)
+	if lerr != nil {
+		return &LineError{l.Where(), lerr.Error()}
 	}
-	prev := d.sum.run
-	d.sum.Line(l)
-	d.sum.fs.Runs = d.sum.fs.Runs[:0] // runs are counted in ScanDocFile
-	started := d.sum.run != prev
-	if !started && d.overPage() {
+	if ev == nil {
+		return nil
+	}
+	if ev.step.Closed != nil {
+		d.endRun() // cut short by this event
+	}
+	if ev.step.Late { // a done after the error that ended its run
+		return d.flush()
+	}
+	if !ev.step.Start && d.overPage() {
 		return d.flush() // not shown: not worth redacting
 	}
+	obj := gjson.Parse(ev.obj.Raw)
 	if d.rd != nil {
-		red, err := jsonl.AppendValue(d.rbuf[:0], []byte(ev.Raw), jsonl.GoStyle, d.rd)
+		red, err := jsonl.AppendValue(d.rbuf[:0], []byte(ev.obj.Raw), jsonl.GoStyle, d.rd)
 		if err != nil {
 			return &LineError{l.Where(), "could not be redacted: not shown"}
 		}
 		d.rbuf = red
-		ev = gjson.ParseBytes(red)
+		obj = gjson.ParseBytes(red)
 	}
-	typ := ev.Get("type").String()
-	if started {
-		d.startRun(ev, typ)
+	if ev.step.Start {
+		d.startRun(obj, ev)
 	}
-	if d.overPage() {
-		return d.flush()
+	if !d.overPage() {
+		switch ev.proto.Family {
+		case protocol.FamilyEvoSci:
+			d.evo(obj, ev.typ)
+		case protocol.FamilyZeroInput:
+			d.input(obj, ev.typ)
+		default:
+			d.zero(obj, ev.typ)
+		}
 	}
-	switch d.sum.proto {
-	case EvoSci:
-		d.evo(ev, typ)
-	case ZeroInput:
-		d.input(ev, typ)
-	default:
-		d.zero(ev, typ)
+	if ev.step.End {
+		d.endRun()
 	}
 	return d.flush()
 }
@@ -447,7 +456,7 @@ func (d *Document) overPage() bool {
 	return true
 }
 
-func (d *Document) startRun(ev gjson.Result, typ string) {
+func (d *Document) startRun(obj gjson.Result, ev *event) {
 	d.endRun()
 	d.runNo++
 	i := d.runBase + d.runNo - 1
@@ -455,11 +464,11 @@ func (d *Document) startRun(ev gjson.Result, typ string) {
 	if i < len(d.head.Runs) && d.runNo <= len(d.head.Files[d.fileNo].runs) {
 		h = d.head.Runs[i]
 	} else { // the input grew since it was scanned: a summary so far
-		h = d.redacted(summarize(d.sum.run), i+1)
+		h = d.redacted(&runHead{ID: ev.step.Run.ID, Status: "not known: the input changed while it was read", StatusClass: "warn", TotalTokens: "?"}, i+1)
 	}
-	if typ == "run_start" {
-		h.Provider = ev.Get("provider").String()
-		h.Cwd = ev.Get("cwd").String()
+	if ev.typ == "run_start" {
+		h.Provider = obj.Get("provider").String()
+		h.Cwd = obj.Get("cwd").String()
 	}
 	d.run = h
 	d.calls = map[string]string{}

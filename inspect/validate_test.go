@@ -63,7 +63,7 @@ func TestValidateSamples(t *testing.T) {
 
 func TestValidateDetects(t *testing.T) {
 	cases := map[string]string{
-		"seed.zero.jsonl":            "zero",
+		"seed.zero.jsonl":            "zero@2",
 		"seed-input.zero.jsonl":      "zero-input",
 		"seed.evosci.jsonl":          "evosci",
 		"../translate/v1.zero.jsonl": "zero@1",
@@ -90,12 +90,12 @@ func TestValidateInvalid(t *testing.T) {
 		name, as, in, want string
 	}{
 		{"not json", "auto", "{\"type\": \"text\", \"content\": \"a\"}\nnot json\n",
-			"x:2: not valid JSON: invalid character 'o' in literal null (expecting 'u') (column 2)\n" +
+			"x:2: not valid JSON at byte 1: unexpected 'n'\n" +
 				"x:2: the input ends inside the run that began at line 1: no done or error (the run was cancelled or cut short)\n"},
 		{"truncated line", "evosci", `{"type": "text", "content": "a`,
-			"x:1: not valid JSON: the line ends inside a value\n"},
-		{"array", "evosci", "[1]\n", "x:1: not a JSON object\n"},
-		{"invalid utf8", "evosci", "{\"type\": \"text\", \"content\": \"\xff\"}\n", "x:1: invalid UTF-8\n"},
+			"x:1: not valid JSON at byte 31: the line ends inside a value\n"},
+		{"array", "evosci", "[1]\n", "x:1: not a JSON object: an array\n"},
+		{"invalid utf8", "evosci", "{\"type\": \"text\", \"content\": \"\xff\"}\n", "x:1: invalid UTF-8 at byte 30\n"},
 		{"zero missing run_start", "auto", `{"delta":"a","runId":"r1","schemaVersion":2,"type":"text"}` + "\n" + zEnd + "\n",
 			"x:1: text: comes before run_start (a Zero run starts with run_start)\n"},
 		{"zero missing run_end between runs", "auto", zStart + "\n" + strings.ReplaceAll(zStart, "r1", "r2") + "\n" + strings.ReplaceAll(zEnd, "r1", "r2") + "\n",
@@ -111,7 +111,8 @@ func TestValidateInvalid(t *testing.T) {
 		{"zero stray event after the last run_end", "auto", zStart + "\n" + zEnd + "\n" + `{"delta":"a","runId":"r1","schemaVersion":2,"type":"text"}` + "\n",
 			"x:3: text: comes after the run_end of run \"r1\" (line 2)\n"},
 		{"zero runId changes", "auto", zStart + "\n" + `{"delta":"a","runId":"r2","schemaVersion":2,"type":"text"}` + "\n" + zEnd + "\n",
-			"x:2: text.runId: \"r2\" differs from the run's runId \"r1\" (line 1)\n"},
+			"x:2: text.runId: \"r2\" differs from the run's runId \"r1\" (line 1)\n" +
+				"x:3: run_end.runId: \"r1\" differs from the run's runId \"r2\" (line 2)\n"},
 		{"zero runId reused", "auto", zStart + "\n" + zEnd + "\n" + zStart + "\n" + zEnd + "\n",
 			"x:3: warning: runId \"r1\" was already used by the run at line 1\n"},
 		{"zero tool_result without call", "auto", zStart + "\n" +
@@ -178,8 +179,8 @@ func TestValidateInvalid(t *testing.T) {
 		{"evosci nan", "auto", `{"type": "tool_call", "name": "execute", "args": {"x": NaN, "y": [1, -Infinity]}, "id": "c1"}` + "\n" +
 			`{"type": "tool_result", "name": "execute", "content": "", "success": true, "id": "c1"}` + "\n" +
 			`{"type": "done", "content": "", "response": ""}` + "\n",
-			"x:1: tool_call.args.x: bare NaN is not JSON (Python writes a non-finite float so); checked as null\n" +
-				"x:1: tool_call.args.y[1]: bare -Infinity is not JSON (Python writes a non-finite float so); checked as null\n"},
+			"x:1: warning: tool_call: bare NaN is not JSON (Python writes a non-finite float so); read as null\n" +
+				"x:1: warning: tool_call: bare -Infinity is not JSON (Python writes a non-finite float so); read as null\n"},
 		{"evosci result without call", "evosci", `{"type": "tool_result", "name": "ls", "content": "", "success": true, "id": "c9"}` + "\n" +
 			`{"type": "tool_result", "name": "ls", "content": "", "success": true}` + "\n" +
 			`{"type": "subagent_tool_result", "subagent": "s", "name": "ls", "content": "", "success": true, "id": "s1"}` + "\n" +
@@ -227,7 +228,7 @@ func TestValidateInvalid(t *testing.T) {
 				"x:2: event.type: want string, got number\n" +
 				"x:2: the input ends inside the run that began at line 1: no done or error (the run was cancelled or cut short)\n"},
 		{"duplicate key", "evosci", `{"type": "text", "content": "a", "content": "b"}` + "\n" + `{"type": "done", "content": "b", "response": "b"}` + "\n",
-			"x:1: warning: text: duplicate field \"content\" (readers keep the last one)\n"},
+			"x:1: warning: text: duplicate key \"content\" (the last one is used)\n"},
 		{"hostile values are escaped", "zero", zStart + "\n" + "{\"runId\":\"r1\",\"schemaVersion\":2,\"type\":\"text\",\"delta\":\"a\",\"\\u001b]0;pwn\\u0007\":1,\"\\u202e\":2}\n" + zEnd + "\n",
 			"x:2: text: field \"\\u202e\" is not part of a text event\n" +
 				"x:2: text: field \"\\x1b]0;pwn\\a\" is not part of a text event\n"},

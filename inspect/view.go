@@ -8,6 +8,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/protocol"
 )
 
 // ViewOptions configure the transcript.
@@ -46,14 +47,12 @@ type Viewer struct {
 	opt ViewOptions
 	buf []byte
 
-	proto   Protocol
-	inRun   bool
+	rd      lines
+	inRun   bool // a run heading was written and not closed
 	runs    int
-	runID   string
 	tokens  Tokens
 	final   *string
 	calls   map[string]string // tool call id → name
-	evoEnd  string            // "done"/"error" once an EvoScientist run ended
 	block   string            // the stream being written: "text", "reasoning", "sub:NAME", ""
 	prefix  string            // written at each line start of the block
 	style   string            // style of the block
@@ -199,60 +198,56 @@ func (v *Viewer) File(name string, several bool) error {
 // Line renders one line. A line that is not a JSON object is returned as
 // a *LineError (and not shown); other errors are write errors.
 func (v *Viewer) Line(l jsonl.Line) error {
-	ev, err := decodeShown(l)
-	if err != nil || !ev.Exists() {
-		return err
+	ev, lerr := v.rd.read(l)
+	if lerr != nil {
+		return &LineError{l.Where(), lerr.Error()}
 	}
-	typ := ev.Get("type").String()
-	if v.proto == Auto {
-		v.proto = EvoSci
-		if ev.Get("schemaVersion").Exists() {
-			v.proto = Zero
-		}
+	if ev == nil {
+		return nil
 	}
-	if v.proto == EvoSci && !ev.Get("schemaVersion").Exists() {
-		v.evo(ev, typ)
-	} else {
-		v.zero(ev, typ)
+	if c := ev.step.Closed; c != nil && v.inRun {
+		v.closeRun("run incomplete: "+c.Cut.String(), sYellow)
+	}
+	if ev.step.Late { // a done after the error that ended its run
+		return v.flush()
+	}
+	if ev.step.Start && ev.proto.Family != protocol.FamilyZeroInput {
+		v.openRun(v.title(ev))
+	}
+	switch ev.proto.Family {
+	case protocol.FamilyZeroInput:
+		v.say(sBold, "", "> ", ev.obj.Str("content"))
+	case protocol.FamilyZero:
+		v.zero(ev.obj, ev.typ)
+	default:
+		v.evo(ev.obj, ev.typ)
 	}
 	return v.flush()
 }
 
-// decodeShown decodes a line for people to read, Python's NaN and Infinity
-// shown as strings naming them. A blank line gives a Result that does not
-// exist; a line that is not a JSON object gives a *LineError.
-func decodeShown(l jsonl.Line) (gjson.Result, error) {
-	if jsonl.IsBlank(l.Bytes) {
-		return gjson.Result{}, nil
+// title is the heading of the run ev starts.
+func (v *Viewer) title(ev *event) string {
+	if ev.proto.Family != protocol.FamilyZero {
+		return fmt.Sprintf("run %d", v.runs+1)
 	}
-	b := l.Bytes
-	if !utf8.Valid(b) {
-		return gjson.Result{}, &LineError{l.Where(), "invalid UTF-8: not shown"}
-	}
-	if jsonl.TooDeep(b) { // before gjson, whose validator recurses per level
-		return gjson.Result{}, &LineError{l.Where(), "not valid JSON (nested deeper than 10000 levels): not shown"}
-	}
-	if !gjson.ValidBytes(b) {
-		fixed, tokens := replaceNonFiniteAs(b, true)
-		if tokens == nil || !gjson.ValidBytes(fixed) {
-			return gjson.Result{}, &LineError{l.Where(), "not valid JSON: not shown"}
+	title := "run " + ev.step.Run.ID
+	if ev.typ == "run_start" {
+		for _, k := range []string{"provider", "model", "cwd"} {
+			if s := ev.obj.Str(k); s != "" {
+				title += " · " + s
+			}
 		}
-		b = fixed
 	}
-	ev := gjson.ParseBytes(b)
-	if !ev.IsObject() {
-		return gjson.Result{}, &LineError{l.Where(), "not a JSON object: not shown"}
-	}
-	return ev, nil
+	return title
 }
 
 // End closes what the input left open.
 func (v *Viewer) End() error {
-	if v.inRun {
-		v.closeRun("the input ended inside the run", sYellow)
+	if r := v.rd.runs.End(); r != nil && v.inRun {
+		v.closeRun("run incomplete: "+r.Cut.String(), sYellow)
 	}
 	v.endBlock()
-	v.proto = Auto
+	v.rd = lines{as: v.rd.as}
 	return v.flush()
 }
 
@@ -266,7 +261,6 @@ func (v *Viewer) openRun(title string) {
 	v.tokens = newTokens()
 	v.final = nil
 	v.calls = map[string]string{}
-	v.evoEnd = ""
 	v.say(sBold, "", "── ", title+" ──")
 }
 
@@ -282,31 +276,8 @@ func (v *Viewer) closeRun(how, style string) {
 	v.inRun = false
 }
 
-func (v *Viewer) zero(ev gjson.Result, typ string) {
+func (v *Viewer) zero(ev *protocol.Object, typ string) {
 	get := func(k string) string { return ev.Get(k).String() }
-	if typ == "message" || typ == "prompt" { // Zero input
-		v.say(sBold, "", "> ", get("content"))
-		return
-	}
-	runID := get("runId")
-	if typ == "run_start" || !v.inRun || runID != v.runID {
-		if v.inRun {
-			v.closeRun("run ended without run_end", sYellow)
-		}
-		title := "run " + runID
-		if typ == "run_start" {
-			for _, k := range []string{"provider", "model", "cwd"} {
-				if s := get(k); s != "" {
-					title += " · " + s
-				}
-			}
-		}
-		v.runID = runID
-		v.openRun(title)
-		if typ == "run_start" {
-			return
-		}
-	}
 	switch typ {
 	case "reasoning":
 		v.stream("reasoning", "┊ ", sDim, get("delta"))
@@ -315,6 +286,7 @@ func (v *Viewer) zero(ev gjson.Result, typ string) {
 	case "tool_call":
 		v.calls[get("id")] = get("name")
 		v.toolCall("", get("name"), ev.Get("args"))
+	case "run_start":
 	case "tool_result":
 		name := get("name")
 		if name == "" {
@@ -374,20 +346,14 @@ func (v *Viewer) zero(ev gjson.Result, typ string) {
 }
 
 // block2 shows a permission event's sandbox block (v2) or violation (v1).
-func (v *Viewer) block2(ev gjson.Result) {
+func (v *Viewer) block2(ev *protocol.Object) {
 	if msg, ok := sandboxMsg(ev); ok {
 		v.say(sYellow, "    ", "sandbox: ", msg)
 	}
 }
 
-func (v *Viewer) evo(ev gjson.Result, typ string) {
+func (v *Viewer) evo(ev *protocol.Object, typ string) {
 	get := func(k string) string { return ev.Get(k).String() }
-	// A done right after the error that ended a run belongs to that run
-	// (the protocol allows error "instead or also").
-	attach := typ == "done" && v.evoEnd == "error" && !v.inRun
-	if !v.inRun && !attach {
-		v.openRun(fmt.Sprintf("run %d", v.runs+1))
-	}
 	switch typ {
 	case "thinking":
 		v.stream("reasoning", "┊ ", sDim, get("content"))
@@ -398,7 +364,7 @@ func (v *Viewer) evo(ev gjson.Result, typ string) {
 		v.toolCall("", get("name"), ev.Get("args"))
 	case "tool_result":
 		note := ""
-		if strings.HasSuffix(get("content"), "\n... (truncated)") {
+		if protocol.EvoSci.IsTruncated(get("content")) {
 			note = " (cut by EvoScientist)"
 		}
 		v.toolResult("  ", get("name"), ev.Get("success").Bool(), get("content"), note)
@@ -436,23 +402,17 @@ func (v *Viewer) evo(ev gjson.Result, typ string) {
 	case "error":
 		v.say(sRed, "", "✗ error: ", get("message"))
 		v.closeRun("run ended with an error", sRed)
-		v.evoEnd = "error"
 	case "done":
-		if attach {
-			v.evoEnd = "done"
-			return
-		}
 		s := get("response")
 		v.final = &s
 		v.closeRun("run done", sGreen)
-		v.evoEnd = "done"
 	default:
 		v.other(ev, typ)
 	}
 }
 
 // other shows an event of a type zevo does not render specially.
-func (v *Viewer) other(ev gjson.Result, typ string) {
+func (v *Viewer) other(ev *protocol.Object, typ string) {
 	raw := compact(ev.Raw)
 	if !v.opt.Full {
 		raw = clipRunes(raw, 160)

@@ -88,11 +88,11 @@ func TestViewHostile(t *testing.T) {
 func TestViewInvalidLines(t *testing.T) {
 	in := "{\"type\": \"text\", \"content\": \"\xff\x9b31m\"}\nnot json\n[1]\n{\"type\": \"text\", \"content\": \"ok\"}\n"
 	got, bad := viewString(t, in, ViewOptions{})
-	want := "── run 1 ──\nok\n── the input ended inside the run · tokens: 0 in · 0 out · 0 total ──\n"
+	want := "── run 1 ──\nok\n── run incomplete: the input ended inside the run · tokens: 0 in · 0 out · 0 total ──\n"
 	if got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
-	wantBad := []string{"x:1: invalid UTF-8: not shown", "x:2: not valid JSON: not shown", "x:3: not a JSON object: not shown"}
+	wantBad := []string{"x:1: invalid UTF-8 at byte 30", "x:2: not valid JSON at byte 1: unexpected 'n'", "x:3: not a JSON object: an array"}
 	if strings.Join(bad, "|") != strings.Join(wantBad, "|") {
 		t.Errorf("bad lines %q, want %q", bad, wantBad)
 	}
@@ -185,7 +185,7 @@ func TestViewEvoSci(t *testing.T) {
     path=a.txt
   ? question: Which? [a / b]
 ⇢ subagent r: look
-  ▶ r/grep  q=NaN
+  ▶ r/grep  q=null
     ✓ r/grep ok
 ⇠ subagent done: r
 done
@@ -199,7 +199,7 @@ done
 
 ── run 3 ──
 next
-── the input ended inside the run · tokens: 0 in · 0 out · 0 total ──
+── run incomplete: the input ended inside the run · tokens: 0 in · 0 out · 0 total ──
 `
 	got, _ := viewString(t, in, ViewOptions{})
 	if got != want {

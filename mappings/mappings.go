@@ -5,6 +5,7 @@ package mappings
 import (
 	"embed"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/tidwall/gjson"
@@ -61,10 +62,13 @@ type Set struct {
 	Versions     *Versions
 }
 
-// handlers lists the built-in handlers each direction has.
-var handlers = map[string]map[string]bool{
-	"evosci->zero": {"tool_call": true, "tool_result": true, "usage": true, "interrupt": true, "done": true, "error": true},
-	"zero->evosci": {"tool_call": true, "tool_result": true, "permission_request": true, "error": true, "final": true, "run_start": true, "run_end": true},
+// Handlers lists the built-in handlers of a direction ("evosci->zero",
+// "zero->evosci"), for checking the tables: the translator that runs them
+// sets it. Nil accepts any name.
+var Handlers func(direction string) []string
+
+func knownHandler(dir, name string) bool {
+	return Handlers == nil || slices.Contains(Handlers(dir), name)
 }
 
 var fieldTypes = map[string]bool{"": true, "string": true, "integer": true, "number": true, "boolean": true, "object": true, "array": true}
@@ -140,8 +144,8 @@ func (s *Set) loadTable(name string, t gjson.Result) error {
 			return fail("events.%s: a rule is a JSON object", k.Str)
 		}
 		rule := &Rule{To: r.Get("to").String(), Handler: r.Get("handler").String(), Unmapped: r.Get("unmapped").Bool()}
-		if rule.Handler != "" && !handlers[dir][rule.Handler] {
-			return fail("events.%s: unknown handler %q (known: %s)", k.Str, rule.Handler, known(handlers[dir]))
+		if rule.Handler != "" && !knownHandler(dir, rule.Handler) {
+			return fail("events.%s: unknown handler %q (known: %s)", k.Str, rule.Handler, known(Handlers(dir)))
 		}
 		if !rule.Unmapped && rule.Handler == "" && rule.To == "" {
 			return fail(`events.%s: a rule needs "to", "handler" or "unmapped": true`, k.Str)
@@ -186,11 +190,8 @@ func (s *Set) loadTable(name string, t gjson.Result) error {
 	return nil
 }
 
-func known(m map[string]bool) string {
-	var names []string
-	for n := range m {
-		names = append(names, n)
-	}
+func known(names []string) string {
+	names = slices.Clone(names)
 	sort.Strings(names)
 	return fmt.Sprint(names)
 }

@@ -65,7 +65,10 @@ func TestLoadErrors(t *testing.T) {
 		`{"from": "evosci", "to": "zero", "events": {"x": {"to": "t", "fields": {"a": {"from": ""}}}}}`:                 "empty source field",
 		`{"from": "evosci", "to": "zero", "events": {"x": {"to": "t", "fields": {"a": {"from": "b", "type": "int"}}}}}`: `unknown type "int"`,
 	} {
-		err := Default().Load("m.json", []byte(in))
+		set := Default()
+		Handlers = func(dir string) []string { return []string{"tool_call", "done"} }
+		err := set.Load("m.json", []byte(in))
+		Handlers = nil
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.HasPrefix(err.Error(), "m.json: ") {
 			t.Errorf("Load(%s) = %v, want an error naming the file and %q", in, err, want)
 		}

@@ -19,7 +19,8 @@ import (
 //   - bare NaN, Infinity and -Infinity outside strings (Python writes
 //     them) are read as null and listed in Object.NonFinite, for the caller
 //     to warn about;
-//   - of duplicate top-level keys the last wins, the first is in Object.Dup;
+//   - of duplicate top-level keys the last wins; the first key seen twice
+//     is in Object.Dup;
 //   - the byte order mark is removed at the start of an input (jsonl.Reader);
 //     on any other line it is an error.
 
@@ -159,6 +160,14 @@ func describe(b []byte) string {
 	return "a number"
 }
 
+// failAt fails at i: the line ended, or an unexpected byte.
+func (d *Decoder) failAt(b []byte, i int) (int, bool) {
+	if i >= len(b) {
+		return d.fail(i, rEnd)
+	}
+	return d.fail(i, rUnexpected)
+}
+
 func (d *Decoder) fail(i int, why reason) (int, bool) {
 	d.at, d.why = i, why
 	return i, false
@@ -198,9 +207,9 @@ func (d *Decoder) members(b []byte, raw string, i int, o *Object) (int, bool) {
 		if b[i] != '"' {
 			return d.fail(i, rUnexpected)
 		}
-		end, esc, ok := d.stringEnd(b, i)
-		if !ok {
-			return end, false
+		end, esc, why := stringEnd(b, i)
+		if why != rNone {
+			return d.fail(end, why)
 		}
 		var m Member
 		if esc {
@@ -208,19 +217,19 @@ func (d *Decoder) members(b []byte, raw string, i int, o *Object) (int, bool) {
 		} else {
 			m.Key = raw[i+1 : end-1]
 		}
-		if i, ok = d.colon(b, end); !ok {
-			return i, false
+		i = skipSpace(b, end)
+		if i >= len(b) || b[i] != ':' {
+			return d.failAt(b, i)
 		}
-		i = skipSpace(b, i)
+		i = skipSpace(b, i+1)
 		start := i
 		if i >= len(b) {
 			return d.fail(i, rEnd)
 		}
 		c := b[i]
 		if c == '"' {
-			end, esc, ok = d.stringEnd(b, i)
-			if !ok {
-				return end, false
+			if end, esc, why = stringEnd(b, i); why != rNone {
+				return d.fail(end, why)
 			}
 			i = end
 			m.Value = gjson.Result{Type: gjson.String, Raw: raw[start:i]}
@@ -230,6 +239,7 @@ func (d *Decoder) members(b []byte, raw string, i int, o *Object) (int, bool) {
 				m.Value.Str = raw[start+1 : i-1]
 			}
 		} else {
+			var ok bool
 			if i, ok = d.value(b, i, 1); !ok {
 				return i, false
 			}
@@ -294,8 +304,9 @@ func (d *Decoder) value(b []byte, i, depth int) (int, bool) {
 			}
 			continue
 		case '"':
-			if i, _, ok = d.stringEnd(b, i); !ok {
-				return i, false
+			var why reason
+			if i, _, why = stringEnd(b, i); why != rNone {
+				return d.fail(i, why)
 			}
 		case 't':
 			if !hasAt(b, i, "true") {
@@ -349,27 +360,16 @@ func (d *Decoder) value(b []byte, i, depth int) (int, bool) {
 
 // key scans `"name" :` at i and returns the index after the colon.
 func (d *Decoder) key(b []byte, i int) (int, bool) {
-	if i >= len(b) {
-		return d.fail(i, rEnd)
+	if i >= len(b) || b[i] != '"' {
+		return d.failAt(b, i)
 	}
-	if b[i] != '"' {
-		return d.fail(i, rUnexpected)
+	i, _, why := stringEnd(b, i)
+	if why != rNone {
+		return d.fail(i, why)
 	}
-	i, _, ok := d.stringEnd(b, i)
-	if !ok {
-		return i, false
-	}
-	return d.colon(b, i)
-}
-
-// colon scans white space and ':' at i.
-func (d *Decoder) colon(b []byte, i int) (int, bool) {
 	i = skipSpace(b, i)
-	if i >= len(b) {
-		return d.fail(i, rEnd)
-	}
-	if b[i] != ':' {
-		return d.fail(i, rUnexpected)
+	if i >= len(b) || b[i] != ':' {
+		return d.failAt(b, i)
 	}
 	return i + 1, true
 }
@@ -390,37 +390,34 @@ func isHex(c byte) bool {
 }
 
 // stringEnd validates the JSON string opening at i and returns the index
-// just past its closing quote, and whether it holds escapes.
-func (d *Decoder) stringEnd(b []byte, i int) (end int, esc, ok bool) {
+// just past its closing quote, and whether it holds escapes; or the index
+// of the problem and why.
+func stringEnd(b []byte, i int) (end int, esc bool, why reason) {
 	i++
 	for {
 		i = swar.StringStopUTF8(b, i)
 		if i >= len(b) {
-			i, _ = d.fail(i, rEnd)
-			return i, esc, false
+			return i, esc, rEnd
 		}
 		if b[i] < 0x20 {
-			i, _ = d.fail(i, rControl)
-			return i, esc, false
+			return i, esc, rControl
 		}
 		if b[i] >= 0x80 {
 			// Non-ASCII can only be valid inside strings: the line's
 			// UTF-8 is checked here, in the same pass.
 			r, n := utf8.DecodeRune(b[i:])
 			if r == utf8.RuneError && n == 1 {
-				i, _ = d.fail(i, rUTF8)
-				return i, esc, false
+				return i, esc, rUTF8
 			}
 			i += n
 			continue
 		}
 		if b[i] == '"' {
-			return i + 1, esc, true
+			return i + 1, esc, rNone
 		}
 		esc = true
 		if i+1 >= len(b) {
-			i, _ = d.fail(i+1, rEnd)
-			return i, esc, false
+			return i + 1, esc, rEnd
 		}
 		switch b[i+1] {
 		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
@@ -428,18 +425,15 @@ func (d *Decoder) stringEnd(b []byte, i int) (end int, esc, ok bool) {
 		case 'u':
 			for k := 2; k < 6; k++ {
 				if i+k >= len(b) {
-					i, _ = d.fail(i+k, rEnd)
-					return i, esc, false
+					return i + k, esc, rEnd
 				}
 				if !isHex(b[i+k]) {
-					i, _ = d.fail(i, rEscape)
-					return i, esc, false
+					return i, esc, rEscape
 				}
 			}
 			i += 6
 		default:
-			i, _ = d.fail(i, rEscape)
-			return i, esc, false
+			return i, esc, rEscape
 		}
 	}
 }

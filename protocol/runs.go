@@ -1,5 +1,7 @@
 package protocol
 
+import "strings"
+
 // The run rules, the same for every command (docs/runs.md says them for
 // users):
 //  1. Each input (file) is cut into runs on its own; a run still open at
@@ -118,7 +120,8 @@ func (t *Tracker) Event(p *Protocol, o *Object, line int) Step {
 	}
 	if t.cur == nil {
 		t.n++
-		t.cur = &Run{Protocol: p, ID: runID, FirstLine: line, Started: typ == "run_start"}
+		// The id may point into the caller's line buffer: the run keeps a copy.
+		t.cur = &Run{Protocol: p, ID: strings.Clone(runID), FirstLine: line, Started: typ == "run_start"}
 		s.Start = true
 	}
 	r := t.cur

@@ -136,3 +136,19 @@ func TestDetect(t *testing.T) {
 		}
 	}
 }
+
+// A run's id outlives the line buffer it was read from.
+func TestRunIDOwnsItsBytes(t *testing.T) {
+	var tr Tracker
+	var d Decoder
+	var o Object
+	buf := []byte(zStart)
+	if err := d.Decode(buf, &o); err != nil {
+		t.Fatal(err)
+	}
+	s := tr.Event(Detect(&o), &o, 1)
+	copy(buf, strings.Repeat("x", len(buf)))
+	if s.Run.ID != "r1" {
+		t.Errorf("run id %q after the buffer was reused", s.Run.ID)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -37,14 +38,14 @@ type zeroEvent struct {
 	Block             *zeroBlock                      `json:"block"`
 	Violation         *zeroBlock                      `json:"violation"` // v1's name for block
 	GrantMatched      bool                            `json:"grantMatched"`
-	Grant             map[string]any                  `json:"grant"`
+	Grant             *zeroGrant                      `json:"grant"`
 	Status            string                          `json:"status"`
 	Output            string                          `json:"output"`
 	Truncated         *bool                           `json:"truncated"`
 	Redacted          *bool                           `json:"redacted"`
 	ChangedFiles      []string                        `json:"changedFiles"`
 	Display           *struct{ Summary, Kind string } `json:"display"`
-	Checkpoint        map[string]any                  `json:"checkpoint"`
+	Checkpoint        *zeroCheckpoint                 `json:"checkpoint"`
 	Meta              map[string]string               `json:"meta"`
 	PromptTokens      *int                            `json:"promptTokens"`
 	CompletionTokens  *int                            `json:"completionTokens"`
@@ -55,6 +56,34 @@ type zeroEvent struct {
 	Code              string                          `json:"code"`
 	Recoverable       *bool                           `json:"recoverable"`
 	ExitCode          *int                            `json:"exitCode"`
+}
+
+// zeroEventV1 is the v1 event: its Grant had maxAutonomy.
+type zeroEventV1 struct {
+	zeroEvent
+	Grant *struct {
+		zeroGrant
+		MaxAutonomy string `json:"maxAutonomy"`
+	} `json:"grant"`
+}
+
+type zeroGrant struct {
+	ToolName   string `json:"toolName"`
+	Scope      string `json:"scope"`
+	ScopeKind  string `json:"scopeKind"`
+	Decision   string `json:"decision"`
+	ApprovedAt string `json:"approvedAt"`
+	Reason     string `json:"reason"`
+	Session    bool   `json:"session"`
+}
+
+type zeroCheckpoint struct {
+	Sequence      int      `json:"sequence"`
+	Tool          string   `json:"tool"`
+	Files         []string `json:"files"`
+	FilesRestored int      `json:"filesRestored"`
+	FilesDeleted  int      `json:"filesDeleted"`
+	Skipped       []string `json:"skipped"`
 }
 
 type zeroRisk struct {
@@ -121,12 +150,17 @@ func TestTargetConsumers(t *testing.T) {
 					continue
 				}
 				var ev zeroEvent
+				var v1 zeroEventV1
 				d := json.NewDecoder(bytes.NewReader([]byte(line)))
 				d.DisallowUnknownFields()
-				if err := d.Decode(&ev); err != nil {
-					if strings.Contains(err.Error(), "cannot unmarshal number") && strings.Contains(line, "Tokens\":18446744073709551") {
-						continue // exact values beyond int64 are kept on purpose (README)
-					}
+				var err error
+				if to == Zero1 {
+					err = d.Decode(&v1)
+					ev = v1.zeroEvent
+				} else {
+					err = d.Decode(&ev)
+				}
+				if err != nil {
 					t.Errorf("%s --to %s, output line %d rejected by Zero's decoder: %v\n%s", f, to, i+1, err, line)
 					continue
 				}
@@ -185,5 +219,36 @@ func checkEvo(t *testing.T, f string, i int, line string, fromZero bool) {
 	}
 	if len(m) > len(fields)+1 {
 		t.Errorf("%s --to evosci, line %d: fields beyond %v\n%s", f, i+1, fields, line)
+	}
+}
+
+// TestShapeIsZeroStruct checks that the fields zevo lets into Zero output
+// are those of Zero's event struct (zeroEvent, v1 with violation for block),
+// so that the field tables and the struct cannot drift apart.
+func TestShapeIsZeroStruct(t *testing.T) {
+	for _, c := range []struct {
+		sh         *shape
+		want, skip string
+	}{{zeroV2Event, "block", "violation"}, {zeroV1Event, "violation", "block"}} {
+		tags := map[string]bool{}
+		rt := reflect.TypeOf(zeroEvent{})
+		for i := 0; i < rt.NumField(); i++ {
+			if tag := rt.Field(i).Tag.Get("json"); tag != c.skip {
+				tags[tag] = true
+			}
+		}
+		for tag := range tags {
+			if _, ok := c.sh.fields[tag]; !ok {
+				t.Errorf("Zero's struct has %q, the shape does not", tag)
+			}
+		}
+		for name := range c.sh.fields {
+			if !tags[name] {
+				t.Errorf("the shape has %q, Zero's struct does not", name)
+			}
+		}
+		if _, ok := c.sh.fields[c.want]; !ok {
+			t.Errorf("the shape lacks %s", c.want)
+		}
 	}
 }

@@ -10,8 +10,12 @@ import (
 	"github.com/zevo/zevo/redact"
 )
 
-// out builds one output event: fields are rendered into an arena as they
-// are added, then written sorted by key (Zero) or in the order added
+// out builds one output event. Every key and value goes through it: each
+// is written in the target producer's style and through redaction (a
+// sensitive key's value becomes the marker whatever wrote it), and, when
+// shape is set, only what the target's own types can hold is kept. Fields
+// are rendered into an arena as they are added, then written sorted by key
+// (Zero, whose producer re-marshals a map) or in the order added
 // (EvoScientist, whose producer writes "type" first).
 type out struct {
 	st     jsonl.Style
@@ -20,6 +24,70 @@ type out struct {
 	kv     []kvPos
 	arena  []byte
 	err    error
+	kid    *out // the builder of nested objects, reused
+
+	// shape, when not nil, holds the fields the target's event type may
+	// carry: any other is dropped and reported to drop.
+	shape *shape
+	path  string // the event type (and field path, nested), for drop
+	drop  func(path string)
+	// keys, when not nil, remembers what shape and the redactor say of
+	// each key (the top level of an event only).
+	keys *keyCache
+}
+
+// keyInfo is what the builder needs to know of a key.
+type keyInfo struct {
+	sensitive bool // redaction replaces its value
+	known     bool // the shape has it
+	field     fieldShape
+}
+
+// keyCache remembers the keyInfo of the keys of one translator's events:
+// a handful of names as a rule, each looked up on every event.
+type keyCache struct {
+	m     map[string]keyInfo
+	shape *shape
+	rd    bool
+}
+
+// maxKeyCache bounds the cache: events with ever new keys cannot grow it.
+const maxKeyCache = 4096
+
+func (c *keyCache) get(key string) keyInfo {
+	if ki, ok := c.m[key]; ok {
+		return ki
+	}
+	ki := lookupKey(key, c.shape, c.rd)
+	if len(c.m) < maxKeyCache {
+		if c.m == nil {
+			c.m = map[string]keyInfo{}
+		}
+		c.m[strings.Clone(key)] = ki
+	}
+	return ki
+}
+
+func lookupKey(key string, sh *shape, rd bool) keyInfo {
+	var ki keyInfo
+	ki.sensitive = rd && redact.SensitiveKey(key)
+	if sh != nil {
+		ki.field, ki.known = sh.fields[key]
+		if sh.values != nil {
+			ki.field, ki.known = *sh.values, true
+		}
+	}
+	return ki
+}
+
+func (o *out) info(key string) keyInfo {
+	switch {
+	case o.keys != nil:
+		return o.keys.get(key)
+	case o.rd == nil && o.shape == nil:
+		return keyInfo{}
+	}
+	return lookupKey(key, o.shape, o.rd != nil)
 }
 
 type kvPos struct {
@@ -33,10 +101,44 @@ func (o *out) reset(st jsonl.Style, rd *redact.Redactor, sorted bool) {
 	o.kv = o.kv[:0]
 	o.arena = o.arena[:0]
 	o.err = nil
+	o.shape, o.path, o.drop, o.keys = nil, "", nil, nil
 }
 
-func (o *out) put(key string, start int) {
+// child returns the builder of a nested object, in o's style.
+func (o *out) child() *out {
+	if o.kid == nil {
+		o.kid = &out{}
+	}
+	o.kid.reset(o.st, o.rd, o.sorted)
+	return o.kid
+}
+
+func (o *out) fail(err error) {
+	if o.err == nil {
+		o.err = err
+	}
+}
+
+// put records the value rendered from start as key's. A sensitive key's
+// value is replaced by the marker, as Zero does.
+func (o *out) put(key string, ki keyInfo, start int) {
+	if ki.sensitive {
+		o.arena = append(o.arena[:start], `"`+redact.Marker+`"`...)
+	}
 	o.kv = append(o.kv, kvPos{key: key, start: start, end: len(o.arena)})
+}
+
+// admit reports whether the target may hold v under key, counting what it
+// drops.
+func (o *out) admit(key string, ki keyInfo, v gjson.Result) bool {
+	if o.shape == nil {
+		return true
+	}
+	if !ki.known || !ki.field.kind.holds(v) {
+		o.drop(o.path + "." + key)
+		return false
+	}
+	return true
 }
 
 // bigValue is the size from which a value is checked for being copied as
@@ -48,28 +150,71 @@ func (o *out) raw(key string, raw string) {
 	if raw == "" { // an absent gjson value: nothing to copy
 		return
 	}
+	ki := o.info(key)
+	if o.shape != nil {
+		if !o.admit(key, ki, gjson.Result{Type: rawType(raw), Raw: raw}) {
+			return
+		}
+		if sub := ki.field.sub; sub != nil && raw[0] == '{' && !sub.fits(gjson.Parse(raw)) {
+			o.object(key, func(c *out) { c.fitted(gjson.Parse(raw), sub, o.path+"."+key, o.drop) })
+			return
+		}
+	}
 	b := unsafe.Slice(unsafe.StringData(raw), len(raw))
-	if len(raw) >= bigValue && jsonl.Unchanged(b, o.st, o.rd) {
+	if len(raw) >= bigValue && !ki.sensitive && jsonl.Unchanged(b, o.st, o.rd) {
 		// A large value the output keeps as it is: refer to it, so that
 		// memory holds it twice (input, output line), not three times.
 		o.kv = append(o.kv, kvPos{key: key, ext: raw})
 		return
 	}
 	start := len(o.arena)
-	// Room for the value as it is, so that a large one is not copied
-	// again and again while the arena grows.
-	o.arena = slices.Grow(o.arena, len(raw)+16)
-	var err error
-	// AppendValue only reads raw: no copy of what may be a large value.
-	o.arena, err = jsonl.AppendValue(o.arena, b, o.st, o.rd)
-	if err != nil {
-		if o.err == nil {
-			o.err = err
-		}
-		o.arena = o.arena[:start]
+	if err := o.appendRaw(b); err != nil {
+		o.fail(err)
 		return
 	}
-	o.put(key, start)
+	o.put(key, ki, start)
+}
+
+// appendRaw renders a JSON value copied from the input onto the arena.
+func (o *out) appendRaw(b []byte) error {
+	start := len(o.arena)
+	// Room for the value as it is, so that a large one is not copied
+	// again and again while the arena grows.
+	o.arena = slices.Grow(o.arena, len(b)+16)
+	var err error
+	// AppendValue only reads b: no copy of what may be a large value.
+	o.arena, err = jsonl.AppendValue(o.arena, b, o.st, o.rd)
+	if err != nil {
+		o.arena = o.arena[:start]
+	}
+	return err
+}
+
+// fitted adds the members of obj that sh admits, dropping the others.
+func (o *out) fitted(obj gjson.Result, sh *shape, path string, drop func(string)) {
+	o.shape, o.path, o.drop = sh, path, drop
+	obj.ForEach(func(k, v gjson.Result) bool {
+		o.raw(k.Str, v.Raw)
+		return true
+	})
+}
+
+// rawType is the gjson type of a raw JSON value, from its first byte
+// (objects and arrays are JSON, as gjson says).
+func rawType(raw string) gjson.Type {
+	switch raw[0] {
+	case '"':
+		return gjson.String
+	case 't':
+		return gjson.True
+	case 'f':
+		return gjson.False
+	case 'n':
+		return gjson.Null
+	case '{', '[':
+		return gjson.JSON
+	}
+	return gjson.Number
 }
 
 // rawOmit adds raw unless it is an empty string, false or null: Zero's
@@ -83,12 +228,20 @@ func (o *out) rawOmit(key string, v gjson.Result) {
 
 // str adds a string value (redacted when the output is).
 func (o *out) str(key, s string) {
+	ki := o.info(key)
+	if !o.admit(key, ki, gjson.Result{Type: gjson.String}) {
+		return
+	}
+	start := len(o.arena)
+	o.arena = o.appendStr(o.arena, s)
+	o.put(key, ki, start)
+}
+
+func (o *out) appendStr(dst []byte, s string) []byte {
 	if o.rd != nil {
 		s = o.rd.String(s)
 	}
-	start := len(o.arena)
-	o.arena = jsonl.AppendString(o.arena, s, o.st)
-	o.put(key, start)
+	return jsonl.AppendString(dst, s, o.st)
 }
 
 // strOmit adds s unless it is empty.
@@ -98,25 +251,93 @@ func (o *out) strOmit(key, s string) {
 	}
 }
 
-// lit adds a JSON literal written by zevo itself (numbers, booleans).
-func (o *out) lit(key, lit string) {
-	start := len(o.arena)
-	o.arena = append(o.arena, lit...)
-	o.put(key, start)
-}
-
 func (o *out) int(key string, n int64) {
+	ki := o.info(key)
+	if !o.admit(key, ki, gjson.Result{Type: gjson.Number, Raw: "0"}) {
+		return
+	}
 	start := len(o.arena)
 	o.arena = jsonl.AppendInt(o.arena, n)
-	o.put(key, start)
+	o.put(key, ki, start)
 }
 
 func (o *out) bool(key string, b bool) {
-	if b {
-		o.lit(key, "true")
-	} else {
-		o.lit(key, "false")
+	ki := o.info(key)
+	if !o.admit(key, ki, gjson.Result{Type: gjson.False}) {
+		return
 	}
+	start := len(o.arena)
+	if b {
+		o.arena = append(o.arena, "true"...)
+	} else {
+		o.arena = append(o.arena, "false"...)
+	}
+	o.put(key, ki, start)
+}
+
+// object adds a nested object that fill builds, keys and values written
+// as the top level's.
+func (o *out) object(key string, fill func(c *out)) {
+	ki := o.info(key)
+	if !o.admit(key, ki, gjson.Result{Type: gjson.JSON, Raw: "{}"}) {
+		return
+	}
+	c := o.child()
+	fill(c)
+	if c.err != nil {
+		o.fail(c.err)
+		return
+	}
+	start := len(o.arena)
+	o.arena = c.appendTo(o.arena)
+	o.put(key, ki, start)
+}
+
+// array adds a JSON array whose elements fill adds.
+func (o *out) array(key string, fill func(l *list)) {
+	ki := o.info(key)
+	if !o.admit(key, ki, gjson.Result{Type: gjson.JSON, Raw: "[]"}) {
+		return
+	}
+	start := len(o.arena)
+	o.arena = append(o.arena, '[')
+	l := list{o: o}
+	fill(&l)
+	o.arena = append(o.arena, ']')
+	o.put(key, ki, start)
+}
+
+// list adds the elements of an array being built by out.array.
+type list struct {
+	o *out
+	n int
+}
+
+func (l *list) next() {
+	if l.n > 0 {
+		l.o.arena = append(l.o.arena, ',')
+		if l.o.st == jsonl.PythonStyle {
+			l.o.arena = append(l.o.arena, ' ')
+		}
+	}
+	l.n++
+}
+
+func (l *list) str(s string) {
+	l.next()
+	l.o.arena = l.o.appendStr(l.o.arena, s)
+}
+
+func (l *list) object(fill func(c *out)) {
+	l.next()
+	c := l.o.child()
+	fill(c)
+	if c.err != nil {
+		l.o.fail(c.err)
+		l.o.arena = append(l.o.arena, "{}"...)
+		return
+	}
+	l.o.arena = c.appendTo(l.o.arena)
 }
 
 // has reports whether key was added.

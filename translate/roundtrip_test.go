@@ -25,6 +25,9 @@ func isSynthesized(msg string) (closesRun bool, ok bool) {
 			return true, true
 		}
 	}
+	if strings.HasPrefix(msg, "the run was cut short: ") {
+		return true, true
+	}
 	return false, strings.HasPrefix(msg, "run ended with status ")
 }
 
@@ -33,8 +36,12 @@ func isSynthesized(msg string) (closesRun bool, ok bool) {
 // review_configs are rebuilt) and drops the errors zevo synthesizes.
 func normEvo(evs []map[string]any, back bool) []map[string]any {
 	var out []map[string]any
-	for _, e := range evs {
+	for i, e := range evs {
 		switch e["type"] {
+		case "done":
+			if !back && i > 0 && evs[i-1]["type"] == "error" {
+				continue // it ends the run the error ended
+			}
 		case "interrupt":
 			reqs, _ := e["action_requests"].([]any)
 			for _, r := range reqs {
@@ -67,6 +74,7 @@ func normZero(evs []map[string]any, back bool, known map[string]bool) []map[stri
 	var text strings.Builder
 	hasFinal := false
 	dropNextEnd := false
+	perms := map[string]bool{}
 	for _, e := range evs {
 		typ, _ := e["type"].(string)
 		if typ != "run_start" {
@@ -74,6 +82,7 @@ func normZero(evs []map[string]any, back bool, known map[string]bool) []map[stri
 		}
 		switch typ {
 		case "run_start":
+			clear(perms)
 			if back && !known[fmt.Sprint(e["runId"])] {
 				continue // a run zevo had to open for events outside any run
 			}
@@ -89,6 +98,13 @@ func normZero(evs []map[string]any, back bool, known map[string]bool) []map[stri
 				e["args"] = map[string]any{}
 			}
 		case "permission_request":
+			if id, _ := e["id"].(string); !back {
+				// ids of one run are distinct: a repeated one gets :2, :3, …
+				for n := 2; perms[fmt.Sprint(e["id"])]; n++ {
+					e["id"] = id + ":" + fmt.Sprint(n)
+				}
+				perms[fmt.Sprint(e["id"])] = true
+			}
 			for k := range e {
 				switch k {
 				case "type", "id", "name", "reason", "schemaVersion":
@@ -241,7 +257,9 @@ func TestRoundTripGolden(t *testing.T) {
 	files = append(files, more...)
 	n := 0
 	for _, f := range files {
-		if strings.Contains(f, "bad-input") {
+		if strings.Contains(f, "bad-input") || strings.Contains(f, "zero-target-valid") {
+			// zero-target-valid: fields Zero does not have, which a
+			// mapped event does not carry to EvoScientist
 			continue
 		}
 		data, err := os.ReadFile(f)

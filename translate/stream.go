@@ -41,7 +41,7 @@ func (b *batch) reset() {
 
 func (b *batch) next() *prepared {
 	if b.n == len(b.lines) {
-		b.lines = append(b.lines, prepared{ev: event{fields: make([]field, 0, 16)}})
+		b.lines = append(b.lines, prepared{})
 	}
 	b.n++
 	return &b.lines[b.n-1]

@@ -5,11 +5,12 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/mappings"
 )
 
 // evoState is the run being written as EvoScientist.
 type evoState struct {
-	active   bool
+	active   bool   // a run of Zero input is open
 	errored  bool   // an error event was written for this run
 	final    string // final.text as raw JSON, when a final came
 	hasFinal bool
@@ -27,6 +28,7 @@ const maxCallMem = 16 << 20
 
 func (t *Translator) headEvo(typ string) {
 	t.ob.reset(jsonl.PythonStyle, t.opt.Redactor, false)
+	t.ob.keys = &t.keys
 	t.ob.str("type", typ)
 }
 
@@ -39,6 +41,9 @@ func (t *Translator) resetEvoRun() {
 
 func (t *Translator) rememberCall(id, name, args string) {
 	e := &t.toEvo
+	if c := t.findCall(id); c != nil && id != "" {
+		return // the same call again
+	}
 	for len(e.calls) > 0 && (len(e.calls) >= maxPending || e.callMem+len(args) > maxCallMem) {
 		e.callMem -= len(e.calls[0].args)
 		e.calls = append(e.calls[:0], e.calls[1:]...)
@@ -57,69 +62,6 @@ func (t *Translator) findCall(id string) *callInfo {
 	return nil
 }
 
-// zeroToEvo translates one Zero event.
-func (t *Translator) zeroToEvo(ev *event) (bool, error) {
-	rule := t.tables.ZeroToEvosci.Events[ev.typ]
-	if rule == nil || rule.Unmapped {
-		return true, t.keepZeroInEvo(ev)
-	}
-	if ev.typ != "run_end" && ev.typ != "run_start" && ev.typ != "message" && ev.typ != "prompt" {
-		t.toEvo.active = true
-	}
-	if ev.typ == "text" {
-		if d := ev.get("delta"); d.Type == gjson.String && t.toEvo.text.Len() < maxCallMem {
-			t.toEvo.text.WriteString(d.Str)
-		}
-	}
-	switch rule.Handler {
-	case "":
-		t.headEvo(rule.To)
-		if err := t.applyRule(ev, rule, false); err != nil {
-			return false, err
-		}
-		return false, t.write()
-	case "tool_call":
-		return false, t.zeroToolCall(ev, rule.To)
-	case "tool_result":
-		return false, t.zeroToolResult(ev, rule.To)
-	case "permission_request":
-		return false, t.zeroPermission(ev, rule.To)
-	case "error":
-		return false, t.zeroError(ev, rule.To)
-	case "final":
-		if d := check(ev, "text", "string"); d != nil {
-			return false, d
-		}
-		t.toEvo.hasFinal = true
-		// The line's bytes are reused for the next line: keep a copy (or
-		// the constant, which is not in the line).
-		t.toEvo.final = `""`
-		if text := orEmpty(ev.get("text")); text != `""` {
-			t.toEvo.final = strings.Clone(text)
-		}
-		return false, nil
-	case "run_start":
-		if d := check(ev, "runId", "string"); d != nil {
-			return false, d
-		}
-		// A run_start inside a run means the last one never ended.
-		if err := t.endEvoRun(false); err != nil {
-			return false, err
-		}
-		t.toEvo.active = true
-		// A run_start zevo wrote itself for an EvoScientist run carries
-		// nothing the EvoScientist stream lacks: keeping it would not
-		// restore the source.
-		if t.opt.Unmapped == Keep && ev.get("provider").Str != evoProvider {
-			return false, t.keepZeroInEvo(ev)
-		}
-		return false, nil
-	case "run_end":
-		return false, t.zeroRunEnd(ev)
-	}
-	return true, t.keepZeroInEvo(ev)
-}
-
 // keepZeroInEvo writes a Zero event under --unmapped keep, fields unchanged.
 func (t *Translator) keepZeroInEvo(ev *event) error {
 	if t.opt.Unmapped != Keep {
@@ -130,11 +72,20 @@ func (t *Translator) keepZeroInEvo(ev *event) error {
 	return t.write()
 }
 
-func (t *Translator) zeroToolCall(ev *event, to string) error {
-	if d := check(ev, "id", "string", "name", "string"); d != nil {
-		return d
+// zeroRule writes a Zero event through a table rule.
+func (t *Translator) zeroRule(ev *event, rule *mappings.Rule, to string) (bool, error) {
+	t.headEvo(to)
+	if err := t.applyRule(ev, rule, false); err != nil {
+		return false, err
 	}
-	args := ev.get("args")
+	return false, t.write()
+}
+
+func (t *Translator) zeroToolCall(ev *event, _ *mappings.Rule, to string) (bool, error) {
+	if d := check(ev, "id", "string", "name", "string"); d != nil {
+		return false, d
+	}
+	args := ev.Get("args")
 	argsRaw := "{}"
 	switch {
 	case args.IsObject():
@@ -144,71 +95,67 @@ func (t *Translator) zeroToolCall(ev *event, to string) error {
 		// JSON value); EvoScientist's consumers need an object.
 		argsRaw = `{"arguments": ` + args.Raw + `}`
 	}
-	t.rememberCall(ev.get("id").Str, ev.get("name").Str, argsRaw)
+	t.rememberCall(ev.Get("id").Str, ev.Get("name").Str, argsRaw)
 	t.headEvo(to)
-	t.ob.raw("name", orEmpty(ev.get("name")))
+	t.ob.raw("name", orEmpty(ev.Get("name")))
 	t.ob.raw("args", argsRaw)
-	t.ob.raw("id", orEmpty(ev.get("id")))
-	return t.write()
+	t.ob.raw("id", orEmpty(ev.Get("id")))
+	return false, t.write()
 }
 
-func (t *Translator) zeroToolResult(ev *event, to string) error {
+func (t *Translator) zeroToolResult(ev *event, _ *mappings.Rule, to string) (bool, error) {
 	if d := check(ev, "id", "string", "name", "string", "status", "string", "output", "string"); d != nil {
-		return d
+		return false, d
 	}
 	t.headEvo(to)
-	name := ev.get("name")
+	name := ev.Get("name")
 	if name.Type == gjson.String {
 		t.ob.raw("name", name.Raw)
-	} else if c := t.findCall(ev.get("id").Str); c != nil {
+	} else if c := t.findCall(ev.Get("id").Str); c != nil {
 		t.ob.str("name", c.name)
 	} else {
 		t.ob.str("name", "")
 	}
-	if out := ev.peek("output"); out.Type == gjson.String {
+	if out := ev.Peek("output"); out.Type == gjson.String {
 		t.ob.raw("content", out.Raw)
 	} else {
 		t.ob.str("content", "")
 	}
-	t.ob.bool("success", ev.get("status").Str == "ok")
-	t.ob.raw("id", orEmpty(ev.get("id"))) // EvoScientist's own consumer requires it
-	return t.write()
+	t.ob.bool("success", ev.Get("status").Str == "ok")
+	t.ob.raw("id", orEmpty(ev.Get("id"))) // EvoScientist's own consumer requires it
+	return false, t.write()
 }
 
-func (t *Translator) zeroPermission(ev *event, to string) error {
+func (t *Translator) zeroPermission(ev *event, _ *mappings.Rule, to string) (bool, error) {
 	if d := check(ev, "id", "string", "name", "string", "reason", "string"); d != nil {
-		return d
+		return false, d
 	}
-	id, name := ev.get("id"), ev.get("name")
+	id, name, reason := ev.Get("id"), orEmpty(ev.Get("name")), ev.Get("reason")
 	args := "{}"
 	if c := t.findCall(id.Str); c != nil {
 		args = c.args
 	}
 	t.headEvo(to)
 	t.ob.raw("interrupt_id", orEmpty(id))
-	start := len(t.ob.arena)
-	a := append(t.ob.arena, `[{"name": `...)
-	a = append(a, orEmpty(name)...)
-	a = append(a, `, "args": `...)
-	t.ob.arena = a
-	mark := len(t.ob.arena)
-	var err error
-	t.ob.arena, err = jsonl.AppendValue(t.ob.arena, []byte(args), jsonl.PythonStyle, t.opt.Redactor)
-	if err != nil {
-		t.ob.arena = append(t.ob.arena[:mark], "{}"...)
-	}
-	if r := ev.get("reason"); r.Type == gjson.String {
-		t.ob.arena = append(t.ob.arena, `, "description": `...)
-		t.ob.arena, _ = jsonl.AppendValue(t.ob.arena, []byte(r.Raw), jsonl.PythonStyle, t.opt.Redactor)
-	}
-	t.ob.arena = append(t.ob.arena, "}]"...)
-	t.ob.put("action_requests", start)
-	start = len(t.ob.arena)
-	t.ob.arena = append(t.ob.arena, `[{"action_name": `...)
-	t.ob.arena = append(t.ob.arena, orEmpty(name)...)
-	t.ob.arena = append(t.ob.arena, `, "allowed_decisions": ["approve", "reject"]}]`...)
-	t.ob.put("review_configs", start)
-	return t.write()
+	t.ob.array("action_requests", func(l *list) {
+		l.object(func(c *out) {
+			c.raw("name", name)
+			c.raw("args", args)
+			if reason.Type == gjson.String {
+				c.raw("description", reason.Raw)
+			}
+		})
+	})
+	t.ob.array("review_configs", func(l *list) {
+		l.object(func(c *out) {
+			c.raw("action_name", name)
+			c.array("allowed_decisions", func(l *list) {
+				l.str("approve")
+				l.str("reject")
+			})
+		})
+	})
+	return false, t.write()
 }
 
 // orEmpty is the raw JSON of a string field, or "".
@@ -219,28 +166,57 @@ func orEmpty(v gjson.Result) string {
 	return `""`
 }
 
-func (t *Translator) zeroError(ev *event, to string) error {
+func (t *Translator) zeroError(ev *event, _ *mappings.Rule, to string) (bool, error) {
 	if d := check(ev, "message", "string"); d != nil {
-		return d
+		return false, d
 	}
 	t.headEvo(to)
-	if m := ev.get("message"); m.Type == gjson.String {
+	if m := ev.Get("message"); m.Type == gjson.String {
 		t.ob.raw("message", m.Raw)
 	} else {
-		t.ob.str("message", ev.get("code").String())
+		t.ob.str("message", ev.Get("code").String())
 	}
 	t.toEvo.errored = true
-	return t.write()
+	return false, t.write()
 }
 
-func (t *Translator) zeroRunEnd(ev *event) error {
-	if d := check(ev, "status", "string", "exitCode", "integer"); d != nil {
-		return d
+// zeroFinal holds final.text for the done that run_end writes.
+func (t *Translator) zeroFinal(ev *event, _ *mappings.Rule, _ string) (bool, error) {
+	if d := check(ev, "text", "string"); d != nil {
+		return false, d
 	}
-	status := ev.get("status").Str
+	t.toEvo.hasFinal = true
+	// The line's bytes are reused for the next line: keep a copy (or
+	// the constant, which is not in the line).
+	t.toEvo.final = `""`
+	if text := orEmpty(ev.Get("text")); text != `""` {
+		t.toEvo.final = strings.Clone(text)
+	}
+	return false, nil
+}
+
+func (t *Translator) zeroRunStart(ev *event, _ *mappings.Rule, _ string) (bool, error) {
+	if d := check(ev, "runId", "string"); d != nil {
+		return false, d
+	}
+	t.toEvo.active = true
+	// A run_start zevo wrote itself for an EvoScientist run carries
+	// nothing the EvoScientist stream lacks: keeping it would not
+	// restore the source.
+	if t.opt.Unmapped == Keep && ev.Get("provider").Str != evoProvider {
+		return false, t.keepZeroInEvo(ev)
+	}
+	return false, nil
+}
+
+func (t *Translator) zeroRunEnd(ev *event, _ *mappings.Rule, to string) (bool, error) {
+	if d := check(ev, "status", "string", "exitCode", "integer"); d != nil {
+		return false, d
+	}
+	status := ev.Get("status").Str
 	switch status {
 	case "success", "spec_review_required":
-		t.headEvo("done")
+		t.headEvo(to)
 		e := &t.toEvo
 		if e.hasFinal {
 			t.ob.raw("content", e.final)
@@ -251,17 +227,17 @@ func (t *Translator) zeroRunEnd(ev *event) error {
 			t.ob.str("response", s)
 		}
 		t.resetEvoRun()
-		return t.write()
+		return false, t.write()
 	}
 	msg := "run ended with status " + status
-	if c := ev.get("exitCode"); c.Exists() {
+	if c := ev.Get("exitCode"); c.Exists() {
 		msg += " (exit code " + c.Raw + ")"
 	}
 	if err := t.failEvoRun(msg); err != nil {
-		return err
+		return false, err
 	}
 	t.resetEvoRun()
-	return nil
+	return false, nil
 }
 
 // failEvoRun writes an error for the run unless it already has one.
@@ -275,15 +251,11 @@ func (t *Translator) failEvoRun(msg string) error {
 	return t.write()
 }
 
-// endEvoRun ends a run the input left open: as EvoScientist ends a failed
-// run, with an error and no done.
-func (t *Translator) endEvoRun(atEOF bool) error {
+// endEvoRun ends a run of Zero input that the input left open: as
+// EvoScientist ends a failed run, with an error and no done.
+func (t *Translator) endEvoRun(msg string) error {
 	if !t.toEvo.active {
 		return nil
-	}
-	msg := "the run ended without run_end"
-	if atEOF {
-		msg = "the input ended before the run finished"
 	}
 	err := t.failEvoRun(msg)
 	t.resetEvoRun()
@@ -292,9 +264,9 @@ func (t *Translator) endEvoRun(atEOF bool) error {
 
 // evoToEvo passes an EvoScientist event on (redacted with --redact).
 func (t *Translator) evoToEvo(ev *event) error {
-	if t.opt.Redactor == nil && !ev.prefix && ev.raw != "" {
+	if t.opt.Redactor == nil && !ev.prefix && ev.Raw != "" {
 		t.stats.Written++
-		t.line = append(t.line[:0], ev.raw...)
+		t.line = append(t.line[:0], ev.Raw...)
 		return t.emit(t.line)
 	}
 	t.headEvo(ev.typ)

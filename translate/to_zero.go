@@ -7,6 +7,8 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/mappings"
+	"github.com/zevo/zevo/protocol"
 )
 
 // evoProvider is the provider of the Zero runs zevo synthesizes.
@@ -14,34 +16,19 @@ const evoProvider = "evoscientist"
 
 // zeroState is the run being written as Zero.
 type zeroState struct {
-	active  bool
-	runID   string
-	runs    int           // runs synthesized so far, for --run-id suffixes
-	pending []pendingCall // tool calls without a result yet, oldest first
+	active   bool
+	runID    string
+	runs     int           // runs synthesized so far, for --run-id suffixes
+	pending  []pendingCall // tool calls without a result yet, oldest first
+	answered idSet         // ids of the calls whose result came
+	perms    idSet         // ids of the permission_requests written
 }
 
-type pendingCall struct {
-	id, name string
-	claimed  bool // already named by a permission_request of this interrupt
-}
-
-// maxPending bounds the calls remembered for correlation, so a stream of
-// calls that never get results cannot grow memory.
-const maxPending = 4096
-
-// EvoScientist's and Zero's markers of a cut tool output.
-const (
-	evoTruncated     = "\n... (truncated)"
-	zeroTruncated    = "\n[truncated]"
-	evoTruncatedRaw  = `\n... (truncated)`
-	zeroTruncatedRaw = `\n[truncated]`
-)
-
-func (t *Translator) zeroVersion() string {
+func (t *Translator) zeroVersion() int64 {
 	if t.opt.To == Zero1 {
-		return "1"
+		return 1
 	}
-	return "2"
+	return 2
 }
 
 // startZero begins a Zero event of type typ in the current run, starting a
@@ -56,18 +43,36 @@ func (t *Translator) startZero(typ string) error {
 	return nil
 }
 
+// headZero begins a Zero event, held to Zero's types (unless kept).
 func (t *Translator) headZero(typ string) {
-	t.ob.reset(jsonl.GoStyle, t.opt.Redactor, true)
-	t.ob.lit("schemaVersion", t.zeroVersion())
+	t.beginZero()
+	t.ob.path = typ
+	t.ob.int("schemaVersion", t.zeroVersion())
 	t.ob.str("type", typ)
 	t.ob.str("runId", t.toZero.runID)
 }
 
-func (t *Translator) openZeroRun() error {
+func (t *Translator) beginZero() {
+	t.ob.reset(jsonl.GoStyle, t.opt.Redactor, true)
+	t.ob.shape, t.ob.drop, t.ob.keys = t.shape, t.dropFn, &t.keys
+}
+
+// beginZeroRun starts tracking a run.
+func (t *Translator) beginZeroRun(id string) {
 	z := &t.toZero
-	z.active = true
-	z.runID = t.newRunID()
+	z.active, z.runID = true, id
+	t.forgetZeroRun()
+}
+
+func (t *Translator) forgetZeroRun() {
+	z := &t.toZero
 	z.pending = z.pending[:0]
+	z.answered.reset()
+	z.perms.reset()
+}
+
+func (t *Translator) openZeroRun() error {
+	t.beginZeroRun(t.newRunID())
 	t.headZero("run_start")
 	t.ob.strOmit("sessionId", t.opt.SessionID)
 	t.ob.strOmit("cwd", t.opt.Cwd)
@@ -83,76 +88,43 @@ func (t *Translator) closeZeroRun(status string, exit int) error {
 	t.ob.str("status", status)
 	t.ob.int("exitCode", int64(exit))
 	t.toZero.active = false
-	t.toZero.pending = t.toZero.pending[:0]
+	t.forgetZeroRun()
 	return t.write()
 }
 
 // endZeroRun closes a run the input left open, as Zero closes an
-// incomplete run.
-func (t *Translator) endZeroRun() error {
+// incomplete run; msg says why.
+func (t *Translator) endZeroRun(msg string) error {
 	if !t.toZero.active {
 		return nil
 	}
 	t.headZero("error")
 	t.ob.str("code", "incomplete")
-	t.ob.str("message", "the input ended before the run finished")
-	t.ob.lit("recoverable", "false")
+	t.ob.str("message", msg)
+	t.ob.bool("recoverable", false)
 	if err := t.write(); err != nil {
 		return err
 	}
 	return t.closeZeroRun("incomplete", 4)
 }
 
-func (t *Translator) addPending(id, name string) {
-	z := &t.toZero
-	if len(z.pending) >= maxPending {
-		z.pending = append(z.pending[:0], z.pending[1:]...)
+// Interrupt ends the output of an interrupted translation as the target's
+// producer ends an interrupted run: a Zero run still open gets Zero's
+// error "interrupted" and run_end "interrupted" (exit code 130); an
+// EvoScientist run cancelled by Ctrl-C ends with nothing, so nothing is
+// written.
+func (t *Translator) Interrupt() error {
+	if t.opt.To == EvoSci || !t.toZero.active {
+		return nil
 	}
-	z.pending = append(z.pending, pendingCall{id: strings.Clone(id), name: strings.Clone(name)})
-}
-
-// takePending removes and returns the call with id, or, without id, the
-// earliest of that name.
-func (t *Translator) takePending(id, name string) (string, bool) {
-	z := &t.toZero
-	for i, p := range z.pending {
-		if (id != "" && p.id == id) || (id == "" && p.name == name) {
-			z.pending = append(z.pending[:i], z.pending[i+1:]...)
-			return p.id, true
-		}
+	t.headZero("error")
+	t.ob.str("code", "interrupted")
+	t.ob.str("message", "run cancelled by signal")
+	t.ob.bool("recoverable", false)
+	if err := t.write(); err != nil {
+		return err
 	}
-	return "", false
-}
-
-// evoToZero translates one EvoScientist event.
-func (t *Translator) evoToZero(ev *event) (bool, error) {
-	rule := t.tables.EvosciToZero.Events[ev.typ]
-	if rule == nil || rule.Unmapped || (t.opt.To == Zero1 && t.tables.Versions.V2Only[rule.To]) {
-		return true, t.keepEvoInZero(ev)
-	}
-	switch rule.Handler {
-	case "":
-		if err := t.startZero(rule.To); err != nil {
-			return false, err
-		}
-		if err := t.applyRule(ev, rule, true); err != nil {
-			return false, err
-		}
-		return false, t.write()
-	case "tool_call":
-		return false, t.evoToolCall(ev, rule.To)
-	case "tool_result":
-		return false, t.evoToolResult(ev, rule.To)
-	case "usage":
-		return false, t.evoUsage(ev, rule.To)
-	case "interrupt":
-		return false, t.evoInterrupt(ev, rule.To)
-	case "done":
-		return false, t.evoDone(ev)
-	case "error":
-		return false, t.evoError(ev)
-	}
-	return true, t.keepEvoInZero(ev)
+	return t.closeZeroRun("interrupted", 130)
 }
 
 // keepEvoInZero writes an unmapped EvoScientist event under --unmapped keep.
@@ -167,106 +139,94 @@ func (t *Translator) keepEvoInZero(ev *event) error {
 	return t.write()
 }
 
-func (t *Translator) evoToolCall(ev *event, to string) error {
-	if d := check(ev, "name", "string", "id", "string"); d != nil {
-		return d
-	}
-	name, id := ev.get("name").Str, ev.get("id").Str
+// evoRule writes an EvoScientist event through a table rule.
+func (t *Translator) evoRule(ev *event, rule *mappings.Rule, to string) (bool, error) {
 	if err := t.startZero(to); err != nil {
-		return err
+		return false, err
+	}
+	if err := t.applyRule(ev, rule, true); err != nil {
+		return false, err
+	}
+	return false, t.write()
+}
+
+func (t *Translator) evoToolCall(ev *event, rule *mappings.Rule, to string) (bool, error) {
+	if d := check(ev, "name", "string", "id", "string"); d != nil {
+		return false, d
+	}
+	name, id := ev.Get("name").Str, ev.Get("id").Str
+	if err := t.startZero(to); err != nil {
+		return false, err
+	}
+	if !t.addPending(id, name) {
+		return false, nil // announced again: one call, written once
 	}
 	t.ob.strOmit("id", id)
 	t.ob.strOmit("name", name)
-	t.ob.rawOmit("args", ev.get("args"))
+	t.ob.rawOmit("args", ev.Get("args"))
 	t.ob.str("sideEffect", t.tables.EvosciToZero.SideEffect(name))
-	t.addPending(id, name)
-	return t.write()
+	return false, t.write()
 }
 
-func (t *Translator) evoToolResult(ev *event, to string) error {
+func (t *Translator) evoToolResult(ev *event, rule *mappings.Rule, to string) (bool, error) {
 	if d := check(ev, "name", "string", "id", "string", "content", "string", "success", "boolean"); d != nil {
-		return d
+		return false, d
 	}
-	name, id := ev.get("name").Str, ev.get("id").Str
-	if !ev.get("success").Exists() {
-		return ev.diag(`tool_result without "success"`)
+	name, id := ev.Get("name").Str, ev.Get("id").Str
+	if !ev.Get("success").Exists() {
+		return false, ev.diag(`tool_result without "success"`)
+	}
+	if err := t.startZero(to); err != nil {
+		return false, err
 	}
 	if got, ok := t.takePending(id, name); ok {
 		id = got
 	}
-	if err := t.startZero(to); err != nil {
-		return err
-	}
-	content := ev.peek("content")
+	content := ev.Peek("content")
 	t.ob.strOmit("id", id)
 	t.ob.strOmit("name", name)
-	if ev.get("success").Type == gjson.True {
+	if ev.Get("success").Type == gjson.True {
 		t.ob.str("status", "ok")
 	} else {
 		t.ob.str("status", "error")
 	}
 	t.ob.rawOmit("output", content)
-	t.ob.bool("truncated", stringHasSuffix(content, evoTruncated, evoTruncatedRaw) || stringHasSuffix(content, zeroTruncated, zeroTruncatedRaw))
-	return t.write()
+	t.ob.bool("truncated", truncated(content))
+	return false, t.write()
 }
 
-// stringHasSuffix reports whether the JSON string v ends with suffix, an
-// ASCII text whose only newline is its first byte; rawSuffix is suffix as
-// every encoder spells it (the newline as \n).
-func stringHasSuffix(v gjson.Result, suffix, rawSuffix string) bool {
-	if v.Type != gjson.String || len(v.Raw) < 2 {
-		return false
-	}
-	body := v.Raw[1 : len(v.Raw)-1]
-	if strings.HasSuffix(body, rawSuffix) {
-		// unless the backslash of \n is itself escaped (\\n)
-		bs := 0
-		for j := len(body) - len(rawSuffix) - 1; j >= 0 && body[j] == '\\'; j-- {
-			bs++
-		}
-		return bs%2 == 0
-	}
-	// Another spelling of the suffix needs \u or \/ within its last 6 bytes
-	// per character.
-	tail := body[max(0, len(body)-6*len(suffix)-6):]
-	if !strings.Contains(tail, `\u`) && !strings.Contains(tail, `\/`) {
-		return false
-	}
-	// Decode what follows the last newline.
-	after, nl := 0, false
-	for j := 0; j < len(body); j++ {
-		if body[j] != '\\' {
-			continue
-		}
-		switch {
-		case body[j+1] == 'n':
-			after, nl = j+2, true
-			j++
-		case body[j+1] == 'u' && (body[j+2:j+6] == "000a" || body[j+2:j+6] == "000A"):
-			after, nl = j+6, true
-			j += 5
-		default:
-			j++
-		}
-	}
-	if !nl || len(body)-after > 6*len(suffix) {
-		return false
-	}
-	return gjson.Parse(`"`+body[after:]+`"`).Str == suffix[1:]
-}
-
-func (t *Translator) evoUsage(ev *event, to string) error {
+func (t *Translator) evoUsage(ev *event, rule *mappings.Rule, to string) (bool, error) {
 	if d := check(ev, "input_tokens", "integer", "output_tokens", "integer"); d != nil {
-		return d
+		return false, d
 	}
-	in, out := ev.get("input_tokens"), ev.get("output_tokens")
+	in, out := intOrZero(ev.Get("input_tokens")), intOrZero(ev.Get("output_tokens"))
+	total := addInts(in, out)
+	if t.shape != nil {
+		if d := tokenRange(ev, "input_tokens", in); d != nil {
+			return false, d
+		}
+		if d := tokenRange(ev, "output_tokens", out); d != nil {
+			return false, d
+		}
+		if d := tokenRange(ev, "the sum of input_tokens and output_tokens", total); d != nil {
+			return false, d
+		}
+	}
 	if err := t.startZero(to); err != nil {
-		return err
+		return false, err
 	}
-	t.ob.lit("promptTokens", intOrZero(in))
-	t.ob.lit("completionTokens", intOrZero(out))
-	t.ob.lit("totalTokens", addInts(intOrZero(in), intOrZero(out)))
-	return t.write()
+	t.ob.raw("promptTokens", in)
+	t.ob.raw("completionTokens", out)
+	t.ob.raw("totalTokens", total)
+	return false, t.write()
+}
+
+// tokenRange diagnoses a token count Zero's int cannot hold.
+func tokenRange(ev *event, what, n string) *Diagnostic {
+	if kInt.holds(gjson.Result{Type: gjson.Number, Raw: n}) {
+		return nil
+	}
+	return ev.diag("usage_stats: %s %s does not fit Zero's token counts (64-bit integers; --unmapped keep writes it)", what, clip(n))
 }
 
 func intOrZero(v gjson.Result) string {
@@ -294,160 +254,153 @@ func addInts(a, b string) string {
 	return bx.Add(bx, by).String()
 }
 
-func (t *Translator) evoInterrupt(ev *event, to string) error {
+func (t *Translator) evoInterrupt(ev *event, rule *mappings.Rule, to string) (bool, error) {
 	if d := check(ev, "interrupt_id", "string", "action_requests", "array"); d != nil {
-		return d
+		return false, d
 	}
-	reqs := ev.get("action_requests").Array()
+	reqs := ev.Get("action_requests").Array()
+	if len(reqs) == 0 {
+		// It asks nothing: no permission_request to write.
+		return true, t.keepEvoInZero(ev)
+	}
 	for i, r := range reqs {
 		if !r.IsObject() {
-			return ev.diag("interrupt.action_requests[%d]: want object, got %s", i, jsonType(r))
+			return false, ev.diag("interrupt.action_requests[%d]: want object, got %s", i, jsonType(r))
 		}
 		if d := typeErr(ev, "action_requests["+strconv.Itoa(i)+"].name", r.Get("name"), "string"); d != nil {
-			return d
+			return false, d
 		}
 		if d := typeErr(ev, "action_requests["+strconv.Itoa(i)+"].description", r.Get("description"), "string"); d != nil {
-			return d
+			return false, d
 		}
 	}
-	iid := ev.get("interrupt_id").Str
-	pending := t.toZero.pending
-	for i := range pending {
-		pending[i].claimed = false
+	iid := ev.Get("interrupt_id").Str
+	for i := range t.toZero.pending {
+		t.toZero.pending[i].claimed = false
 	}
-	for i, r := range reqs {
-		name := r.Get("name").Str
-		id := ""
-		for j := range pending {
-			if !pending[j].claimed && pending[j].name == name {
-				pending[j].claimed = true
-				id = pending[j].id
-				break
-			}
-		}
-		if id == "" {
-			id = iid
-			if i > 0 {
-				id = iid + ":" + strconv.Itoa(i+1)
-			}
-		}
+	for i, req := range reqs {
+		name := req.Get("name").Str
 		if err := t.startZero(to); err != nil {
-			return err
+			return false, err
 		}
+		id := t.permissionID(iid, i, name)
 		se := t.tables.EvosciToZero.SideEffect(name)
 		t.ob.strOmit("sessionId", t.opt.SessionID) // Zero writes it on permission events
 		t.ob.strOmit("id", id)
 		t.ob.strOmit("name", name)
 		t.ob.str("action", "prompt")
 		t.ob.str("permission", "prompt")
-		t.ob.lit("permissionGranted", "false")
+		t.ob.bool("permissionGranted", false)
 		t.ob.str("permissionMode", "ask")
 		t.ob.str("sideEffect", se)
 		level := t.tables.EvosciToZero.Risk[se]
 		if level == "" {
 			level = "medium"
 		}
-		start := len(t.ob.arena)
-		t.ob.arena = append(t.ob.arena, `{"level":`...)
-		t.ob.arena = jsonl.AppendString(t.ob.arena, level, jsonl.GoStyle)
-		t.ob.arena = append(t.ob.arena, '}')
-		t.ob.put("risk", start)
-		t.ob.rawOmit("reason", r.Get("description"))
+		t.ob.object("risk", func(c *out) { c.str("level", level) })
+		t.ob.rawOmit("reason", req.Get("description"))
 		if err := t.write(); err != nil {
-			return err
+			return false, err
 		}
 	}
-	return nil
+	return false, nil
 }
 
-func (t *Translator) evoDone(ev *event) error {
+func (t *Translator) evoDone(ev *event, rule *mappings.Rule, to string) (bool, error) {
 	if d := check(ev, "content", "string", "response", "string"); d != nil {
-		return d
+		return false, d
 	}
-	text := ev.get("response")
+	text := ev.Get("response")
 	if !text.Exists() || text.Type == gjson.Null {
-		text = ev.get("content")
+		text = ev.Get("content")
 	}
-	if err := t.startZero("final"); err != nil {
-		return err
+	if err := t.startZero(to); err != nil {
+		return false, err
 	}
 	t.ob.rawOmit("text", text)
 	if err := t.write(); err != nil {
-		return err
+		return false, err
 	}
-	return t.closeZeroRun("success", 0)
+	return false, t.closeZeroRun("success", 0)
 }
 
-func (t *Translator) evoError(ev *event) error {
+func (t *Translator) evoError(ev *event, rule *mappings.Rule, to string) (bool, error) {
 	if d := check(ev, "message", "string"); d != nil {
-		return d
+		return false, d
 	}
-	if err := t.startZero("error"); err != nil {
-		return err
+	if err := t.startZero(to); err != nil {
+		return false, err
 	}
 	t.ob.str("code", "agent_error")
-	t.ob.rawOmit("message", ev.get("message"))
-	t.ob.lit("recoverable", "false")
+	t.ob.rawOmit("message", ev.Get("message"))
+	t.ob.bool("recoverable", false)
 	if err := t.write(); err != nil {
-		return err
+		return false, err
 	}
-	return t.closeZeroRun("error", 1)
+	return false, t.closeZeroRun("error", 1)
 }
 
 // zeroToZero passes a Zero event on: upgraded (already, on decode),
-// downgraded for --to zero@1, redacted, and tracked for run framing.
+// downgraded for --to zero@1, held to Zero's types, redacted, and tracked
+// for run framing.
 func (t *Translator) zeroToZero(ev *event) (bool, error) {
-	if t.opt.To == Zero1 && t.tables.Versions.V2Only[ev.typ] {
-		return true, t.keepZeroV2Only(ev)
+	if zeroInputTypes[ev.typ] || (t.opt.To == Zero1 && t.tables.Versions.V2Only[ev.typ]) {
+		// Zero's input events are no output; v1 has no reasoning.
+		return true, t.keepZeroInZero(ev)
+	}
+	if t.shape != nil && ev.typ == "usage" {
+		if d := check(ev, "promptTokens", "int64", "completionTokens", "int64", "totalTokens", "int64"); d != nil {
+			return false, d
+		}
 	}
 	z := &t.toZero
 	switch ev.typ {
 	case "run_start":
-		if z.active {
-			if err := t.endZeroRun(); err != nil {
+		if ev.prefix {
+			// a run kept inside EvoScientist input: its events follow
+			if err := t.endZeroRun(cutMessage(protocol.CutRunStart)); err != nil {
 				return false, err
 			}
+			t.beginZeroRun(strings.Clone(ev.Get("runId").Str))
 		}
-		z.active = true
-		z.runID = strings.Clone(ev.get("runId").Str)
-		z.pending = z.pending[:0]
 	case "run_end":
 		z.active = false
-		z.pending = z.pending[:0]
+		t.forgetZeroRun()
 	case "tool_call":
-		t.addPending(ev.get("id").Str, ev.get("name").Str)
+		t.addPending(ev.Get("id").Str, ev.Get("name").Str)
 	case "tool_result":
-		t.takePending(ev.get("id").Str, ev.get("name").Str)
+		t.takePending(ev.Get("id").Str, ev.Get("name").Str)
 	}
-	t.ob.reset(jsonl.GoStyle, t.opt.Redactor, true)
-	typ := ev.typ
-	if ev.prefix && ev.typ != "run_start" && ev.get("runId").Type != gjson.String && z.active {
+	t.beginZero()
+	t.ob.path = ev.typ
+	if ev.prefix && ev.typ != "run_start" && ev.Get("runId").Type != gjson.String && z.active {
 		t.ob.str("runId", z.runID)
 	}
-	t.zeroFields(ev, typ)
+	t.zeroFields(ev, ev.typ)
 	return false, t.write()
 }
 
 // zeroFields writes a Zero event's fields in the target schema version.
 func (t *Translator) zeroFields(ev *event, typ string) {
 	v1 := t.opt.To == Zero1
-	for _, f := range ev.fields {
+	for _, f := range ev.Members() {
 		switch {
-		case f.key == "schemaVersion":
-			t.ob.lit("schemaVersion", t.zeroVersion())
-		case f.key == "type":
+		case f.Key == "schemaVersion":
+			t.ob.int("schemaVersion", t.zeroVersion())
+		case f.Key == "type":
 			t.ob.str("type", typ)
-		case v1 && t.v1Name(f.key) != "":
-			if t.ob.has(t.v1Name(f.key)) {
-				continue
-			}
-			t.ob.raw(t.v1Name(f.key), renameCode(f.val, invert(t.tables.Versions.BlockCodes)).Raw)
+		case v1 && t.v1Name(f.Key) != "":
+			t.ob.raw(t.v1Name(f.Key), renameCode(f.Value, invert(t.tables.Versions.BlockCodes)).Raw)
+		case v1 && t.v2Name(f.Key) != "" && ev.Has(t.v2Name(f.Key)):
+			// A stray v1 field beside its v2 name: the v2 one wins, as
+			// on the upgrade.
+			t.dropZero(typ + "." + f.Key)
 		default:
-			t.ob.raw(f.key, f.val.Raw)
+			t.ob.raw(f.Key, f.Value.Raw)
 		}
 	}
 	if !t.ob.has("schemaVersion") {
-		t.ob.lit("schemaVersion", t.zeroVersion())
+		t.ob.int("schemaVersion", t.zeroVersion())
 	}
 }
 
@@ -461,6 +414,9 @@ func (t *Translator) v1Name(v2 string) string {
 	return ""
 }
 
+// v2Name is the v2 name of a v1 field that was renamed, or "".
+func (t *Translator) v2Name(v1 string) string { return t.tables.Versions.Fields[v1] }
+
 func invert(m map[string]string) map[string]string {
 	r := make(map[string]string, len(m))
 	for k, v := range m {
@@ -469,12 +425,16 @@ func invert(m map[string]string) map[string]string {
 	return r
 }
 
-// keepZeroV2Only handles a v2-only event under --to zero@1: unmapped.
-func (t *Translator) keepZeroV2Only(ev *event) error {
+// keepZeroInZero writes, under --unmapped keep, a Zero event Zero output
+// has no room for, its type prefixed.
+func (t *Translator) keepZeroInZero(ev *event) error {
 	if t.opt.Unmapped != Keep {
 		return nil
 	}
-	t.ob.reset(jsonl.GoStyle, t.opt.Redactor, true)
+	t.beginZero()
 	t.zeroFields(ev, "zero."+ev.typ)
 	return t.write()
 }
+
+// dropZero counts a field left out of Zero output.
+func (t *Translator) dropZero(path string) { t.countDropped("zero." + path) }

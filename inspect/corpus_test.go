@@ -1,0 +1,34 @@
+package inspect
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	gen "github.com/zevo/zevo/bench/corpus"
+)
+
+// The streams the corpus generator writes, as the real producers would,
+// validate clean: the only thing said is that the last run is cut short,
+// which the generator does on purpose.
+func TestGeneratedStreamsValidate(t *testing.T) {
+	for _, p := range []gen.Protocol{gen.Zero, gen.EvoSci} {
+		for seed := uint64(1); seed <= 3; seed++ {
+			var b bytes.Buffer
+			if _, err := gen.Write(&b, gen.Options{Protocol: p, Size: 512 << 10, Seed: seed}); err != nil {
+				t.Fatal(err)
+			}
+			var diags []string
+			rep, err := Validate(&b, "gen", ValidateOptions{}, func(d Diagnostic) { diags = append(diags, d.String()) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Errors != 1 || rep.Warnings != 0 || len(diags) != 1 || !strings.Contains(diags[0], "the input ends inside") {
+				t.Errorf("%s seed %d: %d errors, %d warnings:\n%s", p, seed, rep.Errors, rep.Warnings, strings.Join(diags[:min(len(diags), 20)], "\n"))
+			}
+			if rep.Runs < 10 || rep.Protocol != p.Name {
+				t.Errorf("%s seed %d: report %+v", p, seed, rep)
+			}
+		}
+	}
+}

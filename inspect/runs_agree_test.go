@@ -1,0 +1,135 @@
+package inspect
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/protocol"
+	"github.com/zevo/zevo/translate"
+)
+
+// mixedInputs are concatenated logs, mixed protocols and cut runs: the
+// inputs where commands that cut runs each their own way disagreed.
+var mixedInputs = map[string]string{
+	"evosci then zero": `{"type": "text", "content": "a"}
+{"type": "done", "content": "a", "response": "a"}
+{"schemaVersion":2,"type":"run_start","runId":"z1"}
+{"schemaVersion":2,"type":"text","runId":"z1","delta":"b"}
+{"schemaVersion":2,"type":"run_end","runId":"z1","status":"success","exitCode":0}
+`,
+	"cut zero then evosci": `{"schemaVersion":2,"type":"run_start","runId":"z1"}
+{"schemaVersion":2,"type":"text","runId":"z1","delta":"a"}
+{"type": "text", "content": "b"}
+{"type": "done", "content": "b", "response": "b"}
+`,
+	"cut evosci then zero": `{"type": "text", "content": "a"}
+{"schemaVersion":2,"type":"run_start","runId":"z1"}
+{"schemaVersion":2,"type":"run_end","runId":"z1","status":"error","exitCode":3}
+`,
+	"evosci text error done": `{"type": "text", "content": "a"}
+{"type": "error", "message": "boom"}
+{"type": "done", "content": "", "response": ""}
+{"type": "text", "content": "next"}
+`,
+	"zero runs without run_end": `{"schemaVersion":2,"type":"run_start","runId":"z1"}
+{"schemaVersion":2,"type":"text","runId":"z1","delta":"a"}
+{"schemaVersion":2,"type":"text","runId":"z2","delta":"b"}
+{"schemaVersion":2,"type":"run_start","runId":"z3"}
+{"schemaVersion":2,"type":"error","runId":"z4","code":"usage_error","message":"m","recoverable":false}
+{"schemaVersion":2,"type":"run_end","runId":"z4","status":"error","exitCode":2}
+`,
+}
+
+// trackerRuns is the run rules' answer: each run, ended or incomplete
+// (runs of Zero input events left out).
+func trackerRuns(t *testing.T, in string) []string {
+	var tr protocol.Tracker
+	var dec protocol.Decoder
+	var o protocol.Object
+	var runs []*protocol.Run
+	for i, line := range strings.Split(strings.TrimSpace(in), "\n") {
+		if err := dec.Decode([]byte(line), &o); err != nil {
+			t.Fatal(err)
+		}
+		if s := tr.Event(protocol.Detect(&o), &o, i+1); s.Start {
+			runs = append(runs, s.Run)
+		}
+	}
+	tr.End()
+	var out []string
+	for _, r := range runs {
+		switch r.Status {
+		case protocol.StatusInput:
+		case protocol.StatusIncomplete:
+			out = append(out, "incomplete")
+		default:
+			out = append(out, "ended")
+		}
+	}
+	return out
+}
+
+// TestTranslateAgreesOnRuns translates each mixed input both ways and
+// checks that the output holds the runs the run rules find: as many, and
+// the same ones cut short.
+func TestTranslateAgreesOnRuns(t *testing.T) {
+	for name, in := range mixedInputs {
+		want := trackerRuns(t, in)
+		for _, to := range []translate.Format{translate.Zero, translate.EvoSci} {
+			var out bytes.Buffer
+			if _, err := translate.Translate(strings.NewReader(in), name, translate.Options{To: to, RunID: "R"}, &out); err != nil {
+				t.Fatal(err)
+			}
+			got := outputRuns(t, out.Bytes(), to)
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("%s --to %s: runs %v, the run rules say %v\n%s", name, to, got, want, out.String())
+			}
+		}
+	}
+}
+
+// outputRuns reads the runs of translated output: Zero's run_end
+// statuses, or EvoScientist's done and error ("incomplete" for zevo's own
+// error about a run cut short; a done right after an error is part of
+// that run, as the run rules read it; an EvoScientist run passed through that
+// the input left open ends as its producer left it, with neither).
+func outputRuns(t *testing.T, out []byte, to translate.Format) []string {
+	var runs []string
+	open, prev := false, ""
+	lr := jsonl.NewReader(bytes.NewReader(out), "out", nil)
+	for {
+		l, err := lr.Next()
+		if err != nil {
+			break
+		}
+		var ev struct{ Type, Status, Message string }
+		if err := json.Unmarshal(l.Bytes, &ev); err != nil {
+			t.Fatal(err)
+		}
+		n := len(runs)
+		switch {
+		case to == translate.Zero && ev.Type == "run_end" && ev.Status == "incomplete":
+			runs = append(runs, "incomplete")
+		case to == translate.Zero && ev.Type == "run_end":
+			runs = append(runs, "ended")
+		case to == translate.EvoSci && ev.Type == "done" && prev == "error":
+			// the done EvoScientist may write after its error: same run
+		case to == translate.EvoSci && ev.Type == "done":
+			runs = append(runs, "ended")
+		case to == translate.EvoSci && ev.Type == "error" && (strings.HasPrefix(ev.Message, "the run was cut short") || strings.HasPrefix(ev.Message, "the input ended")):
+			runs = append(runs, "incomplete")
+		case to == translate.EvoSci && ev.Type == "error":
+			runs = append(runs, "ended")
+		}
+		open = len(runs) == n && !(ev.Type == "done" && prev == "error")
+		prev = ev.Type
+	}
+	if open && to == translate.EvoSci {
+		runs = append(runs, "incomplete")
+	}
+	return runs
+}

@@ -1,0 +1,74 @@
+package inspect
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// Lines to build random streams from: runs of both protocols, stray ends,
+// runId changes, input events, bad and blank lines.
+var runPieces = []string{
+	`{"cwd":"/r","runId":"r1","schemaVersion":2,"type":"run_start"}`,
+	`{"delta":"a","runId":"r1","schemaVersion":2,"type":"text"}`,
+	`{"delta":"b","runId":"r2","schemaVersion":1,"type":"text"}`,
+	`{"exitCode":0,"runId":"r1","schemaVersion":2,"status":"success","type":"run_end"}`,
+	`{"exitCode":1,"runId":"r2","schemaVersion":2,"status":"error","type":"run_end"}`,
+	`{"code":"x","message":"m","runId":"r2","schemaVersion":2,"type":"error"}`,
+	`{"type": "text", "content": "a"}`,
+	`{"type": "done", "content": "a", "response": "a"}`,
+	`{"type": "error", "message": "boom"}`,
+	`{"schemaVersion":2,"type":"prompt","content":"hi"}`,
+	`not json`,
+	``,
+}
+
+// On any stream, validate, stats and view see the same runs: validate and
+// stats the same bounds and endings, view as many runs (input runs have
+// no heading) with the same endings.
+func TestRunsAgreeOnRandomStreams(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for range 1000 {
+		var lines []string
+		for range 1 + rng.IntN(12) {
+			lines = append(lines, runPieces[rng.IntN(len(runPieces))])
+		}
+		in := strings.Join(lines, "\n") + "\n"
+		_, rep := validateString(t, "x", in, Auto)
+		st, err := Summarize(strings.NewReader(in), "x", Auto)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fromValidate, fromStats, ends []string
+		for _, r := range rep.RunList {
+			fromValidate = append(fromValidate, fmt.Sprintf("%d-%d %s", r.FirstLine, r.LastLine, r.Status))
+			if r.Status != "input" {
+				ends = append(ends, r.Status)
+			}
+		}
+		for _, r := range st.Runs {
+			fromStats = append(fromStats, fmt.Sprintf("%d-%d %s", r.FirstLine, r.LastLine, r.Status))
+		}
+		if strings.Join(fromValidate, ", ") != strings.Join(fromStats, ", ") || rep.Runs != len(st.Runs) {
+			t.Fatalf("%s\nvalidate %v\nstats    %v", in, fromValidate, fromStats)
+		}
+		out, _ := viewString(t, in, ViewOptions{})
+		var viewEnds []string
+		for _, l := range strings.Split(out, "\n") {
+			switch {
+			case strings.HasPrefix(l, "── run done"):
+				viewEnds = append(viewEnds, "done")
+			case strings.HasPrefix(l, "── run ended with an error"):
+				viewEnds = append(viewEnds, "error")
+			case strings.HasPrefix(l, "── run incomplete"):
+				viewEnds = append(viewEnds, "incomplete")
+			case strings.HasPrefix(l, "── run ended: "):
+				viewEnds = append(viewEnds, strings.Fields(l)[3])
+			}
+		}
+		if strings.Join(viewEnds, " ") != strings.Join(ends, " ") {
+			t.Fatalf("%s\nview ends %v, validate %v\n%s", in, viewEnds, ends, out)
+		}
+	}
+}

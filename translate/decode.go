@@ -1,0 +1,154 @@
+package translate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/mappings"
+	"github.com/zevo/zevo/protocol"
+)
+
+// prepared is a line validated and split, ready for apply.
+type prepared struct {
+	name      string
+	num       int
+	ev        event
+	warn, bad *Diagnostic
+	blank     bool
+}
+
+// preparer does the part of translation that needs no state of the run:
+// validation, splitting, classification and the v1 upgrade. It may run on
+// its own goroutine, ahead of the Translator.
+type preparer struct {
+	from   Format
+	tables *mappings.Set
+	dec    protocol.Decoder
+}
+
+func (p *preparer) prepare(l jsonl.Line, out *prepared) {
+	out.warn, out.bad = nil, nil
+	out.name, out.num = l.Name, l.Num
+	out.blank = jsonl.IsBlank(l.Bytes)
+	if !out.blank {
+		_, out.warn, out.bad = p.decode(l, &out.ev)
+	}
+}
+
+// decode validates a line and splits its top-level fields. warn is a
+// diagnostic for a line that is still translated (NaN replaced by null).
+func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnostic) {
+	ev.name, ev.num, ev.prefix = l.Name, l.Num, false
+	if e := p.dec.Decode(l.Bytes, &ev.Object); e != nil {
+		return nil, nil, &Diagnostic{ev.where(), e.Error()}
+	}
+	if len(ev.NonFinite) > 0 {
+		warn = &Diagnostic{ev.where(), protocol.NonFiniteMessage(ev.NonFinite[0])}
+	}
+	typ := ev.Get("type")
+	if typ.Type != gjson.String {
+		return nil, nil, &Diagnostic{ev.where(), `no string "type" field`}
+	}
+	ev.typ = typ.Str
+	ev.proto = protocol.Detect(&ev.Object)
+	sv := ev.Get("schemaVersion")
+	switch {
+	case strings.HasPrefix(ev.typ, "zero."):
+		ev.kind, ev.typ, ev.prefix = Zero, ev.typ[len("zero."):], true
+	case strings.HasPrefix(ev.typ, "evosci."):
+		ev.kind, ev.typ, ev.prefix = EvoSci, ev.typ[len("evosci."):], true
+		ev.Del("schemaVersion")
+		ev.Del("runId")
+		sv = gjson.Result{}
+	case ev.proto.Family == protocol.FamilyEvoSci:
+		ev.kind = EvoSci
+	default:
+		ev.kind = Zero
+	}
+	if p.from != Auto && !ev.prefix && ev.kind != p.from {
+		if p.from == Zero {
+			return nil, nil, &Diagnostic{ev.where(), `no "schemaVersion": not a Zero event (--from zero)`}
+		}
+		return nil, nil, &Diagnostic{ev.where(), `has "schemaVersion": a Zero event, not EvoScientist (--from evosci)`}
+	}
+	if ev.kind == Zero {
+		if d := checkZeroFields(ev); d != nil {
+			return nil, nil, d
+		}
+		switch sv.Raw {
+		case "2":
+		case "1":
+			upgrade(ev, p.tables)
+		default:
+			if !sv.Exists() {
+				return nil, nil, &Diagnostic{ev.where(), `Zero event without "schemaVersion"`}
+			}
+			return nil, nil, &Diagnostic{ev.where(), fmt.Sprintf("unknown schemaVersion %s (zevo knows 1 and 2)", clip(sv.Raw))}
+		}
+	}
+	return ev, warn, nil
+}
+
+// checkZeroFields checks the JSON types of the fields Zero knows, so that
+// no target gets a field its decoder would refuse.
+func checkZeroFields(ev *event) *Diagnostic {
+	for _, m := range ev.Members() {
+		k, ok := protocol.ZeroFieldKind(m.Key)
+		if !ok || k == protocol.KindAny {
+			continue
+		}
+		if d := typeErr(ev, m.Key, m.Value, k.String()); d != nil {
+			return d
+		}
+	}
+	return nil
+}
+
+// upgrade turns a Zero v1 event into v2: violation → block (a block already
+// there wins), block codes renamed.
+func upgrade(ev *event, tables *mappings.Set) {
+	v := tables.Versions
+	for v1, v2 := range v.Fields {
+		old := ev.Get(v1)
+		if !old.Exists() {
+			continue
+		}
+		ev.Del(v1)
+		if !ev.Get(v2).Exists() {
+			ev.Set(v2, renameCode(old, v.BlockCodes))
+		}
+	}
+	ev.Set("schemaVersion", gjson.Parse("2"))
+}
+
+// renameCode rewrites the "code" of a block object through names.
+func renameCode(obj gjson.Result, names map[string]string) gjson.Result {
+	code := obj.Get("code")
+	to, ok := names[code.Str]
+	if !ok || code.Type != gjson.String {
+		return obj
+	}
+	var b []byte
+	b = append(b, '{')
+	first := true
+	obj.ForEach(func(k, v gjson.Result) bool {
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = append(b, k.Raw...)
+		b = append(b, ':')
+		if k.Str == "code" {
+			b = jsonl.AppendString(b, to, jsonl.GoStyle)
+		} else {
+			b = append(b, v.Raw...)
+		}
+		return true
+	})
+	b = append(b, '}')
+	return gjson.ParseBytes(b)
+}
+
+// dispatch routes an event to its direction. unmapped reports an event with

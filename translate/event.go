@@ -1,0 +1,26 @@
+package translate
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/zevo/zevo/protocol"
+)
+
+// event is one decoded input line: its top-level object, split, and what
+// translation needs to know of it.
+type event struct {
+	protocol.Object
+	proto  *protocol.Protocol // as protocol.Detect names the line
+	kind   Format             // Zero or EvoSci, after undoing a kept prefix
+	typ    string             // without the "zero." / "evosci." prefix
+	prefix bool               // the line was a kept event of the other protocol
+	name   string             // input name and line number, for diagnostics
+	num    int
+}
+
+func (e *event) where() string { return e.name + ":" + strconv.Itoa(e.num) }
+
+func (e *event) diag(format string, a ...any) *Diagnostic {
+	return &Diagnostic{Where: e.where(), Msg: fmt.Sprintf(format, a...)}
+}
