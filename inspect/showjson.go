@@ -25,7 +25,7 @@ func shownValue(v gjson.Result) string {
 	if v.Type == gjson.String {
 		return v.String()
 	}
-	return string(appendJSON(nil, v, "", ""))
+	return string(appendJSON(nil, v, "", "", 0))
 }
 
 // prettyJSON writes a value for people to read: a string as it is, a small
@@ -34,18 +34,18 @@ func prettyJSON(v gjson.Result) string {
 	if v.Type == gjson.String {
 		return v.String()
 	}
-	b := appendJSON(nil, v, "", "")
+	b := appendJSON(nil, v, "", "", 0)
 	if len(b) <= 80 {
 		return string(b)
 	}
-	return string(appendJSON(b[:0], v, "  ", "\n"))
+	return string(appendJSON(b[:0], v, "  ", "\n", 0))
 }
 
 // appendJSON writes a JSON value with ", " and ": " between items, or one
 // item a line when indent is not empty; strings carry only the escapes JSON
 // needs (no \u0026 for &, as the producers' styles have), numbers keep
 // their spelling.
-func appendJSON(dst []byte, v gjson.Result, indent, nl string) []byte {
+func appendJSON(dst []byte, v gjson.Result, indent, nl string, depth int) []byte {
 	var open, close byte
 	switch {
 	case v.IsObject():
@@ -56,6 +56,9 @@ func appendJSON(dst []byte, v gjson.Result, indent, nl string) []byte {
 		return appendJSONString(dst, v.String())
 	default:
 		return append(dst, v.Raw...)
+	}
+	if depth > maxDepthShown {
+		return append(dst, v.Raw...) // as written: output stays linear in the input
 	}
 	dst = append(dst, open)
 	inner := nl + indent
@@ -72,7 +75,7 @@ func appendJSON(dst []byte, v gjson.Result, indent, nl string) []byte {
 			dst = appendJSONString(dst, k.String())
 			dst = append(dst, ": "...)
 		}
-		dst = appendJSON(dst, val, indent, inner)
+		dst = appendJSON(dst, val, indent, inner, depth+1)
 		n++
 		return true
 	})
@@ -81,6 +84,10 @@ func appendJSON(dst []byte, v gjson.Result, indent, nl string) []byte {
 	}
 	return append(dst, close)
 }
+
+// maxDepthShown is the deepest level appendJSON lays out; deeper values are
+// written as they came.
+const maxDepthShown = 16
 
 func appendJSONString(dst []byte, s string) []byte {
 	dst = append(dst, '"')

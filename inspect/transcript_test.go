@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tidwall/gjson"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 	gmhtml "github.com/yuin/goldmark/renderer/html"
@@ -461,5 +462,23 @@ func TestDocumentLargeLog(t *testing.T) {
 				t.Errorf("%s: peak live heap %d bytes", p, peak)
 			}
 		}
+	}
+}
+
+func TestPrettyJSON(t *testing.T) {
+	in := `{"cmd": "a && b < c", "n": 18446744073709551617, "list": [1, {"b": "x\ny\u0001"}], "empty": {}, "long": "` + strings.Repeat("x", 60) + `"}`
+	want := "{\n  \"cmd\": \"a && b < c\",\n  \"n\": 18446744073709551617,\n  \"list\": [\n    1,\n    {\n      \"b\": \"x\\ny\\u0001\"\n    }\n  ],\n  \"empty\": {},\n  \"long\": \"" + strings.Repeat("x", 60) + "\"\n}"
+	if got := prettyJSON(gjson.Parse(in)); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	if got := prettyJSON(gjson.Parse(`{"path": "a.txt", "n": [1, 2]}`)); got != `{"path": "a.txt", "n": [1, 2]}` {
+		t.Errorf("small value: %s", got)
+	}
+	// Deep nesting is laid out to a depth, then written as it came: the
+	// output stays linear in the input.
+	deep := strings.Repeat(`{"a":`, 9000) + "1" + strings.Repeat("}", 9000)
+	got := prettyJSON(gjson.Parse(deep))
+	if len(got) > 2*len(deep) || !strings.Contains(got, strings.Repeat(`{"a":`, 8983)+"1"+strings.Repeat("}", 8983)+"\n"+strings.Repeat("  ", 16)+"}") {
+		t.Errorf("deep: %d bytes for %d", len(got), len(deep))
 	}
 }
