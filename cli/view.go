@@ -25,6 +25,14 @@ run. Live input is shown event by event. Colour only on a terminal, never
 with NO_COLOR set. Control sequences in the content (cursor moves, title
 changes, links, bidi overrides) are shown as visible escapes such as \x1b.
 
+--format markdown and --format html write a document instead, for a pull
+request or a browser: a heading and summary per run (status, tokens, cost,
+tool calls), tool calls and reasoning folded, long outputs clipped with
+their size stated, every character of the content escaped, secrets
+redacted unless --no-redact. The input is read twice (standard input is
+kept in a temporary file meanwhile), so each heading can say how its run
+ended.
+
 Examples:
    zevo view testdata/translate/basic.evosci.jsonl
    EvoSci -p "fix the tests" --output-format stream-json | zevo view
