@@ -482,3 +482,41 @@ func TestPrettyJSON(t *testing.T) {
 		t.Errorf("deep: %d bytes for %d", len(got), len(deep))
 	}
 }
+
+// On generated logs of both protocols (secrets, markup, escapes, every
+// event type the generator writes), every run gets its heading, every
+// folded block is closed, and no element comes from content.
+func TestDocumentCorpus(t *testing.T) {
+	for _, p := range []gen.Protocol{gen.EvoSci, gen.Zero} {
+		var in bytes.Buffer
+		if _, err := gen.Write(&in, gen.Options{Protocol: p, Size: 1 << 20, Seed: 7}); err != nil {
+			t.Fatal(err)
+		}
+		fs, err := Summarize(bytes.NewReader(in.Bytes()), "x", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		md, bad := docString(t, DocOptions{Format: Markdown, Redact: true, Full: true}, in.String())
+		if bad != nil {
+			t.Fatalf("%s: %v", p, bad)
+		}
+		html := renderGFM(t, md)
+		checkTags(t, html, "h1 h2 p a strong em details summary pre code blockquote br table thead tbody tr th td")
+		if o, c := strings.Count(html, "<details>"), strings.Count(html, "</details>"); o != c || o == 0 {
+			t.Errorf("%s: Markdown: %d <details>, %d </details>", p, o, c)
+		}
+		if n := strings.Count(html, "<h2>"); n != len(fs.Runs) {
+			t.Errorf("%s: Markdown: %d run headings, stats counts %d runs", p, n, len(fs.Runs))
+		}
+		page, _ := docString(t, DocOptions{Format: HTML, Redact: true, Full: true}, in.String())
+		checkTags(t, page, "html head meta title style body header h1 h2 h3 h4 p nav div table thead tbody tr th td a main section dl dt dd details summary span code pre b")
+		for _, tag := range []string{"details", "section", "pre", "div"} {
+			if o, c := strings.Count(page, "<"+tag), strings.Count(page, "</"+tag+">"); o != c {
+				t.Errorf("%s: HTML: %d <%s, %d </%s>", p, o, tag, c, tag)
+			}
+		}
+		if n := strings.Count(page, `<section class="run"`); n != len(fs.Runs) {
+			t.Errorf("%s: HTML: %d runs, stats counts %d", p, n, len(fs.Runs))
+		}
+	}
+}
