@@ -159,7 +159,7 @@ func TestCommandsAgreeOnRuns(t *testing.T) {
 }
 
 // The same bad line gets the same diagnostic, FILE:LINE: MESSAGE, from
-// every command that reports bad lines.
+// validate, view and translate.
 func TestSameBadLineSameDiagnostic(t *testing.T) {
 	for _, line := range []string{
 		`{"type": "text", "content": "x"`,
@@ -180,8 +180,15 @@ func TestSameBadLineSameDiagnostic(t *testing.T) {
 			}
 		}
 		wdiag = strings.TrimPrefix(strings.TrimSpace(verr), "zevo: ")
-		if vdiag == "" || vdiag != wdiag {
-			t.Errorf("%.40q: validate %q, view %q", line, vdiag, wdiag)
+		_, _, terr := run(t, in, "translate", "--to", "zero", "--run-id", "R")
+		var tdiag string
+		for _, l := range strings.Split(terr, "\n") {
+			if l = strings.TrimPrefix(l, "zevo: "); strings.HasPrefix(l, "<stdin>:3: ") {
+				tdiag = l
+			}
+		}
+		if vdiag == "" || vdiag != wdiag || vdiag != tdiag {
+			t.Errorf("%.40q: validate %q, view %q, translate %q", line, vdiag, wdiag, tdiag)
 		}
 	}
 }

@@ -145,6 +145,13 @@ func TestValidateInvalid(t *testing.T) {
 			strings.ReplaceAll(zEnd, `"schemaVersion":2`, `"schemaVersion":1`) + "\n",
 			"x:2: reasoning.type: unknown Zero event type \"reasoning\"\n" +
 				"x:3: permission_request: field \"block\" is not part of a permission_request event\n"},
+		// The v1-era Grant struct always wrote maxAutonomy; v2's has no such field.
+		{"zero v1 grant with maxAutonomy", "auto", strings.ReplaceAll(zStart, `"schemaVersion":2`, `"schemaVersion":1`) + "\n" +
+			`{"action":"allow","grant":{"approvedAt":"t","decision":"allow","maxAutonomy":"high","toolName":"bash"},"id":"c","name":"bash","runId":"r1","schemaVersion":1,"type":"permission_decision"}` + "\n" +
+			`{"action":"allow","grant":{"approvedAt":"t","decision":"allow","maxAutonomy":"high","toolName":"bash"},"id":"c","name":"bash","runId":"r1","schemaVersion":2,"type":"permission_decision"}` + "\n" +
+			strings.ReplaceAll(zEnd, `"schemaVersion":2`, `"schemaVersion":1`) + "\n",
+			"x:3: permission_decision.grant: unknown field \"maxAutonomy\"\n" +
+				"x:3: permission_decision.schemaVersion: 2 in a run that began with schemaVersion 1 (line 1)\n"},
 		{"zero mixed versions", "auto", zStart + "\n" + strings.ReplaceAll(zEnd, `"schemaVersion":2`, `"schemaVersion":1`) + "\n",
 			"x:2: run_end.schemaVersion: 1 in a run that began with schemaVersion 2 (line 1)\n"},
 		{"zero permission shapes", "zero", zStart + "\n" +

@@ -255,7 +255,7 @@ func (d *Decoder) members(b []byte, raw string, i int, o *Object) (int, bool) {
 				m.Value.Type = gjson.Null
 			default:
 				m.Value.Type = gjson.Number
-				m.Value.Num, _ = strconv.ParseFloat(m.Value.Raw, 64)
+				m.pending = true // Num parsed by Get, when asked
 			}
 		}
 		m.Value.Index = start

@@ -1,14 +1,16 @@
 package protocol
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/tidwall/gjson"
 )
 
 // Object is one line's top-level JSON object, split into its members.
-// Member values are raw slices of the line; a string value with escapes
-// is decoded only when Get asks for it, as most values are only copied.
+// Member values are raw slices of the line; a string value with escapes,
+// or a number, is decoded only when Get asks for it, as most values are
+// only copied.
 type Object struct {
 	// Raw is the line the members point into: the input line, or its
 	// repaired copy when NonFinite is not empty.
@@ -28,8 +30,8 @@ type Object struct {
 // Member is one top-level member.
 type Member struct {
 	Key     string
-	Value   gjson.Result // Raw always; Str of a string only once decoded
-	pending bool         // Value.Str not decoded yet
+	Value   gjson.Result // Raw always; Str and Num only once decoded
+	pending bool         // Value.Str or Value.Num not decoded yet
 }
 
 // indexAfter is the number of members from which an object indexes its
@@ -42,8 +44,8 @@ func (o *Object) reset(raw string) {
 	o.members, o.lens, o.index = o.members[:0], 0, nil
 }
 
-// Members returns the members in input order (after a duplicate key, the
-// position of its first occurrence with the last value).
+// Members returns the members in input order (a duplicate key at its
+// first place, with its last value), values as Peek returns them.
 func (o *Object) Members() []Member { return o.members }
 
 // Len is the number of distinct keys.
@@ -80,14 +82,18 @@ func (o *Object) Get(key string) gjson.Result {
 	}
 	m := &o.members[i]
 	if m.pending {
-		m.Value.Str = gjson.Parse(m.Value.Raw).Str
+		if m.Value.Type == gjson.String {
+			m.Value.Str = gjson.Parse(m.Value.Raw).Str
+		} else {
+			m.Value.Num, _ = strconv.ParseFloat(m.Value.Raw, 64)
+		}
 		m.pending = false
 	}
 	return m.Value
 }
 
 // Peek returns the value of a top-level key for its Type and Raw only: the
-// Str of a string with escapes may be missing.
+// Str of a string with escapes, and the Num of a number, may be missing.
 func (o *Object) Peek(key string) gjson.Result {
 	if i := o.find(key); i >= 0 {
 		return o.members[i].Value
