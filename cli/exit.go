@@ -16,17 +16,18 @@ const (
 	ExitTerminate   = 143 // SIGTERM: likewise
 )
 
-// Exit codes of zevo jq and translate --jq, with jq's meanings. They extend
-// 0/1/2: 2 stays the code of bad options (jq's too), and 1 keeps zevo's
-// meaning of "some lines had diagnostics", which jq -e shares for a false
-// last result. When several apply, the first of these wins: halt_error's
-// own code; 1 for bad input lines or unreadable files; 5 for errors raised
-// by the expression; then -e's 4 or 1.
+// Exit codes of zevo jq and translate --jq, jq 1.7's. When several apply,
+// the first of these wins: halt_error's own code; 2 for a FILE that could
+// not be read (jq's "system error"); 5 for values that are not JSON and
+// errors raised by the expression; then -e's 4 or 1. Bad options are 2 as
+// for every command. zevo goes on past a bad value or an error where jq
+// stops; the code is the same.
 const (
 	ExitJQFalse    = 1 // -e: the last result was false or null
+	ExitJQSystem   = 2 // a FILE could not be read
 	ExitJQCompile  = 3 // the expression does not parse or compile
 	ExitJQNoOutput = 4 // -e: there was no result at all
-	ExitJQError    = 5 // the expression raised an error on some value; halt_error's default
+	ExitJQError    = 5 // a value was not JSON, or the expression raised an error; halt_error's default
 )
 
 // exitError carries an exit code and, when msg is not empty, a message for

@@ -15,62 +15,75 @@ import (
 	"github.com/zevo/zevo/filter"
 )
 
-const jqUsage = `Usage: zevo jq [OPTIONS] EXPR [FILE...]
+const jqUsage = `Usage: zevo jq [OPTIONS] [EXPR] [FILE...]
        zevo jq [OPTIONS] -f PROGRAM-FILE [FILE...]
 
-Runs the jq expression EXPR on every JSON value of each FILE (standard input
-when none is given, or for "-"), one line at a time, and writes each result
-as one line of JSON. The expression is compiled once; unless it reads other
-inputs (input, inputs, -n, -s) or writes to stderr (debug, stderr), lines
-are filtered on every core, and results keep the input order.
+Runs the jq expression EXPR (. when there is none) on every JSON value of
+each FILE (standard input when none is given, or for "-"). Values are read
+as jq reads them: one or more per line, or spread over lines (pretty-printed
+JSON). The expression is compiled once; unless it reads other inputs (input,
+inputs, -n, -s) or writes to stderr (debug, stderr), values are filtered on
+every core, and results keep the input order.
 
-A result that is the input line itself (., select(...)) is written byte for
-byte as it was read. Numbers are never rounded. A line that is not JSON is
-reported as FILE:LINE: reason and skipped; an error in the expression on one
-line is reported as FILE:LINE: message and the next line is filtered.
+Output: on a terminal, results are pretty-printed (2 spaces) in jq's colours;
+into a pipe or a file, each result is one compact line, and a result that is
+the input value itself (., select(...)) is written byte for byte as it was
+read (-c compacts those too; --indent N or --tab pretty-print). Numbers are
+never rounded. A value that is not JSON is reported as FILE:LINE: reason and
+skipped; an error in the expression on one value is reported as FILE:LINE:
+message and the next value is filtered.
 
 Options (jq's meanings):
-  -c, --compact-output     one result per line (the default; accepted for jq's sake)
+  -c, --compact-output     one compact result per line, passed-through values too
+      --indent N           pretty-print with N spaces (0 to 7; 0 is compact)
+      --tab                pretty-print with a tab per level
+  -C, --color-output       colour JSON (JQ_COLORS sets the colours), also into a pipe
+  -M, --monochrome-output  no colour (also when NO_COLOR is set)
   -r, --raw-output         write string results without quotes
   -j, --join-output        like -r, without a newline after each result
+      --raw-output0        like -r, with a NUL instead of the newline
   -a, --ascii-output       escape every non-ASCII character as \uXXXX
-  -S, --sort-keys          sort object keys, also of lines written as read
-      --seq                write an RS character (0x1e) before each result
+  -S, --sort-keys          sort object keys, also of values written as read
+      --seq                write an RS character (0x1e) before each JSON result
+      --stream             run on [path, leaf] events of each value (tostream)
   -n, --null-input         run once with null as input; input and inputs read the values
   -s, --slurp              run once on the array of all values
   -R, --raw-input          each line is a string, not JSON
   -e, --exit-status        exit 1 if the last result was false or null, 4 if there was none
   -f, --from-file FILE     read the expression from FILE; every argument is then a FILE
-      --arg NAME VALUE     $NAME is the string VALUE
+  -L DIR                   search DIR for modules (import, include); repeatable
+      --arg NAME VALUE     $NAME is the string VALUE (the first of a NAME counts)
       --argjson NAME JSON  $NAME is the JSON value JSON
       --slurpfile NAME FILE  $NAME is the array of the JSON values in FILE
       --rawfile NAME FILE  $NAME is the text of FILE
       --args               the remaining arguments are strings in $ARGS.positional
       --jsonargs           the remaining arguments are JSON values in $ARGS.positional
+      --unbuffered         accepted: output is flushed whenever input would wait
 zevo options:
-      --fail-fast          stop at the first bad line or error
-      --workers N          goroutines filtering lines (default: one per CPU)
+      --fail-fast          stop at the first bad value or error
+      --workers N          goroutines filtering values (default: one per CPU)
   -h, --help               show this help
 
-input_line_number and input_filename give the place of the current line.
+input_line_number and input_filename give the place of the current value.
 
-Exit codes: 0 success; 1 some lines were not JSON or a FILE could not be read
-(results of the other lines were written), or with -e the last result was false
-or null; 2 bad options; 3 the expression does not compile; 4 with -e no result;
-5 the expression raised an error on some line; halt_error sets its own.
+Exit codes: 0 success; 1 with -e, the last result was false or null; 2 bad
+options, or a FILE could not be read; 3 the expression does not compile; 4
+with -e, no result; 5 some values were not JSON or the expression raised an
+error (results for the others were written); halt_error sets its own.
 
 Examples:
    zevo jq 'select(.type == "tool_call") | .name' run.evosci.jsonl
    zevo jq -r '.content // empty' run.evosci.jsonl
    zevo jq -n 'reduce inputs as $e (0; . + ($e.output_tokens // 0))' run.evosci.jsonl
+   curl -s https://api.example.com/items | zevo jq '.items[].name'
    zevo translate --to zero run.evosci.jsonl --jq 'select(.type == "tool_result" and .status == "error")'
 `
 
 func jqCommand(e *env) *ucli.Command {
 	return &ucli.Command{
 		Name:      "jq",
-		Usage:     "run a jq expression on every line of JSONL input",
-		ArgsUsage: "[OPTIONS] EXPR [FILE...]",
+		Usage:     "run a jq expression on every JSON value of the input",
+		ArgsUsage: "[OPTIONS] [EXPR] [FILE...]",
 		// jq's options (--arg NAME VALUE, -nr, --args) are not urfave's.
 		SkipFlagParsing: true,
 		Action: func(c *ucli.Context) error {
@@ -79,30 +92,40 @@ func jqCommand(e *env) *ucli.Command {
 	}
 }
 
+// jqTerminal reports whether w is a terminal; tests replace it.
+var jqTerminal = isTerminal
+
 // jqArgs is the parsed command line of zevo jq.
 type jqArgs struct {
 	opt        filter.Options
 	exitStatus bool
 	help       bool
 	fromFile   string
-	files      []string
+	// fromFileFlag: -f was given; the program file is the first argument
+	fromFileFlag bool
+	files        []string
+	haveExpr     bool
+	// layout and colour as given; resolved against the terminal later
+	indent      int
+	indentSet   bool
+	color, mono bool
 }
 
 func parseJQArgs(args []string) (*jqArgs, error) {
 	a := &jqArgs{}
-	haveExpr := false
 	positional := 0 // 0 files, 1 strings, 2 JSON values
 	noMore := false
+	named := map[string]bool{}
 	addPositional := func(s string) error {
 		switch {
-		case !haveExpr && a.fromFile == "":
-			a.opt.Expr, haveExpr = s, true
+		case !a.haveExpr && a.fromFile == "":
+			a.opt.Expr, a.haveExpr = s, true
 		case positional == 1:
 			a.opt.Positional = append(a.opt.Positional, s)
 		case positional == 2:
 			v, err := parseJSONArg(s)
 			if err != nil {
-				return usageErr("--jsonargs: invalid JSON %q: %v", s, err)
+				return usageErr("jq: --jsonargs: invalid JSON %q: %v", s, err)
 			}
 			a.opt.Positional = append(a.opt.Positional, v)
 		default:
@@ -112,7 +135,7 @@ func parseJQArgs(args []string) (*jqArgs, error) {
 	}
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
-		if noMore || arg == "-" || !strings.HasPrefix(arg, "-") {
+		if noMore || !optish(arg) {
 			if err := addPositional(arg); err != nil {
 				return nil, err
 			}
@@ -133,21 +156,36 @@ func parseJQArgs(args []string) (*jqArgs, error) {
 		}
 		if strings.HasPrefix(arg, "--") {
 			name, val, hasVal := strings.Cut(arg, "=")
-			if hasVal && name != "--workers" && name != "--from-file" {
-				return nil, usageErr("jq: unknown option %q (see zevo jq --help)", arg)
+			switch name {
+			case "--workers", "--from-file", "--indent", "--library-path":
+			default:
+				if hasVal {
+					return nil, usageErr("jq: unknown option %q (see zevo jq --help)", arg)
+				}
 			}
 			switch name {
 			case "--compact-output":
+				a.opt.Compact = true
+			case "--tab":
+				a.opt.Tab = true
+			case "--color-output":
+				a.color = true
+			case "--monochrome-output":
+				a.mono = true
 			case "--raw-output":
 				a.opt.Raw = true
 			case "--join-output":
 				a.opt.Join = true
+			case "--raw-output0":
+				a.opt.Raw0 = true
 			case "--ascii-output":
 				a.opt.ASCII = true
 			case "--sort-keys":
 				a.opt.SortKeys = true
 			case "--seq":
 				a.opt.Seq = true
+			case "--stream":
+				a.opt.Stream = true
 			case "--null-input":
 				a.opt.NullInput = true
 			case "--slurp":
@@ -156,6 +194,7 @@ func parseJQArgs(args []string) (*jqArgs, error) {
 				a.opt.RawInput = true
 			case "--exit-status":
 				a.exitStatus = true
+			case "--unbuffered":
 			case "--fail-fast":
 				a.opt.FailFast = true
 			case "--help":
@@ -164,7 +203,11 @@ func parseJQArgs(args []string) (*jqArgs, error) {
 				positional = 1
 			case "--jsonargs":
 				positional = 2
-			case "--from-file", "--workers":
+			case "--from-file", "--workers", "--indent", "--library-path":
+				if name == "--from-file" && !hasVal {
+					a.fromFileFlag = true
+					break
+				}
 				if !hasVal {
 					v, err := need(name, 1)
 					if err != nil {
@@ -172,15 +215,9 @@ func parseJQArgs(args []string) (*jqArgs, error) {
 					}
 					val = v[0]
 				}
-				if name == "--from-file" {
-					a.fromFile = val
-					break
+				if err := a.valued(name, val); err != nil {
+					return nil, err
 				}
-				n, err := strconv.Atoi(val)
-				if err != nil || n < 1 {
-					return nil, usageErr("jq: --workers: want a number of at least 1, not %q", val)
-				}
-				a.opt.Workers = n
 			case "--arg", "--argjson", "--slurpfile", "--rawfile":
 				v, err := need(name, 2)
 				if err != nil {
@@ -190,7 +227,10 @@ func parseJQArgs(args []string) (*jqArgs, error) {
 				if err != nil {
 					return nil, err
 				}
-				a.opt.Vars = append(a.opt.Vars, filter.Var{Name: v[0], Value: val})
+				if !named[v[0]] { // jq keeps the first value of a name
+					named[v[0]] = true
+					a.opt.Vars = append(a.opt.Vars, filter.Var{Name: v[0], Value: val})
+				}
 			default:
 				return nil, usageErr("jq: unknown option %q (see zevo jq --help)", arg)
 			}
@@ -199,6 +239,11 @@ func parseJQArgs(args []string) (*jqArgs, error) {
 		for j, c := range arg[1:] {
 			switch c {
 			case 'c':
+				a.opt.Compact = true
+			case 'C':
+				a.color = true
+			case 'M':
+				a.mono = true
 			case 'r':
 				a.opt.Raw = true
 			case 'j':
@@ -218,28 +263,136 @@ func parseJQArgs(args []string) (*jqArgs, error) {
 			case 'h':
 				a.help = true
 			case 'f':
-				if j != len(arg)-2 {
-					return nil, usageErr("jq: -f must come last in %q", arg)
+				a.fromFileFlag = true
+			case 'L':
+				val := strings.TrimPrefix(arg[2+j:], "=")
+				if val == "" {
+					v, err := need("-L", 1)
+					if err != nil {
+						return nil, err
+					}
+					val = v[0]
 				}
-				v, err := need("-f", 1)
-				if err != nil {
-					return nil, err
-				}
-				a.fromFile = v[0]
+				a.opt.LibPaths = append(a.opt.LibPaths, val)
 			default:
 				return nil, usageErr("jq: unknown option %q in %q (see zevo jq --help)", "-"+string(c), arg)
 			}
+			if c == 'L' {
+				break // the rest of the argument was its value
+			}
 		}
 	}
-	if a.fromFile != "" && haveExpr {
-		// With -f the first argument was a FILE, not an expression.
+	switch {
+	case a.fromFile != "" && a.haveExpr:
+		// With --from-file=FILE the first argument was a FILE, not an
+		// expression.
 		a.files = append([]string{a.opt.Expr}, a.files...)
-		a.opt.Expr = ""
-	}
-	if !haveExpr && a.fromFile == "" && !a.help {
-		return nil, usageErr("jq: no expression given (see zevo jq --help)")
+		a.opt.Expr, a.haveExpr = "", false
+	case a.fromFileFlag && a.fromFile == "":
+		// With -f, as in jq, the first argument names the program file.
+		if !a.haveExpr {
+			return nil, usageErr("jq: -f needs a program FILE (see zevo jq --help)")
+		}
+		a.fromFile = a.opt.Expr
+		a.opt.Expr, a.haveExpr = "", false
 	}
 	return a, nil
+}
+
+// jqOutputFlags are zevo jq's output options as flags of translate, for
+// its --jq stage.
+func jqOutputFlags(hidden bool) []ucli.Flag {
+	flag := func(name, alias, usage string) ucli.Flag {
+		f := &ucli.BoolFlag{Name: name, Hidden: hidden, Usage: "with --jq: " + usage}
+		if alias != "" {
+			f.Aliases = []string{alias}
+		}
+		return f
+	}
+	return []ucli.Flag{
+		flag("compact-output", "c", "one compact result per line, passed-through events too"),
+		&ucli.IntFlag{Name: "indent", Hidden: hidden, Usage: "with --jq: pretty-print with `N` spaces (0 to 7; 0 is compact)"},
+		flag("tab", "", "pretty-print with a tab per level"),
+		flag("color-output", "C", "colour JSON results (JQ_COLORS sets the colours)"),
+		flag("monochrome-output", "M", "no colour"),
+		flag("raw-output", "r", "write string results without quotes"),
+		flag("join-output", "j", "like -r, without a newline after each result"),
+		flag("raw-output0", "", "like -r, with a NUL instead of the newline"),
+		flag("ascii-output", "a", "escape every non-ASCII character as \\uXXXX"),
+		flag("sort-keys", "S", "sort object keys, also of events written as read"),
+		flag("seq", "", "write an RS character before each JSON result"),
+	}
+}
+
+// jqOutput reads the flags of jqOutputFlags. Results are laid out as
+// zevo jq lays them out into a pipe unless the flags say otherwise.
+func jqOutput(c *ucli.Context, stderr io.Writer) (filter.Output, error) {
+	a := &jqArgs{color: c.Bool("color-output"), mono: c.Bool("monochrome-output")}
+	o := &a.opt.Output
+	o.Compact, o.Tab = c.Bool("compact-output"), c.Bool("tab")
+	o.Raw, o.Join, o.Raw0 = c.Bool("raw-output"), c.Bool("join-output"), c.Bool("raw-output0")
+	o.ASCII, o.SortKeys, o.Seq = c.Bool("ascii-output"), c.Bool("sort-keys"), c.Bool("seq")
+	if c.IsSet("indent") {
+		if err := a.valued("--indent", strconv.Itoa(c.Int("indent"))); err != nil {
+			return *o, err
+		}
+	}
+	a.layout(false, os.Getenv, stderr)
+	return *o, nil
+}
+
+// optish tells an option from an argument as jq does: "-" and then a
+// letter or "-" ("-" alone and "-." or "-1" are arguments).
+func optish(arg string) bool {
+	return len(arg) > 1 && arg[0] == '-' && (arg[1] == '-' || arg[1] >= 'a' && arg[1] <= 'z' || arg[1] >= 'A' && arg[1] <= 'Z')
+}
+
+// valued sets an option that takes one value.
+func (a *jqArgs) valued(name, val string) error {
+	switch name {
+	case "--from-file":
+		a.fromFile = val
+	case "--library-path":
+		a.opt.LibPaths = append(a.opt.LibPaths, val)
+	case "--indent":
+		n, err := strconv.Atoi(val)
+		if err != nil || n < 0 || n > 7 {
+			return usageErr("jq: --indent takes a number from 0 to 7, not %q", val)
+		}
+		a.indent, a.indentSet = n, true
+	case "--workers":
+		n, err := strconv.Atoi(val)
+		if err != nil || n < 1 {
+			return usageErr("jq: --workers: want a number of at least 1, not %q", val)
+		}
+		a.opt.Workers = n
+	}
+	return nil
+}
+
+// layout settles the output layout and colours: pretty and coloured on a
+// terminal, compact into a pipe, as the options change it.
+func (a *jqArgs) layout(tty bool, getenv func(string) string, stderr io.Writer) {
+	o := &a.opt.Output
+	switch {
+	case o.Compact || (a.indentSet && a.indent == 0 && !o.Tab):
+		o.Compact, o.Tab = true, false
+	case o.Tab || a.indentSet || tty:
+		o.Pretty, o.Indent = true, 2
+		if a.indentSet {
+			o.Indent = a.indent
+		}
+	}
+	color := (tty && getenv("NO_COLOR") == "" || a.color) && !a.mono
+	if !color {
+		return
+	}
+	p, err := filter.ParseColors(getenv("JQ_COLORS"))
+	if err != nil {
+		fmt.Fprintf(stderr, "zevo: jq: failed to set $JQ_COLORS: %v\n", err)
+		p, _ = filter.ParseColors("")
+	}
+	o.Colors = p
 }
 
 // varValue reads the value of --arg, --argjson, --slurpfile or --rawfile.
@@ -305,8 +458,14 @@ func runJQ(e *env, args []string) error {
 		}
 		a.opt.Expr, a.opt.ExprName = string(data), a.fromFile
 	}
+	if !a.haveExpr && a.fromFile == "" {
+		if jqTerminal(e.stdout) && isTerminalReader(e.stdin) {
+			return usageErr("jq: no expression given and nothing to read (see zevo jq --help)")
+		}
+		a.opt.Expr = "." // as jq does
+	}
+	a.layout(jqTerminal(e.stdout), os.Getenv, e.stderr)
 	a.opt.Environ = os.Environ
-	a.opt.StdinName = stdinName
 	f, err := filter.Compile(a.opt)
 	if err != nil {
 		return &exitError{ExitJQCompile, "jq: " + err.Error()}
@@ -342,9 +501,9 @@ func jqExitCode(st filter.Stats, exitStatus bool) int {
 	switch {
 	case st.Halted:
 		return st.HaltCode
-	case st.Bad > 0:
-		return ExitDiagnostics
-	case st.Errors > 0:
+	case st.Unread > 0:
+		return ExitJQSystem
+	case st.Bad > 0 || st.Errors > 0:
 		return ExitJQError
 	case !exitStatus:
 		return ExitOK

@@ -18,6 +18,7 @@ type specCase struct {
 	Args  []string          `yaml:"args"`
 	Stdin string            `yaml:"stdin"`
 	Files map[string]string `yaml:"files"` // name → content, made in a temporary directory
+	Env   map[string]string `yaml:"env"`   // environment variables set for the case
 	// Stdout and Stderr are the exact expected outputs; absent means empty.
 	Stdout string `yaml:"stdout"`
 	Stderr string `yaml:"stderr"`
@@ -58,6 +59,9 @@ func TestSpec(t *testing.T) {
 }
 
 func runSpecCase(t *testing.T, tc specCase) {
+	for k, v := range tc.Env {
+		t.Setenv(k, v)
+	}
 	if len(tc.Files) > 0 {
 		dir := t.TempDir()
 		for name, content := range tc.Files {

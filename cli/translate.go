@@ -38,7 +38,7 @@ Examples:
 
 // translateFlags are translate's flags; hidden ones serve "zevo --to …".
 func translateFlags(hidden bool) []ucli.Flag {
-	return []ucli.Flag{
+	return append([]ucli.Flag{
 		&ucli.StringFlag{Name: "to", Hidden: hidden, Usage: "target protocol `FORMAT`: zero, zero@1 or evosci"},
 		&ucli.StringFlag{Name: "from", Hidden: hidden, Value: "auto", Usage: "source protocol `FORMAT`: auto (per line), zero or evosci"},
 		&ucli.StringFlag{Name: "run-id", Hidden: hidden, Usage: "use `ID` as the runId of the Zero runs zevo opens (later runs get .2, .3, …)"},
@@ -52,7 +52,7 @@ func translateFlags(hidden bool) []ucli.Flag {
 		&ucli.StringSliceFlag{Name: "mapping", Hidden: hidden, Usage: "load a mapping table `FILE` that adds or overrides rules (repeatable)"},
 		&ucli.BoolFlag{Name: "fail-fast", Hidden: hidden, Usage: "stop at the first bad line (exit 1)"},
 		&ucli.StringFlag{Name: "jq", Hidden: hidden, Usage: "run the jq `EXPR` on every translated event and write its results instead (see zevo jq --help)"},
-	}
+	}, jqOutputFlags(hidden)...)
 }
 
 // runIDPattern is Zero's run id rule, shortened so that the suffixes of
@@ -128,7 +128,11 @@ func runTranslate(c *ucli.Context, e *env) error {
 	}
 	w := jsonl.NewWriter(e.stdout)
 	failFast := c.Bool("fail-fast")
-	emit, jq, err := jqEmit(c.String("jq"), failFast, w, e)
+	out, err := jqOutput(c, e.stderr)
+	if err != nil {
+		return err
+	}
+	emit, jq, err := jqEmit(c.String("jq"), failFast, out, w, e)
 	if err != nil {
 		return err
 	}
@@ -230,12 +234,12 @@ type translateJQ struct {
 
 // jqEmit returns the emit function for translate.New: w.WriteLine, or
 // with --jq the compiled expression run on each event before w.
-func jqEmit(expr string, failFast bool, w *jsonl.Writer, e *env) (func([]byte) error, *translateJQ, error) {
+func jqEmit(expr string, failFast bool, out filter.Output, w *jsonl.Writer, e *env) (func([]byte) error, *translateJQ, error) {
 	jq := &translateJQ{}
 	if expr == "" {
 		return w.WriteLine, jq, nil
 	}
-	f, err := filter.Compile(filter.Options{Expr: expr, Workers: 1, FailFast: failFast, Environ: os.Environ, StdinName: stdinName})
+	f, err := filter.Compile(filter.Options{Expr: expr, Workers: 1, FailFast: failFast, Environ: os.Environ, Output: out})
 	if err != nil {
 		return nil, nil, &exitError{ExitJQCompile, "--jq: " + err.Error()}
 	}

@@ -54,6 +54,12 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
+// isTerminalReader reports whether r is a terminal.
+func isTerminalReader(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && isTerminal(f)
+}
+
 // useColor: colour only on a terminal, and never when NO_COLOR is set to
 // anything (https://no-color.org).
 func useColor(terminal bool, noColor string) bool {

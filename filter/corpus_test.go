@@ -190,23 +190,33 @@ func BenchmarkLine(b *testing.B) {
 		lines = append(lines, []byte(l))
 	}
 	for _, expr := range benchExprs {
-		b.Run(expr, func(b *testing.B) {
-			f, err := Compile(Options{Expr: expr, Workers: 2})
-			if err != nil {
-				b.Fatal(err)
-			}
-			r := f.newRunner()
-			b.SetBytes(int64(sb.Len()))
-			b.ReportAllocs()
-			for b.Loop() {
-				for i, l := range lines {
-					r.line(l, "c", i+1)
-					r.out = r.out[:0]
+		for _, project := range []bool{true, false} {
+			b.Run(fmt.Sprintf("%s/project=%v", expr, project), func(b *testing.B) {
+				f, err := Compile(Options{Expr: expr, Workers: 2})
+				if err != nil {
+					b.Fatal(err)
 				}
-			}
-			if r.st.Bad+r.st.Errors != 0 {
-				b.Fatalf("stats %+v", r.st)
-			}
-		})
+				if !project {
+					f.want = nil
+				}
+				lineBench(b, f, lines, sb.Len())
+			})
+		}
+	}
+}
+
+// lineBench runs f on every line of lines on one goroutine per round.
+func lineBench(b *testing.B, f *Filter, lines [][]byte, size int) {
+	r := f.newRunner()
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		for i, l := range lines {
+			r.line(l, "c", i+1)
+			r.out = r.out[:0]
+		}
+	}
+	if r.st.Bad+r.st.Errors != 0 {
+		b.Fatalf("stats %+v", r.st)
 	}
 }

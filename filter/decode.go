@@ -2,6 +2,7 @@ package filter
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"strconv"
 	"unicode/utf16"
@@ -128,8 +129,10 @@ type syntaxError struct {
 	off int
 }
 
+// Error words e as every command words a bad line: "not valid JSON at
+// byte N: DETAIL".
 func (e *syntaxError) Error() string {
-	return "invalid JSON: " + e.msg + " at column " + strconv.Itoa(e.off+1)
+	return "not valid JSON at byte " + strconv.Itoa(e.off+1) + ": " + e.msg
 }
 
 // maxInterned bounds the key cache; keys of agent logs are a few dozen.
@@ -177,7 +180,7 @@ func (d *decoder) next() (any, []byte, error) {
 		case ' ', '\t', '\r', '\n', '{', '[', '"':
 		default:
 			if c := d.data[d.pos-1]; c != '}' && c != ']' && c != '"' {
-				return nil, nil, d.errorf("unexpected character " + quoteByte(d.data[d.pos]) + " after value")
+				return nil, nil, d.errorf(quoteAt(d.data, d.pos) + " after the end of the value")
 			}
 		}
 	}
@@ -186,11 +189,36 @@ func (d *decoder) next() (any, []byte, error) {
 
 func (d *decoder) errorf(msg string) error { return &syntaxError{msg, d.pos} }
 
-func quoteByte(c byte) string {
-	if c < 0x20 || c >= 0x7f {
-		return "byte 0x" + strconv.FormatUint(uint64(c), 16)
+// endValue is the detail of text that ends inside a value.
+const endValue = "the line ends inside a value"
+
+// quoteAt shows the character at b[i] safely: printable ASCII quoted,
+// anything else as U+XXXX.
+func quoteAt(b []byte, i int) string {
+	r, _ := utf8.DecodeRune(b[i:])
+	if r >= 0x20 && r < 0x7f {
+		return strconv.QuoteRune(r)
 	}
-	return strconv.QuoteRune(rune(c))
+	return fmt.Sprintf("%U", r)
+}
+
+// unexpected is the error of the byte at the current position, or of the
+// end of the text.
+func (d *decoder) unexpected() error {
+	if d.pos >= len(d.data) {
+		return d.errorf(endValue)
+	}
+	return d.errorf("unexpected " + quoteAt(d.data, d.pos))
+}
+
+// badEscape is the error of the escape at the current position.
+func (d *decoder) badEscape() error {
+	n := 2
+	if d.pos+1 < len(d.data) && d.data[d.pos+1] == 'u' {
+		n = 6
+	}
+	esc := d.data[d.pos:min(d.pos+n, len(d.data))]
+	return d.errorf("invalid escape " + strconv.QuoteToASCII(string(esc)) + " in a string")
 }
 
 func (d *decoder) skipSpace() {
@@ -207,7 +235,7 @@ func (d *decoder) skipSpace() {
 func (d *decoder) value() (any, error) {
 	d.skipSpace()
 	if d.pos >= len(d.data) {
-		return nil, d.errorf("unexpected end of line")
+		return nil, d.errorf(endValue)
 	}
 	switch c := d.data[d.pos]; c {
 	case '{':
@@ -239,16 +267,17 @@ func (d *decoder) value() (any, error) {
 			}
 			return d.number()
 		}
-		return nil, d.errorf("unexpected character " + quoteByte(c))
+		return nil, d.unexpected()
 	}
 }
 
 func (d *decoder) literal(word string) error {
-	end := d.pos + len(word)
-	if end > len(d.data) || string(d.data[d.pos:end]) != word {
-		return d.errorf("invalid literal")
+	for i := range len(word) {
+		if d.pos >= len(d.data) || d.data[d.pos] != word[i] {
+			return d.unexpected()
+		}
+		d.pos++
 	}
-	d.pos = end
 	return nil
 }
 
@@ -273,7 +302,10 @@ func (d *decoder) numberEnd() error {
 	}
 	if i == digits || (b[digits] == '0' && i-digits > 1) {
 		d.pos = digits
-		return d.errorf("invalid number")
+		if i > digits {
+			d.pos++ // a digit after a leading zero
+		}
+		return d.unexpected()
 	}
 	if i < len(b) && b[i] == '.' {
 		i++
@@ -283,7 +315,7 @@ func (d *decoder) numberEnd() error {
 		}
 		if i == f {
 			d.pos = i
-			return d.errorf("invalid number")
+			return d.unexpected()
 		}
 	}
 	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
@@ -297,7 +329,7 @@ func (d *decoder) numberEnd() error {
 		}
 		if i == e {
 			d.pos = i
-			return d.errorf("invalid number")
+			return d.unexpected()
 		}
 	}
 	d.pos = i
@@ -324,10 +356,10 @@ func (d *decoder) object() (any, error) {
 	for {
 		d.skipSpace()
 		if d.pos >= len(d.data) {
-			return nil, d.errorf("unexpected end of line in object")
+			return nil, d.errorf(endValue)
 		}
 		if d.data[d.pos] != '"' {
-			return nil, d.errorf("object key must be a string, found " + quoteByte(d.data[d.pos]))
+			return nil, d.unexpected()
 		}
 		k, err := d.key()
 		if err != nil {
@@ -335,7 +367,7 @@ func (d *decoder) object() (any, error) {
 		}
 		d.skipSpace()
 		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
-			return nil, d.errorf("expected ':' after object key")
+			return nil, d.unexpected()
 		}
 		d.pos++
 		if d.want != nil && d.depth == 1 && !d.want[k] {
@@ -352,7 +384,7 @@ func (d *decoder) object() (any, error) {
 		}
 		d.skipSpace()
 		if d.pos >= len(d.data) {
-			return nil, d.errorf("unexpected end of line in object")
+			return nil, d.errorf(endValue)
 		}
 		switch d.data[d.pos] {
 		case ',':
@@ -365,7 +397,7 @@ func (d *decoder) object() (any, error) {
 			}
 			return m, nil
 		default:
-			return nil, d.errorf("expected ',' or '}' in object, found " + quoteByte(d.data[d.pos]))
+			return nil, d.unexpected()
 		}
 	}
 }
@@ -391,7 +423,7 @@ func (d *decoder) array() (any, error) {
 		a = append(a, v)
 		d.skipSpace()
 		if d.pos >= len(d.data) {
-			return nil, d.errorf("unexpected end of line in array")
+			return nil, d.errorf(endValue)
 		}
 		switch d.data[d.pos] {
 		case ',':
@@ -401,7 +433,7 @@ func (d *decoder) array() (any, error) {
 			d.depth--
 			return a, nil
 		default:
-			return nil, d.errorf("expected ',' or ']' in array, found " + quoteByte(d.data[d.pos]))
+			return nil, d.unexpected()
 		}
 	}
 }
@@ -505,7 +537,7 @@ func (d *decoder) unescape() ([]byte, error) {
 		i = j
 		if i >= len(b) {
 			d.pos = i
-			return nil, d.errorf("unterminated string")
+			return nil, d.errorf(endValue)
 		}
 		c := b[i]
 		if c == '"' {
@@ -515,12 +547,12 @@ func (d *decoder) unescape() ([]byte, error) {
 		}
 		if c < 0x20 {
 			d.pos = i
-			return nil, d.errorf("control character " + quoteByte(c) + " in string")
+			return nil, d.errorf(fmt.Sprintf("control character %U in a string (it must be escaped)", c))
 		}
 		// a backslash
 		if i+1 >= len(b) {
 			d.pos = i
-			return nil, d.errorf("unterminated string")
+			return nil, d.errorf(endValue)
 		}
 		i++
 		switch b[i] {
@@ -540,7 +572,7 @@ func (d *decoder) unescape() ([]byte, error) {
 			r, ok := hex4(b, i+1)
 			if !ok {
 				d.pos = i - 1
-				return nil, d.errorf("invalid \\u escape")
+				return nil, d.badEscape()
 			}
 			i += 4
 			switch {
@@ -566,7 +598,7 @@ func (d *decoder) unescape() ([]byte, error) {
 			}
 		default:
 			d.pos = i - 1
-			return nil, d.errorf("invalid escape " + quoteByte(b[i]))
+			return nil, d.badEscape()
 		}
 		i++
 	}
@@ -590,7 +622,7 @@ func (d *decoder) skipString() error {
 		i = j
 		if i >= len(b) {
 			d.pos = i
-			return d.errorf("unterminated string")
+			return d.errorf(endValue)
 		}
 		c := b[i]
 		if c == '"' {
@@ -599,11 +631,11 @@ func (d *decoder) skipString() error {
 		}
 		if c < 0x20 {
 			d.pos = i
-			return d.errorf("control character " + quoteByte(c) + " in string")
+			return d.errorf(fmt.Sprintf("control character %U in a string (it must be escaped)", c))
 		}
 		if i+1 >= len(b) {
 			d.pos = i
-			return d.errorf("unterminated string")
+			return d.errorf(endValue)
 		}
 		i++
 		switch b[i] {
@@ -612,7 +644,7 @@ func (d *decoder) skipString() error {
 			r, ok := hex4(b, i+1)
 			if !ok {
 				d.pos = i - 1
-				return d.errorf("invalid \\u escape")
+				return d.badEscape()
 			}
 			i += 4
 			if utf16.IsSurrogate(r) {
@@ -628,7 +660,7 @@ func (d *decoder) skipString() error {
 			}
 		default:
 			d.pos = i - 1
-			return d.errorf("invalid escape " + quoteByte(b[i]))
+			return d.badEscape()
 		}
 		i++
 	}

@@ -70,28 +70,28 @@ func TestDecodeMatchesEncodingJSON(t *testing.T) {
 
 func TestDecodeRejects(t *testing.T) {
 	bad := map[string]string{
-		`{"a": 1`:                  "unexpected end of line in object at column 8",
-		`{"a" 1}`:                  "expected ':' after object key at column 6",
-		`{a: 1}`:                   "object key must be a string, found 'a' at column 2",
-		`[1, 2`:                    "unexpected end of line in array at column 6",
-		`[1 2]`:                    "expected ',' or ']' in array, found '2' at column 4",
-		`"abc`:                     "unterminated string at column 5",
-		`"a\qb"`:                   "invalid escape 'q' at column 3",
-		`"\u12G4"`:                 "invalid \\u escape at column 2",
-		"\"a\tb\"":                 "control character byte 0x9 in string at column 3",
-		`01`:                       "invalid number at column 1",
-		`1.`:                       "invalid number at column 3",
-		`-`:                        "invalid number at column 2",
-		`1e`:                       "invalid number at column 3",
-		`tru`:                      "invalid literal at column 1",
-		`nul`:                      "invalid literal at column 1",
-		`{"a":1}}`:                 "unexpected character '}' at column 8",
-		`1x`:                       "unexpected character 'x' after value at column 2",
-		`@`:                        "unexpected character '@' at column 1",
-		"\x00":                     "unexpected character byte 0x0 at column 1",
-		`{"a":1,}`:                 "object key must be a string, found '}' at column 8",
-		`[1,]`:                     "unexpected character ']' at column 4",
-		strings.Repeat("[", 10001): "nested deeper than 10000 levels at column 10001",
+		`{"a": 1`:                  "not valid JSON at byte 8: the line ends inside a value",
+		`{"a" 1}`:                  "not valid JSON at byte 6: unexpected '1'",
+		`{a: 1}`:                   "not valid JSON at byte 2: unexpected 'a'",
+		`[1, 2`:                    "not valid JSON at byte 6: the line ends inside a value",
+		`[1 2]`:                    "not valid JSON at byte 4: unexpected '2'",
+		`"abc`:                     "not valid JSON at byte 5: the line ends inside a value",
+		`"a\qb"`:                   `not valid JSON at byte 3: invalid escape "\\q" in a string`,
+		`"\u12G4"`:                 `not valid JSON at byte 2: invalid escape "\\u12G4" in a string`,
+		"\"a\tb\"":                 "not valid JSON at byte 3: control character U+0009 in a string (it must be escaped)",
+		`01`:                       "not valid JSON at byte 2: unexpected '1'",
+		`1.`:                       "not valid JSON at byte 3: the line ends inside a value",
+		`-`:                        "not valid JSON at byte 2: the line ends inside a value",
+		`1e`:                       "not valid JSON at byte 3: the line ends inside a value",
+		`tru`:                      "not valid JSON at byte 4: the line ends inside a value",
+		`nul`:                      "not valid JSON at byte 4: the line ends inside a value",
+		`{"a":1}}`:                 "not valid JSON at byte 8: unexpected '}'",
+		`1x`:                       "not valid JSON at byte 2: 'x' after the end of the value",
+		`@`:                        "not valid JSON at byte 1: unexpected '@'",
+		"\x00":                     "not valid JSON at byte 1: unexpected U+0000",
+		`{"a":1,}`:                 "not valid JSON at byte 8: unexpected '}'",
+		`[1,]`:                     "not valid JSON at byte 4: unexpected ']'",
+		strings.Repeat("[", 10001): "not valid JSON at byte 10001: nested deeper than 10000 levels",
 	}
 	for s, want := range bad {
 		var d decoder
@@ -104,7 +104,7 @@ func TestDecodeRejects(t *testing.T) {
 			t.Errorf("%q: no error", s)
 			continue
 		}
-		if got := strings.TrimPrefix(err.Error(), "invalid JSON: "); got != want {
+		if got := err.Error(); got != want {
 			t.Errorf("%q: got %q, want %q", s, got, want)
 		}
 		if _, ok := stdDecode(t, []byte(s)); ok {

@@ -3,6 +3,7 @@
 package filter
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"runtime"
@@ -30,18 +31,15 @@ type Options struct {
 	NullInput bool // run once with null as input; input/inputs read the values (-n)
 	Slurp     bool // run once on an array of all values (-s)
 	RawInput  bool // each line is a string, not JSON (-R)
+	Stream    bool // run on the [path, leaf] events of each value (--stream)
+	// LibPaths are where import and include find modules (-L); none:
+	// jq's ~/.jq, $ORIGIN/../lib/jq, $ORIGIN/../lib.
+	LibPaths []string
 
-	Raw      bool // write strings without quotes (-r)
-	Join     bool // like Raw, and no newline after each result (-j)
-	Seq      bool // RFC 7464: an RS before each result (--seq)
-	ASCII    bool // escape every non-ASCII character (-a)
-	SortKeys bool // sort keys even of values written as they were read (-S)
+	Output // how results are written
 
 	FailFast bool // stop at the first bad line or error
 	Workers  int  // goroutines for per-line expressions; 0: one per CPU
-	// StdinName is the input name of standard input, for which
-	// input_filename is null, as in jq.
-	StdinName string
 	// Environ gives $ENV and env; nil: empty.
 	Environ func() []string
 }
@@ -84,6 +82,8 @@ type Filter struct {
 	seq      *runner // the runner of the sequential path and of Eval
 	// want are the only top-level keys the expression sees (nil: all).
 	want map[string]bool
+	// ctx bounds every run of the expression (tests give it a deadline).
+	ctx context.Context
 }
 
 // Names of the hidden variables that carry a line's place to the
@@ -100,7 +100,7 @@ var serialWords = regexp.MustCompile(`(^|[^A-Za-z0-9_$.])(input|inputs|debug|std
 
 // Compile parses and compiles opt.Expr once.
 func Compile(opt Options) (*Filter, error) {
-	q, err := gojq.Parse(opt.Expr)
+	q, err := gojq.Parse(withLoc(opt.Expr, "<top-level>")) // jq's name for the program
 	if err != nil {
 		ce := &CompileError{Name: opt.ExprName, Msg: err.Error()}
 		if pe, ok := err.(*gojq.ParseError); ok {
@@ -112,15 +112,16 @@ func Compile(opt Options) (*Filter, error) {
 		}
 		return nil, ce
 	}
-	f := &Filter{opt: opt}
+	f := &Filter{opt: opt, ctx: context.Background()}
 	if f.opt.Workers <= 0 {
 		f.opt.Workers = runtime.GOMAXPROCS(0)
 	}
 	f.parallel = !opt.NullInput && !opt.Slurp && !serialWords.MatchString(opt.Expr)
 	f.places = f.parallel && strings.Contains(opt.Expr, "input_")
-	if f.parallel && !opt.SortKeys && !opt.ASCII && !opt.RawInput {
+	if f.parallel && !opt.SortKeys && !opt.ASCII && !opt.RawInput && !opt.Stream {
 		f.want = project(q)
 	}
+	q.FuncDefs = append(missing(opt.Expr), q.FuncDefs...)
 
 	names := make([]string, 0, len(opt.Vars)+3)
 	named := make(map[string]any, len(opt.Vars))
@@ -144,6 +145,11 @@ func Compile(opt Options) (*Filter, error) {
 		environ = func() []string { return nil }
 	}
 	copts = append(copts, gojq.WithEnvironLoader(environ))
+	paths := opt.LibPaths
+	if len(paths) == 0 {
+		paths = []string{"~/.jq", "$ORIGIN/../lib/jq", "$ORIGIN/../lib"}
+	}
+	copts = append(copts, gojq.WithModuleLoader(gojq.NewModuleLoader(paths)))
 	if f.places {
 		// The place of a line reaches the expression as variables, since a
 		// function registered with the compiler cannot tell which
@@ -164,7 +170,7 @@ func Compile(opt Options) (*Filter, error) {
 				return src.num
 			}),
 			gojq.WithFunction("input_filename", 0, 0, func(any, []any) any {
-				if src.name == "" || src.name == opt.StdinName {
+				if src.name == "" {
 					return nil
 				}
 				return src.name
@@ -191,6 +197,31 @@ func Compile(opt Options) (*Filter, error) {
 	}
 	f.code = code
 	return f, nil
+}
+
+// jqOnly are definitions of jq builtins that gojq lacks, as far as gojq
+// can give them: it keeps no key order, so keys_unsorted is keys; it
+// keeps number literals but has no decimal numbers.
+var jqOnly = map[string]string{
+	"keys_unsorted":        "def keys_unsorted: keys;",
+	"have_literal_numbers": "def have_literal_numbers: true;",
+	"have_decnum":          "def have_decnum: false;",
+}
+
+// missing returns the definitions of jqOnly that expr names (a false
+// alarm costs nothing: a user's own definition comes later and wins).
+func missing(expr string) []*gojq.FuncDef {
+	var defs []*gojq.FuncDef
+	for name, def := range jqOnly {
+		if strings.Contains(expr, name) {
+			q, err := gojq.Parse(def + " .")
+			if err != nil {
+				panic(err)
+			}
+			defs = append(defs, q.FuncDefs...)
+		}
+	}
+	return defs
 }
 
 // Parallel reports whether Run filters lines independently on Workers

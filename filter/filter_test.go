@@ -34,7 +34,7 @@ func bigInput(n, bad int) (string, string, string) {
 	for i := 1; i <= n; i++ {
 		if bad > 0 && i%bad == 0 {
 			fmt.Fprintf(&in, "{\"i\": %d,\n", i)
-			fmt.Fprintf(&wantErr, "big:%d: invalid JSON: unexpected end of line in object at column %d\n", i, len(fmt.Sprint(i))+8)
+			fmt.Fprintf(&wantErr, "big:%d: not valid JSON at byte %d: the line ends inside a value\n", i, len(fmt.Sprint(i))+8)
 			continue
 		}
 		fmt.Fprintf(&in, "{\"type\": \"tool_call\", \"i\": %d, \"pad\": \"%s\"}\n", i, strings.Repeat("x", i%97))
@@ -246,7 +246,7 @@ func TestLiveness(t *testing.T) {
 }
 
 func TestEvalPlaces(t *testing.T) {
-	f, err := Compile(Options{Expr: "[input_filename, input_line_number, .a]", Workers: 1, StdinName: "<stdin>"})
+	f, err := Compile(Options{Expr: "[input_filename, input_line_number, .a]", Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +256,7 @@ func TestEvalPlaces(t *testing.T) {
 			t.Fatal(stop, err)
 		}
 	}
-	if want := "[\"run.jsonl\",7,1]\n[null,8,1]\n"; out.String() != want || errw.Len() != 0 {
+	if want := "[\"run.jsonl\",7,1]\n[\"<stdin>\",8,1]\n"; out.String() != want || errw.Len() != 0 {
 		t.Errorf("got %q, stderr %q", out.String(), errw.String())
 	}
 }

@@ -115,7 +115,7 @@ func (f *Filter) runParallel(inputs []Input, w *jsonl.Writer, errw io.Writer) (S
 	report := func(msg string) {
 		dispatch(false)
 		cur.msgs = append(cur.msgs, msg...)
-		cur.st.Bad++
+		cur.st.Unread++
 		if f.opt.FailFast {
 			cur.st.Stopped = true
 		}
@@ -136,23 +136,26 @@ inputs:
 			report("zevo: " + err.Error() + "\n")
 			continue
 		}
-		rd := jsonl.NewReader(rc, in.Name, idleFor(rc, idle))
+		rd := newUnits(jsonl.NewReader(rc, in.Name, idleFor(rc, idle)), f.opt.RawInput)
 		num := 0
 		for {
-			l, err := rd.Next()
+			l, err := rd.next()
 			if err != nil {
 				if err != io.EOF {
 					report(where(in.Name, num+1) + ": read error: " + err.Error() + "\n")
 				}
 				break
 			}
-			num = l.Num
-			cur.st.Lines++
-			if !f.opt.RawInput && jsonl.IsBlank(l.Bytes) {
+			num = l.Num + l.Lines - 1
+			cur.st.Lines += l.Lines
+			if l.Blank {
 				continue
 			}
 			start := len(cur.buf)
 			cur.buf = append(cur.buf, l.Bytes...)
+			if l.CR && f.opt.RawInput {
+				cur.buf = append(cur.buf, '\r')
+			}
 			cur.lines = append(cur.lines, lineRef{l.Name, l.Num, start, len(cur.buf)})
 			if len(cur.lines) >= batchLines || len(cur.buf) >= batchBytes {
 				dispatch(false)

@@ -10,6 +10,12 @@ import "github.com/itchyny/gojq"
 // any other result is made of those keys' values alone. It returns nil
 // when the expression may see more, by a deliberately narrow reading of
 // the expression: anything not understood here means "all".
+//
+// The walk tracks, for every sub-expression, whether its . may be the
+// input object (dot). Only where dot holds can the input be seen, so a
+// sub-expression whose . is something else (the right side of .a | …, the
+// update of a reduce) needs nothing, provided no variable holds the input:
+// binding the input to a variable (. as $x, reduce . as $x) needs all.
 func project(q *gojq.Query) map[string]bool {
 	p := &projector{keys: map[string]bool{}}
 	p.query(q, true, true)
@@ -24,25 +30,41 @@ type projector struct {
 	all  bool
 }
 
+// need marks the whole input as needed when . may be the input.
+func (p *projector) need(dot bool) {
+	if dot {
+		p.all = true
+	}
+}
+
 // query walks q. dot tells whether . may be the input object there; out
-// whether q's results go out as they are (or into the right side of a
-// pipe, which is walked on its own), rather than into an operation. It
-// returns whether q may yield the input object itself.
+// whether q's results go out as they are or into the right side of a
+// pipe (which is walked with that in mind), rather than into an
+// operation, a variable or a constructed value. It returns whether q may
+// yield the input object itself.
 func (p *projector) query(q *gojq.Query, dot, out bool) bool {
 	if q == nil || p.all {
 		return false
 	}
-	if len(q.FuncDefs) > 0 || len(q.Imports) > 0 || q.Meta != nil || len(q.Patterns) > 0 {
-		p.all = true
+	if len(q.FuncDefs) > 0 || len(q.Imports) > 0 || q.Meta != nil {
+		// Closures and modules: not followed.
+		p.need(true)
 		return false
 	}
 	if q.Term != nil {
 		return p.term(q.Term, dot, out)
 	}
+	if len(q.Patterns) > 0 {
+		// term as $x | body: $x holds the term's values (never the input:
+		// walked as an operand), and body's . is the same as the term's.
+		p.query(q.Left, dot, false)
+		p.patterns(q.Patterns, dot)
+		return p.query(q.Right, dot, out)
+	}
 	switch q.Op {
 	case gojq.OpPipe:
 		yields := p.query(q.Left, dot, true)
-		return p.query(q.Right, dot && yields, out)
+		return p.query(q.Right, yields, out)
 	case gojq.OpComma, gojq.OpAlt:
 		l := p.query(q.Left, dot, out)
 		r := p.query(q.Right, dot, out)
@@ -53,16 +75,31 @@ func (p *projector) query(q *gojq.Query, dot, out bool) bool {
 		p.query(q.Right, dot, false)
 		return false
 	}
-	// assignments and updates work on . as a whole
-	if dot {
-		p.all = true
-	}
+	// Assignments and updates work on paths of . as a whole.
+	p.need(dot)
 	p.query(q.Left, dot, false)
 	p.query(q.Right, dot, false)
 	return false
 }
 
-// whole is . itself reaching a place: fine as a result, not as an operand.
+// patterns walks destructuring patterns: key expressions need all.
+func (p *projector) patterns(ps []*gojq.Pattern, dot bool) {
+	for _, pt := range ps {
+		if pt == nil {
+			continue
+		}
+		p.patterns(pt.Array, dot)
+		for _, o := range pt.Object {
+			if o.KeyQuery != nil || (o.KeyString != nil && len(o.KeyString.Queries) > 0) {
+				p.need(dot)
+			}
+			p.patterns([]*gojq.Pattern{o.Val}, dot)
+		}
+	}
+}
+
+// whole is the input itself reaching a place: fine as a result, not as
+// an operand.
 func (p *projector) whole(dot, out bool) bool {
 	if dot && !out {
 		p.all = true
@@ -71,26 +108,16 @@ func (p *projector) whole(dot, out bool) bool {
 }
 
 func (p *projector) term(t *gojq.Term, dot, out bool) bool {
-	// Suffixes (.a.b, .[0], .[]) work on the term's result; the first
-	// suffix of . itself works on the input object.
-	suffixes := t.SuffixList
-	termOut := out && len(suffixes) == 0
+	// With suffixes, the base's results go into them, which tell what
+	// they do with the input object.
+	baseOut := out || len(t.SuffixList) > 0
 	var yields bool
 	switch t.Type {
 	case gojq.TermTypeIdentity:
-		if len(suffixes) > 0 {
-			if !p.index(suffixes[0].Index, dot) {
-				return false
-			}
-			suffixes = suffixes[1:]
-			termOut = false // the field's value, not the input
-			yields = false
-			break
-		}
-		yields = p.whole(dot, out)
+		yields = dot
 	case gojq.TermTypeIndex:
-		p.index(t.Index, dot)
-	case gojq.TermTypeNull, gojq.TermTypeTrue, gojq.TermTypeFalse, gojq.TermTypeNumber:
+		p.index(t.Index, dot, dot)
+	case gojq.TermTypeNull, gojq.TermTypeTrue, gojq.TermTypeFalse, gojq.TermTypeNumber, gojq.TermTypeBreak:
 	case gojq.TermTypeString:
 		p.str(t.Str, dot)
 	case gojq.TermTypeFormat:
@@ -109,65 +136,88 @@ func (p *projector) term(t *gojq.Term, dot, out bool) bool {
 		p.term(t.Unary.Term, dot, false)
 	case gojq.TermTypeIf:
 		p.query(t.If.Cond, dot, false)
-		yields = p.query(t.If.Then, dot, termOut)
+		yields = p.query(t.If.Then, dot, baseOut)
 		for _, e := range t.If.Elif {
 			p.query(e.Cond, dot, false)
-			yields = p.query(e.Then, dot, termOut) || yields
+			yields = p.query(e.Then, dot, baseOut) || yields
 		}
 		if t.If.Else != nil {
-			yields = p.query(t.If.Else, dot, termOut) || yields
+			yields = p.query(t.If.Else, dot, baseOut) || yields
 		} else {
-			yields = p.whole(dot, termOut) || yields // no else: .
+			yields = dot || yields // no else: .
 		}
+	case gojq.TermTypeTry:
+		yields = p.query(t.Try.Body, dot, baseOut)
+		// The handler's . is the error, which never is the input: an
+		// error made of the input needs all where it is raised.
+		p.query(t.Try.Catch, false, baseOut)
+	case gojq.TermTypeReduce:
+		p.query(t.Reduce.Query, dot, false)
+		p.patterns(t.Reduce.Patterns, dot)
+		p.query(t.Reduce.Start, dot, false)
+		p.query(t.Reduce.Update, false, false)
+	case gojq.TermTypeForeach:
+		p.query(t.Foreach.Query, dot, false)
+		p.patterns(t.Foreach.Patterns, dot)
+		p.query(t.Foreach.Start, dot, false)
+		p.query(t.Foreach.Update, false, false)
+		p.query(t.Foreach.Extract, false, false)
+	case gojq.TermTypeLabel:
+		yields = p.query(t.Label.Body, dot, baseOut)
 	case gojq.TermTypeQuery:
-		yields = p.query(t.Query, dot, termOut)
+		yields = p.query(t.Query, dot, baseOut)
 	case gojq.TermTypeFunc:
-		yields = p.fn(t.Func, dot, termOut)
+		yields = p.fn(t.Func, dot, baseOut)
 	default:
-		// .., try, reduce, foreach, label, break
-		if dot {
-			p.all = true
-		}
+		// .. and anything new
+		p.need(dot)
 		return false
 	}
-	for _, s := range suffixes {
-		if s.Index != nil {
-			p.index(s.Index, false) // on a value already built
+	for _, s := range t.SuffixList {
+		switch {
+		case s.Optional:
+		case s.Iter:
+			p.need(yields)
+			yields = false
+		case s.Index != nil:
+			// An index's own expressions see the term's ., not the
+			// value indexed: .c[.k] reads .k of the input.
+			p.index(s.Index, yields, dot)
+			yields = false
+		default:
+			p.need(dot)
 		}
 	}
-	if len(suffixes) > 0 {
-		return false
-	}
-	return yields
+	return yields && p.whole(dot, out)
 }
 
-// index records .key on . when . may be the input; any other index of the
-// input needs all of it. It reports whether it understood the index.
-func (p *projector) index(ix *gojq.Index, dot bool) bool {
+// index walks an index applied to a value that may be the input (on)
+// and whose expressions are evaluated where . may be the input (dot).
+// A literal key of the input is recorded; any other index of the input
+// needs all of it.
+func (p *projector) index(ix *gojq.Index, on, dot bool) {
 	if ix == nil {
-		if dot {
-			p.all = true // .[] on the input
-		}
-		return false
+		p.need(on)
+		return
 	}
-	switch {
-	case ix.Name != "" && ix.Start == nil && ix.End == nil && !ix.IsSlice:
-		if dot {
-			p.keys[ix.Name] = true
+	if !ix.IsSlice && ix.Start == nil && ix.End == nil {
+		switch {
+		case ix.Str == nil:
+			if on {
+				p.keys[ix.Name] = true
+			}
+			return
+		case len(ix.Str.Queries) == 0:
+			if on {
+				p.keys[ix.Str.Str] = true
+			}
+			return
 		}
-		return true
-	case ix.Str != nil && len(ix.Str.Queries) == 0 && ix.Start == nil && ix.End == nil && !ix.IsSlice:
-		if dot {
-			p.keys[ix.Str.Str] = true
-		}
-		return true
 	}
-	if dot {
-		p.all = true
-	}
-	p.query(ix.Start, false, false)
-	p.query(ix.End, false, false)
-	return false
+	p.need(on)
+	p.str(ix.Str, dot)
+	p.query(ix.Start, dot, false)
+	p.query(ix.End, dot, false)
 }
 
 func (p *projector) str(s *gojq.String, dot bool) {
@@ -186,53 +236,50 @@ func (p *projector) object(o *gojq.Object, dot bool) {
 	for _, kv := range o.KeyVals {
 		switch {
 		case kv.Val != nil:
-			if kv.KeyString != nil {
-				p.str(kv.KeyString, dot)
-			}
+			p.str(kv.KeyString, dot)
 			p.query(kv.KeyQuery, dot, false)
 			p.query(kv.Val, dot, false)
 		case kv.Key != "" && kv.Key[0] == '$':
 			// {$x}: a variable
-		case kv.Key != "":
+		case kv.Key != "" && kv.Key[0] != '@':
 			if dot {
 				p.keys[kv.Key] = true // {id} is {id: .id}
 			}
-		case kv.KeyString != nil && len(kv.KeyString.Queries) == 0:
+		case kv.Key == "" && kv.KeyQuery == nil && kv.KeyString != nil && len(kv.KeyString.Queries) == 0:
 			if dot {
 				p.keys[kv.KeyString.Str] = true
 			}
 		default:
-			if dot {
-				p.all = true
-			}
+			p.need(dot)
+			p.str(kv.KeyString, dot)
+			p.query(kv.KeyQuery, dot, false)
 		}
 	}
 }
 
 // fn walks a call. Variables and functions that ignore . are fine;
 // select yields . itself; anything else applied to the input needs all
-// of it.
+// of it. A call where . is not the input sees the input nowhere: its
+// arguments are evaluated on that . or on values made from it.
 func (p *projector) fn(f *gojq.Func, dot, out bool) bool {
 	if len(f.Name) > 0 && f.Name[0] == '$' {
+		return false
+	}
+	if !dot {
 		return false
 	}
 	switch {
 	case f.Name == "select" && len(f.Args) == 1:
 		p.query(f.Args[0], dot, false)
-		return p.whole(dot, out)
+		return true
 	case f.Name == "error" && len(f.Args) == 1:
 		p.query(f.Args[0], dot, false)
 		return false
 	case len(f.Args) == 0 && (f.Name == "empty" || f.Name == "null" || f.Name == "true" || f.Name == "false" ||
-		f.Name == "input_line_number" || f.Name == "input_filename" || f.Name == "now" || f.Name == "env"):
+		f.Name == "input_line_number" || f.Name == "input_filename" || f.Name == "now" || f.Name == "env" ||
+		f.Name == "halt"):
 		return false
 	}
-	if dot {
-		p.all = true
-		return false
-	}
-	for _, a := range f.Args {
-		p.query(a, false, false)
-	}
+	p.all = true
 	return false
 }

@@ -1,12 +1,13 @@
 package filter
 
 import (
-	"context"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
 	"reflect"
 	"strconv"
+	"strings"
 
 	"github.com/itchyny/gojq"
 	"github.com/zevo/zevo/jsonl"
@@ -23,7 +24,8 @@ type Input struct {
 type Stats struct {
 	Lines   int // lines read
 	Values  int // input values the expression ran on
-	Bad     int // lines that are not JSON, and inputs that could not be read
+	Bad     int // values that are not JSON
+	Unread  int // inputs that could not be opened or read to the end
 	Errors  int // values on which the expression raised an error
 	Outputs int // results written
 	// LastTruthy: the last result was neither false nor null (for -e).
@@ -39,6 +41,7 @@ func (s *Stats) add(d *Stats) {
 	s.Lines += d.Lines
 	s.Values += d.Values
 	s.Bad += d.Bad
+	s.Unread += d.Unread
 	s.Errors += d.Errors
 	if d.Outputs > 0 {
 		s.LastTruthy = d.LastTruthy
@@ -55,18 +58,20 @@ func (s *Stats) add(d *Stats) {
 type runner struct {
 	f    *Filter
 	dec  decoder
-	enc  encoder
+	enc  encoder // results
+	menc encoder // values in messages: compact
 	out  []byte
 	msgs []byte
 	vals []any
 	// vals1 is the scratch list of one line's values.
-	vals1 []decoded
-	st    Stats
-	stop  bool // halt or FailFast: no more values
+	vals1  []decoded
+	events []any // scratch list of --stream events
+	st     Stats
+	stop   bool // halt or FailFast: no more values
 }
 
 func (f *Filter) newRunner() *runner {
-	r := &runner{f: f, enc: encoder{ascii: f.opt.ASCII}}
+	r := &runner{f: f, enc: newEncoder(&f.opt.Output), menc: encoder{}}
 	r.dec.useArena = f.parallel
 	if f.parallel {
 		r.dec.want = f.want
@@ -89,11 +94,7 @@ func (r *runner) setPlace(name string, num int) {
 	if r.f.places {
 		n := len(r.vals)
 		r.vals[n-2] = num
-		if name == r.f.opt.StdinName {
-			r.vals[n-1] = nil
-		} else {
-			r.vals[n-1] = name
-		}
+		r.vals[n-1] = name
 	}
 }
 
@@ -112,7 +113,7 @@ func (r *runner) decodeLine(d *decoder, vals []decoded, b []byte, name string, n
 	for d.more() {
 		v, raw, err := d.next()
 		if err != nil {
-			r.bad(name, num, err.Error())
+			r.bad(name, num, badValue(b, num, err))
 			return vals[:0], false
 		}
 		if !d.exact && d.want != nil {
@@ -123,6 +124,14 @@ func (r *runner) decodeLine(d *decoder, vals []decoded, b []byte, name string, n
 			vals, ok := r.decodeLine(d, vals, b, name, num)
 			d.want = want
 			return vals, ok
+		}
+		if r.f.opt.Stream {
+			r.events = streamEvents(r.events[:0], v, raw)
+			for _, ev := range r.events {
+				vals = append(vals, decoded{v: ev})
+			}
+			clear(r.events)
+			continue
 		}
 		vals = append(vals, decoded{v, raw, d.exact})
 	}
@@ -150,6 +159,23 @@ func (r *runner) line(b []byte, name string, num int) {
 	}
 }
 
+// badValue describes a syntax error in the text b of a unit that starts
+// on line num: by column when the error is on that line, else by line and
+// column.
+func badValue(b []byte, num int, err error) string {
+	se, ok := err.(*syntaxError)
+	if !ok {
+		return err.Error()
+	}
+	off := min(se.off, len(b))
+	nl := bytes.LastIndexByte(b[:off], '\n')
+	if nl < 0 {
+		return err.Error()
+	}
+	line := num + bytes.Count(b[:off], []byte{'\n'})
+	return "not valid JSON at line " + strconv.Itoa(line) + ", byte " + strconv.Itoa(off-nl) + ": " + se.msg
+}
+
 // bad reports a line that is not JSON.
 func (r *runner) bad(name string, num int, msg string) {
 	r.st.Bad++
@@ -163,11 +189,21 @@ func (r *runner) bad(name string, num int, msg string) {
 	}
 }
 
+// unread reports an input that could not be opened or read.
+func (r *runner) unread(msg string) {
+	r.st.Unread++
+	r.msgs = append(r.msgs, msg...)
+	if r.f.opt.FailFast {
+		r.stop = true
+		r.st.Stopped = true
+	}
+}
+
 // value runs the expression on v, whose JSON text is raw (exact: raw
 // spells v faithfully), read at name:num (num 0: no place).
 func (r *runner) value(v any, raw []byte, exact bool, name string, num int) {
 	r.setPlace(name, num)
-	iter := r.f.code.RunWithContext(context.Background(), v, r.vals...)
+	iter := r.f.code.RunWithContext(r.f.ctx, v, r.vals...)
 	for {
 		x, ok := iter.Next()
 		if !ok {
@@ -177,7 +213,7 @@ func (r *runner) value(v any, raw []byte, exact bool, name string, num int) {
 			r.error(err, name, num)
 			return
 		}
-		r.emit(x, v, raw, exact)
+		r.emit(x, v, raw, exact, name, num)
 	}
 }
 
@@ -191,7 +227,7 @@ func (r *runner) error(err error, name string, num int) {
 			if s, ok := v.(string); ok {
 				r.msgs = append(r.msgs, s...)
 			} else {
-				r.msgs = r.enc.append(r.msgs, v)
+				r.msgs = r.menc.append(r.msgs, v)
 				r.msgs = append(r.msgs, '\n')
 			}
 		}
@@ -221,22 +257,38 @@ func (r *runner) error(err error, name string, num int) {
 }
 
 // emit writes one result. A result that is the input value itself is
-// written as the input spelled it.
-func (r *runner) emit(x, in any, raw []byte, exact bool) {
+// written from the input's text.
+func (r *runner) emit(x, in any, raw []byte, exact bool, name string, num int) {
 	o := &r.f.opt
 	r.st.Outputs++
 	r.st.LastTruthy = x != nil && x != false
-	if o.Seq {
-		r.out = append(r.out, 0x1e)
-	}
-	if s, ok := x.(string); ok && (o.Raw || o.Join) {
+	if s, ok := x.(string); ok && (o.Raw || o.Join || o.Raw0) && o.ASCII {
+		// jq writes such a string as JSON, escaped
+		r.out = appendString(r.out, s, true)
+	} else if ok && (o.Raw || o.Join || o.Raw0) {
+		if o.Raw0 && strings.IndexByte(s, 0) >= 0 {
+			r.st.Outputs--
+			r.error(errors.New("cannot dump a string containing NUL with --raw-output0"), name, num)
+			return
+		}
 		r.out = append(r.out, s...)
-	} else if exact && raw != nil && !o.SortKeys && !o.ASCII && same(x, in) {
-		r.out = append(r.out, raw...)
 	} else {
-		r.out = r.enc.append(r.out, x)
+		if o.Seq {
+			r.out = append(r.out, 0x1e)
+		}
+		switch {
+		case !exact || raw == nil || o.SortKeys || o.ASCII || !same(x, in):
+			r.out = r.enc.append(r.out, x)
+		case r.enc.plain() && !o.Compact && bytes.IndexByte(raw, '\n') < 0:
+			r.out = append(r.out, raw...) // as read
+		default:
+			r.out = r.enc.appendText(r.out, raw)
+		}
 	}
-	if !o.Join {
+	switch {
+	case o.Raw0:
+		r.out = append(r.out, 0)
+	case !o.Join:
 		r.out = append(r.out, '\n')
 	}
 }
@@ -268,13 +320,18 @@ func same(x, in any) bool {
 }
 
 func (r *runner) debug(v any) {
-	r.msgs = append(r.msgs, `["DEBUG:",`...)
-	r.msgs = r.enc.append(r.msgs, v)
-	r.msgs = append(r.msgs, "]\n"...)
+	r.msgs = r.menc.append(r.msgs, []any{"DEBUG:", v})
+	r.msgs = append(r.msgs, '\n')
 }
 
+// stderr writes v as jq 1.7 does: a string as it is, anything else
+// compact, with no newline.
 func (r *runner) stderr(v any) {
-	r.msgs = r.enc.append(r.msgs, v)
+	if s, ok := v.(string); ok {
+		r.msgs = append(r.msgs, s...)
+		return
+	}
+	r.msgs = r.menc.append(r.msgs, v)
 }
 
 // Run runs the expression on the values of inputs, in order, writing

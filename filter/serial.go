@@ -15,7 +15,8 @@ type source struct {
 	inputs []Input
 	idx    int
 	rc     io.ReadCloser
-	rd     *jsonl.Reader
+	rd     *units
+	noNL   bool // the last unit read had no line end
 	idle   func() error
 	dec    decoder
 	// line holds the current line's bytes: a copy, since a value's text
@@ -49,31 +50,40 @@ func (s *source) next() (v any, raw []byte, exact, ok bool) {
 		if s.rd == nil && !s.open() {
 			return nil, nil, false, false
 		}
-		l, err := s.rd.Next()
+		l, err := s.rd.next()
 		if err != nil {
 			if err != io.EOF {
 				if s.err = s.idleErr(); s.err != nil {
 					return nil, nil, false, false
 				}
-				s.r.bad(s.name, s.num+1, "read error: "+err.Error())
+				s.r.unread(where(s.name, s.num+1) + ": read error: " + err.Error() + "\n")
 			}
 			s.rc.Close()
 			s.rd = nil
 			continue
 		}
-		s.name, s.num = l.Name, l.Num
-		s.r.st.Lines++
+		s.name, s.num, s.noNL = l.Name, l.Num, l.NoNewline
+		s.r.st.Lines += l.Lines
 		if s.f.opt.RawInput {
 			s.r.st.Values++
-			return string(l.Bytes), nil, false, true
+			return rawLine(l), nil, false, true
 		}
-		if jsonl.IsBlank(l.Bytes) {
+		if l.Blank {
 			continue
 		}
 		s.line = bytes.Clone(l.Bytes)
 		s.pending, _ = s.r.decodeLine(&s.dec, s.pending, s.line, s.name, s.num)
 		s.at = 0
 	}
+}
+
+// rawLine is the string of a line with -R: its text, with the CR of a
+// CR LF line end, as jq keeps it.
+func rawLine(l unit) string {
+	if l.CR {
+		return string(l.Bytes) + "\r"
+	}
+	return string(l.Bytes)
 }
 
 // idleErr tells a read error from the idle hook's (a failed flush).
@@ -91,17 +101,14 @@ func (s *source) open() bool {
 		s.idx++
 		rc, err := in.Open()
 		if err != nil {
-			s.r.st.Bad++
-			s.r.msgs = append(s.r.msgs, "zevo: "+err.Error()+"\n"...)
-			if s.f.opt.FailFast {
-				s.r.stop = true
-				s.r.st.Stopped = true
+			s.r.unread("zevo: " + err.Error() + "\n")
+			if s.r.stop {
 				return false
 			}
 			continue
 		}
 		s.rc = rc
-		s.rd = jsonl.NewReader(rc, in.Name, idleFor(rc, s.idle))
+		s.rd = newUnits(jsonl.NewReader(rc, in.Name, idleFor(rc, s.idle)), s.f.opt.RawInput)
 		return true
 	}
 	return false
@@ -164,7 +171,9 @@ func (f *Filter) runSerial(inputs []Input, w *jsonl.Writer, errw io.Writer) (Sta
 			}
 			if f.opt.RawInput {
 				text = append(text, v.(string)...)
-				text = append(text, '\n')
+				if !s.noNL {
+					text = append(text, '\n')
+				}
 				continue
 			}
 			all = append(all, v)

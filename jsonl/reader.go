@@ -18,6 +18,8 @@ type Line struct {
 	Bytes []byte // valid until the next call to Next
 	// NoNewline is true for a last line that had no line end.
 	NoNewline bool
+	// CR is true for a line that ended with CR LF (the CR is removed).
+	CR bool
 }
 
 // Where formats the line's place as FILE:LINE.
@@ -92,12 +94,13 @@ func (r *Reader) Next() (Line, error) {
 		r.err = io.EOF
 		return Line{}, io.EOF
 	}
-	noNL := true
+	noNL, cr := true, false
 	if n := len(line); n > 0 && line[n-1] == '\n' {
 		line = line[:n-1]
 		noNL = false
 		if n := len(line); n > 0 && line[n-1] == '\r' {
 			line = line[:n-1]
+			cr = true
 		}
 	}
 	if !r.started {
@@ -105,7 +108,7 @@ func (r *Reader) Next() (Line, error) {
 		line = bytes.TrimPrefix(line, bom)
 	}
 	r.num++
-	return Line{Name: r.name, Num: r.num, Bytes: line, NoNewline: noNL}, nil
+	return Line{Name: r.name, Num: r.num, Bytes: line, NoNewline: noNL, CR: cr}, nil
 }
 
 // hugeLine is the size from which the buffer of a long line grows by hand.

@@ -1,0 +1,2 @@
+import "6" as foo { test: "foo" };
+def h: . * foo::i;

@@ -1,0 +1,3 @@
+import "m2" as x;
+
+def f: 42 | x::g;

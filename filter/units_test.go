@@ -1,0 +1,94 @@
+package filter
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/zevo/zevo/jsonl"
+)
+
+// Values as jq reads them: spanning lines, several on a line, pretty
+// printed; a bad value is reported where it starts and reading resumes at
+// the next line that starts a value. The parallel and serial paths agree.
+func TestValuesSpanningLines(t *testing.T) {
+	for _, c := range []struct {
+		name, in, out, errs string
+	}{
+		{"pretty object", "{\n  \"a\": 1,\n  \"b\": [\n    2,\n    3\n  ]\n}\n", "[1,[2,3]]\n", ""},
+		{"pretty array of objects", "[\n{\"a\": 1},\n{\"a\": 2}\n]\n", "", "in:1: expected an object but got: array ([{\"a\":1},{\"a\":2}])\n"},
+		{"several per line and across", "{\"a\": 1} {\"a\":\n2} 3\n", "[1,null]\n[2,null]\n", "in:1: expected an object but got: number (3)\n"},
+		{"blank lines inside", "{\n\n\"a\": 1,\n\n\"b\": 2}\n", "[1,2]\n", ""},
+		{"truncated line then JSONL", "{\"a\": 1,\n{\"a\": 2}\n", "[2,null]\n", "in:1: not valid JSON at byte 9: the line ends inside a value\n"},
+		{"truncated array then JSONL", "[1, 2\n{\"a\": 3}\n", "[3,null]\n", "in:1: not valid JSON at byte 6: the line ends inside a value\n"},
+		{"unterminated string", "{\"a\": \"x,\n{\"a\": 4}\n", "[4,null]\n", "in:1: not valid JSON at byte 10: the line ends inside a value\n"},
+		{"error inside a pretty value", "{\n  \"a\": 1 x\n}\n{\"a\": 5}\n", "[5,null]\n", "in:1: not valid JSON at line 2, byte 10: unexpected 'x'\n"},
+		{"cut at the end", "{\"a\": 6}\n{\n  \"a\": [1,\n", "[6,null]\n", "in:2: not valid JSON at line 3, byte 11: the line ends inside a value\n"},
+	} {
+		for _, expr := range []string{`[.a, .b]`, `[.a, .b] | input_line_number as $n | .`} {
+			for _, opt := range []Options{{Expr: expr, Workers: 2}, {Expr: expr, NullInput: true}} {
+				opt := opt
+				if opt.NullInput {
+					opt.Expr = "inputs | " + expr
+				}
+				out, errs, _ := run(t, opt, strInput("in", c.in))
+				if c.name == "several per line and across" && opt.NullInput {
+					// the error stops inputs
+					continue
+				}
+				if out != c.out || errs != c.errs {
+					t.Errorf("%s: %s: got\n%s%s\nwant\n%s%s", c.name, opt.Expr, out, errs, c.out, c.errs)
+				}
+			}
+		}
+	}
+}
+
+func TestRawInputKeepsCR(t *testing.T) {
+	out, _, _ := run(t, Options{Expr: ".", RawInput: true, Workers: 2}, strInput("in", "a\r\n\nb"))
+	if want := "\"a\\r\"\n\"\"\n\"b\"\n"; out != want {
+		t.Errorf("-R: %q, want %q", out, want)
+	}
+	out, _, _ = run(t, Options{Expr: ".", RawInput: true, Slurp: true}, strInput("in", "a\r\n\nb"))
+	if want := "\"a\\r\\n\\nb\"\n"; out != want {
+		t.Errorf("-R -s: %q, want %q", out, want)
+	}
+	if strings.Contains(out, "\r") {
+		t.Error("raw CR written")
+	}
+}
+
+// BenchmarkUnits compares cutting JSONL into units with reading its lines
+// alone: the cost of reading values as jq does on the JSONL fast path.
+func BenchmarkUnits(b *testing.B) {
+	var sb strings.Builder
+	if err := writeCorpus(&sb, 8<<20, 3); err != nil {
+		b.Fatal(err)
+	}
+	corpus := sb.String()
+	for _, units := range []bool{false, true} {
+		b.Run(fmt.Sprintf("units=%v", units), func(b *testing.B) {
+			b.SetBytes(int64(len(corpus)))
+			for b.Loop() {
+				rd := jsonl.NewReader(strings.NewReader(corpus), "c", nil)
+				u := newUnits(rd, false)
+				n := 0
+				for {
+					var err error
+					if units {
+						_, err = u.next()
+					} else {
+						_, err = rd.Next()
+					}
+					if err != nil {
+						break
+					}
+					n++
+				}
+				if n == 0 {
+					b.Fatal("no lines")
+				}
+			}
+		})
+	}
+}

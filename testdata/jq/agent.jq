@@ -1,0 +1,1 @@
+def calls: select(.type == "tool_call") | .name;
