@@ -9,9 +9,7 @@ import (
 // escaped so it reads as it was written and cannot open a construct:
 // prose with backslash escapes, code in fences longer than any run of
 // backticks inside, HTML (the <summary> lines) with entities.
-type markdownDoc struct {
-	several bool
-}
+type markdownDoc struct{}
 
 // overviewMax is how many runs the table at the top lists.
 const overviewMax = 1000
@@ -31,7 +29,6 @@ func (m *markdownDoc) begin(dst []byte, h *docHead) []byte {
 		dst = append(dst, "; not redacted"...)
 	}
 	dst = append(dst, ".\n\n"...)
-	m.several = len(h.Files) > 1
 	if len(h.Runs) < 2 {
 		return dst
 	}
@@ -210,6 +207,7 @@ func (m *markdownDoc) notice(dst []byte, kind noticeKind, label, msg string) []b
 	return append(dst, "\n\n"...)
 }
 
+// runEnd writes nothing: the heading said how the run ended.
 func (m *markdownDoc) runEnd(dst []byte, r *runHead) []byte { return dst }
 
 func (m *markdownDoc) end(dst []byte) []byte { return dst }
