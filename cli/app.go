@@ -27,6 +27,11 @@ type env struct {
 	mu     sync.Mutex
 	onStop func()
 
+	// sigMu guards signal: when set, a command takes SIGINT and SIGTERM
+	// itself (exec passes them on to the program it runs).
+	sigMu  sync.Mutex
+	signal func(os.Signal)
+
 	// account, when set (by tests), receives translate's accounting.
 	account func(*translate.Stats)
 }
@@ -59,6 +64,26 @@ func (e *env) whenStopped(f func()) {
 	e.mu.Unlock()
 }
 
+// onSignal makes f receive SIGINT and SIGTERM instead of the default
+// stop; nil restores it.
+func (e *env) onSignal(f func(os.Signal)) {
+	e.sigMu.Lock()
+	e.signal = f
+	e.sigMu.Unlock()
+}
+
+// takeSignal passes sig to the command's handler, if it has one.
+func (e *env) takeSignal(sig os.Signal) bool {
+	e.sigMu.Lock()
+	f := e.signal
+	e.sigMu.Unlock()
+	if f == nil {
+		return false
+	}
+	f(sig)
+	return true
+}
+
 func newApp(e *env) *ucli.App {
 	app := &ucli.App{
 		Name:    "zevo",
@@ -89,6 +114,7 @@ Examples:
 	app.Commands = append(app.Commands, validateCommand(e))
 	app.Commands = append(app.Commands, statsCommand(e))
 	app.Commands = append(app.Commands, viewCommand(e))
+	app.Commands = append(app.Commands, execCommand(e))
 	// "zevo --to zero FILE" is translate without the word.
 	app.Flags = translateFlags(true)
 	app.Action = func(c *ucli.Context) error {

@@ -16,6 +16,14 @@ const (
 	ExitTerminate   = 143 // SIGTERM: likewise
 )
 
+// Exit codes of zevo exec beyond those above and the run's own (see
+// docs/exec.md): Zero's code for a run that did not finish, and the
+// shell's for a program that cannot be run.
+const (
+	ExitIncomplete = 4
+	ExitNoAgent    = 127
+)
+
 // Exit codes of zevo jq and translate --jq, jq 1.7's. When several apply,
 // the first of these wins: halt_error's own code; 2 for a FILE that could
 // not be read (jq's "system error"); 5 for values that are not JSON and

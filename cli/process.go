@@ -16,19 +16,25 @@ const stopGrace = 2 * time.Second
 // flushing what was already translated before it exits 130 or 143.
 func Main() int {
 	// Without this the Go runtime kills the process on the first write to
-	// a closed stdout; ignored, the write returns EPIPE and zevo ends
-	// cleanly.
-	signal.Ignore(syscall.SIGPIPE)
+	// a closed stdout; caught, the write returns EPIPE and zevo ends
+	// cleanly. (Caught, not ignored: an ignored signal stays ignored in
+	// the programs zevo exec starts.)
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	e := newEnv(os.Stdin, os.Stdout, os.Stderr)
 	done := make(chan int, 1)
 	go func() { done <- e.run(os.Args) }()
-	select {
-	case code := <-done:
-		return code
-	case sig := <-sigs:
-		return e.stop(sig, sigs)
+	for {
+		select {
+		case code := <-done:
+			return code
+		case sig := <-sigs:
+			if e.takeSignal(sig) {
+				continue
+			}
+			return e.stop(sig, sigs)
+		}
 	}
 }
 

@@ -1,10 +1,14 @@
 package inspect
 
 import (
+	"bytes"
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/zevo/zevo/translate"
 )
 
 // Lines to build random streams from: runs of both protocols, stray ends,
@@ -24,9 +28,12 @@ var runPieces = []string{
 	``,
 }
 
-// On any stream, validate, stats and view see the same runs: validate and
-// stats the same bounds and endings, view as many runs (input runs have
-// no heading) with the same endings.
+// On any stream, validate, stats, view and translate see the same runs:
+// validate and stats the same bounds and endings, view as many runs (input
+// runs have no heading) with the same endings, translate's Zero output as
+// many runs, the same ones cut short (outputRuns). (EvoScientist output
+// cannot tell a run of a lone successful run_end after a failed run from
+// that failed run: TestTranslateAgreesOnRuns checks it on real shapes.)
 func TestRunsAgreeOnRandomStreams(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	for range 1000 {
@@ -40,12 +47,18 @@ func TestRunsAgreeOnRandomStreams(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var fromValidate, fromStats, ends []string
+		var fromValidate, fromStats, ends, translated []string
 		for _, r := range rep.RunList {
 			fromValidate = append(fromValidate, fmt.Sprintf("%d-%d %s", r.FirstLine, r.LastLine, r.Status))
 			if r.Status != "input" {
 				ends = append(ends, r.Status)
+				translated = append(translated, cmp.Or(map[string]string{"incomplete": "incomplete"}[r.Status], "ended"))
 			}
+		}
+		var zero bytes.Buffer
+		translate.Translate(strings.NewReader(in), "x", translate.Options{To: translate.Zero, RunID: "R"}, &zero)
+		if got := outputRuns(t, zero.Bytes(), translate.Zero); fmt.Sprint(got) != fmt.Sprint(translated) {
+			t.Fatalf("%s\ntranslate --to zero: runs %v, validate %v\n%s", in, got, translated, zero.String())
 		}
 		for _, r := range st.Runs {
 			fromStats = append(fromStats, fmt.Sprintf("%d-%d %s", r.FirstLine, r.LastLine, r.Status))

@@ -9,6 +9,7 @@ import (
 	"sort"
 
 	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/protocol"
 )
 
 //go:embed *.json
@@ -22,6 +23,8 @@ type Field struct {
 	// (string, integer, number, boolean, object, array); another type is a
 	// diagnostic.
 	Type string
+	// Path: From is a path into nested values, not a top-level name.
+	Path bool
 }
 
 // Const is a target field with a fixed JSON value.
@@ -166,6 +169,7 @@ func (s *Set) loadTable(name string, t gjson.Result) error {
 			if !fieldTypes[f.Type] {
 				return fail("events.%s.fields.%s: unknown type %q", k.Str, fk.Str, f.Type)
 			}
+			f.Path = protocol.IsPath(f.From)
 			rule.Fields = append(rule.Fields, f)
 			return true
 		})

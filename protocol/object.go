@@ -113,11 +113,14 @@ func (o *Object) Str(key string) string {
 // Lookup resolves a top-level name, or a gjson path (with '.', '#', …)
 // against the whole line, for its Type and Raw as Peek.
 func (o *Object) Lookup(path string) gjson.Result {
-	if strings.ContainsAny(path, ".*?|#@\\") {
+	if IsPath(path) {
 		return gjson.Get(o.Raw, path)
 	}
 	return o.Peek(path)
 }
+
+// IsPath reports a gjson path (with '.', '#', …), not a top-level name.
+func IsPath(s string) bool { return strings.ContainsAny(s, ".*?|#@\\") }
 
 // Set sets a top-level member, replacing one of the same key in place.
 func (o *Object) Set(key string, v gjson.Result) { o.put(Member{Key: key, Value: v}, false) }

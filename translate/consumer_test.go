@@ -8,99 +8,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/zevo/zevo/internal/zerotest"
 )
-
-// zeroEvent has the fields and Go types of Zero's output event (Zero
-// 0.8.0's stream-json event, as PROTOCOLS.md lists it). Decoding with
-// unknown fields disallowed is what Zero's own decoder does.
-type zeroEvent struct {
-	SchemaVersion     int                             `json:"schemaVersion"`
-	Type              string                          `json:"type"`
-	RunID             string                          `json:"runId"`
-	SessionID         string                          `json:"sessionId"`
-	Cwd               string                          `json:"cwd"`
-	Provider          string                          `json:"provider"`
-	Model             string                          `json:"model"`
-	APIModel          string                          `json:"apiModel"`
-	Delta             string                          `json:"delta"`
-	ID                string                          `json:"id"`
-	Name              string                          `json:"name"`
-	Args              any                             `json:"args"`
-	Action            string                          `json:"action"`
-	Permission        string                          `json:"permission"`
-	PermissionGranted *bool                           `json:"permissionGranted"`
-	PermissionMode    string                          `json:"permissionMode"`
-	Autonomy          string                          `json:"autonomy"`
-	SideEffect        string                          `json:"sideEffect"`
-	Reason            string                          `json:"reason"`
-	DecisionReason    string                          `json:"decisionReason"`
-	Risk              *zeroRisk                       `json:"risk"`
-	Block             *zeroBlock                      `json:"block"`
-	Violation         *zeroBlock                      `json:"violation"` // v1's name for block
-	GrantMatched      bool                            `json:"grantMatched"`
-	Grant             *zeroGrant                      `json:"grant"`
-	Status            string                          `json:"status"`
-	Output            string                          `json:"output"`
-	Truncated         *bool                           `json:"truncated"`
-	Redacted          *bool                           `json:"redacted"`
-	ChangedFiles      []string                        `json:"changedFiles"`
-	Display           *struct{ Summary, Kind string } `json:"display"`
-	Checkpoint        *zeroCheckpoint                 `json:"checkpoint"`
-	Meta              map[string]string               `json:"meta"`
-	PromptTokens      *int                            `json:"promptTokens"`
-	CompletionTokens  *int                            `json:"completionTokens"`
-	TotalTokens       *int                            `json:"totalTokens"`
-	CostUSD           *float64                        `json:"costUsd"`
-	Text              string                          `json:"text"`
-	Message           string                          `json:"message"`
-	Code              string                          `json:"code"`
-	Recoverable       *bool                           `json:"recoverable"`
-	ExitCode          *int                            `json:"exitCode"`
-}
-
-// zeroEventV1 is the v1 event: its Grant had maxAutonomy.
-type zeroEventV1 struct {
-	zeroEvent
-	Grant *struct {
-		zeroGrant
-		MaxAutonomy string `json:"maxAutonomy"`
-	} `json:"grant"`
-}
-
-type zeroGrant struct {
-	ToolName   string `json:"toolName"`
-	Scope      string `json:"scope"`
-	ScopeKind  string `json:"scopeKind"`
-	Decision   string `json:"decision"`
-	ApprovedAt string `json:"approvedAt"`
-	Reason     string `json:"reason"`
-	Session    bool   `json:"session"`
-}
-
-type zeroCheckpoint struct {
-	Sequence      int      `json:"sequence"`
-	Tool          string   `json:"tool"`
-	Files         []string `json:"files"`
-	FilesRestored int      `json:"filesRestored"`
-	FilesDeleted  int      `json:"filesDeleted"`
-	Skipped       []string `json:"skipped"`
-}
-
-type zeroRisk struct {
-	Level      string   `json:"level"`
-	Categories []string `json:"categories"`
-	Reason     string   `json:"reason"`
-}
-
-type zeroBlock struct {
-	Code        string    `json:"code"`
-	ToolName    string    `json:"toolName"`
-	Action      string    `json:"action"`
-	Risk        *zeroRisk `json:"risk"`
-	Path        string    `json:"path"`
-	Reason      string    `json:"reason"`
-	Recoverable bool      `json:"recoverable"`
-}
 
 var zeroTypes = map[string]bool{"run_start": true, "reasoning": true, "text": true, "tool_call": true, "permission": true,
 	"permission_request": true, "permission_decision": true, "tool_result": true, "checkpoint": true, "restore": true,
@@ -149,17 +59,11 @@ func TestTargetConsumers(t *testing.T) {
 					}
 					continue
 				}
-				var ev zeroEvent
-				var v1 zeroEventV1
-				d := json.NewDecoder(bytes.NewReader([]byte(line)))
-				d.DisallowUnknownFields()
-				var err error
+				decode := zerotest.Decode
 				if to == Zero1 {
-					err = d.Decode(&v1)
-					ev = v1.zeroEvent
-				} else {
-					err = d.Decode(&ev)
+					decode = zerotest.DecodeV1
 				}
+				ev, err := decode([]byte(line))
 				if err != nil {
 					t.Errorf("%s --to %s, output line %d rejected by Zero's decoder: %v\n%s", f, to, i+1, err, line)
 					continue
@@ -223,7 +127,7 @@ func checkEvo(t *testing.T, f string, i int, line string, fromZero bool) {
 }
 
 // TestShapeIsZeroStruct checks that the fields zevo lets into Zero output
-// are those of Zero's event struct (zeroEvent, v1 with violation for block),
+// are those of Zero's event struct (zerotest.Event, v1 with violation for block),
 // so that the field tables and the struct cannot drift apart.
 func TestShapeIsZeroStruct(t *testing.T) {
 	for _, c := range []struct {
@@ -231,7 +135,7 @@ func TestShapeIsZeroStruct(t *testing.T) {
 		want, skip string
 	}{{zeroV2Event, "block", "violation"}, {zeroV1Event, "violation", "block"}} {
 		tags := map[string]bool{}
-		rt := reflect.TypeOf(zeroEvent{})
+		rt := reflect.TypeOf(zerotest.Event{})
 		for i := 0; i < rt.NumField(); i++ {
 			if tag := rt.Field(i).Tag.Get("json"); tag != c.skip {
 				tags[tag] = true

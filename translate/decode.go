@@ -95,8 +95,8 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnos
 // no target gets a field its decoder would refuse.
 func checkZeroFields(ev *event) *Diagnostic {
 	for _, m := range ev.Members() {
-		k, ok := protocol.ZeroFieldKind(m.Key)
-		if !ok || k == protocol.KindAny {
+		k := zeroFieldKinds.get(m.Key)
+		if k == protocol.KindAny {
 			continue
 		}
 		if d := typeErr(ev, m.Key, m.Value, k.String()); d != nil {
@@ -105,6 +105,51 @@ func checkZeroFields(ev *event) *Diagnostic {
 	}
 	return nil
 }
+
+// kindTable is protocol.ZeroFieldKind as a table made once, to look up
+// every field of every Zero line: buckets by a cheap hash of the name.
+type kindTable [64][]kindEntry
+
+type kindEntry struct {
+	name string
+	kind protocol.Kind
+}
+
+func nameHash(s string) int {
+	if s == "" {
+		return 0
+	}
+	return (len(s)*31 + int(s[0])*7 + int(s[len(s)-1])) & 63
+}
+
+// get returns the kind of a Zero field, KindAny for one Zero does not know.
+func (t *kindTable) get(name string) protocol.Kind {
+	for _, e := range t[nameHash(name)] {
+		if e.name == name {
+			return e.kind
+		}
+	}
+	return protocol.KindAny
+}
+
+var zeroFieldKinds = func() *kindTable {
+	var t kindTable
+	for _, p := range []*protocol.Protocol{protocol.ZeroV2, protocol.ZeroV1, protocol.ZeroInput} {
+		add := func(fs []protocol.Field) {
+			for _, f := range fs {
+				k, _ := protocol.ZeroFieldKind(f.Name)
+				if h := nameHash(f.Name); t.get(f.Name) == protocol.KindAny && k != protocol.KindAny {
+					t[h] = append(t[h], kindEntry{f.Name, k})
+				}
+			}
+		}
+		add(p.Envelope)
+		for _, e := range p.Events {
+			add(e.Fields)
+		}
+	}
+	return &t
+}()
 
 // upgrade turns a Zero v1 event into v2: violation → block (a block already
 // there wins), block codes renamed.

@@ -6,10 +6,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/zevo/zevo/protocol"
-
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/mappings"
+	"github.com/zevo/zevo/protocol"
 )
 
 // handler is one built-in translation. rule is the table's rule that

@@ -44,28 +44,44 @@ type keyInfo struct {
 }
 
 // keyCache remembers the keyInfo of the keys of one translator's events:
-// a handful of names as a rule, each looked up on every event.
+// a handful of names as a rule, each looked up on every event, first in
+// slots by a cheap hash, then in m.
 type keyCache struct {
-	m     map[string]keyInfo
+	slots [64]keySlot
+	m     map[string]keySlot
 	shape *shape
 	rd    bool
+}
+
+type keySlot struct {
+	key string // a copy: keys may be views of a line
+	ki  keyInfo
 }
 
 // maxKeyCache bounds the cache: events with ever new keys cannot grow it.
 const maxKeyCache = 4096
 
 func (c *keyCache) get(key string) keyInfo {
-	if ki, ok := c.m[key]; ok {
-		return ki
+	h := nameHash(key)
+	// An empty slot answers for the empty key, rightly: no shape or
+	// redaction rule names it.
+	if s := &c.slots[h]; s.key == key {
+		return s.ki
 	}
-	ki := lookupKey(key, c.shape, c.rd)
-	if len(c.m) < maxKeyCache {
-		if c.m == nil {
-			c.m = map[string]keyInfo{}
+	s, ok := c.m[key]
+	if !ok {
+		s = keySlot{key, lookupKey(key, c.shape, c.rd)}
+		if len(c.m) >= maxKeyCache {
+			return s.ki
 		}
-		c.m[strings.Clone(key)] = ki
+		if c.m == nil {
+			c.m = map[string]keySlot{}
+		}
+		s.key = strings.Clone(key)
+		c.m[s.key] = s
 	}
-	return ki
+	c.slots[h] = s
+	return s.ki
 }
 
 func lookupKey(key string, sh *shape, rd bool) keyInfo {
@@ -82,10 +98,10 @@ func lookupKey(key string, sh *shape, rd bool) keyInfo {
 
 func (o *out) info(key string) keyInfo {
 	switch {
-	case o.keys != nil:
-		return o.keys.get(key)
 	case o.rd == nil && o.shape == nil:
 		return keyInfo{}
+	case o.keys != nil:
+		return o.keys.get(key)
 	}
 	return lookupKey(key, o.shape, o.rd != nil)
 }
@@ -121,8 +137,8 @@ func (o *out) fail(err error) {
 
 // put records the value rendered from start as key's. A sensitive key's
 // value is replaced by the marker, as Zero does.
-func (o *out) put(key string, ki keyInfo, start int) {
-	if ki.sensitive {
+func (o *out) put(key string, sensitive bool, start int) {
+	if sensitive {
 		o.arena = append(o.arena[:start], `"`+redact.Marker+`"`...)
 	}
 	o.kv = append(o.kv, kvPos{key: key, start: start, end: len(o.arena)})
@@ -172,7 +188,7 @@ func (o *out) raw(key string, raw string) {
 		o.fail(err)
 		return
 	}
-	o.put(key, ki, start)
+	o.put(key, ki.sensitive, start)
 }
 
 // appendRaw renders a JSON value copied from the input onto the arena.
@@ -234,7 +250,7 @@ func (o *out) str(key, s string) {
 	}
 	start := len(o.arena)
 	o.arena = o.appendStr(o.arena, s)
-	o.put(key, ki, start)
+	o.put(key, ki.sensitive, start)
 }
 
 func (o *out) appendStr(dst []byte, s string) []byte {
@@ -258,7 +274,7 @@ func (o *out) int(key string, n int64) {
 	}
 	start := len(o.arena)
 	o.arena = jsonl.AppendInt(o.arena, n)
-	o.put(key, ki, start)
+	o.put(key, ki.sensitive, start)
 }
 
 func (o *out) bool(key string, b bool) {
@@ -272,7 +288,7 @@ func (o *out) bool(key string, b bool) {
 	} else {
 		o.arena = append(o.arena, "false"...)
 	}
-	o.put(key, ki, start)
+	o.put(key, ki.sensitive, start)
 }
 
 // object adds a nested object that fill builds, keys and values written
@@ -290,7 +306,7 @@ func (o *out) object(key string, fill func(c *out)) {
 	}
 	start := len(o.arena)
 	o.arena = c.appendTo(o.arena)
-	o.put(key, ki, start)
+	o.put(key, ki.sensitive, start)
 }
 
 // array adds a JSON array whose elements fill adds.
@@ -304,7 +320,7 @@ func (o *out) array(key string, fill func(l *list)) {
 	l := list{o: o}
 	fill(&l)
 	o.arena = append(o.arena, ']')
-	o.put(key, ki, start)
+	o.put(key, ki.sensitive, start)
 }
 
 // list adds the elements of an array being built by out.array.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zevo/zevo/internal/zerotest"
+	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
 )
 
@@ -27,12 +29,12 @@ func lines(t *testing.T, opt Options, input string) (out []string, diags []strin
 
 // strictZero decodes one line as a strict Zero client does: Zero's event
 // struct, unknown fields (at any depth) refused.
-func strictZero(line string) (zeroEvent, error) {
-	var ev zeroEvent
-	d := json.NewDecoder(strings.NewReader(line))
-	d.DisallowUnknownFields()
-	err := d.Decode(&ev)
-	return ev, err
+func strictZero(line string) (zerotest.Event, error) {
+	ev, err := zerotest.Decode([]byte(line))
+	if err != nil {
+		return zerotest.Event{}, err
+	}
+	return *ev, nil
 }
 
 // defaultTablesWith is the shipped tables with a user table loaded over them.
@@ -387,5 +389,36 @@ func TestHandlersHonourTheRulesTo(t *testing.T) {
 	joined = strings.Join(out, "\n")
 	if !strings.Contains(joined, `{"type": "subagent_tool_call", "name": "ls"`) || !strings.Contains(joined, `{"type": "summarization", "content": ""`) {
 		t.Errorf("zero -> evosci: %s", joined)
+	}
+}
+
+// A stream processor keeps one Translator per stream, calls Line per
+// message and End when the stream goes idle; later messages start a new run.
+func TestTranslatorGoesOnAfterEnd(t *testing.T) {
+	var out []string
+	tr := New(Options{To: Zero, RunID: "R"}, func(b []byte) error { out = append(out, string(b)); return nil })
+	for i, msg := range []string{`{"type": "text", "content": "a"}`, "", `{"type": "text", "content": "b"}`, `{"type": "done", "content": "b", "response": "b"}`, ""} {
+		if msg == "" {
+			if err := tr.End("key-1"); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := tr.Line(jsonl.Line{Name: "key-1", Num: i + 1, Bytes: []byte(msg)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var ends []string
+	for _, l := range out {
+		ev, err := strictZero(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Type == "run_end" {
+			ends = append(ends, ev.RunID+"="+ev.Status)
+		}
+	}
+	if want := "[R=incomplete R.2=success]"; fmt.Sprint(ends) != want {
+		t.Fatalf("run_end %v, want %s", ends, want)
 	}
 }

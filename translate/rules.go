@@ -11,7 +11,10 @@ var zeroValues = map[string]string{"string": `""`, "integer": "0", "number": "0"
 // applyRule writes a table rule's renamed fields and constants.
 func (t *Translator) applyRule(ev *event, r *mappings.Rule, omitEmpty bool) error {
 	for _, f := range r.Fields {
-		v := ev.Lookup(f.From)
+		v := ev.Peek(f.From)
+		if f.Path {
+			v = ev.Lookup(f.From)
+		}
 		if d := typeErr(ev, f.From, v, f.Type); d != nil {
 			return d
 		}

@@ -1,0 +1,482 @@
+package cli
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/tidwall/gjson"
+	ucli "github.com/urfave/cli/v2"
+	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/supervise"
+	"github.com/zevo/zevo/translate"
+	"github.com/zevo/zevo/zeroinput"
+)
+
+const defaultGrace = 5 * time.Second
+
+func execCommand(e *env) *ucli.Command {
+	return &ucli.Command{
+		Name:      "exec",
+		Usage:     "start an agent and translate its stream-json output live, as the other agent would write it",
+		ArgsUsage: "-- AGENT [ARGS...]",
+		Description: `Starts AGENT with ARGS in a process group of its own, reads its standard
+output (stream-json of either protocol) and writes the translation in the
+protocol of --to, each event as soon as its line is read. AGENT's standard
+error passes through. The exit status is the run's: with --to zero the
+exitCode of the run_end written, with --to evosci what EvoScientist's CLI
+returns. SIGINT and SIGTERM are passed on to AGENT's process group; after
+--grace the group is killed.
+
+The prompt comes from --prompt, or from standard input (--input-format
+stream-json: Zero's input events; --input-format text: all of it). Every
+{prompt} in ARGS is replaced by it; without {prompt} it is written to AGENT's
+standard input. Without a prompt option AGENT reads zevo's standard input.
+
+Examples:
+   zevo exec --to zero --input-format stream-json -- EvoSci -p {prompt} --output-format stream-json
+   zevo exec --to evosci --prompt "review this repo" -- zero exec --output-format stream-json {prompt}
+   zevo exec --to zero --prompt "fix the tests" --grace 10s -- EvoSci -p {prompt} --output-format stream-json`,
+		Flags:  execFlags(),
+		Action: func(c *ucli.Context) error { return runExec(c, e) },
+	}
+}
+
+// execFlags are translate's flags (but --fail-fast: a live agent is not
+// stopped for one bad line) and exec's own.
+func execFlags() []ucli.Flag {
+	var fs []ucli.Flag
+	for _, f := range translateFlags(false) {
+		if f.Names()[0] != "fail-fast" {
+			fs = append(fs, f)
+		}
+	}
+	return append(fs,
+		&ucli.StringFlag{Name: "prompt", Usage: "the prompt `TEXT`, for {prompt} in ARGS or AGENT's standard input"},
+		&ucli.StringFlag{Name: "input-format", Usage: "read the prompt from standard input as `FORMAT`: stream-json (Zero's input events) or text"},
+		&ucli.DurationFlag{Name: "grace", Value: defaultGrace, Usage: "after SIGINT or SIGTERM, or when the output is closed, wait `DURATION` for AGENT's process group to end before SIGKILL"},
+	)
+}
+
+// execRun is one zevo exec: the translator and what its output says about
+// the run so far.
+type execRun struct {
+	e     *env
+	opt   translate.Options
+	tr    *translate.Translator
+	w     *jsonl.Writer
+	name  string // AGENT's output in diagnostics
+	agent string // AGENT, as messages name it
+
+	wrote   bool // an event was written
+	open    bool // Zero output: a run_start without its run_end yet
+	outcome int  // exit code the last finished run asks for; -1: none yet
+}
+
+// see notes what an output event says about the run, before it is written.
+func (x *execRun) see(ev []byte) {
+	x.wrote = true
+	typ := gjson.GetBytes(ev, "type").Str
+	if x.opt.To == translate.EvoSci {
+		switch typ {
+		case "done":
+			x.outcome = ExitOK
+		case "error":
+			x.outcome = ExitDiagnostics // EvoScientist's CLI exits 1 after an error event
+		}
+		return
+	}
+	switch typ {
+	case "run_start":
+		x.open = true
+	case "run_end":
+		x.open = false
+		code := gjson.GetBytes(ev, "exitCode")
+		switch {
+		case code.Type == gjson.Number && code.Int() >= 0 && code.Int() <= 255 && code.Num == float64(code.Int()):
+			x.outcome = int(code.Int())
+		case gjson.GetBytes(ev, "status").Str == "success":
+			x.outcome = ExitOK
+		default:
+			x.outcome = ExitDiagnostics
+		}
+	}
+}
+
+func runExec(c *ucli.Context, e *env) error {
+	if !c.IsSet("to") {
+		return usageErr("exec needs --to zero, zero@1 or evosci")
+	}
+	opt, err := translateOptions(c, e)
+	if err != nil {
+		return err
+	}
+	grace := c.Duration("grace")
+	if grace < 0 {
+		return usageErr("--grace %v: want a duration of 0 or more", grace)
+	}
+	args := c.Args().Slice()
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		return usageErr("exec needs the AGENT to start: zevo exec --to %s -- AGENT [ARGS...]", c.String("to"))
+	}
+	if c.IsSet("prompt") && c.IsSet("input-format") {
+		return usageErr("--prompt and --input-format both give the prompt: use one")
+	}
+	if f := c.String("input-format"); c.IsSet("input-format") && f != "text" && f != "stream-json" {
+		return usageErr("--input-format: unknown format %q (want stream-json or text)", f)
+	}
+	x := &execRun{e: e, opt: opt, w: jsonl.NewWriter(e.stdout), outcome: -1}
+	x.agent = filepath.Base(args[0])
+	x.name = "<" + x.agent + " stdout>"
+	out, err := jqOutput(c, e.stderr)
+	if err != nil {
+		return err
+	}
+	emit, jq, err := jqEmit(c.String("jq"), false, out, x.w, e)
+	if err != nil {
+		return err
+	}
+	x.tr = translate.New(opt, func(ev []byte) error {
+		x.see(ev)
+		if jq.f != nil {
+			jq.name, jq.num = x.tr.Place() // for input_line_number and messages
+		}
+		return emit(ev)
+	})
+
+	prompt, err := execPrompt(c, e)
+	if err != nil {
+		var ie *zeroinput.Error
+		if errors.As(err, &ie) && ie.Line > 0 {
+			fmt.Fprintf(e.stderr, "%s:%d: %s\n", stdinName, ie.Line, ie.Reason)
+			return x.fail("usage_error", err.Error(), ExitUsage, true)
+		}
+		return x.fail("usage_error", err.Error(), ExitUsage, false)
+	}
+	argv, inArgs := withPrompt(args, prompt)
+	var stdin io.Reader
+	switch {
+	case inArgs && prompt == nil:
+		return x.fail("usage_error", "ARGS use {prompt} but there is no prompt: give --prompt or --input-format", ExitUsage, false)
+	case prompt != nil && !inArgs:
+		stdin = strings.NewReader(*prompt)
+	case !c.IsSet("input-format") && !isTerminalReader(e.stdin):
+		// zevo's standard input is not needed: AGENT gets it. (Not a
+		// terminal: AGENT's process group is not the terminal's, and
+		// reading it would stop AGENT.)
+		stdin = e.stdin
+	}
+
+	proc, err := supervise.Start(argv, stdin, e.stderr)
+	if err != nil {
+		var se *supervise.StartError
+		code := "agent_start_failed" // e.g. ARGS too long for the system
+		switch {
+		case errors.As(err, &se) && se.NotFound:
+			code = "agent_not_found"
+		case errors.Is(err, fs.ErrPermission):
+			code = "agent_not_executable"
+		}
+		return x.fail(code, err.Error(), ExitNoAgent, false)
+	}
+	return x.supervise(proc, grace, jq)
+}
+
+// execPrompt reads the prompt as the options say; nil when there is none.
+func execPrompt(c *ucli.Context, e *env) (*string, error) {
+	var p string
+	switch {
+	case c.IsSet("prompt"):
+		p = strings.TrimSpace(c.String("prompt"))
+	case c.IsSet("input-format"):
+		data, err := io.ReadAll(e.stdin)
+		if err != nil {
+			return nil, fmt.Errorf("reading the prompt from standard input: %v", err)
+		}
+		if c.String("input-format") == "stream-json" {
+			p, err = zeroinput.Prompt(data)
+			if err != nil {
+				return nil, err
+			}
+		} else {
+			p = strings.TrimSpace(string(data))
+		}
+	default:
+		return nil, nil
+	}
+	if p == "" {
+		return nil, errors.New("the prompt is empty")
+	}
+	return &p, nil
+}
+
+// withPrompt replaces every {prompt} in args[1:] by the prompt, each
+// argument staying one argument; inArgs tells whether there was one.
+func withPrompt(args []string, prompt *string) (argv []string, inArgs bool) {
+	argv = append([]string{args[0]}, args[1:]...)
+	for i := 1; i < len(argv); i++ {
+		if strings.Contains(argv[i], "{prompt}") {
+			inArgs = true
+			if prompt != nil {
+				argv[i] = strings.ReplaceAll(argv[i], "{prompt}", *prompt)
+			}
+		}
+	}
+	return argv, inArgs
+}
+
+// fail ends a run that could not start: the message on stderr (unless
+// said is set: it was said already), and on stdout as Zero ends a run that
+// failed before it started, an error and a run_end of the same runId,
+// written in the protocol of --to. The exit code is code.
+func (x *execRun) fail(errCode, msg string, code int, said bool) error {
+	if !said {
+		fmt.Fprintf(x.e.stderr, "zevo: %s\n", msg)
+	}
+	x.e.mu.Lock()
+	defer x.e.mu.Unlock()
+	err := x.zeroPair(errCode, msg, "error", code)
+	if ferr := x.w.Flush(); err == nil {
+		err = ferr
+	}
+	if err != nil && !brokenPipe(err) {
+		fmt.Fprintf(x.e.stderr, "zevo: writing output: %v\n", err)
+	}
+	return silentExit(code)
+}
+
+// zeroPair feeds a Zero error and run_end of a new run through the
+// translator, so that they get the output's protocol, version and
+// redaction.
+func (x *execRun) zeroPair(errCode, msg, status string, code int) error {
+	id := x.opt.RunID
+	if id == "" {
+		id = zeroRunID()
+	}
+	type zeroEvent struct {
+		SchemaVersion int    `json:"schemaVersion"`
+		Type          string `json:"type"`
+		RunID         string `json:"runId"`
+		Code          string `json:"code,omitempty"`
+		Message       string `json:"message,omitempty"`
+		Recoverable   *bool  `json:"recoverable,omitempty"`
+		Status        string `json:"status,omitempty"`
+		ExitCode      *int   `json:"exitCode,omitempty"`
+	}
+	no := false
+	for i, ev := range []zeroEvent{
+		{SchemaVersion: 2, Type: "error", RunID: id, Code: errCode, Message: msg, Recoverable: &no},
+		{SchemaVersion: 2, Type: "run_end", RunID: id, Status: status, ExitCode: &code},
+	} {
+		line, _ := json.Marshal(ev)
+		err := x.tr.Line(jsonl.Line{Name: "zevo", Num: i + 1, Bytes: line})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// zeroRunID is a new run id in Zero's format, run_<UTC time>_<6 hex digits>.
+func zeroRunID() string {
+	var r [3]byte
+	_, _ = rand.Read(r[:])
+	return "run_" + time.Now().UTC().Format("20060102150405") + "_" + hex.EncodeToString(r[:])
+}
+
+// supervise translates AGENT's output until it ends and AGENT's group is
+// gone, passes signals on, and closes the run as its end requires.
+func (x *execRun) supervise(proc *supervise.Process, grace time.Duration, jq *translateJQ) error {
+	e := x.e
+	sigc := make(chan os.Signal, 4)
+	e.onSignal(func(s os.Signal) {
+		select {
+		case sigc <- s:
+		default:
+		}
+	})
+	defer e.onSignal(nil)
+
+	flush := func() error {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		return x.w.Flush()
+	}
+	streamDone := make(chan error, 1)
+	go func() {
+		streamDone <- x.tr.Stream(proc.Stdout(), x.name, &e.mu, flush, func(d *translate.Diagnostic) error {
+			fmt.Fprintln(e.stderr, d.Error())
+			return nil
+		})
+	}()
+
+	var (
+		sig       os.Signal
+		kill      = make(chan struct{}) // closed by a second signal: no more waiting
+		killed    bool
+		stopped   = make(chan struct{}) // closed once the group is gone
+		ending    bool                  // the group is being stopped or cleaned up
+		streamErr error
+		reading   = streamDone
+		exited    = proc.Done()
+		held      <-chan time.Time // after AGENT exited: how long its output may stay open
+	)
+	end := func(f func()) {
+		if !ending {
+			ending = true
+			go func() {
+				f()
+				close(stopped)
+			}()
+		}
+	}
+	for gone := stopped; reading != nil || gone != nil; {
+		select {
+		case streamErr = <-reading:
+			reading, held = nil, nil
+			var re *translate.ReadError
+			if streamErr != nil && !errors.As(streamErr, &re) {
+				// The output failed (or --jq stopped it): AGENT has
+				// nobody to talk to any more.
+				end(func() { proc.Stop(syscall.SIGTERM, grace, kill) })
+			}
+		case s := <-sigc:
+			if sig != nil {
+				if !killed {
+					close(kill)
+					killed = true
+				}
+				continue
+			}
+			sig = s
+			end(func() { proc.Stop(s.(syscall.Signal), grace, kill) })
+		case <-exited:
+			exited = nil
+			if reading != nil {
+				held = time.After(grace + time.Second)
+			}
+			end(func() { proc.Clean(grace, kill) })
+		case <-held:
+			held = nil
+			fmt.Fprintf(e.stderr, "zevo: %s exited but its output is still held open (by a process outside its process group); stopped reading\n", x.agent)
+			proc.Stdout().SetReadDeadline(time.Now())
+		case <-gone:
+			gone = nil
+		}
+	}
+	proc.Stdout().Close()
+
+	var re *translate.ReadError
+	switch {
+	case streamErr == nil:
+	case errors.As(streamErr, &re):
+		if !errors.Is(re.Err, os.ErrDeadlineExceeded) {
+			fmt.Fprintf(e.stderr, "zevo: %s: read error: %v\n", x.name, re.Err)
+		}
+	case errors.Is(streamErr, errJQStop):
+		return jq.exit()
+	case brokenPipe(streamErr):
+		return nil
+	default:
+		return fmt.Errorf("writing output: %w", streamErr)
+	}
+	return x.finish(proc, sig, jq)
+}
+
+// finish closes the run as AGENT's end requires and returns the exit code.
+func (x *execRun) finish(proc *supervise.Process, sig os.Signal, jq *translateJQ) error {
+	e := x.e
+	agentCode, agentSig := proc.Status()
+	agent := x.agent
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var code int
+	var err error
+	switch {
+	case sig != nil:
+		// Interrupted: as Zero closes a run cancelled by a signal (both
+		// SIGINT and SIGTERM: error "interrupted", run_end exitCode 130,
+		// exit 130), or as EvoScientist's CLI ends (nothing more written;
+		// 130 for SIGINT, killed by SIGTERM: 143).
+		code = ExitInterrupt
+		switch {
+		case x.opt.To == translate.EvoSci:
+			if sig == syscall.SIGTERM {
+				code = ExitTerminate
+			}
+		case x.open:
+			err = x.tr.Interrupt()
+		case !x.wrote:
+			err = x.zeroPair("interrupted", "run cancelled by signal", "interrupted", ExitInterrupt)
+		case x.outcome >= 0:
+			code = x.outcome // the run had ended before the signal: its run_end stands
+		}
+	default:
+		wrote := x.wrote
+		err = x.tr.End(x.name)
+		switch {
+		case err != nil:
+		case !x.wrote && agentSig == 0 && agentCode != 0:
+			code = agentCode
+			if code > 125 {
+				code = ExitDiagnostics
+			}
+			err = x.zeroPair("agent_error", fmt.Sprintf("%s exited with status %d before writing any event", agent, agentCode), "error", code)
+		case !x.wrote:
+			code = ExitIncomplete
+			err = x.zeroPair("incomplete", fmt.Sprintf("%s %s without writing any event", agent, describe(agentCode, agentSig)), "incomplete", code)
+		}
+		if err == nil && x.wrote {
+			code = x.outcome
+			switch {
+			case code >= 0:
+			case x.opt.To == translate.EvoSci:
+				code = ExitDiagnostics
+			default:
+				code = ExitIncomplete // events, but no run ended
+			}
+		}
+		if x.opt.To == translate.EvoSci && code == ExitIncomplete {
+			code = ExitDiagnostics // EvoScientist's CLI has no such code: a failed run is 1
+		}
+		if err == nil && wrote && (agentSig != 0 || agentCode != code) {
+			fmt.Fprintf(e.stderr, "zevo: %s %s\n", agent, describe(agentCode, agentSig))
+		}
+	}
+	ferr := x.w.Flush()
+	if err == nil {
+		err = ferr
+	}
+	if sum := x.tr.Stats().Summary(x.opt.Unmapped); sum != "" && x.opt.Unmapped != translate.Keep {
+		fmt.Fprintln(e.stderr, sum)
+	}
+	switch {
+	case brokenPipe(err):
+		return nil
+	case err != nil && !errors.Is(err, errJQStop):
+		return fmt.Errorf("writing output: %w", err)
+	}
+	if jerr := jq.exit(); jerr != nil && code == ExitOK {
+		return jerr
+	}
+	return silentExit(code)
+}
+
+func describe(code int, sig syscall.Signal) string {
+	if sig != 0 {
+		return fmt.Sprintf("was killed by signal %d (%v)", int(sig), sig)
+	}
+	return fmt.Sprintf("exited with status %d", code)
+}

@@ -1,0 +1,55 @@
+package translate
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/zevo/zevo/protocol"
+)
+
+// The key cache answers as lookupKey does, whatever the order of keys,
+// their collisions in the slots, or the cache being full.
+func TestKeyCacheAsLookup(t *testing.T) {
+	keys := []string{"", "type", "runId", "token", "apiKey", "delta", "x", "api_key", "block", "violation", "grant", "meta", "Authorization"}
+	for i := 0; i < 3*maxKeyCache; i += 7 {
+		keys = append(keys, fmt.Sprintf("k%dtoken", i), fmt.Sprintf("f%d", i))
+	}
+	for _, sh := range []*shape{nil, zeroV2Event, zeroV1Event} {
+		for _, rd := range []bool{false, true} {
+			c := keyCache{shape: sh, rd: rd}
+			for round := 0; round < 2; round++ {
+				for i, k := range keys {
+					// a fresh copy, as a key read from a line
+					key := string(append([]byte(nil), k...))
+					if got, want := c.get(key), lookupKey(key, sh, rd); got != want {
+						t.Fatalf("key %q (#%d, round %d): cache %+v, lookup %+v", key, i, round, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// The kind table answers as protocol.ZeroFieldKind does.
+func TestKindTableAsZeroFieldKind(t *testing.T) {
+	names := []string{"", "x", "colour", "role", "images"}
+	for _, p := range []*protocol.Protocol{protocol.ZeroV2, protocol.ZeroV1, protocol.ZeroInput, protocol.EvoSci} {
+		for _, f := range p.Envelope {
+			names = append(names, f.Name)
+		}
+		for _, e := range p.Events {
+			for _, f := range e.Fields {
+				names = append(names, f.Name)
+			}
+		}
+	}
+	for _, n := range names {
+		want, ok := protocol.ZeroFieldKind(n)
+		if !ok {
+			want = protocol.KindAny
+		}
+		if got := zeroFieldKinds.get(n); got != want {
+			t.Errorf("%q: table %v, protocol %v", n, got, want)
+		}
+	}
+}
