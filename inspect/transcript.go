@@ -284,6 +284,9 @@ func summarize(r *Run) *runHead {
 	if r.ExitCode != nil {
 		h.Status += fmt.Sprintf(" (exit %d)", *r.ExitCode)
 	}
+	if r.Cut != "" {
+		h.Status += ": " + r.Cut
+	}
 	h.Tokens = r.Tokens.Input.String() + " in · " + r.Tokens.Output.String() + " out · " + r.Tokens.Total.String() + " total"
 	h.Cost = runCost(r)
 	names := make([]string, 0, len(r.Tools))

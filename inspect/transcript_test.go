@@ -240,7 +240,7 @@ func TestDocumentRunHeadings(t *testing.T) {
 	md, _ := docString(t, DocOptions{Format: Markdown}, evo)
 	for _, want := range []string{
 		// The done after the error belongs to the run and shows nothing.
-		"## <a id=\"run-1\"></a>Run 1 · ✗ error · 12 tokens\n\n**Tokens** 5 in · 7 out · 12 total · **Cost** not priced · **Tool calls** 0 · **Errors** 1 error\n\na\n\n> ✗ **error**: boom\n\n## <a id=\"run-2\"></a>Run 2 · ⚠ incomplete · 0 tokens\n",
+		"## <a id=\"run-1\"></a>Run 1 · ✗ error · 12 tokens\n\n**Tokens** 5 in · 7 out · 12 total · **Cost** not priced · **Tool calls** 0 · **Errors** 1 error\n\na\n\n> ✗ **error**: boom\n\n## <a id=\"run-2\"></a>Run 2 · ⚠ incomplete: the input ended inside the run · 0 tokens\n",
 		"| [1](#run-1) | ✗ error | 12 | not priced | 0 | 1 |\n",
 	} {
 		if !strings.Contains(md, want) {
