@@ -5,7 +5,9 @@ go 1.25
 require (
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
+	github.com/fsnotify/fsnotify v1.9.0
 	github.com/itchyny/gojq v0.12.20
+	github.com/klauspost/compress v1.18.2
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
 	github.com/schollz/progressbar/v3 v3.18.0
 	github.com/tidwall/gjson v1.20.2

@@ -27,6 +27,12 @@ type env struct {
 	mu     sync.Mutex
 	onStop func()
 
+	// follow, when set (--follow), opens a file to be read on as it grows.
+	follow func(name string) (io.ReadCloser, error)
+	// fileBytes, when set, wraps each file as read from disk, before it is
+	// decompressed (stats' progress bar counts the file's own bytes).
+	fileBytes func(io.ReadCloser) io.ReadCloser
+
 	// sigMu guards signal: when set, a command takes SIGINT and SIGTERM
 	// itself (exec passes them on to the program it runs).
 	sigMu  sync.Mutex
@@ -48,12 +54,31 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func (e *env) run(args []string) int {
 	app := newApp(e)
-	err := app.Run(args)
+	help := &writeErr{w: e.stdout}
+	app.Writer = help // help, version: urfave/cli does not check its writes
+	err := app.Run(flagsFirst(app, args))
+	if err == nil && help.err != nil {
+		err = fmt.Errorf("writing output: %w", help.err)
+	}
 	code, msg := exitCode(err)
 	if msg != "" {
 		fmt.Fprintf(e.stderr, "zevo: %s\n", strings.TrimPrefix(msg, "zevo: "))
 	}
 	return code
+}
+
+// writeErr keeps the first error of writes that are not checked.
+type writeErr struct {
+	w   io.Writer
+	err error
+}
+
+func (w *writeErr) Write(p []byte) (int, error) {
+	n, err := w.w.Write(p)
+	if err != nil && w.err == nil {
+		w.err = err
+	}
+	return n, err
 }
 
 // whenStopped sets what an interruption does before zevo exits: flush
@@ -92,29 +117,36 @@ func newApp(e *env) *ucli.App {
 		Description: `zevo reads Zero (zero exec --output-format stream-json) and EvoScientist
 (EvoSci --output-format stream-json) event streams, translates either into the
 other, runs jq expressions on every line, and helps you read agent logs.
+Every command reads standard input when no FILE is given, reads gzip and
+zstd input as it is, and takes its flags anywhere ("--" ends them);
+zevo help COMMAND shows its options.
 
 Examples:
    EvoSci -p "fix the tests" --output-format stream-json | zevo translate --to zero
    zevo translate --to evosci testdata/translate/basic.zero.jsonl
    zevo --to zero testdata/translate/basic.evosci.jsonl    (same as translate)`,
-		Reader:          e.stdin,
-		Writer:          e.stdout,
-		ErrWriter:       e.stderr,
-		HideHelpCommand: true,
-		ExitErrHandler:  func(*ucli.Context, error) {}, // Run maps errors to codes
+		Reader:         e.stdin,
+		Writer:         e.stdout,
+		ErrWriter:      e.stderr,
+		ExitErrHandler: func(*ucli.Context, error) {}, // Run maps errors to codes
 		OnUsageError: func(_ *ucli.Context, err error, _ bool) error {
 			return usageErr("%v (see zevo --help)", err)
 		},
-		Suggest: true,
+		Suggest:              true,
+		EnableBashCompletion: true, // answers zevo completion's scripts
 	}
 	tr := translateCommand(e)
 	app.Commands = append(app.Commands, tr)
-	app.Commands = append(app.Commands, jqCommand(e))
+	jq := jqCommand(e)
+	jq.CustomHelpTemplate = jqUsage // zevo help jq: the help zevo jq --help prints
+	app.Commands = append(app.Commands, jq)
 	app.Commands = append(app.Commands, schemaCommand(e))
 	app.Commands = append(app.Commands, validateCommand(e))
 	app.Commands = append(app.Commands, statsCommand(e))
 	app.Commands = append(app.Commands, viewCommand(e))
 	app.Commands = append(app.Commands, execCommand(e))
+	app.Commands = append(app.Commands, completionCommand(e))
+	app.Commands = append(app.Commands, manCommand(e))
 	// "zevo --to zero FILE" is translate without the word.
 	app.Flags = translateFlags(true)
 	app.Action = func(c *ucli.Context) error {
@@ -127,7 +159,14 @@ Examples:
 		return tr.Action(c)
 	}
 	for _, cmd := range app.Commands {
-		cmd.OnUsageError = app.OnUsageError
+		// "zevo help COMMAND" is the help command; commands have no
+		// subcommands, so no "zevo COMMAND help" (completion then offers
+		// files after a command).
+		cmd.HideHelpCommand = true
+		help := "zevo " + cmd.Name + " --help"
+		cmd.OnUsageError = func(_ *ucli.Context, err error, _ bool) error {
+			return usageErr("%s: %v (see %s)", cmd.Name, err, help)
+		}
 	}
 	return app
 }

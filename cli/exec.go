@@ -52,11 +52,11 @@ Examples:
 }
 
 // execFlags are translate's flags (but --fail-fast: a live agent is not
-// stopped for one bad line) and exec's own.
+// stopped for one bad line; nor --follow: there is no FILE) and exec's own.
 func execFlags() []ucli.Flag {
 	var fs []ucli.Flag
 	for _, f := range translateFlags(false) {
-		if f.Names()[0] != "fail-fast" {
+		if n := f.Names()[0]; n != "fail-fast" && n != "follow" {
 			fs = append(fs, f)
 		}
 	}

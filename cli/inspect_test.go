@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
 	"os"
@@ -37,8 +38,10 @@ func TestSchemaCommand(t *testing.T) {
 		if code != 0 || json.Unmarshal([]byte(out), &doc) != nil || doc["$schema"] != "https://json-schema.org/draft/2020-12/schema" {
 			t.Errorf("schema %s: exit %d, %.80q", s.Name, code, out)
 		}
+		// Not on a terminal: the schema as one compact line.
 		disk, err := os.ReadFile("../schemas/" + s.SchemaFile)
-		if err != nil || string(disk) != out {
+		var want bytes.Buffer
+		if err != nil || json.Compact(&want, disk) != nil || want.String()+"\n" != out {
 			t.Errorf("schema %s differs from schemas/%s", s.Name, s.SchemaFile)
 		}
 	}
@@ -52,14 +55,14 @@ func TestValidateCommand(t *testing.T) {
 		t.Errorf("clean files: exit %d, %q %q", code, out, errs)
 	}
 	code, out, _ := run(t, "", "validate", sampleZero)
-	if code != ExitDiagnostics || out != "../testdata/translate/basic.zero.jsonl:21: the input ends inside run \"run_20260603101000_aaa111\" (line 20): no run_end\n" {
+	if code != ExitDiagnostics || out != "../testdata/translate/basic.zero.jsonl:21: error: the input ends inside run \"run_20260603101000_aaa111\" (line 20): no run_end\n" {
 		t.Errorf("sample: exit %d, %q", code, out)
 	}
 	// A warning alone does not fail.
 	if code, out, _ := run(t, "", "validate", "--allow-unfinished", sampleEvo, sampleZero); code != 0 || strings.Count(out, ": warning: the input ends inside") != 2 {
 		t.Errorf("warning: exit %d, %q", code, out)
 	}
-	if code, out, _ := run(t, "", "validate", sampleEvo); code != ExitDiagnostics || !strings.Contains(out, "basic.evosci.jsonl:18: the input ends inside the run that began at line 17") {
+	if code, out, _ := run(t, "", "validate", sampleEvo); code != ExitDiagnostics || !strings.Contains(out, "basic.evosci.jsonl:18: error: the input ends inside the run that began at line 17") {
 		t.Errorf("unfinished: exit %d, %q", code, out)
 	}
 	code, out, _ = run(t, `{"type": "text", "content": 5}`+"\n", "validate", "--json", "--as", "evosci")
@@ -136,7 +139,8 @@ func TestStatsCommandOrder(t *testing.T) {
 }
 
 func TestUseColor(t *testing.T) {
-	if !useColor(true, "") || useColor(true, "1") || useColor(false, "") || useColor(true, "0") {
+	if c := func(when string, term bool, nc string) bool { b, _ := useColor(when, term, nc); return b }; !c("auto", true, "") || c("auto", true, "1") || c("auto", false, "") || c("auto", true, "0") ||
+		!c("always", false, "1") || c("never", true, "") {
 		t.Error("colour must be on only for a terminal without NO_COLOR")
 	}
 	code, out, _ := run(t, "", "view", sampleEvo)
@@ -193,11 +197,11 @@ func TestValidateLive(t *testing.T) {
 	}()
 	out := bufio.NewReader(outR)
 	io.WriteString(inW, `{"type": "text", "content": ""}`+"\n")
-	if got, err := out.ReadString('\n'); err != nil || got != "<stdin>:1: text.content: must not be empty\n" {
+	if got, err := out.ReadString('\n'); err != nil || got != "<stdin>:1: error: text.content: must not be empty\n" {
 		t.Fatalf("got %q (%v)", got, err)
 	}
 	io.WriteString(inW, `{"type": "done", "content": 1, "response": ""}`+"\n")
-	if got, err := out.ReadString('\n'); err != nil || got != "<stdin>:2: done.content: want string, got number\n" {
+	if got, err := out.ReadString('\n'); err != nil || got != "<stdin>:2: error: done.content: want string, got number\n" {
 		t.Fatalf("got %q (%v)", got, err)
 	}
 	inW.Close()

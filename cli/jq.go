@@ -62,6 +62,8 @@ Options (jq's meanings):
 zevo options:
       --fail-fast          stop at the first bad value or error
       --workers N          goroutines filtering values (default: one per CPU)
+      --follow             keep reading the last FILE as it grows, as tail -f does,
+                           until interrupted (-f is --from-file, as in jq)
   -h, --help               show this help
 
 input_line_number and input_filename give the place of the current value.
@@ -109,6 +111,7 @@ type jqArgs struct {
 	indent      int
 	indentSet   bool
 	color, mono bool
+	follow      bool
 }
 
 func parseJQArgs(args []string) (*jqArgs, error) {
@@ -197,6 +200,8 @@ func parseJQArgs(args []string) (*jqArgs, error) {
 			case "--unbuffered":
 			case "--fail-fast":
 				a.opt.FailFast = true
+			case "--follow":
+				a.follow = true
 			case "--help":
 				a.help = true
 			case "--args":
@@ -448,8 +453,7 @@ func runJQ(e *env, args []string) error {
 		return err
 	}
 	if a.help {
-		fmt.Fprint(e.stdout, jqUsage)
-		return nil
+		return writeOut(e, jqUsage)
 	}
 	if a.fromFile != "" {
 		data, err := os.ReadFile(a.fromFile)
@@ -470,19 +474,21 @@ func runJQ(e *env, args []string) error {
 	if err != nil {
 		return &exitError{ExitJQCompile, "jq: " + err.Error()}
 	}
+	e.setFollow(a.follow, a.files)
 	names := a.files
 	if len(names) == 0 {
 		names = []string{"-"}
 	}
 	inputs := make([]filter.Input, len(names))
 	for i, name := range names {
+		display := name
 		if name == "-" {
-			inputs[i] = filter.Input{Name: stdinName, Open: func() (io.ReadCloser, error) {
-				return io.NopCloser(e.stdin), nil
-			}}
-			continue
+			display = stdinName
 		}
-		inputs[i] = filter.Input{Name: name, Open: func() (io.ReadCloser, error) { return os.Open(name) }}
+		inputs[i] = filter.Input{Name: display, Open: func() (io.ReadCloser, error) {
+			_, r, err := e.openInput(name)
+			return r, err
+		}}
 	}
 	// Filtering allocates many short-lived values per line while the live
 	// heap stays small; collecting less often saves a good share of the

@@ -148,6 +148,15 @@ func TestFullDisk(t *testing.T) {
 	bin := zevoBinary(t)
 	small := writeTemp(t, "small.evosci.jsonl", evoStream(3))
 	big := writeTemp(t, "big.evosci.jsonl", evoStream(50_000))
+	// Help and version output fails as loudly.
+	for _, args := range [][]string{{"--help"}, {"stats", "--help"}, {"help", "view"}, {"--version"}, {"jq", "--help"}, {"man"}, {"completion", "bash"}} {
+		cmd := exec.Command(bin, args...)
+		var stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = full, &stderr
+		if code := exitCodeOf(t, cmd.Run()); code != ExitDiagnostics || !strings.Contains(stderr.String(), "no space left on device") {
+			t.Errorf("%v > /dev/full: exit %d, stderr %q", args, code, stderr.String())
+		}
+	}
 	for _, in := range []string{small, big} {
 		for _, to := range []string{"zero", "evosci"} {
 			t.Run(filepath.Base(in)+" "+to, func(t *testing.T) {

@@ -176,7 +176,7 @@ func TestSameBadLineSameDiagnostic(t *testing.T) {
 		var vdiag, wdiag string
 		for _, l := range strings.Split(vout, "\n") {
 			if strings.HasPrefix(l, "<stdin>:3: ") {
-				vdiag = l
+				vdiag = strings.Replace(l, ": error: ", ": ", 1) // validate names the severity
 			}
 		}
 		wdiag = strings.TrimPrefix(strings.TrimSpace(verr), "zevo: ")

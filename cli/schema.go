@@ -35,7 +35,7 @@ Examples:
 				if err != nil {
 					return usageErr("schema: %v", err)
 				}
-				_, err = e.stdout.Write(p.Schema())
+				_, err = e.stdout.Write(jsonTextOut(e.stdout, p.Schema()))
 				return err
 			}
 			return usageErr("schema takes at most one NAME (see zevo schema --help)")

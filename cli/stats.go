@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	ucli "github.com/urfave/cli/v2"
 	"github.com/zevo/zevo/inspect"
+	"github.com/zevo/zevo/jsonl"
 )
 
 // progressMin is the input size from which stats shows a progress bar (on
@@ -28,23 +28,46 @@ run, per file and in total: events by type, tokens (the sum of Zero's usage
 events, or of EvoScientist's usage_stats), tool calls by name with their
 failures, permission requests and decisions, errors, how each run ended and
 the length of its final answer. Files are read concurrently and reported in
-the order given.
+the order given. Interrupted (SIGINT, SIGTERM), it writes the summary of
+what it has read so far before it exits 130 or 143, so that
+tail -f agent.log | zevo stats ends, on Ctrl-C, with the numbers.
 
 Examples:
    zevo stats testdata/translate/basic.zero.jsonl testdata/translate/basic.evosci.jsonl
-   zevo stats --json run.jsonl | jq '.total.tokens'`,
+   zevo stats --totals logs/*.jsonl.gz
+   zevo stats --json run.jsonl | zevo jq .total.tokens`,
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "protocol: auto (each line its own), zero, zero@1, zero-input or evosci"},
-			&ucli.BoolFlag{Name: "json", Usage: "write JSON for scripts instead of a table"},
+			&ucli.BoolFlag{Name: "json", Usage: "write JSON for scripts instead of a table (one line, unless on a terminal)"},
+			&ucli.BoolFlag{Name: "totals", Usage: "write only the totals: one row per file and their sum (with --json: only total)"},
 		},
 		Action: func(c *ucli.Context) error { return runStats(c, e) },
 	}
 }
 
-// statsReport is the --json output.
+// statsReport is the --json output; with --totals, files is left out.
 type statsReport struct {
-	Files []*inspect.FileStats `json:"files"`
+	Files []*inspect.FileStats `json:"files,omitempty"`
 	Total inspect.Counts       `json:"total"`
+}
+
+// statsInput is one input being summarized. Its summarizer is taken under
+// mu, so that an interruption can report what was read so far.
+type statsInput struct {
+	mu    sync.Mutex
+	sum   *inspect.Summarizer
+	stats *inspect.FileStats // at the end
+	err   error
+}
+
+// result ends the input's summary (once) and returns it.
+func (in *statsInput) result() *inspect.FileStats {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.stats == nil && in.sum != nil {
+		in.stats = in.sum.End()
+	}
+	return in.stats
 }
 
 func runStats(c *ucli.Context, e *env) error {
@@ -56,12 +79,30 @@ func runStats(c *ucli.Context, e *env) error {
 	if len(names) == 0 {
 		names = []string{"-"}
 	}
-	type result struct {
-		stats *inspect.FileStats
-		err   error
+	inputs := make([]*statsInput, len(names))
+	for i := range inputs {
+		inputs[i] = &statsInput{}
 	}
-	results := make([]result, len(names))
+	report := func() error {
+		var files []*inspect.FileStats
+		for _, in := range inputs {
+			if st := in.result(); st != nil {
+				files = append(files, st)
+			}
+		}
+		return writeStats(e, files, c.Bool("json"), c.Bool("totals"))
+	}
+	// SIGINT or SIGTERM: the summary of what was read so far (tail -f log |
+	// zevo stats, then Ctrl-C).
+	e.whenStopped(func() {
+		if err := report(); err != nil {
+			fmt.Fprintf(e.stderr, "zevo: writing output: %v\n", err)
+		}
+	})
 	bar := statsProgress(e, names)
+	if bar != nil {
+		e.fileBytes = func(f io.ReadCloser) io.ReadCloser { return &countingReader{f, bar} }
+	}
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	var stdinMu sync.Mutex // "-" named twice: read in turn, not at once
@@ -71,64 +112,78 @@ func runStats(c *ucli.Context, e *env) error {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			var r io.Reader = e.stdin
-			display := stdinName
 			if name == "-" {
 				stdinMu.Lock()
 				defer stdinMu.Unlock()
-			} else {
-				f, err := os.Open(name)
-				if err != nil {
-					results[i].err = err
-					return
-				}
-				defer f.Close()
-				r, display = f, name
 			}
-			if bar != nil {
-				r = &countingReader{r: r, bar: bar}
-			}
-			st, err := inspect.Summarize(r, display, as)
+			in := inputs[i]
+			display, rc, err := e.openInput(name)
 			if err != nil {
-				err = fmt.Errorf("%s: read error: %w", display, err)
+				in.err = err
+				return
 			}
-			results[i] = result{st, err}
+			defer rc.Close()
+			in.mu.Lock()
+			in.sum = inspect.NewSummarizer(display, as)
+			in.mu.Unlock()
+			lr := jsonl.NewReader(rc, display, nil)
+			for {
+				l, err := lr.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					in.err = fmt.Errorf("%s: read error: %w", display, err)
+					break
+				}
+				in.mu.Lock()
+				in.sum.Line(l)
+				in.mu.Unlock()
+			}
 		}()
 	}
 	wg.Wait()
 	if bar != nil {
 		bar.Finish()
 	}
-	var files []*inspect.FileStats
 	failed := 0
-	for _, r := range results {
-		if r.err != nil {
-			fmt.Fprintf(e.stderr, "zevo: %v\n", r.err)
+	for _, in := range inputs {
+		if in.err != nil {
+			fmt.Fprintf(e.stderr, "zevo: %v\n", in.err)
 			failed++
 		}
-		if r.stats != nil {
-			files = append(files, r.stats)
-		}
 	}
-	if c.Bool("json") {
-		rep := statsReport{Files: files, Total: inspect.SumFiles(files)}
-		if rep.Files == nil {
-			rep.Files = []*inspect.FileStats{}
-		}
-		b, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
-			return err
-		}
-		if _, err := e.stdout.Write(append(b, '\n')); err != nil {
-			return fmt.Errorf("writing output: %w", err)
-		}
-	} else if err := inspect.WriteStatsTable(e.stdout, files); err != nil {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err := report(); err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
 	if failed > 0 {
 		return silentExit(ExitDiagnostics)
 	}
 	return nil
+}
+
+// writeStats writes the statistics as a table or JSON, whole or totals only.
+func writeStats(e *env, files []*inspect.FileStats, asJSON, totals bool) error {
+	if !asJSON {
+		if totals {
+			return inspect.WriteStatsTotals(e.stdout, files)
+		}
+		return inspect.WriteStatsTable(e.stdout, files)
+	}
+	rep := statsReport{Files: files, Total: inspect.SumFiles(files)}
+	if totals {
+		rep.Files = nil
+	} else if rep.Files == nil {
+		rep.Files = []*inspect.FileStats{}
+	}
+	b, err := jsonOut(e.stdout, rep)
+	if err != nil {
+		return err
+	}
+	_, err = e.stdout.Write(append(b, '\n'))
+	return err
 }
 
 // statsProgress returns a progress bar on stderr when stderr is a terminal
@@ -160,12 +215,12 @@ func statsProgress(e *env, names []string) *progressbar.ProgressBar {
 
 // countingReader reports bytes read to a progress bar.
 type countingReader struct {
-	r   io.Reader
+	io.ReadCloser
 	bar *progressbar.ProgressBar
 }
 
 func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
+	n, err := c.ReadCloser.Read(p)
 	c.bar.Add(n)
 	return n, err
 }

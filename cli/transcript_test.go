@@ -89,3 +89,11 @@ func TestTranscriptDocSample(t *testing.T) {
 		t.Errorf("docs/transcripts.md's sample is not the start of the output:\n%s", out)
 	}
 }
+
+// A document reads its inputs to the end: --follow is for the text view.
+func TestViewDocumentFollow(t *testing.T) {
+	code, out, errs := run(t, "", "view", "--format", "html", "--follow", seedEvo)
+	if code != ExitUsage || out != "" || !strings.Contains(errs, "--follow shows a growing log as text") {
+		t.Errorf("exit %d, %q, %q", code, out, errs)
+	}
+}

@@ -1,17 +1,20 @@
 package cli
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
-	"regexp"
+	"time"
 
 	ucli "github.com/urfave/cli/v2"
 	"github.com/zevo/zevo/filter"
+	"github.com/zevo/zevo/inspect"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
-	"github.com/zevo/zevo/protocol"
 	"github.com/zevo/zevo/redact"
 	"github.com/zevo/zevo/translate"
 )
@@ -25,12 +28,20 @@ func translateCommand(e *env) *ucli.Command {
 detects each line's protocol, and writes the stream in the protocol of --to,
 one output event as soon as its input line is read.
 
+The Zero runs zevo opens get ids in Zero's format, run_<14 digits>_<6 hex>.
+Translating FILEs, they are derived from the files' content (their size and
+first MiB), so the same files give the same output every time; reading
+standard input or with --follow, they are Zero's own: the time and random
+hex digits. --run-id sets them.
+
 Examples:
    zevo translate --to zero testdata/translate/basic.evosci.jsonl
    EvoSci -p "fix the tests" --output-format stream-json | zevo translate --to zero --cwd "$PWD"
    zero exec --output-format stream-json "review" | zevo translate --to evosci
    zevo translate --to zero@1 old-client-input.jsonl
-   zevo translate --to zero --unmapped keep --mapping my-fork.json run.jsonl`,
+   zevo translate --to zero --unmapped keep --mapping my-fork.json run.jsonl
+   zevo translate --to zero --follow agent.log        (like tail -f)
+   zevo translate --to zero run.evosci.jsonl.gz       (gzip and zstd are read as they are)`,
 		Flags:  translateFlags(false),
 		Action: func(c *ucli.Context) error { return runTranslate(c, e) },
 	}
@@ -41,7 +52,7 @@ func translateFlags(hidden bool) []ucli.Flag {
 	return append([]ucli.Flag{
 		&ucli.StringFlag{Name: "to", Hidden: hidden, Usage: "target protocol `FORMAT`: zero, zero@1 or evosci"},
 		&ucli.StringFlag{Name: "from", Hidden: hidden, Value: "auto", Usage: "source protocol `FORMAT`: auto (per line), zero or evosci"},
-		&ucli.StringFlag{Name: "run-id", Hidden: hidden, Usage: "use `ID` as the runId of the Zero runs zevo opens (later runs get .2, .3, …)"},
+		&ucli.StringFlag{Name: "run-id", Hidden: hidden, Usage: "use `ID` as the runId of the Zero runs zevo opens (later runs get .2, .3, …; default: derived from the FILEs, or from the time on standard input)"},
 		&ucli.StringFlag{Name: "session-id", Hidden: hidden, Usage: "use `ID` as the sessionId of the run_start events zevo writes"},
 		&ucli.StringFlag{Name: "cwd", Hidden: hidden, Usage: "use `DIR` as the cwd of the run_start events zevo writes (default: the working directory)"},
 		&ucli.StringFlag{Name: "model", Hidden: hidden, Usage: "use `NAME` as model and apiModel of the run_start events zevo writes"},
@@ -52,28 +63,22 @@ func translateFlags(hidden bool) []ucli.Flag {
 		&ucli.StringSliceFlag{Name: "mapping", Hidden: hidden, Usage: "load a mapping table `FILE` that adds or overrides rules (repeatable)"},
 		&ucli.BoolFlag{Name: "fail-fast", Hidden: hidden, Usage: "stop at the first bad line (exit 1)"},
 		&ucli.StringFlag{Name: "jq", Hidden: hidden, Usage: "run the jq `EXPR` on every translated event and write its results instead (see zevo jq --help)"},
+		followFlag(hidden),
 	}, jqOutputFlags(hidden)...)
 }
-
-// runIDPattern is Zero's run id rule, shortened so that the suffixes of
-// later runs still fit its 128 characters.
-var runIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,119}$`)
 
 func translateOptions(c *ucli.Context, e *env) (translate.Options, error) {
 	var opt translate.Options
 	if !c.IsSet("to") {
 		return opt, usageErr("translate needs --to zero, zero@1 or evosci")
 	}
-	to, err := protocol.Lookup(c.String("to"))
-	if err != nil || (to != translate.Zero && to != translate.Zero1 && to != translate.EvoSci) {
-		return opt, usageErr("--to: unknown format %q (want zero, zero@1 or evosci)", c.String("to"))
+	to, err := translate.ParseTarget(c.String("to"))
+	if err != nil {
+		return opt, usageErr("--to: %v", err)
 	}
-	from := translate.Auto
-	if name := c.String("from"); name != "auto" {
-		from, err = protocol.Lookup(name)
-		if err != nil || (from != translate.Zero && from != translate.EvoSci) {
-			return opt, usageErr("--from: unknown format %q (want auto, zero or evosci)", name)
-		}
+	from, err := translate.ParseSource(c.String("from"))
+	if err != nil {
+		return opt, usageErr("--from: %v", err)
 	}
 	unmapped, err := translate.ParseUnmapped(c.String("unmapped"))
 	if err != nil {
@@ -92,8 +97,10 @@ func translateOptions(c *ucli.Context, e *env) (translate.Options, error) {
 			return opt, usageErr("--mapping: %v", err)
 		}
 	}
-	if id := c.String("run-id"); c.IsSet("run-id") && !runIDPattern.MatchString(id) {
-		return opt, usageErr("--run-id %q: Zero run ids match %s (at most 120 characters here, leaving room for .2, .3, …)", id, runIDPattern)
+	if id := c.String("run-id"); c.IsSet("run-id") {
+		if err := translate.CheckRunID(id); err != nil {
+			return opt, usageErr("--run-id %q: %v", id, err)
+		}
 	}
 	cwd := c.String("cwd")
 	if !c.IsSet("cwd") {
@@ -113,6 +120,45 @@ func translateOptions(c *ucli.Context, e *env) (translate.Options, error) {
 	}, nil
 }
 
+// runIDSource makes the run ids of a translation of files depend on the
+// files alone, so that translating the same files twice gives the same
+// output: the clock and the random bytes of Zero's run-id format
+// (run_<UTC YYYYMMDDHHMMSS>_<6 hex>) are drawn from a SHA-256 of each
+// file's size and first MiB. Standard input and --follow are live: they
+// keep the clock and crypto/rand (nil, nil).
+func runIDSource(names []string, follow bool) (func() time.Time, io.Reader) {
+	if len(names) == 0 || follow {
+		return nil, nil
+	}
+	h := sha256.New()
+	for _, name := range names {
+		if name == "-" {
+			return nil, nil
+		}
+		f, err := os.Open(name)
+		if err != nil {
+			continue // reported when it is read
+		}
+		fi, err := f.Stat()
+		if err != nil || !fi.Mode().IsRegular() {
+			f.Close()
+			return nil, nil // a pipe or device: live
+		}
+		fmt.Fprintf(h, "%d\n", fi.Size())
+		io.Copy(h, io.LimitReader(f, runIDPrefix))
+		f.Close()
+	}
+	var seed [32]byte
+	h.Sum(seed[:0])
+	// A second in 2000-2099: digits that read as Zero's timestamp.
+	secs := int64(binary.BigEndian.Uint64(seed[:8]) % (100 * 365 * 24 * 3600))
+	at := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(secs) * time.Second)
+	return func() time.Time { return at }, rand.NewChaCha8(seed)
+}
+
+// runIDPrefix is how much of each file its run ids depend on.
+const runIDPrefix = 1 << 20
+
 // redactor is Zero's rules, or with extra those and the stronger patterns.
 func redactor(extra bool) *redact.Redactor {
 	if extra {
@@ -126,6 +172,8 @@ func runTranslate(c *ucli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	opt.Now, opt.Rand = runIDSource(c.Args().Slice(), c.Bool("follow"))
+	e.setFollow(c.Bool("follow"), c.Args().Slice())
 	w := jsonl.NewWriter(e.stdout)
 	failFast := c.Bool("fail-fast")
 	out, err := jqOutput(c, e.stderr)
@@ -201,8 +249,8 @@ func runTranslate(c *ucli.Context, e *env) error {
 		fmt.Fprintln(e.stderr, sum)
 	}
 	if st.Diagnosed > 0 {
-		fmt.Fprintf(e.stderr, "zevo: %d line(s) read: %d translated, %d unmapped, %d with a diagnostic, %d blank\n",
-			st.Lines, st.Mapped, st.Unmapped, st.Diagnosed, st.Blank)
+		fmt.Fprintf(e.stderr, "zevo: %s read: %d translated, %d unmapped, %d with a diagnostic, %d blank\n",
+			inspect.Plural(st.Lines, "line"), st.Mapped, st.Unmapped, st.Diagnosed, st.Blank)
 	}
 	if err != nil && !errors.Is(err, errJQStop) {
 		var ee *exitError

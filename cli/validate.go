@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -24,7 +23,7 @@ answers an earlier tool call. Runs are cut as translate, stats and view cut
 them (docs/runs.md). A run cut short (the input ends inside it, or a line
 of the other protocol comes) is an error, or with --allow-unfinished a
 warning. Problems are printed as
-FILE:LINE: FIELD: MESSAGE; the exit status is 1 when any line is invalid.
+FILE:LINE: error|warning: FIELD: MESSAGE; the exit status is 1 when any line is invalid.
 
 Examples:
    zevo validate testdata/translate/v1.zero.jsonl
@@ -61,7 +60,7 @@ func runValidate(c *ucli.Context, e *env) error {
 			rep.Diagnostics = append(rep.Diagnostics, d)
 			return
 		}
-		w.WriteLine([]byte(d.String()))
+		w.WriteLine(diagLine(d))
 	}
 	failed, err := eachInput(e, c.Args().Slice(), func(name string, r io.Reader) error {
 		fr, err := inspect.Validate(r, name, inspect.ValidateOptions{As: as, AllowUnfinished: c.Bool("allow-unfinished"), Idle: w.Flush}, emit)
@@ -82,7 +81,7 @@ func runValidate(c *ucli.Context, e *env) error {
 	}
 	rep.Valid = rep.Errors == 0 && failed == 0
 	if asJSON {
-		b, err := json.MarshalIndent(rep, "", "  ")
+		b, err := jsonOut(e.stdout, rep)
 		if err != nil {
 			return err
 		}
@@ -95,4 +94,16 @@ func runValidate(c *ucli.Context, e *env) error {
 		return silentExit(ExitDiagnostics)
 	}
 	return nil
+}
+
+// diagLine is validate's text line, FILE:LINE: error|warning: FIELD:
+// MESSAGE: the severity is always spelled out, so that it cannot be taken
+// for a field (a Zero "warning" event's field reads warning.message).
+func diagLine(d inspect.Diagnostic) []byte {
+	b := fmt.Appendf(nil, "%s:%d: %s: ", d.File, d.Line, d.Severity)
+	if d.Field != "" {
+		b = append(b, d.Field...)
+		b = append(b, ": "...)
+	}
+	return append(b, d.Message...)
 }

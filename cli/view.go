@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"unicode/utf8"
 
+	"github.com/tidwall/gjson"
 	ucli "github.com/urfave/cli/v2"
 	"github.com/zevo/zevo/inspect"
 	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/redact"
 	"golang.org/x/term"
 )
 
@@ -21,9 +24,11 @@ func viewCommand(e *env) *ucli.Command {
 transcript: reasoning dimmed, text as text, each tool call with its
 arguments summarized and its result cut to a few lines, permission prompts
 and errors highlighted, the final answer and token totals at the end of each
-run. Live input is shown event by event. Colour only on a terminal, never
-with NO_COLOR set. Control sequences in the content (cursor moves, title
-changes, links, bidi overrides) are shown as visible escapes such as \x1b.
+run. Live input is shown event by event. Control sequences in the content
+(cursor moves, title changes, links, bidi overrides) are shown as visible
+escapes such as \x1b. Secrets are redacted with translate's rules (Zero's:
+values under keys such as password or apiKey, sk-… keys, api_key=…,
+Bearer …) unless --no-redact.
 
 --format markdown and --format html write a document instead, for a pull
 request or a browser: a heading and summary per run (status, tokens, cost,
@@ -36,13 +41,16 @@ ended.
 Examples:
    zevo view testdata/translate/basic.evosci.jsonl
    EvoSci -p "fix the tests" --output-format stream-json | zevo view
-   zevo view --full run.jsonl | less -R
+   zevo view --follow agent.log
+   zevo view --full --color always run.jsonl | less -R
    zevo view --format markdown run.jsonl > transcript.md
    zevo view --format html run.jsonl > transcript.html`,
 		Flags: []ucli.Flag{
 			&ucli.BoolFlag{Name: "full", Usage: "show whole tool results and arguments"},
 			&ucli.StringFlag{Name: "format", Value: "text", Usage: "text (for a terminal), markdown or html (a document: see docs/transcripts.md)"},
-			&ucli.BoolFlag{Name: "no-redact", Usage: "markdown and html: do not redact secrets"},
+			&ucli.StringFlag{Name: "color", Value: "auto", Usage: "colour `WHEN`: auto (on a terminal, unless NO_COLOR is set), always or never"},
+			&ucli.BoolFlag{Name: "no-redact", Usage: "show secrets as they are, in every format (they are redacted with translate's rules by default)"},
+			followFlag(false),
 		},
 		Action: func(c *ucli.Context) error { return runView(c, e) },
 	}
@@ -60,29 +68,54 @@ func isTerminalReader(r io.Reader) bool {
 	return ok && isTerminal(f)
 }
 
-// useColor: colour only on a terminal, and never when NO_COLOR is set to
-// anything (https://no-color.org).
-func useColor(terminal bool, noColor string) bool {
-	return terminal && noColor == ""
+// useColor: with auto, colour only on a terminal, and never when NO_COLOR
+// is set to anything (https://no-color.org); always and never are meant.
+func useColor(when string, terminal bool, noColor string) (bool, error) {
+	switch when {
+	case "auto":
+		return terminal && noColor == "", nil
+	case "always":
+		return true, nil
+	case "never":
+		return false, nil
+	}
+	return false, usageErr("view: --color: want auto, always or never, not %q", when)
 }
 
 func runView(c *ucli.Context, e *env) error {
 	switch f := c.String("format"); f {
 	case "text":
-	case "markdown", "md":
+	case "markdown", "md", "html":
+		if c.Bool("follow") {
+			return usageErr("view: --follow shows a growing log as text; --format %s reads its inputs to the end", f)
+		}
+		if f == "html" {
+			return runDocument(c, e, inspect.HTML)
+		}
 		return runDocument(c, e, inspect.Markdown)
-	case "html":
-		return runDocument(c, e, inspect.HTML)
 	default:
 		return usageErr("--format: unknown format %q (want text, markdown or html)", f)
 	}
-	w := jsonl.NewWriter(e.stdout)
-	opt := inspect.ViewOptions{
-		Full:  c.Bool("full"),
-		Color: useColor(isTerminal(e.stdout), os.Getenv("NO_COLOR")),
+	color, err := useColor(c.String("color"), isTerminal(e.stdout), os.Getenv("NO_COLOR"))
+	if err != nil {
+		return err
 	}
-	v := inspect.NewViewer(w, opt)
-	e.whenStopped(func() { w.Flush() }) // a signal: what was rendered is written out
+	out := &lastByte{w: e.stdout}
+	w := jsonl.NewWriter(out)
+	v := inspect.NewViewer(w, inspect.ViewOptions{Full: c.Bool("full"), Color: color})
+	var rd *redact.Redactor
+	if !c.Bool("no-redact") {
+		rd = new(redact.Redactor) // Zero's rules, as translate applies them
+	}
+	var redacted []byte
+	// A signal: what was rendered is written out, and the terminal is
+	// left at the start of a line.
+	e.whenStopped(func() {
+		if w.Flush() == nil && out.last != '\n' && out.last != 0 {
+			e.stdout.Write([]byte{'\n'})
+		}
+	})
+	e.setFollow(c.Bool("follow"), c.Args().Slice())
 	flush := func() error {
 		e.mu.Lock()
 		defer e.mu.Unlock()
@@ -107,6 +140,13 @@ func runView(c *ucli.Context, e *env) error {
 				fmt.Fprintf(e.stderr, "zevo: %s: read error: %v\n", name, err)
 				bad++
 				break
+			}
+			// Only a valid line is redacted (rewritten): one that is not
+			// is reported as it is, with the places of its faults.
+			if rd != nil && utf8.Valid(l.Bytes) && !jsonl.TooDeep(l.Bytes) && gjson.ValidBytes(l.Bytes) {
+				if b, err := jsonl.AppendValue(redacted[:0], l.Bytes, jsonl.GoStyle, rd); err == nil {
+					redacted, l.Bytes = b, b
+				}
 			}
 			e.mu.Lock()
 			err = v.Line(l)
@@ -139,4 +179,18 @@ func runView(c *ucli.Context, e *env) error {
 		return silentExit(ExitDiagnostics)
 	}
 	return nil
+}
+
+// lastByte remembers the last byte written through it.
+type lastByte struct {
+	w    io.Writer
+	last byte
+}
+
+func (l *lastByte) Write(p []byte) (int, error) {
+	n, err := l.w.Write(p)
+	if n > 0 {
+		l.last = p[n-1]
+	}
+	return n, err
 }

@@ -195,7 +195,7 @@ func TestStatsTableIsSafe(t *testing.T) {
 	if strings.ContainsAny(got, "\x1b\x07") {
 		t.Errorf("control characters in the table: %q", got)
 	}
-	for _, want := range []string{`f\x1b[1m · evosci · 2 lines · 1 runs`, `tools: x\x1b]0;t\a\ty 1`, `error at line 2: bad\x1b[2J\nthing`} {
+	for _, want := range []string{`f\x1b[1m · evosci · 2 lines · 1 run`, `tools: x\x1b]0;t\a\ty 1`, `error at line 2: bad\x1b[2J\nthing`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("table lacks %q:\n%s", want, got)
 		}

@@ -22,9 +22,9 @@ func WriteStatsTable(w io.Writer, files []*FileStats) error {
 		if proto == "" {
 			proto = "no events"
 		}
-		fmt.Fprintf(tw, "%s · %s · %d lines · %d runs", Safe(f.File), proto, f.Lines, len(f.Runs))
+		fmt.Fprintf(tw, "%s · %s · %s · %s", Safe(f.File), proto, Plural(f.Lines, "line"), Plural(len(f.Runs), "run"))
 		if f.Invalid > 0 {
-			fmt.Fprintf(tw, " · %d lines not JSON objects (not counted)", f.Invalid)
+			fmt.Fprintf(tw, " · %s not JSON objects (not counted)", Plural(f.Invalid, "line"))
 		}
 		fmt.Fprintln(tw)
 		if len(f.Runs) > 0 {
@@ -123,4 +123,31 @@ func joinCounts(m map[string]int, failed map[string]int) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// WriteStatsTotals writes only the totals: one row per file, their sum
+// when there are several, then events by type and tools over all.
+func WriteStatsTotals(w io.Writer, files []*FileStats) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "FILE\tLINES\tRUNS\tEVENTS\tTOKENS IN\tOUT\tTOTAL\tTOOL CALLS\tFAILED\tPERMISSIONS\tERRORS")
+	lines, runs := 0, 0
+	for _, f := range files {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", Safe(f.File), f.Lines, len(f.Runs), countCols(&f.Total))
+		lines += f.Lines
+		runs += len(f.Runs)
+	}
+	total := SumFiles(files)
+	if len(files) > 1 {
+		fmt.Fprintf(tw, "all %d files\t%d\t%d\t%s\n", len(files), lines, runs, countCols(&total))
+	}
+	details(tw, "  ", &total)
+	return tw.Flush()
+}
+
+// Plural is n and the noun, with an s unless n is 1: "1 run", "3 runs".
+func Plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"strings"
+
+	ucli "github.com/urfave/cli/v2"
+)
+
+// completionFlag is the argument with which a shell asks for completions
+// (see zevo completion); it must stay last.
+const completionFlag = "--generate-bash-completion"
+
+// flagsFirst reorders a command line so that flags come before the
+// positional arguments, as urfave/cli expects: "zevo stats run.jsonl
+// --json" reads as "zevo stats --json run.jsonl". Which arguments are flag
+// values is told by each command's own flag definitions; "--" ends the
+// flags, and everything after it stays positional. Commands that parse
+// their own arguments (jq) are left alone.
+func flagsFirst(app *ucli.App, args []string) []string {
+	if len(args) < 2 || args[len(args)-1] == completionFlag {
+		return args
+	}
+	rest := args[1:]
+	// Skip the top-level flags to find the command word.
+	i := 0
+	for i < len(rest) && strings.HasPrefix(rest[i], "-") && rest[i] != "-" && rest[i] != "--" {
+		if takesValue(app.Flags, rest[i]) {
+			i++
+		}
+		i++
+	}
+	if i < len(rest) {
+		if cmd := app.Command(rest[i]); cmd != nil {
+			if cmd.SkipFlagParsing {
+				return args
+			}
+			out := append([]string{args[0]}, rest[:i+1]...)
+			return append(out, reorder(cmd.Flags, rest[i+1:])...)
+		}
+	}
+	return append([]string{args[0]}, reorder(app.Flags, rest)...)
+}
+
+// reorder puts the flags of args (with their values) first, then "--" if
+// it was given, then the positional arguments in their order.
+func reorder(flags []ucli.Flag, args []string) []string {
+	var opts, pos []string
+	dashes := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			pos = append(pos, args[i+1:]...)
+			i = len(args)
+			dashes = true
+		case strings.HasPrefix(a, "-") && a != "-":
+			opts = append(opts, a)
+			if takesValue(flags, a) && i+1 < len(args) {
+				i++
+				opts = append(opts, args[i])
+			}
+		default:
+			pos = append(pos, a)
+		}
+	}
+	if dashes {
+		opts = append(opts, "--")
+	}
+	return append(opts, pos...)
+}
+
+// takesValue reports whether arg ("--name" or "-n", without "=value") is
+// a flag of flags that reads the next argument as its value.
+func takesValue(flags []ucli.Flag, arg string) bool {
+	if strings.Contains(arg, "=") {
+		return false
+	}
+	name := strings.TrimLeft(arg, "-")
+	for _, f := range flags {
+		for _, n := range f.Names() {
+			if n != name {
+				continue
+			}
+			v, ok := f.(interface{ TakesValue() bool })
+			return ok && v.TakesValue()
+		}
+	}
+	return false
+}

@@ -1,0 +1,55 @@
+package cli
+
+import (
+	"io"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestFlagsFirst(t *testing.T) {
+	app := newApp(newEnv(strings.NewReader(""), io.Discard, io.Discard))
+	for _, tc := range []struct{ in, want string }{
+		{"stats run.jsonl --json", "stats --json run.jsonl"},
+		{"translate --to zero f --jq select(.a)", "translate --to zero --jq select(.a) f"},
+		{"translate f --to zero -f", "translate --to zero -f f"},
+		{"translate --jq --json f --to evosci", "translate --jq --json --to evosci f"},
+		{"validate a -- --json -", "validate -- a --json -"},
+		{"validate a - --json", "validate --json a -"},
+		{"translate --to zero --", "translate --to zero --"},
+		{"f.jsonl --to zero", "--to zero f.jsonl"},
+		{"--to zero stats", "--to zero stats"},
+		{"jq .a f --arg x y", "jq .a f --arg x y"},
+		{"help translate", "help translate"},
+		{"stats --j --generate-bash-completion", "stats --j --generate-bash-completion"},
+		{"stats --as", "stats --as"},
+	} {
+		got := strings.Join(flagsFirst(app, append([]string{"zevo"}, strings.Fields(tc.in)...))[1:], " ")
+		if got != tc.want {
+			t.Errorf("%q: got %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// FuzzFlagsFirst: reordering keeps every argument, and reordering again
+// changes nothing.
+func FuzzFlagsFirst(f *testing.F) {
+	f.Add("stats\x00run.jsonl\x00--json")
+	f.Add("translate\x00--to\x00zero\x00f\x00--jq\x00.\x00--\x00-x")
+	f.Add("--to\x00evosci\x00a\x00-f\x00--mapping\x00m.json")
+	f.Add("view\x00-\x00--color\x00always\x00--\x00--full")
+	app := newApp(newEnv(strings.NewReader(""), io.Discard, io.Discard))
+	f.Fuzz(func(t *testing.T, s string) {
+		args := append([]string{"zevo"}, strings.Split(s, "\x00")...)
+		once := flagsFirst(app, args)
+		a, b := slices.Clone(args), slices.Clone(once)
+		slices.Sort(a)
+		slices.Sort(b)
+		if !slices.Equal(a, b) {
+			t.Fatalf("%q became %q", args, once)
+		}
+		if twice := flagsFirst(app, once); !slices.Equal(twice, once) {
+			t.Fatalf("%q became %q, then %q", args, once, twice)
+		}
+	})
+}

@@ -1,0 +1,222 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// lineWait bounds the wait for an expected line: generous, since it only
+// bounds a failure.
+const lineWait = 20 * time.Second
+
+// started is zevo running with its stdout read line by line.
+type started struct {
+	cmd    *exec.Cmd
+	lines  chan string
+	stderr *bytes.Buffer
+}
+
+func startZevo(t *testing.T, stdin io.Reader, args ...string) *started {
+	t.Helper()
+	cmd := exec.Command(zevoBinary(t), args...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &started{cmd: cmd, lines: make(chan string, 100), stderr: new(bytes.Buffer)}
+	cmd.Stdin, cmd.Stderr = stdin, s.stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		defer close(s.lines)
+		r := bufio.NewReader(out)
+		for {
+			l, err := r.ReadString('\n')
+			if l != "" {
+				s.lines <- l
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return s
+}
+
+// expectLine waits for the next output line and checks that it holds want.
+func (s *started) expectLine(t *testing.T, want string) string {
+	t.Helper()
+	select {
+	case l, ok := <-s.lines:
+		if !ok {
+			t.Fatalf("output ended; want a line with %q; stderr %s", want, s.stderr)
+		}
+		if !strings.Contains(l, want) {
+			t.Fatalf("got line %q, want one with %q", l, want)
+		}
+		return l
+	case <-time.After(lineWait):
+		t.Fatalf("no line with %q within %v", want, lineWait)
+	}
+	return ""
+}
+
+// stop signals zevo and returns its exit code and the rest of its output.
+func (s *started) stop(t *testing.T, sig os.Signal) (int, string) {
+	t.Helper()
+	s.cmd.Process.Signal(sig)
+	var rest strings.Builder
+	for l := range s.lines {
+		rest.WriteString(l)
+	}
+	code := exitCodeOf(t, s.cmd.Wait())
+	checkQuietStderr(t, s.stderr.String())
+	return code, rest.String()
+}
+
+func appendFile(t *testing.T, name, s string) {
+	t.Helper()
+	f, err := os.OpenFile(name, os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(s); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func evoText(s string) string { return `{"type": "text", "content": "` + s + `"}` + "\n" }
+
+// TestFollowCommands: translate, jq and view --follow a log that grows,
+// is truncated and is rotated while they run; each line comes out as soon
+// as it is complete, and Ctrl-C ends them with 130.
+func TestFollowCommands(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want func(word string) string // what the output line of a text event holds
+	}{
+		{[]string{"translate", "--to", "evosci", "--follow"}, func(w string) string { return `"content": "` + w + `"` }},
+		{[]string{"translate", "-f", "--to", "zero"}, func(w string) string { return `"delta":"` + w + `"` }},
+		{[]string{"jq", "--follow", "-r", ".content"}, func(w string) string { return w }},
+		{[]string{"view", "-f"}, func(w string) string { return w }},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			log := filepath.Join(t.TempDir(), "agent.log")
+			appendFile(t, log, evoText("first"))
+			args := append(append([]string{}, tc.args...), log)
+			z := startZevo(t, nil, args...)
+			if args[0] == "translate" && args[2] == "--to" && args[3] == "zero" {
+				z.expectLine(t, `"type":"run_start"`)
+			}
+			if args[0] == "view" {
+				z.expectLine(t, "── run 1 ──")
+				// view writes text as it streams: end each with a newline.
+			}
+			next := func(word string) {
+				if args[0] == "view" {
+					appendFile(t, log, evoText(word+`\n`))
+				} else {
+					appendFile(t, log, evoText(word))
+				}
+				z.expectLine(t, tc.want(word))
+			}
+			if args[0] == "view" {
+				appendFile(t, log, evoText(`\n`))
+				z.expectLine(t, "first")
+			} else {
+				z.expectLine(t, tc.want("first"))
+			}
+			next("second")
+			// A line written in two parts comes out once it is whole.
+			part := evoText("third")
+			appendFile(t, log, part[:10])
+			appendFile(t, log, part[10:])
+			if args[0] == "view" {
+				appendFile(t, log, evoText(`\n`))
+			}
+			z.expectLine(t, "third")
+			// Truncated, then written from the start.
+			if err := os.WriteFile(log, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			next("fourth")
+			// Rotated: a new file under the name.
+			if err := os.Rename(log, log+".1"); err != nil {
+				t.Fatal(err)
+			}
+			next("fifth")
+			code, rest := z.stop(t, os.Interrupt)
+			if code != ExitInterrupt {
+				t.Errorf("exit %d, want %d; stderr %s", code, ExitInterrupt, z.stderr)
+			}
+			if args[0] == "translate" && args[3] == "zero" && !strings.Contains(rest, `"status":"interrupted"`) {
+				t.Errorf("the open run was not closed: %q", rest)
+			}
+		})
+	}
+}
+
+// TestViewInterruptEndsLine: text streamed without a newline, then Ctrl-C:
+// the transcript still ends with a newline.
+func TestViewInterruptEndsLine(t *testing.T) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pw.Close()
+	z := startZevo(t, pr, "view")
+	pr.Close()
+	io.WriteString(pw, evoText(`thinking aloud\n`)+evoText("no newline yet"))
+	z.expectLine(t, "── run 1 ──")
+	z.expectLine(t, "thinking aloud")
+	time.Sleep(500 * time.Millisecond) // the partial line is in the pipe by now, or soon
+	code, rest := z.stop(t, os.Interrupt)
+	if code != ExitInterrupt || rest != "no newline yet\n" {
+		t.Errorf("exit %d, rest %q; want %d and the line ended", code, rest, ExitInterrupt)
+	}
+}
+
+// TestStatsInterrupted: stats on a producer that does not end reports what
+// it has read when interrupted, then exits 130 (SIGINT) or 143 (SIGTERM).
+func TestStatsInterrupted(t *testing.T) {
+	sample, err := os.ReadFile(sampleEvo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			pr, pw, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer pw.Close()
+			z := startZevo(t, pr, "stats", "--totals", "--json")
+			pr.Close()
+			// The sample, then blank lines beyond any pipe buffer: when the
+			// write returns, zevo has read the sample.
+			if _, err := pw.Write(append(sample, bytes.Repeat([]byte("\n"), 1<<20)...)); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(500 * time.Millisecond) // and counted it
+			want := ExitInterrupt
+			if sig == syscall.SIGTERM {
+				want = ExitTerminate
+			}
+			code, out := z.stop(t, sig)
+			if code != want || !strings.HasPrefix(out, `{"total":{"events":18,`) {
+				t.Errorf("exit %d, want %d; output %q", code, want, out)
+			}
+		})
+	}
+}

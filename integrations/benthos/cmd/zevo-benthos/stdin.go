@@ -1,0 +1,58 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+
+	"github.com/redpanda-data/benthos/v4/public/service"
+	"github.com/redpanda-data/benthos/v4/public/service/codec"
+)
+
+// stdin replaces Benthos' stdin input with one whose scanner is zevo_lines
+// by default: lines of any length (Benthos' lines scanner stops at 64 KiB,
+// and an agent's tool output is often longer), a byte order mark removed,
+// and the end of the input marked, so that a run it leaves open is closed
+// as zevo translate closes it. Its settings are those of Benthos' stdin.
+func init() {
+	spec := service.NewConfigSpec().
+		Categories("Local").
+		Summary("Consumes data piped to stdin, cut into messages by the scanner: by default zevo_lines, lines as zevo reads them and the end of the input marked.").
+		Fields(codec.DeprecatedCodecFields("zevo_lines")...).
+		Field(service.NewAutoRetryNacksToggleField())
+	err := service.RegisterBatchInput("stdin", spec,
+		func(conf *service.ParsedConfig, mgr *service.Resources) (service.BatchInput, error) {
+			c, err := codec.DeprecatedCodecFromParsed(conf)
+			if err != nil {
+				return nil, err
+			}
+			s, err := c.Create(io.NopCloser(os.Stdin), func(context.Context, error) error { return nil }, service.NewScannerSourceDetails())
+			if err != nil {
+				return nil, err
+			}
+			return service.AutoRetryNacksBatchedToggled(conf, &stdinInput{s: s})
+		})
+	if err != nil {
+		panic(err)
+	}
+}
+
+type stdinInput struct {
+	s codec.DeprecatedFallbackStream
+}
+
+func (in *stdinInput) Connect(context.Context) error { return nil }
+
+func (in *stdinInput) ReadBatch(ctx context.Context) (service.MessageBatch, service.AckFunc, error) {
+	batch, ack, err := in.s.NextBatch(ctx)
+	if errors.Is(err, io.EOF) {
+		return nil, nil, service.ErrEndOfInput
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return batch, ack, nil
+}
+
+func (in *stdinInput) Close(ctx context.Context) error { return in.s.Close(ctx) }
