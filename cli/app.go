@@ -144,6 +144,7 @@ Examples:
 	app.Commands = append(app.Commands, validateCommand(e))
 	app.Commands = append(app.Commands, statsCommand(e))
 	app.Commands = append(app.Commands, viewCommand(e))
+	app.Commands = append(app.Commands, otelCommand(e))
 	app.Commands = append(app.Commands, execCommand(e))
 	app.Commands = append(app.Commands, completionCommand(e))
 	app.Commands = append(app.Commands, manCommand(e))

@@ -63,6 +63,9 @@ var hostileCommands = []hostileCommand{
 		notBad: map[string][]int{"numbers.evosci.jsonl": {4}, "schema-version.zero.jsonl": {3}}},
 	// stats counts the lines that are not events in its summary, by number
 	{args: []string{"stats"}},
+	{args: []string{"stats", "--json", "--by", "model", "--model", "gpt-4.1"}},
+	// otel exports the runs stats counts, as one OTLP/JSON line
+	{args: []string{"otel", "--clock", "synthetic"}, jsonOut: true},
 	// view shows what it can: an object without a type as it is, NaN as NaN
 	{args: []string{"view"}, checks: badJSON, notBad: map[string][]int{"nan.evosci.jsonl": {1, 3}}},
 	{args: []string{"view", "--format", "markdown"}, checks: badJSON, notBad: map[string][]int{"nan.evosci.jsonl": {1, 3}}},

@@ -130,7 +130,7 @@ func TestStatsCommandOrder(t *testing.T) {
 		t.Errorf("total %+v (events want %d)", rep.Total, sum)
 	}
 	code, out, _ = run(t, "", "stats", seedZero)
-	if code != 0 || !strings.Contains(out, "run_20260603_abc123  1-10   success (0)  10      12         8    20     1") {
+	if code != 0 || !strings.Contains(out, "run_20260603_abc123  1-10   success (0)  10      12         8    20     0.0001    1") {
 		t.Errorf("table: %d\n%s", code, out)
 	}
 	if code, _, errs := run(t, "", "stats", seedZero, "no-such-file.jsonl"); code != ExitDiagnostics || !strings.Contains(errs, "no-such-file.jsonl") {

@@ -12,6 +12,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 	"github.com/zevo/zevo/inspect"
 	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/pricing"
 )
 
 // progressMin is the input size from which stats shows a progress bar (on
@@ -32,23 +33,60 @@ the order given. Interrupted (SIGINT, SIGTERM), it writes the summary of
 what it has read so far before it exits 130 or 143, so that
 tail -f agent.log | zevo stats ends, on Ctrl-C, with the numbers.
 
+Each run's cost in USD comes from, in this order: the costUsd of Zero's
+usage events; the --pricing FILE (LiteLLM's model_prices_and_context_window.json
+format); the price snapshot shipped with zevo (public list prices of
+` + pricing.SnapshotDate + `). A run whose model has no price shows "unpriced" and its model
+is named, never $0. Zero runs name their model in run_start (model, else
+apiModel); EvoScientist runs name none: give it with --model.
+
 Examples:
    zevo stats testdata/translate/basic.zero.jsonl testdata/translate/basic.evosci.jsonl
+   zevo stats --model claude-sonnet-4-5 testdata/translate/basic.evosci.jsonl
+   zevo stats --by model --pricing testdata/pricing/prices.json testdata/translate/*.jsonl
    zevo stats --totals logs/*.jsonl.gz
-   zevo stats --json run.jsonl | zevo jq .total.tokens`,
+   zevo stats --json run.jsonl | zevo jq '.total.tokens, .total.cost'`,
 		Flags: []ucli.Flag{
 			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "protocol: auto (each line its own), zero, zero@1, zero-input or evosci"},
 			&ucli.BoolFlag{Name: "json", Usage: "write JSON for scripts instead of a table (one line, unless on a terminal)"},
 			&ucli.BoolFlag{Name: "totals", Usage: "write only the totals: one row per file and their sum (with --json: only total)"},
+			&ucli.StringFlag{Name: "pricing", Usage: "price models from `FILE`, in LiteLLM's model_prices_and_context_window.json format (before the shipped snapshot)"},
+			&ucli.StringFlag{Name: "model", Usage: "the `NAME` of the model of runs that name none (EvoScientist's)"},
+			&ucli.StringFlag{Name: "by", Usage: "one row per `model|tool|file` instead of one per run"},
 		},
 		Action: func(c *ucli.Context) error { return runStats(c, e) },
 	}
 }
 
-// statsReport is the --json output; with --totals, files is left out.
+// statsReport is the --json output; with --totals, files is left out;
+// By and Groups with --by.
 type statsReport struct {
-	Files []*inspect.FileStats `json:"files,omitempty"`
-	Total inspect.Counts       `json:"total"`
+	Files  []*inspect.FileStats `json:"files,omitempty"`
+	Total  inspect.Counts       `json:"total"`
+	By     string               `json:"by,omitempty"`
+	Groups []inspect.Group      `json:"groups,omitempty"`
+}
+
+// pricingFromFlags reads --pricing and --model (stats and otel).
+func pricingFromFlags(c *ucli.Context) (inspect.Pricing, error) {
+	p := inspect.Pricing{Model: c.String("model")}
+	if f := c.String("pricing"); f != "" {
+		t, err := pricing.LoadFile(f)
+		if err != nil {
+			return p, usageErr("--pricing: %v", err)
+		}
+		p.Tables = append(p.Tables, t)
+	}
+	p.Tables = append(p.Tables, pricing.Snapshot())
+	return p, nil
+}
+
+// statsOutput is what stats writes: table or JSON, whole or totals only,
+// or grouped (--by), with each run priced.
+type statsOutput struct {
+	json, totals bool
+	by           string
+	prices       inspect.Pricing
 }
 
 // statsInput is one input being summarized. Its summarizer is taken under
@@ -75,6 +113,13 @@ func runStats(c *ucli.Context, e *env) error {
 	if err != nil {
 		return usageErr("--as: %v", err)
 	}
+	out := statsOutput{json: c.Bool("json"), totals: c.Bool("totals"), by: c.String("by")}
+	if _, err := inspect.GroupRuns(nil, out.by); out.by != "" && err != nil {
+		return usageErr("--by: %v", err)
+	}
+	if out.prices, err = pricingFromFlags(c); err != nil {
+		return err
+	}
 	names := c.Args().Slice()
 	if len(names) == 0 {
 		names = []string{"-"}
@@ -90,7 +135,7 @@ func runStats(c *ucli.Context, e *env) error {
 				files = append(files, st)
 			}
 		}
-		return writeStats(e, files, c.Bool("json"), c.Bool("totals"))
+		return writeStats(e, files, out)
 	}
 	// SIGINT or SIGTERM: the summary of what was read so far (tail -f log |
 	// zevo stats, then Ctrl-C).
@@ -164,16 +209,24 @@ func runStats(c *ucli.Context, e *env) error {
 	return nil
 }
 
-// writeStats writes the statistics as a table or JSON, whole or totals only.
-func writeStats(e *env, files []*inspect.FileStats, asJSON, totals bool) error {
-	if !asJSON {
-		if totals {
+// writeStats writes the statistics as out says.
+func writeStats(e *env, files []*inspect.FileStats, out statsOutput) error {
+	out.prices.Apply(files)
+	var groups []inspect.Group
+	if out.by != "" {
+		groups, _ = inspect.GroupRuns(files, out.by)
+	}
+	if !out.json {
+		switch {
+		case out.by != "":
+			return inspect.WriteGroupTable(e.stdout, out.by, groups)
+		case out.totals:
 			return inspect.WriteStatsTotals(e.stdout, files)
 		}
 		return inspect.WriteStatsTable(e.stdout, files)
 	}
-	rep := statsReport{Files: files, Total: inspect.SumFiles(files)}
-	if totals {
+	rep := statsReport{Files: files, Total: inspect.SumFiles(files), By: out.by, Groups: groups}
+	if out.totals {
 		rep.Files = nil
 	} else if rep.Files == nil {
 		rep.Files = []*inspect.FileStats{}

@@ -73,6 +73,7 @@ type Counts struct {
 	Errors      int                  `json:"errors"`
 	Warnings    int                  `json:"warnings"`
 	Subagents   int                  `json:"subagents,omitempty"`
+	RunCost
 }
 
 func newCounts() Counts {
@@ -105,6 +106,7 @@ func (c *Counts) add(o *Counts) {
 	c.Errors += o.Errors
 	c.Warnings += o.Warnings
 	c.Subagents += o.Subagents
+	c.addCost(&o.RunCost)
 }
 
 // Run is one run's summary.
@@ -124,6 +126,13 @@ type Run struct {
 	// FinalLength is the length in characters of the final answer (Zero's
 	// final.text, EvoScientist's done.response); -1 when there was none.
 	FinalLength int `json:"finalLength"`
+	// Model is Zero's run_start model (else apiModel); Provider, SessionID
+	// and APIModel are run_start's too.
+	Model     string `json:"model,omitempty"`
+	APIModel  string `json:"-"`
+	Provider  string `json:"-"`
+	SessionID string `json:"-"`
+	usage     usageCost
 }
 
 // FileStats is the summary of one input.
@@ -142,6 +151,7 @@ type Summarizer struct {
 	lines lines
 	run   *Run              // the open run, or the one that ended last
 	calls map[string]string // tool call id → name, in the open run
+	out   Event             // what Read returns
 }
 
 // NewSummarizer returns a summarizer for the input named name; as nil
@@ -155,22 +165,37 @@ func NewSummarizer(name string, as *protocol.Protocol) *Summarizer {
 }
 
 // Line adds one line.
-func (s *Summarizer) Line(l jsonl.Line) {
+func (s *Summarizer) Line(l jsonl.Line) { s.Read(l) }
+
+// Event is one event as the summarizer read it, for commands that follow
+// the runs line by line (zevo otel): the same decoding, protocol and run.
+type Event struct {
+	Line     int
+	Protocol *protocol.Protocol
+	Object   *protocol.Object // valid until the next line
+	Type     string
+	Step     protocol.Step // what the event did to the runs
+	Run      *Run          // the run it went to
+}
+
+// Read adds one line like Line and returns the event it held, nil for a
+// blank line or one that is not an event.
+func (s *Summarizer) Read(l jsonl.Line) *Event {
 	s.fs.Lines++
 	ev, lerr := s.lines.read(l)
 	if lerr != nil {
 		s.fs.Invalid++
-		return
+		return nil
 	}
 	if ev == nil {
-		return
+		return nil
 	}
 	s.fs.Protocol = s.lines.protocols()
 	if c := ev.step.Closed; c != nil {
 		s.finish(c)
 	}
 	if ev.step.Start {
-		r := &Run{Protocol: ev.proto.Name, ID: ev.step.Run.ID, FirstLine: l.Num, Counts: newCounts(), ErrorEvents: []ErrorEvent{}, FinalLength: -1}
+		r := &Run{Protocol: ev.proto.Name, ID: ev.step.Run.ID, FirstLine: l.Num, Counts: newCounts(), ErrorEvents: []ErrorEvent{}, FinalLength: -1, usage: usageCost{uncosted: newTokens()}}
 		s.fs.Runs = append(s.fs.Runs, r)
 		s.run = r
 		s.calls = map[string]string{}
@@ -188,6 +213,8 @@ func (s *Summarizer) Line(l jsonl.Line) {
 	if ev.step.End {
 		s.finish(ev.step.Run)
 	}
+	s.out = Event{Line: l.Num, Protocol: ev.proto, Object: ev.obj, Type: ev.typ, Step: ev.step, Run: r}
+	return &s.out
 }
 
 // finish takes how the run ended from the run tracker.
@@ -231,10 +258,19 @@ func (s *Summarizer) zeroLine(r *Run, ev *event) {
 		}
 	case "permission":
 		r.Permissions.Other++
+	case "run_start":
+		r.Model, r.APIModel = o.Str("model"), o.Str("apiModel")
+		if r.Model == "" {
+			r.Model = r.APIModel
+		}
+		r.Provider, r.SessionID = o.Str("provider"), o.Str("sessionId")
 	case "usage":
 		r.Tokens.addZero(o)
-		if c := o.Get("costUsd"); c.Type == gjson.Number {
-			r.CostUSD += c.Float()
+		if c, ok := producerCost(o.Get("costUsd"), r.CostUSD); ok {
+			r.CostUSD += c
+			r.usage.costed++
+		} else {
+			r.usage.uncosted.addZero(o)
 		}
 	case "final":
 		r.FinalLength = utf8.RuneCountInString(o.Str("text"))
@@ -278,6 +314,7 @@ func (s *Summarizer) evoLine(r *Run, ev *event) {
 		r.Permissions.Questions += len(o.Get("questions").Array())
 	case "usage_stats":
 		r.Tokens.addEvoSci(o)
+		r.usage.uncosted.addEvoSci(o)
 	case "error":
 		r.Errors++
 		r.ErrorEvents = append(r.ErrorEvents, ErrorEvent{Line: ev.num, Message: o.Str("message")})

@@ -67,7 +67,10 @@ func WriteStatsTable(w io.Writer, files []*FileStats) error {
 	return tw.Flush()
 }
 
-const tableHeader = "RUN\tLINES\tSTATUS\tEVENTS\tTOKENS IN\tOUT\tTOTAL\tTOOL CALLS\tFAILED\tPERMISSIONS\tERRORS\tFINAL CHARS"
+// countHeader names the columns of countCols.
+const countHeader = "EVENTS\tTOKENS IN\tOUT\tTOTAL\tCOST USD\tTOOL CALLS\tFAILED\tPERMISSIONS\tERRORS"
+
+const tableHeader = "RUN\tLINES\tSTATUS\t" + countHeader + "\tFINAL CHARS"
 
 func countCols(c *Counts) string {
 	calls, failed := 0, 0
@@ -89,7 +92,7 @@ func countCols(c *Counts) string {
 		}
 		perm = strings.Join(parts, ", ")
 	}
-	return fmt.Sprintf("%d\t%s\t%s\t%s\t%d\t%d\t%s\t%d", c.Events, c.Tokens.Input, c.Tokens.Output, c.Tokens.Total, calls, failed, perm, c.Errors)
+	return fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%d", c.Events, c.Tokens.Input, c.Tokens.Output, c.Tokens.Total, costCol(&c.RunCost), calls, failed, perm, c.Errors)
 }
 
 func details(w io.Writer, indent string, c *Counts) {
@@ -105,7 +108,35 @@ func details(w io.Writer, indent string, c *Counts) {
 		}
 		fmt.Fprintf(w, "%stools: %s\n", indent, joinCounts(counts, failed))
 	}
+	unpriced(w, indent, &c.RunCost)
 }
+
+// unpriced names the models that had no price, and how to price them.
+func unpriced(w io.Writer, indent string, c *RunCost) {
+	if len(c.UnpricedModels) > 0 {
+		names := make([]string, len(c.UnpricedModels))
+		for i, m := range c.UnpricedModels {
+			names[i] = Safe(m)
+		}
+		fmt.Fprintf(w, "%sunpriced models: %s (price them with --pricing FILE; name the model of runs without one with --model)\n", indent, strings.Join(names, ", "))
+	}
+}
+
+// costCol shows a cost, or says that runs had no price: never a silent 0.
+func costCol(c *RunCost) string {
+	switch {
+	case c.UnpricedRuns == 0 && c.Cost == nil:
+		return "-"
+	case c.UnpricedRuns == 0:
+		return formatUSD(*c.Cost)
+	case c.PricedCost == nil:
+		return "unpriced"
+	}
+	return fmt.Sprintf("%s + %d unpriced", formatUSD(*c.PricedCost), c.UnpricedRuns)
+}
+
+// formatUSD shows a cost to a hundredth of a cent.
+func formatUSD(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
 
 // joinCounts writes "name n" pairs, most frequent first, with failures.
 func joinCounts(m map[string]int, failed map[string]int) string {
@@ -129,7 +160,7 @@ func joinCounts(m map[string]int, failed map[string]int) string {
 // when there are several, then events by type and tools over all.
 func WriteStatsTotals(w io.Writer, files []*FileStats) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "FILE\tLINES\tRUNS\tEVENTS\tTOKENS IN\tOUT\tTOTAL\tTOOL CALLS\tFAILED\tPERMISSIONS\tERRORS")
+	fmt.Fprintln(tw, "FILE\tLINES\tRUNS\t"+countHeader)
 	lines, runs := 0, 0
 	for _, f := range files {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", Safe(f.File), f.Lines, len(f.Runs), countCols(&f.Total))
