@@ -203,7 +203,7 @@ func TestViewHTMLInBrowser(t *testing.T) {
 		t.Errorf("details border radius %q: the style sheet was not applied", r)
 	}
 	overview := js[string](t, ctx, `[...document.querySelectorAll("nav tbody tr")].map(r => [...r.cells].map(c => c.innerText).join(" | ")).join("\n")`)
-	wantOverview := "1 | ✓ done | 5511 | not priced | 2 | 0\n2 | ✗ error | 0 | not priced | 0 | 1\n3 run_1 | ✓ success (exit 0) | 20 | not priced | 1 | 0"
+	wantOverview := "1 | ✓ done | 5511 | unpriced | 2 | 0\n2 | ✗ error | 0 | $0.0000 | 0 | 1\n3 run_1 | ✓ success (exit 0) | 20 | $0.0001 | 1 | 0"
 	if overview != wantOverview {
 		t.Errorf("overview:\n%s\nwant:\n%s", overview, wantOverview)
 	}

@@ -50,8 +50,7 @@ Examples:
 			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "protocol: auto (each line its own), zero, zero@1, zero-input or evosci"},
 			&ucli.BoolFlag{Name: "json", Usage: "write JSON for scripts instead of a table (one line, unless on a terminal)"},
 			&ucli.BoolFlag{Name: "totals", Usage: "write only the totals: one row per file and their sum (with --json: only total)"},
-			&ucli.StringFlag{Name: "pricing", Usage: "price models from `FILE`, in LiteLLM's model_prices_and_context_window.json format (before the shipped snapshot)"},
-			&ucli.StringFlag{Name: "model", Usage: "the `NAME` of the model of runs that name none (EvoScientist's)"},
+			pricingFlags()[0], pricingFlags()[1],
 			&ucli.StringFlag{Name: "by", Usage: "one row per `model|tool|file` instead of one per run"},
 		},
 		Action: func(c *ucli.Context) error { return runStats(c, e) },
@@ -67,7 +66,15 @@ type statsReport struct {
 	Groups []inspect.Group      `json:"groups,omitempty"`
 }
 
-// pricingFromFlags reads --pricing and --model (stats and otel).
+// pricingFlags are --pricing and --model, as stats and view take them.
+func pricingFlags() []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.StringFlag{Name: "pricing", Usage: "price models from `FILE`, in LiteLLM's model_prices_and_context_window.json format (before the shipped snapshot)"},
+		&ucli.StringFlag{Name: "model", Usage: "the `NAME` of the model of runs that name none (EvoScientist's)"},
+	}
+}
+
+// pricingFromFlags reads --pricing and --model (stats, otel and view).
 func pricingFromFlags(c *ucli.Context) (inspect.Pricing, error) {
 	p := inspect.Pricing{Model: c.String("model")}
 	if f := c.String("pricing"); f != "" {

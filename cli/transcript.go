@@ -60,6 +60,10 @@ func runDocument(c *ucli.Context, e *env, format inspect.DocFormat) error {
 		inputs = append(inputs, docInput{name: stdinName, path: path})
 	}
 
+	prices, err := pricingFromFlags(c)
+	if err != nil {
+		return err
+	}
 	bad := 0
 	var files []*inspect.DocFile
 	var readable []docInput
@@ -70,7 +74,7 @@ func runDocument(c *ucli.Context, e *env, format inspect.DocFormat) error {
 			bad++
 			continue
 		}
-		df, err := inspect.ScanDocFile(f, in.name)
+		df, err := inspect.ScanDocFile(f, in.name, prices)
 		f.Close()
 		if err != nil {
 			fmt.Fprintf(e.stderr, "zevo: %s: read error: %v\n", in.name, err)
@@ -101,7 +105,7 @@ func runDocument(c *ucli.Context, e *env, format inspect.DocFormat) error {
 		}
 	}
 	e.mu.Lock()
-	err := doc.Close()
+	err = doc.Close()
 	e.mu.Unlock()
 	if err == nil {
 		err = flush()

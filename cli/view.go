@@ -51,6 +51,7 @@ Examples:
 			&ucli.StringFlag{Name: "color", Value: "auto", Usage: "colour `WHEN`: auto (on a terminal, unless NO_COLOR is set), always or never"},
 			&ucli.BoolFlag{Name: "no-redact", Usage: "show secrets as they are, in every format (they are redacted with translate's rules by default)"},
 			followFlag(false),
+			pricingFlags()[0], pricingFlags()[1],
 		},
 		Action: func(c *ucli.Context) error { return runView(c, e) },
 	}

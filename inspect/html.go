@@ -148,7 +148,7 @@ func (h *htmlDoc) begin(dst []byte, d *docHead) []byte {
 			dst = append(dst, `</td><td class="n">`...)
 			dst = append(dst, r.TotalTokens...)
 			dst = append(dst, `</td><td>`...)
-			dst = h.esc(dst, r.Cost, false)
+			dst = h.esc(dst, r.CostShort, false)
 			dst = fmt.Appendf(dst, "</td><td class=\"n\">%d</td><td class=\"n\">%d</td></tr>\n", r.ToolCalls, r.ErrorCount)
 		}
 		dst = append(dst, "</tbody></table></div></nav>\n"...)

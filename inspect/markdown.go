@@ -48,7 +48,7 @@ func (m *markdownDoc) begin(dst []byte, h *docHead) []byte {
 		dst = append(dst, " | "...)
 		dst = mdCell(dst, r.TotalTokens)
 		dst = append(dst, " | "...)
-		dst = mdCell(dst, r.Cost)
+		dst = mdCell(dst, r.CostShort)
 		dst = fmt.Appendf(dst, " | %d | %d |\n", r.ToolCalls, r.ErrorCount)
 	}
 	return append(dst, '\n')

@@ -40,21 +40,18 @@ type DocFile struct {
 }
 
 // ScanDocFile reads one input to the end for the summaries a document
-// shows before each run's events.
-func ScanDocFile(r io.Reader, name string) (*DocFile, error) {
+// shows before each run's events, each run priced as zevo stats prices it.
+func ScanDocFile(r io.Reader, name string, prices Pricing) (*DocFile, error) {
 	s := NewSummarizer(name, nil)
 	df := &DocFile{Name: name}
-	var models []string // of the runs in s.fs.Runs
 	// done summarizes the first n runs the summarizer holds, which have
 	// ended, and lets it forget them.
 	done := func(n int) {
-		for i, r := range s.fs.Runs[:n] {
-			h := summarize(r)
-			h.Model = models[i]
-			df.runs = append(df.runs, h)
+		for _, r := range s.fs.Runs[:n] {
+			prices.PriceRun(r)
+			df.runs = append(df.runs, summarize(r))
 		}
 		s.fs.Runs = append(s.fs.Runs[:0], s.fs.Runs[n:]...)
-		models = append(models[:0], models[n:]...)
 	}
 	lr := jsonl.NewReader(r, name, nil)
 	var err error
@@ -66,7 +63,6 @@ func ScanDocFile(r io.Reader, name string) (*DocFile, error) {
 		n := len(s.fs.Runs)
 		s.Line(l)
 		if len(s.fs.Runs) > n {
-			models = append(models, runModel(l.Bytes))
 			done(len(s.fs.Runs) - 1)
 		}
 	}
@@ -76,21 +72,6 @@ func ScanDocFile(r io.Reader, name string) (*DocFile, error) {
 		err = nil
 	}
 	return df, err
-}
-
-// runModel is the model a run_start line names.
-func runModel(b []byte) string {
-	if !gjson.ValidBytes(b) {
-		return ""
-	}
-	r := gjson.GetManyBytes(b, "type", "model", "apiModel")
-	if r[0].String() != "run_start" {
-		return ""
-	}
-	if m := r[1].String(); m != "" {
-		return m
-	}
-	return r[2].String()
 }
 
 // Clipping limits per format. page is the size past which events are no
@@ -161,6 +142,7 @@ type runHead struct {
 	ID                    string // Zero's runId
 	Provider, Model, Cwd  string
 	Status, Tokens, Cost  string
+	CostShort             string // for the table of runs
 	TotalTokens           string
 	ErrorCount            int
 	StatusClass           string // ok, bad or warn
@@ -265,14 +247,14 @@ func (d *Document) str(s string) string {
 // redacted numbers a run's summary and redacts what came from the input.
 func (d *Document) redacted(h *runHead, num int) *runHead {
 	h.Num = num
-	h.ID, h.Model, h.Status, h.Tools = d.str(h.ID), d.str(h.Model), d.str(h.Status), d.str(h.Tools)
+	h.ID, h.Model, h.Status, h.Tools, h.Cost = d.str(h.ID), d.str(h.Model), d.str(h.Status), d.str(h.Tools), d.str(h.Cost)
 	return h
 }
 
 // summarize writes down what a run's heading and summary show.
 func summarize(r *Run) *runHead {
 	// Clones: the run's strings may point into its whole line.
-	h := &runHead{ID: strings.Clone(r.ID), Status: strings.Clone(r.Status), TotalTokens: r.Tokens.Total.String(), ErrorCount: r.Errors}
+	h := &runHead{ID: strings.Clone(r.ID), Model: strings.Clone(r.Model), Status: strings.Clone(r.Status), TotalTokens: r.Tokens.Total.String(), ErrorCount: r.Errors}
 	switch r.Status {
 	case "success", "done", "input":
 		h.StatusClass = "ok"
@@ -288,7 +270,7 @@ func summarize(r *Run) *runHead {
 		h.Status += ": " + r.Cut
 	}
 	h.Tokens = r.Tokens.Input.String() + " in · " + r.Tokens.Output.String() + " out · " + r.Tokens.Total.String() + " total"
-	h.Cost = runCost(r)
+	h.Cost, h.CostShort = runCost(r)
 	names := make([]string, 0, len(r.Tools))
 	for name, t := range r.Tools {
 		names = append(names, name)
@@ -342,13 +324,27 @@ func summarize(r *Run) *runHead {
 	return h
 }
 
-// runCost is a run's cost as the producer reported it (Zero's costUsd).
-// Without a price a run says so rather than showing $0.
-func runCost(r *Run) string {
-	if r.CostUSD > 0 {
-		return fmt.Sprintf("$%.4f", r.CostUSD)
+// runCost is a run's cost as zevo stats prices it, with where the price
+// came from, and in short for the table of runs. A run without a price
+// says so and names its model, never $0.
+func runCost(r *Run) (long, short string) {
+	if r.Cost != nil {
+		short = "$" + formatUSD(*r.Cost)
+		long = short
+		if r.CostSource != "no tokens" {
+			long += " (" + r.CostSource
+			if r.PricedAs != "" {
+				long += ": " + r.PricedAs
+			}
+			long += ")"
+		}
+		return long, short
 	}
-	return "not priced"
+	model := NoModel
+	if len(r.UnpricedModels) > 0 {
+		model = r.UnpricedModels[0]
+	}
+	return "unpriced: no price for " + model + " (--pricing FILE, --model NAME)", "unpriced"
 }
 
 func (d *Document) flush() error {

@@ -19,6 +19,7 @@ import (
 	gmhtml "github.com/yuin/goldmark/renderer/html"
 	gen "github.com/zevo/zevo/bench/corpus"
 	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/pricing"
 )
 
 // docString renders inputs (name → content) as one document.
@@ -26,7 +27,7 @@ func docString(t *testing.T, opt DocOptions, inputs ...string) (string, []string
 	t.Helper()
 	var files []*DocFile
 	for i, in := range inputs {
-		df, err := ScanDocFile(strings.NewReader(in), fmt.Sprintf("in%d", i+1))
+		df, err := ScanDocFile(strings.NewReader(in), fmt.Sprintf("in%d", i+1), Pricing{Tables: []*pricing.Table{pricing.Snapshot()}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -240,8 +241,8 @@ func TestDocumentRunHeadings(t *testing.T) {
 	md, _ := docString(t, DocOptions{Format: Markdown}, evo)
 	for _, want := range []string{
 		// The done after the error belongs to the run and shows nothing.
-		"## <a id=\"run-1\"></a>Run 1 · ✗ error · 12 tokens\n\n**Tokens** 5 in · 7 out · 12 total · **Cost** not priced · **Tool calls** 0 · **Errors** 1 error\n\na\n\n> ✗ **error**: boom\n\n## <a id=\"run-2\"></a>Run 2 · ⚠ incomplete: the input ended inside the run · 0 tokens\n",
-		"| [1](#run-1) | ✗ error | 12 | not priced | 0 | 1 |\n",
+		"## <a id=\"run-1\"></a>Run 1 · ✗ error · 12 tokens\n\n**Tokens** 5 in · 7 out · 12 total · **Cost** unpriced: no price for (no model) (--pricing FILE, --model NAME) · **Tool calls** 0 · **Errors** 1 error\n\na\n\n> ✗ **error**: boom\n\n## <a id=\"run-2\"></a>Run 2 · ⚠ incomplete: the input ended inside the run · 0 tokens\n",
+		"| [1](#run-1) | ✗ error | 12 | unpriced | 0 | 1 |\n",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("lacks %q\n%s", want, md)
@@ -251,6 +252,28 @@ func TestDocumentRunHeadings(t *testing.T) {
 	fs, err := Summarize(strings.NewReader(evo), "x", Auto)
 	if err != nil || len(fs.Runs) != 2 || strings.Count(md, "## <a id=") != 2 {
 		t.Errorf("stats: %d runs, %v", len(fs.Runs), err)
+	}
+}
+
+// A run's cost is the cost zevo stats gives it, with its source.
+func TestDocumentCost(t *testing.T) {
+	in, err := os.ReadFile("../testdata/inspect/seed.zero.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err := Summarize(bytes.NewReader(in), "x", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	Pricing{Tables: []*pricing.Table{pricing.Snapshot()}}.Apply([]*FileStats{fs})
+	r := fs.Runs[0]
+	if r.Cost == nil || *r.Cost <= 0 {
+		t.Fatalf("stats prices the sample at %v", r.Cost)
+	}
+	want := "$" + formatUSD(*r.Cost) + " (" + r.CostSource + ": " + r.PricedAs + ")"
+	page, _ := docString(t, DocOptions{Format: HTML}, string(in))
+	if !strings.Contains(page, "<dt>cost</dt><dd>"+want+"</dd>") || !strings.Contains(page, "<td>$"+formatUSD(*r.Cost)+"</td>") {
+		t.Errorf("the page does not show the cost %q", want)
 	}
 }
 
@@ -334,7 +357,7 @@ func TestDocumentZero(t *testing.T) {
 	md, _ := docString(t, DocOptions{Format: Markdown}, in)
 	for _, want := range []string{
 		"## <a id=\"run-1\"></a>Run 1 · r1 · gpt-4.1 · ✗ error (exit 1) · 7 tokens\n",
-		"**Cost** \\$0.0125",
+		"**Cost** \\$0.0125 (costUsd)",
 		"Hello\n\n> ⚠ **permission requested**: write\\_file (write, risk medium) — Writes.\n\n> ✗ **permission denied**: write\\_file\n\n> ✗ **sandbox**: denied: outside (/etc)\n\n" +
 			"<details>\n<summary>write_file  path=a — ✗ failed, 6 B</summary>\n\nArguments:\n\n```json\n{\"path\": \"a\"}\n```\n\nResult (✗ failed, 6 B):\n\n```\ndenied\n```\n\n</details>\n\n",
 	} {
@@ -425,7 +448,7 @@ func TestDocumentLargeLog(t *testing.T) {
 		runtime.GC()
 		f, _ = os.Open(path)
 		scan := &memReader{r: f}
-		df, err := ScanDocFile(scan, path)
+		df, err := ScanDocFile(scan, path, Pricing{})
 		f.Close()
 		if err != nil {
 			t.Fatal(err)
