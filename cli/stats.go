@@ -46,13 +46,12 @@ Examples:
    zevo stats --by model --pricing testdata/pricing/prices.json testdata/translate/*.jsonl
    zevo stats --totals logs/*.jsonl.gz
    zevo stats --json run.jsonl | zevo jq '.total.tokens, .total.cost'`,
-		Flags: []ucli.Flag{
+		Flags: append([]ucli.Flag{
 			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "protocol: auto (each line its own), zero, zero@1, zero-input or evosci"},
 			&ucli.BoolFlag{Name: "json", Usage: "write JSON for scripts instead of a table (one line, unless on a terminal)"},
 			&ucli.BoolFlag{Name: "totals", Usage: "write only the totals: one row per file and their sum (with --json: only total)"},
-			pricingFlags()[0], pricingFlags()[1],
 			&ucli.StringFlag{Name: "by", Usage: "one row per `model|tool|file` instead of one per run"},
-		},
+		}, pricingFlags()...),
 		Action: func(c *ucli.Context) error { return runStats(c, e) },
 	}
 }

@@ -45,14 +45,13 @@ Examples:
    zevo view --full --color always run.jsonl | less -R
    zevo view --format markdown run.jsonl > transcript.md
    zevo view --format html run.jsonl > transcript.html`,
-		Flags: []ucli.Flag{
+		Flags: append([]ucli.Flag{
 			&ucli.BoolFlag{Name: "full", Usage: "show whole tool results and arguments"},
 			&ucli.StringFlag{Name: "format", Value: "text", Usage: "text (for a terminal), markdown or html (a document: see docs/transcripts.md)"},
 			&ucli.StringFlag{Name: "color", Value: "auto", Usage: "colour `WHEN`: auto (on a terminal, unless NO_COLOR is set), always or never"},
 			&ucli.BoolFlag{Name: "no-redact", Usage: "show secrets as they are, in every format (they are redacted with translate's rules by default)"},
 			followFlag(false),
-			pricingFlags()[0], pricingFlags()[1],
-		},
+		}, pricingFlags()...),
 		Action: func(c *ucli.Context) error { return runView(c, e) },
 	}
 }
