@@ -3,6 +3,7 @@ package inspect
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -41,6 +42,21 @@ var mixedInputs = map[string]string{
 {"schemaVersion":2,"type":"run_start","runId":"z3"}
 {"schemaVersion":2,"type":"error","runId":"z4","code":"usage_error","message":"m","recoverable":false}
 {"schemaVersion":2,"type":"run_end","runId":"z4","status":"error","exitCode":2}
+`,
+	// A terminal event that cannot be translated (a field of the wrong
+	// type) still ends its run.
+	"evosci terminal events with a badly typed field": `{"type": "text", "content": "a"}
+{"type": "done", "content": 5, "response": "a"}
+{"type": "text", "content": "b"}
+{"type": "error", "message": ["x"]}
+{"type": "done", "content": "", "response": ""}
+`,
+	"zero run_end with a badly typed field": `{"schemaVersion":2,"type":"run_start","runId":"z1"}
+{"schemaVersion":2,"type":"run_end","runId":"z1","status":"success","exitCode":"0"}
+{"schemaVersion":2,"type":"run_start","runId":"z2"}
+{"schemaVersion":2,"type":"text","runId":"z2","delta":"b"}
+{"schemaVersion":2,"type":"run_end","runId":"z2","status":"error","exitCode":3,"recoverable":"no"}
+{"schemaVersion":2,"type":"text","runId":"z3","delta":"c"}
 `,
 }
 
@@ -104,7 +120,9 @@ func TestTranslateAgreesOnRuns(t *testing.T) {
 		}
 		for _, to := range []translate.Format{translate.Zero, translate.EvoSci} {
 			var out bytes.Buffer
-			if _, err := translate.Translate(strings.NewReader(in), name, translate.Options{To: to, RunID: "R"}, &out); err != nil {
+			// A bad line is reported and skipped; the runs stay.
+			var d *translate.Diagnostic
+			if _, err := translate.Translate(strings.NewReader(in), name, translate.Options{To: to, RunID: "R"}, &out); err != nil && !errors.As(err, &d) {
 				t.Fatal(err)
 			}
 			got := outputRuns(t, out.Bytes(), to)
@@ -129,10 +147,14 @@ func outputRuns(t *testing.T, out []byte, to translate.Format) []string {
 		if err != nil {
 			break
 		}
-		var ev struct{ Type, Status, Message string }
+		var ev struct {
+			Type, Status string
+			Message      any // EvoScientist input passed through may hold any value
+		}
 		if err := json.Unmarshal(l.Bytes, &ev); err != nil {
 			t.Fatal(err)
 		}
+		msg, _ := ev.Message.(string)
 		n := len(runs)
 		switch {
 		case to == translate.Zero && ev.Type == "run_end" && ev.Status == "incomplete":
@@ -143,7 +165,7 @@ func outputRuns(t *testing.T, out []byte, to translate.Format) []string {
 			// the done EvoScientist may write after its error: same run
 		case to == translate.EvoSci && ev.Type == "done":
 			runs = append(runs, "ended")
-		case to == translate.EvoSci && ev.Type == "error" && (strings.HasPrefix(ev.Message, "the run was cut short") || strings.HasPrefix(ev.Message, "the input ended")):
+		case to == translate.EvoSci && ev.Type == "error" && (strings.HasPrefix(msg, "the run was cut short") || strings.HasPrefix(msg, "the input ended")):
 			runs = append(runs, "incomplete")
 		case to == translate.EvoSci && ev.Type == "error":
 			runs = append(runs, "ended")

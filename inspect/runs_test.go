@@ -26,6 +26,15 @@ var runPieces = []string{
 	`{"schemaVersion":2,"type":"prompt","content":"hi"}`,
 	`not json`,
 	``,
+	// lines reported as bad that still take their place in the runs
+	`{"exitCode":"0","runId":"r1","schemaVersion":2,"status":"success","type":"run_end"}`,
+	`{"delta":"c","runId":"r3","schemaVersion":3,"type":"text"}`,
+	`{"delta":"no run id","schemaVersion":2,"type":"text"}`,
+	`{"exitCode":0,"runId":"bad id!","schemaVersion":2,"status":"success","type":"run_end"}`,
+	`{"type": "done", "content": 5, "response": "a"}`,
+	`{"type": "error", "message": ["x"]}`,
+	`{"content": "no type"}`,
+	`{"schemaVersion":2,"runId":"r1"}`,
 }
 
 // On any stream, validate, stats, view and translate see the same runs:
@@ -36,7 +45,11 @@ var runPieces = []string{
 // that failed run: TestTranslateAgreesOnRuns checks it on real shapes.)
 func TestRunsAgreeOnRandomStreams(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
-	for range 1000 {
+	n := 3000
+	if testing.Short() {
+		n = 1000
+	}
+	for range n {
 		var lines []string
 		for range 1 + rng.IntN(12) {
 			lines = append(lines, runPieces[rng.IntN(len(runPieces))])

@@ -28,9 +28,10 @@ type ValidateOptions struct {
 	// As is the protocol every line is checked against; nil checks each
 	// line against its own (protocol.Detect).
 	As *protocol.Protocol
-	// AllowUnfinished accepts a run cut short (the input ends inside it,
-	// or a line of the other protocol comes): a warning instead of an
-	// error.
+	// AllowUnfinished accepts a Zero run cut short (the input ends inside
+	// it, or a line of the other protocol comes): a warning instead of an
+	// error. An EvoScientist run cut so is always a warning, since a
+	// cancelled EvoScientist run ends that way.
 	AllowUnfinished bool
 	// Idle, if not nil, is called whenever reading would wait for more
 	// input, so diagnostics of a live stream can be flushed.
@@ -195,7 +196,7 @@ func (v *Validator) closed(line int, r *protocol.Run, ev *event) {
 	case r.Cut == protocol.CutOtherProtocol && r.Protocol.Family == protocol.FamilyZero:
 		v.diag(line, v.unfinished(), "", fmt.Sprintf("a line of %s starts a new run inside run %s (line %d): no run_end", ev.proto.Name, protocol.Quote(r.ID), r.FirstLine))
 	case r.Cut == protocol.CutOtherProtocol && r.Protocol.Family == protocol.FamilyEvoSci:
-		v.diag(line, v.unfinished(), "", fmt.Sprintf("a line of %s starts a new run inside the run that began at line %d: no done or error", ev.proto.Name, r.FirstLine))
+		v.diag(line, SevWarning, "", fmt.Sprintf("a line of %s starts a new run inside the run that began at line %d: no done or error", ev.proto.Name, r.FirstLine))
 	}
 }
 
@@ -210,7 +211,10 @@ func (v *Validator) End() FileReport {
 				v.diag(v.last, v.unfinished(), "", fmt.Sprintf("the input ends inside run %s (line %d): no run_end", protocol.Quote(r.ID), r.FirstLine))
 			}
 		case protocol.FamilyEvoSci:
-			v.diag(v.last, v.unfinished(), "", fmt.Sprintf("the input ends inside the run that began at line %d: no done or error (the run was cancelled or cut short)", r.FirstLine))
+			// EvoScientist itself ends a cancelled run this way (Ctrl-C
+			// writes neither done nor error), so it is real output: a
+			// warning. Zero always writes run_end, even when interrupted.
+			v.diag(v.last, SevWarning, "", fmt.Sprintf("the input ends inside the run that began at line %d: no done or error (the run was cancelled or cut short)", r.FirstLine))
 		}
 	}
 	switch {

@@ -29,7 +29,7 @@ func validateString(t *testing.T, name, input string, as Protocol) (string, File
 func TestValidateSamples(t *testing.T) {
 	want := map[string]string{
 		"../testdata/translate/basic.zero.jsonl":   "basic.zero.jsonl:21: the input ends inside run \"run_20260603101000_aaa111\" (line 20): no run_end\n",
-		"../testdata/translate/basic.evosci.jsonl": "basic.evosci.jsonl:18: the input ends inside the run that began at line 17: no done or error (the run was cancelled or cut short)\n",
+		"../testdata/translate/basic.evosci.jsonl": "basic.evosci.jsonl:18: warning: the input ends inside the run that began at line 17: no done or error (the run was cancelled or cut short)\n",
 	}
 	files, _ := filepath.Glob("../testdata/translate/*.jsonl")
 	seeds, _ := filepath.Glob("../testdata/inspect/*.jsonl")
@@ -51,7 +51,7 @@ func TestValidateSamples(t *testing.T) {
 		_, err = Validate(strings.NewReader(string(data)), filepath.Base(f), ValidateOptions{AllowUnfinished: true}, func(d Diagnostic) {
 			warned = append(warned, d.String())
 		})
-		wantWarned := strings.TrimSuffix(strings.Replace(want[f], ": the input ends", ": warning: the input ends", 1), "\n")
+		wantWarned := strings.TrimSuffix(strings.Replace(want[f], ":21: the input ends", ":21: warning: the input ends", 1), "\n")
 		if err != nil || strings.Join(warned, "\n") != wantWarned {
 			t.Errorf("%s with AllowUnfinished: %q, want %q", f, warned, wantWarned)
 		}
@@ -91,7 +91,7 @@ func TestValidateInvalid(t *testing.T) {
 	}{
 		{"not json", "auto", "{\"type\": \"text\", \"content\": \"a\"}\nnot json\n",
 			"x:2: not valid JSON at byte 1: unexpected 'n'\n" +
-				"x:2: the input ends inside the run that began at line 1: no done or error (the run was cancelled or cut short)\n"},
+				"x:2: warning: the input ends inside the run that began at line 1: no done or error (the run was cancelled or cut short)\n"},
 		{"truncated line", "evosci", `{"type": "text", "content": "a`,
 			"x:1: not valid JSON at byte 31: the line ends inside a value\n"},
 		{"array", "evosci", "[1]\n", "x:1: not a JSON object: an array\n"},
@@ -233,7 +233,7 @@ func TestValidateInvalid(t *testing.T) {
 		{"evosci no type", "evosci", `{"content": "a"}` + "\n" + `{"type": 5}` + "\n",
 			"x:1: event: missing field \"type\"\n" +
 				"x:2: event.type: want string, got number\n" +
-				"x:2: the input ends inside the run that began at line 1: no done or error (the run was cancelled or cut short)\n"},
+				"x:2: warning: the input ends inside the run that began at line 1: no done or error (the run was cancelled or cut short)\n"},
 		{"duplicate key", "evosci", `{"type": "text", "content": "a", "content": "b"}` + "\n" + `{"type": "done", "content": "b", "response": "b"}` + "\n",
 			"x:1: warning: text: duplicate key \"content\" (the last one is used)\n"},
 		{"hostile values are escaped", "zero", zStart + "\n" + "{\"runId\":\"r1\",\"schemaVersion\":2,\"type\":\"text\",\"delta\":\"a\",\"\\u001b]0;pwn\\u0007\":1,\"\\u202e\":2}\n" + zEnd + "\n",

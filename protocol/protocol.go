@@ -125,3 +125,22 @@ func (p *Protocol) Event(typ string) *Event {
 func (p *Protocol) IsTruncated(content string) bool {
 	return p.Truncated != "" && strings.HasSuffix(content, p.Truncated)
 }
+
+// ZeroIDPattern is what a Zero runId matches (Zero refuses to write an
+// event whose runId does not); the schemas say the same.
+const ZeroIDPattern = `^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$`
+
+// IsZeroID reports whether s matches ZeroIDPattern.
+func IsZeroID(s string) bool {
+	if s == "" || len(s) > 128 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if !alnum && (i == 0 || c != '.' && c != '_' && c != ':' && c != '-') {
+			return false
+		}
+	}
+	return true
+}

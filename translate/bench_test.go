@@ -77,3 +77,34 @@ func BenchmarkToEvoSci(b *testing.B) {
 func BenchmarkZeroToZero(b *testing.B) {
 	benchTranslate(b, corpus.Zero, Options{To: Zero, Redact: true})
 }
+
+// TestAllocationsPerLineStayLow keeps the per-line allocations of the
+// common paths under one line in two: a value that escapes on every line
+// (an errors.As target, a closure) shows as one or more a line.
+func TestAllocationsPerLineStayLow(t *testing.T) {
+	for _, c := range []struct {
+		p   corpus.Protocol
+		opt Options
+	}{{corpus.EvoSci, Options{To: Zero, Redact: true}}, {corpus.Zero, Options{To: EvoSci}}, {corpus.Zero, Options{To: Zero, Redact: true}}} {
+		var buf bytes.Buffer
+		if _, err := corpus.Write(&buf, corpus.Options{Protocol: c.p, Size: 256 << 10, Seed: 1}); err != nil {
+			t.Fatal(err)
+		}
+		in := buf.Bytes()
+		lines := bytes.Count(in, []byte{'\n'})
+		opt := c.opt
+		opt.RunID = "R"
+		tr := New(opt, func([]byte) error { return nil })
+		allocs := testing.AllocsPerRun(3, func() {
+			if err := tr.Stream(bytes.NewReader(in), "corpus", nil, func() error { return nil }, func(d *Diagnostic) error { return nil }); err != nil {
+				t.Fatal(err)
+			}
+			if err := tr.End("corpus"); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if perLine := allocs / float64(lines); perLine > 0.5 {
+			t.Errorf("%s --to %s: %.2f allocations a line", c.p, opt.To, perLine)
+		}
+	}
+}

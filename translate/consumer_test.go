@@ -47,7 +47,7 @@ func TestTargetConsumers(t *testing.T) {
 					continue
 				}
 				if to == EvoSci {
-					checkEvo(t, f, i, line, bytes.Contains(data, []byte(`"schemaVersion"`)))
+					checkEvo(t, f, i, line)
 					continue
 				}
 				var head struct{ Type string }
@@ -99,7 +99,7 @@ func zeroIDPattern(s string) bool {
 	return true
 }
 
-func checkEvo(t *testing.T, f string, i int, line string, fromZero bool) {
+func checkEvo(t *testing.T, f string, i int, line string) {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal([]byte(line), &m); err != nil {
@@ -116,8 +116,8 @@ func checkEvo(t *testing.T, f string, i int, line string, fromZero bool) {
 		return
 	}
 	for _, k := range fields {
-		// EvoScientist 0.1.x results without id pass through as they are.
-		if _, ok := m[k]; !ok && (fromZero || !(typ == "tool_result" && k == "id")) {
+		// (EvoScientist 0.1.x results without id get one: passFill.)
+		if _, ok := m[k]; !ok {
 			t.Errorf("%s --to evosci, line %d: %s without %s\n%s", f, i+1, typ, k, line)
 		}
 	}

@@ -17,6 +17,10 @@ type prepared struct {
 	ev        event
 	warn, bad *Diagnostic
 	blank     bool
+	// placed: a bad line that is still a JSON object of the input's
+	// protocol, so it takes its place in the runs, as every command
+	// reads them (ev.proto and ev.typ are set).
+	placed bool
 }
 
 // preparer does the part of translation that needs no state of the run:
@@ -32,27 +36,29 @@ func (p *preparer) prepare(l jsonl.Line, out *prepared) {
 	out.warn, out.bad = nil, nil
 	out.name, out.num = l.Name, l.Num
 	out.blank = jsonl.IsBlank(l.Bytes)
+	out.placed = false
 	if !out.blank {
 		_, out.warn, out.bad = p.decode(l, &out.ev)
+		out.placed = out.bad != nil && out.ev.proto != nil
 	}
 }
 
 // decode validates a line and splits its top-level fields. warn is a
 // diagnostic for a line that is still translated (NaN replaced by null).
 func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnostic) {
-	ev.name, ev.num, ev.prefix = l.Name, l.Num, false
+	ev.name, ev.num, ev.prefix, ev.proto, ev.typ = l.Name, l.Num, false, nil, ""
 	if e := p.dec.Decode(l.Bytes, &ev.Object); e != nil {
 		return nil, nil, &Diagnostic{ev.where(), e.Error()}
 	}
 	if len(ev.NonFinite) > 0 {
 		warn = &Diagnostic{ev.where(), protocol.NonFiniteMessage(ev.NonFinite[0])}
 	}
+	ev.proto = protocol.Detect(&ev.Object)
 	typ := ev.Get("type")
 	if typ.Type != gjson.String {
 		return nil, nil, &Diagnostic{ev.where(), `no string "type" field`}
 	}
 	ev.typ = typ.Str
-	ev.proto = protocol.Detect(&ev.Object)
 	sv := ev.Get("schemaVersion")
 	switch {
 	case strings.HasPrefix(ev.typ, "zero."):
@@ -68,6 +74,7 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnos
 		ev.kind = Zero
 	}
 	if p.from != Auto && !ev.prefix && ev.kind != p.from {
+		ev.proto = nil // not of the input's protocol: no place in its runs
 		if p.from == Zero {
 			return nil, nil, &Diagnostic{ev.where(), `no "schemaVersion": not a Zero event (--from zero)`}
 		}

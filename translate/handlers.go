@@ -2,6 +2,7 @@ package translate
 
 import (
 	"cmp"
+	"errors"
 	"maps"
 	"slices"
 	"strings"
@@ -62,6 +63,46 @@ func cutMessage(c protocol.Cut) string { return "the run was cut short: " + c.St
 // dispatch routes an event to its direction's handler. unmapped reports an
 // event with no counterpart (written or not per policy).
 func (t *Translator) dispatch(ev *event) (unmapped bool, err error) {
+	step, renamed, err := t.place(ev)
+	if err != nil || step.Late && t.opt.To != EvoSci {
+		// EvoScientist's done after its error: the run has ended.
+		return false, err
+	}
+	switch {
+	case t.opt.To == EvoSci && ev.kind == Zero:
+		unmapped, err = t.zeroToEvo(ev)
+	case t.opt.To == EvoSci:
+		err = t.evoToEvo(ev)
+	case ev.kind == EvoSci:
+		unmapped, err = t.evoToZero(ev)
+	default:
+		unmapped, err = t.zeroToZero(ev)
+	}
+	if step.End && err != nil && isDiagnostic(err) {
+		// The run ended at this line all the same.
+		if err := t.endUntranslated(ev, step.Run); err != nil {
+			return false, err
+		}
+	}
+	if err == nil && renamed != nil {
+		return unmapped, renamed
+	}
+	return unmapped, err
+}
+
+// isDiagnostic reports whether err is a *Diagnostic (not a write error).
+// Its own function: the target errors.As needs escapes, which costs an
+// allocation wherever it is declared.
+func isDiagnostic(err error) bool {
+	var d *Diagnostic
+	return errors.As(err, &d)
+}
+
+// place puts an event in its run (docs/runs.md) and writes what that does
+// to the output before the event: the end of a run it cuts short. A Zero
+// run it starts whose runId Zero could not write is written under a runId
+// zevo makes; renamed says so.
+func (t *Translator) place(ev *event) (step protocol.Step, renamed *Diagnostic, err error) {
 	// A kept event (zero.*, evosci.*) belongs to the stream around it.
 	p := ev.proto
 	switch {
@@ -70,29 +111,95 @@ func (t *Translator) dispatch(ev *event) (unmapped bool, err error) {
 	case ev.prefix:
 		p = protocol.ZeroV2
 	}
-	step := t.runs.Event(p, &ev.Object, ev.num)
-	if step.Closed != nil && step.Closed.Cut != protocol.NotCut {
-		if err := t.closeCut(step.Closed); err != nil {
-			return false, err
+	if t.toEvo.leftOpen {
+		// the run an earlier input left open: this input is not its end
+		if err := t.cutEvoRun(cutMessage(protocol.CutEndOfInput)); err != nil {
+			return step, nil, err
 		}
 	}
-	switch {
-	case step.Late && t.opt.To != EvoSci:
-		// EvoScientist's done after its error: the run has ended.
-		return false, nil
-	case step.Start && p.Family == protocol.FamilyZero && t.opt.To != EvoSci:
-		t.beginZeroRun(strings.Clone(ev.Str("runId")))
+	step = t.runs.Event(p, &ev.Object, ev.num)
+	if step.Closed != nil && step.Closed.Cut != protocol.NotCut {
+		if err := t.closeCut(step.Closed); err != nil {
+			return step, nil, err
+		}
 	}
-	switch {
-	case t.opt.To == EvoSci && ev.kind == Zero:
-		return t.zeroToEvo(ev)
-	case t.opt.To == EvoSci:
-		return false, t.evoToEvo(ev)
-	case ev.kind == EvoSci:
-		return t.evoToZero(ev)
-	default:
-		return t.zeroToZero(ev)
+	if step.Start && t.opt.To == EvoSci && p.Family == protocol.FamilyEvoSci {
+		t.forgetZeroRun() // the calls of the run passed through (passFill)
 	}
+	if step.Start && !step.Late && p.Family == protocol.FamilyZero && t.opt.To != EvoSci {
+		id := ev.Str("runId")
+		if protocol.IsZeroID(id) {
+			id = strings.Clone(id)
+		} else {
+			id = t.newRunID()
+			got := "missing"
+			if r := ev.Get("runId"); r.Exists() {
+				got = clip(r.Raw) + " does not match " + protocol.ZeroIDPattern
+			}
+			renamed = ev.diag("runId %s: its run is written as %s", got, id)
+		}
+		t.beginZeroRun(id)
+	}
+	return step, renamed, nil
+}
+
+// placeBad places a line that cannot be translated (a diagnostic) in its
+// run all the same, so that translate agrees with the other commands on
+// the runs: a run it ends is ended in the output too.
+func (t *Translator) placeBad(ev *event) error {
+	step, _, err := t.place(ev)
+	if err != nil {
+		return err
+	}
+	if step.Start {
+		// The run is in the output, however it ends.
+		switch {
+		case t.opt.To == EvoSci:
+			t.toEvo.active = step.Run.Protocol.Family == protocol.FamilyZero
+		case step.Run.Protocol.Family == protocol.FamilyEvoSci && !t.toZero.active:
+			if err := t.openZeroRun(); err != nil {
+				return err
+			}
+		}
+	}
+	if !step.End {
+		return nil
+	}
+	return t.endUntranslated(ev, step.Run)
+}
+
+// zeroExitCodes are the exit codes Zero gives its run_end statuses.
+var zeroExitCodes = map[string]int{"success": 0, "spec_review_required": 0, "error": 3, "incomplete": 4, "interrupted": 130}
+
+// endUntranslated ends the output of run r, which ended at ev, a line
+// that could not be translated: as a run_end of the run's status (error
+// when Zero has no such status), or for EvoScientist as a done or an
+// error.
+func (t *Translator) endUntranslated(ev *event, r *protocol.Run) error {
+	status := r.Status
+	if r.Protocol.Family == protocol.FamilyEvoSci {
+		status = map[string]string{"done": "success", "error": "error"}[status]
+	}
+	if t.opt.To == EvoSci {
+		if r.Protocol.Family != protocol.FamilyZero {
+			return nil // EvoScientist passed through: ev is written as it is
+		}
+		to := "done"
+		if rule := t.tables.ZeroToEvosci.Events["run_end"]; rule != nil && rule.To != "" {
+			to = rule.To
+		}
+		return t.finishEvoRun(to, status, ev.Get("exitCode"))
+	}
+	if !t.toZero.active {
+		if err := t.openZeroRun(); err != nil {
+			return err
+		}
+	}
+	code, ok := zeroExitCodes[status]
+	if !ok {
+		status, code = "error", zeroExitCodes["error"]
+	}
+	return t.closeZeroRun(status, code)
 }
 
 // closeCut ends the output of a run the run rules closed before its end
@@ -109,13 +216,22 @@ func (t *Translator) closeCut(r *protocol.Run) error {
 		return t.endEvoRun(msg)
 	case r.Protocol.Family == protocol.FamilyEvoSci && r.Cut != protocol.CutEndOfInput:
 		// EvoScientist input passed through: its run ends as a failed
-		// one, so that the next run's events are not read as its own. At
-		// the end of the input it ends as its producer left it.
-		t.headEvo("error")
-		t.ob.str("message", msg)
-		return t.write()
+		// one, so that the next run's events are not read as its own.
+		return t.cutEvoRun(msg)
+	case r.Protocol.Family == protocol.FamilyEvoSci:
+		// At the end of the input it ends as its producer left it, unless
+		// another input follows (see place).
+		t.toEvo.leftOpen = true
 	}
 	return nil
+}
+
+// cutEvoRun ends an EvoScientist run passed through that was cut short.
+func (t *Translator) cutEvoRun(msg string) error {
+	t.toEvo.leftOpen = false
+	t.headEvo("error")
+	t.ob.str("message", msg)
+	return t.write()
 }
 
 // evoToZero translates one EvoScientist event.
@@ -145,7 +261,13 @@ func (t *Translator) zeroToEvo(ev *event) (bool, error) {
 	}
 	if ev.typ == "text" {
 		if d := ev.Get("delta"); d.Type == gjson.String && t.toEvo.text.Len() < maxCallMem {
-			t.toEvo.text.WriteString(d.Str)
+			// Each delta as its own event writes it: a secret it begins
+			// is found there, not only after the text before it.
+			s := d.Str
+			if t.opt.Redactor != nil {
+				s = t.opt.Redactor.String(s)
+			}
+			t.toEvo.text.WriteString(s)
 		}
 	}
 	if rule.Handler == "" {

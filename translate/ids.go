@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"cmp"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -73,33 +74,59 @@ func (s *idSet) reset() {
 // pendingCall is a tool call of the run written as Zero that has no result yet.
 type pendingCall struct {
 	id, name string
-	claimed  bool // already named by a permission_request of this interrupt
+	out      string // the id written, distinct in the run once redacted (see outID)
+	claimed  bool   // already named by a permission_request of this interrupt
 }
 
-// addPending remembers a tool call. It reports false for a call announced
-// again (EvoScientist 0.1.x repeats every call before each result): the
-// same id still pending, or already answered.
-func (t *Translator) addPending(id, name string) bool {
+// addPending remembers a tool call and returns the id to write for it. It
+// reports false for a call announced again (EvoScientist 0.1.x repeats
+// every call before each result): the same id still pending, or already
+// answered.
+func (t *Translator) addPending(id, name string) (string, bool) {
 	z := &t.toZero
 	if id != "" {
 		if z.answered.has(id) {
-			return false
+			return "", false
 		}
 		for _, p := range z.pending {
 			if p.id == id {
-				return false
+				return "", false
 			}
 		}
 	}
 	if len(z.pending) >= maxPending {
 		z.pending = append(z.pending[:0], z.pending[1:]...)
 	}
-	z.pending = append(z.pending, pendingCall{id: strings.Clone(id), name: strings.Clone(name)})
-	return true
+	id = strings.Clone(id)
+	out := t.outID(id, &z.calls)
+	z.pending = append(z.pending, pendingCall{id: id, name: strings.Clone(name), out: out})
+	return out, true
 }
 
-// takePending removes and returns the call with id, or, without id, the
-// earliest of that name.
+// outID is the id to write for id (kept: not a view of the line), which
+// is not yet in used: id itself,
+// but when redaction changes it (it holds a secret) and another id of
+// the run is written the same, the redacted id with the first free :2,
+// :3, … The ids a client keys on stay distinct once redacted.
+func (t *Translator) outID(id string, used *idSet) string {
+	if id == "" || t.opt.Redactor == nil {
+		return id
+	}
+	r := t.opt.Redactor.String(id)
+	if r == id {
+		used.add(id)
+		return id
+	}
+	out := r
+	for n := 2; used.has(out); n++ {
+		out = r + ":" + strconv.Itoa(n)
+	}
+	used.add(out)
+	return out
+}
+
+// takePending removes the call with id, or, without id, the earliest of
+// that name, and returns the id written for it.
 func (t *Translator) takePending(id, name string) (string, bool) {
 	z := &t.toZero
 	for i, p := range z.pending {
@@ -108,23 +135,27 @@ func (t *Translator) takePending(id, name string) (string, bool) {
 			if p.id != "" {
 				z.answered.add(p.id)
 			}
-			return p.id, true
+			return p.out, true
 		}
 	}
 	return "", false
 }
 
+// noInterruptID stands for the id of an interrupt that has none.
+const noInterruptID = "interrupt"
+
 // permissionID is the id of the permission_request for request i (named
 // name) of the interrupt iid: the pending call the interrupt names, else
 // the earliest unclaimed pending call of that name, else iid (iid:N for
-// the Nth request); when that id is already used in the run, the first of
-// ID:2, ID:3, … that is not, ID being the call's id or iid.
+// the Nth request; "interrupt" stands for an empty iid); when that id is
+// already used in the run, the first of ID:2, ID:3, … that is not, ID
+// being the call's id or iid.
 func (t *Translator) permissionID(iid string, i int, name string) string {
 	z := &t.toZero
 	id := ""
 	claim := func(j int) {
 		z.pending[j].claimed = true
-		id = z.pending[j].id
+		id = z.pending[j].out
 	}
 	for j := range z.pending {
 		if p := &z.pending[j]; !p.claimed && p.id == iid && p.name == name && iid != "" {
@@ -140,17 +171,27 @@ func (t *Translator) permissionID(iid string, i int, name string) string {
 	}
 	stem := id
 	if id == "" {
-		stem, id = iid, iid
+		// An interrupt without an id still names each request: a client
+		// keys pending permissions by id.
+		stem = cmp.Or(iid, noInterruptID)
+		id = stem
 		if i > 0 {
-			id = iid + ":" + strconv.Itoa(i+1)
+			id = stem + ":" + strconv.Itoa(i+1)
 		}
 	}
-	for n := 2; z.perms.has(id); n++ {
+	// Distinct as written: once redacted.
+	key := func(id string) string {
+		if t.opt.Redactor == nil {
+			return id
+		}
+		return t.opt.Redactor.String(id)
+	}
+	for n := 2; z.perms.has(key(id)); n++ {
 		id = stem + ":" + strconv.Itoa(n)
 	}
 	if id == iid {
 		id = strings.Clone(id) // a view of the line
 	}
-	z.perms.add(id)
+	z.perms.add(key(id))
 	return id
 }

@@ -107,21 +107,7 @@ func TestReannouncedToolCallIsOnePendingCall(t *testing.T) {
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
-	var calls, results, perms []string
-	for _, l := range out {
-		ev, err := strictZero(l)
-		if err != nil {
-			t.Fatal(err)
-		}
-		switch ev.Type {
-		case "tool_call":
-			calls = append(calls, ev.ID)
-		case "tool_result":
-			results = append(results, ev.ID)
-		case "permission_request":
-			perms = append(perms, ev.ID)
-		}
-	}
+	calls, results, perms := keyedIDs(t, out)
 	if fmt.Sprint(calls) != "[c1 c2]" || fmt.Sprint(results) != "[c1 c2]" || fmt.Sprint(perms) != "[i1]" {
 		t.Fatalf("tool_call ids %v, tool_result ids %v, permission ids %v; want [c1 c2] twice and [i1]\n%s", calls, results, perms, strings.Join(out, "\n"))
 	}
@@ -420,5 +406,223 @@ func TestTranslatorGoesOnAfterEnd(t *testing.T) {
 	}
 	if want := "[R=incomplete R.2=success]"; fmt.Sprint(ends) != want {
 		t.Fatalf("run_end %v, want %s", ends, want)
+	}
+}
+
+func TestPermissionIDsNeverEmpty(t *testing.T) {
+	// An interrupt without an id (empty, or missing), asking about no
+	// pending call: a client keys pending permissions by id, so each
+	// request still gets one of its own.
+	in := `{"type": "interrupt", "interrupt_id": "", "action_requests": [{"name": "x"}, {"name": "x"}]}
+{"type": "interrupt", "action_requests": [{"name": "y"}]}
+{"type": "tool_call", "name": "z", "args": {}, "id": ""}
+{"type": "interrupt", "interrupt_id": "", "action_requests": [{"name": "z"}]}
+{"type": "done", "content": "", "response": ""}
+`
+	out, _, _ := lines(t, Options{To: Zero, RunID: "R"}, in)
+	seen := map[string]bool{}
+	var ids []string
+	for _, l := range out {
+		ev, err := strictZero(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Type != "permission_request" {
+			continue
+		}
+		if ev.ID == "" || strings.HasPrefix(ev.ID, ":") || seen[ev.ID] {
+			t.Errorf("permission id %q: empty, stemless or seen before\n%s", ev.ID, l)
+		}
+		seen[ev.ID] = true
+		ids = append(ids, ev.ID)
+	}
+	if len(ids) != 4 {
+		t.Fatalf("want 4 permission_requests, got %v", ids)
+	}
+}
+
+func TestZeroRunIDsZeroCannotWriteAreReplaced(t *testing.T) {
+	// Zero writes no event whose runId does not match its pattern: a run
+	// whose id it could not write gets one zevo makes, on all its events.
+	long := strings.Repeat("r", 200)
+	in := `{"schemaVersion":2,"type":"text","delta":"no runId"}
+{"schemaVersion":2,"type":"run_end","status":"success","exitCode":0}
+{"schemaVersion":2,"type":"run_start","runId":""}
+{"schemaVersion":2,"type":"text","runId":"","delta":"empty"}
+{"schemaVersion":2,"type":"run_start","runId":"bad id!"}
+{"schemaVersion":2,"type":"run_end","runId":"bad id!","status":"success","exitCode":0}
+{"schemaVersion":2,"type":"run_start","runId":"r\u00fcn"}
+{"schemaVersion":2,"type":"text","runId":"` + long + `","delta":"long"}
+{"schemaVersion":2,"type":"run_start","runId":"ok-1"}
+`
+	for _, to := range []Format{Zero, Zero1} {
+		out, diags, _ := lines(t, Options{To: to, RunID: "R"}, in)
+		ends := map[string]int{}
+		var ids []string
+		for _, l := range out {
+			ev, err := strictZero(l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !zeroIDPattern(ev.RunID) {
+				t.Errorf("--to %s: runId %q Zero cannot write:\n%s", to, ev.RunID, l)
+			}
+			if ev.Type == "run_end" {
+				ends[ev.RunID]++
+				ids = append(ids, ev.RunID)
+			}
+		}
+		// Five runs zevo names, each its own id, and ok-1 as it is.
+		if want := "[R R.2 R.3 R.4 R.5 ok-1]"; fmt.Sprint(ids) != want {
+			t.Errorf("--to %s: run_end runIds %v, want %s\n%s", to, ids, want, strings.Join(out, "\n"))
+		}
+		if len(diags) != 5 {
+			t.Errorf("--to %s: want a diagnostic for each run renamed, got %q", to, diags)
+		}
+	}
+}
+
+func TestDoneBuiltFromTextDeltasIsRedacted(t *testing.T) {
+	// EvoScientist's done holds the run's text, joined from Zero's deltas:
+	// a secret that a delta begins is found in the delta, not after the
+	// text before it ("plainsk-…" has no word boundary before "sk-").
+	in := `{"runId":"r1","schemaVersion":2,"type":"run_start"}
+{"delta":"plain","runId":"r1","schemaVersion":2,"type":"text"}
+{"delta":"sk-abcdefghijklmnopqrstuvwxyz","runId":"r1","schemaVersion":2,"type":"text"}
+{"delta":"Bearer","runId":"r1","schemaVersion":2,"type":"text"}
+{"delta":" abcdefghijklmnopqrstuvwxyz0","runId":"r1","schemaVersion":2,"type":"text"}
+{"exitCode":0,"runId":"r1","schemaVersion":2,"status":"success","type":"run_end"}
+`
+	out, _, _ := lines(t, Options{To: EvoSci, Redact: true}, in)
+	joined := strings.Join(out, "\n")
+	// (A secret split across deltas is redacted in the joined text only:
+	// each event is redacted on its own, as Zero does.)
+	if strings.Contains(joined, "sk-abcdefghijklmnopqrstuvwxyz") {
+		t.Fatalf("a secret survived in the text joined from deltas:\n%s", joined)
+	}
+	if !strings.Contains(joined, `"content": "plain[REDACTED]Bearer [REDACTED]"`) {
+		t.Fatalf("want the joined text redacted as a whole and per delta:\n%s", joined)
+	}
+}
+
+func TestEvoRunLeftOpenByOneFileEndsBeforeTheNextFile(t *testing.T) {
+	// Each file is its own input: an EvoScientist run the first file
+	// leaves open must not run on into the second file's run in
+	// EvoScientist output. At the end of the last file it ends as its
+	// producer left it.
+	files := []string{`{"type": "text", "content": "a"}` + "\n",
+		`{"type": "text", "content": "b"}` + "\n" + `{"type": "done", "content": "b", "response": "b"}` + "\n",
+		`{"type": "text", "content": "c"}` + "\n"}
+	var out []string
+	tr := New(Options{To: EvoSci}, func(b []byte) error { out = append(out, string(b)); return nil })
+	for i, f := range files {
+		name := fmt.Sprintf("f%d", i)
+		r := jsonl.NewReader(strings.NewReader(f), name, nil)
+		for {
+			l, err := r.Next()
+			if err != nil {
+				break
+			}
+			if err := tr.Line(l); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := tr.End(name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{`{"type": "text", "content": "a"}`,
+		`{"type": "error", "message": "the run was cut short: the input ended inside the run"}`,
+		`{"type": "text", "content": "b"}`, `{"type": "done", "content": "b", "response": "b"}`,
+		`{"type": "text", "content": "c"}`}
+	if strings.Join(out, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(out, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestIDsStayDistinctWhenRedacted(t *testing.T) {
+	// Ids that hold a secret are redacted; two such ids of one run must
+	// not become the same id, and each result must still name its call.
+	in := `{"type": "tool_call", "name": "x", "args": {}, "id": "sk-aaaaaaaaaaaaaaaaaaaaaaaa"}
+{"type": "tool_call", "name": "x", "args": {}, "id": "sk-bbbbbbbbbbbbbbbbbbbbbbbb"}
+{"type": "tool_result", "name": "x", "content": "b", "success": true, "id": "sk-bbbbbbbbbbbbbbbbbbbbbbbb"}
+{"type": "tool_result", "name": "x", "content": "a", "success": true, "id": "sk-aaaaaaaaaaaaaaaaaaaaaaaa"}
+{"type": "interrupt", "interrupt_id": "Bearer cccccccccccccccccccccccc", "action_requests": [{"name": "y"}]}
+{"type": "interrupt", "interrupt_id": "Bearer dddddddddddddddddddddddd", "action_requests": [{"name": "y"}]}
+{"type": "done", "content": "", "response": ""}
+`
+	out, _, _ := lines(t, Options{To: Zero, Redact: true, RunID: "R"}, in)
+	joined := strings.Join(out, "\n")
+	if strings.Contains(joined, "aaaaaaaaaaaaaaaa") || strings.Contains(joined, "cccccccccccccccc") {
+		t.Fatalf("a secret survived:\n%s", joined)
+	}
+	calls, results, perms := keyedIDs(t, out)
+	// Distinct, and b answers the second call, a the first.
+	if len(calls) != 2 || calls[0] == calls[1] || fmt.Sprint(results) != fmt.Sprint([]string{calls[1], calls[0]}) {
+		t.Errorf("tool_call ids %v, tool_result ids %v:\n%s", calls, results, joined)
+	}
+	if len(perms) != 2 || perms[0] == perms[1] {
+		t.Errorf("permission_request ids %v:\n%s", perms, joined)
+	}
+}
+
+// keyedIDs are the ids a Zero client keys on, in output order, each line
+// decoded as Zero's strict decoder does.
+func keyedIDs(t *testing.T, out []string) (calls, results, perms []string) {
+	t.Helper()
+	for _, l := range out {
+		ev, err := strictZero(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch ev.Type {
+		case "tool_call":
+			calls = append(calls, ev.ID)
+		case "tool_result":
+			results = append(results, ev.ID)
+		case "permission_request":
+			perms = append(perms, ev.ID)
+		}
+	}
+	return calls, results, perms
+}
+
+func TestEvoSci01PassedThroughGetsTheFieldsConsumersIndex(t *testing.T) {
+	// EvoScientist's stream state indexes tool_result["id"] and the
+	// sub-agent events' "instance_id" (and subagent_start's
+	// "tool_call_id"); EvoScientist 0.1.x wrote none of them. Passed
+	// through, such lines get them: a result the id of the call it
+	// answers, a sub-agent event its sub-agent's name.
+	in := `{"type": "tool_call", "name": "read_file", "args": {"path": "a"}, "id": "t1"}
+{"type": "tool_call", "name": "read_file", "args": {"path": "b"}, "id": "t2"}
+{"type": "tool_call", "name": "read_file", "args": {"path": "a"}, "id": "t1"}
+{"type": "tool_result", "name": "read_file", "content": "A", "success": true}
+{"type": "subagent_start", "name": "research", "description": "d"}
+{"type": "subagent_tool_call", "subagent": "research", "name": "web", "args": {}, "id": "s1"}
+{"type": "subagent_tool_result", "subagent": "research", "name": "web", "content": "r", "success": true, "id": "s1"}
+{"type": "subagent_end", "name": "research"}
+{"type": "tool_result", "name": "read_file", "content": "B", "success": true}
+{"type": "tool_result", "name": "read_file", "content": "C", "success": true, "id": "t9"}
+{"type": "done", "content": "", "response": ""}
+`
+	want := `{"type": "tool_call", "name": "read_file", "args": {"path": "a"}, "id": "t1"}
+{"type": "tool_call", "name": "read_file", "args": {"path": "b"}, "id": "t2"}
+{"type": "tool_call", "name": "read_file", "args": {"path": "a"}, "id": "t1"}
+{"type": "tool_result", "name": "read_file", "content": "A", "success": true, "id": "t1"}
+{"type": "subagent_start", "name": "research", "description": "d", "instance_id": "research", "tool_call_id": ""}
+{"type": "subagent_tool_call", "subagent": "research", "name": "web", "args": {}, "id": "s1", "instance_id": "research"}
+{"type": "subagent_tool_result", "subagent": "research", "name": "web", "content": "r", "success": true, "id": "s1", "instance_id": "research"}
+{"type": "subagent_end", "name": "research", "instance_id": "research"}
+{"type": "tool_result", "name": "read_file", "content": "B", "success": true, "id": "t2"}
+{"type": "tool_result", "name": "read_file", "content": "C", "success": true, "id": "t9"}
+{"type": "done", "content": "", "response": ""}`
+	for _, redact := range []bool{false, true} {
+		out, diags, _ := lines(t, Options{To: EvoSci, Redact: redact}, in)
+		if len(diags) > 0 {
+			t.Fatal(diags)
+		}
+		if got := strings.Join(out, "\n"); got != want {
+			t.Errorf("redact %v: got\n%s\nwant\n%s", redact, got, want)
+		}
 	}
 }

@@ -10,7 +10,10 @@ import (
 
 // evoState is the run being written as EvoScientist.
 type evoState struct {
-	active   bool   // a run of Zero input is open
+	active bool // a run of Zero input is open
+	// leftOpen: an input (file) ended inside an EvoScientist run passed
+	// through; the run is ended if another input follows.
+	leftOpen bool
 	errored  bool   // an error event was written for this run
 	final    string // final.text as raw JSON, when a final came
 	hasFinal bool
@@ -213,7 +216,13 @@ func (t *Translator) zeroRunEnd(ev *event, _ *mappings.Rule, to string) (bool, e
 	if d := check(ev, "status", "string", "exitCode", "integer"); d != nil {
 		return false, d
 	}
-	status := ev.Get("status").Str
+	return false, t.finishEvoRun(to, ev.Get("status").Str, ev.Get("exitCode"))
+}
+
+// finishEvoRun ends the run being written as EvoScientist as a Zero
+// run_end of status (and exit code, if any) ends it: a done (written as
+// type to) for success, else an error.
+func (t *Translator) finishEvoRun(to, status string, exit gjson.Result) error {
 	switch status {
 	case "success", "spec_review_required":
 		t.headEvo(to)
@@ -227,17 +236,15 @@ func (t *Translator) zeroRunEnd(ev *event, _ *mappings.Rule, to string) (bool, e
 			t.ob.str("response", s)
 		}
 		t.resetEvoRun()
-		return false, t.write()
+		return t.write()
 	}
 	msg := "run ended with status " + status
-	if c := ev.Get("exitCode"); c.Exists() {
-		msg += " (exit code " + c.Raw + ")"
+	if exit.Exists() {
+		msg += " (exit code " + exit.Raw + ")"
 	}
-	if err := t.failEvoRun(msg); err != nil {
-		return false, err
-	}
+	err := t.failEvoRun(msg)
 	t.resetEvoRun()
-	return false, nil
+	return err
 }
 
 // failEvoRun writes an error for the run unless it already has one.
@@ -264,12 +271,60 @@ func (t *Translator) endEvoRun(msg string) error {
 
 // evoToEvo passes an EvoScientist event on (redacted with --redact).
 func (t *Translator) evoToEvo(ev *event) error {
-	if t.opt.Redactor == nil && !ev.prefix && ev.Raw != "" {
+	fill := t.passFill(ev)
+	if fill == nil && t.opt.Redactor == nil && !ev.prefix && ev.Raw != "" {
 		t.stats.Written++
 		t.line = append(t.line[:0], ev.Raw...)
 		return t.emit(t.line)
 	}
 	t.headEvo(ev.typ)
 	t.keepFields(ev, "type")
+	for _, f := range fill {
+		t.ob.str(f[0], f[1])
+	}
 	return t.write()
+}
+
+// passFill follows the tool calls of an EvoScientist run passed through,
+// and returns the fields an EvoScientist 0.1.x line lacks that today's
+// consumers index (EvoScientist's stream state reads event["id"] of a
+// tool_result, event["instance_id"] of sub-agent events): a result's id
+// is the call it answers (as for Zero output), a sub-agent's instance is
+// named after the sub-agent, and subagent_start's tool_call_id is "".
+func (t *Translator) passFill(ev *event) [][2]string {
+	if ev.prefix {
+		return nil
+	}
+	var inst string
+	switch ev.typ {
+	case "tool_call":
+		if id := ev.Get("id"); id.Type == gjson.String {
+			t.addPending(id.Str, ev.Get("name").Str)
+		}
+		return nil
+	case "tool_result":
+		id := ev.Get("id")
+		if id.Exists() && id.Type != gjson.String {
+			return nil
+		}
+		got, _ := t.takePending(id.Str, ev.Get("name").Str)
+		if id.Exists() {
+			return nil
+		}
+		return [][2]string{{"id", got}}
+	case "subagent_start", "subagent_end":
+		inst = ev.Get("name").Str
+	case "subagent_tool_call", "subagent_tool_result":
+		inst = ev.Get("subagent").Str
+	default:
+		return nil
+	}
+	var fill [][2]string
+	if !ev.Has("instance_id") {
+		fill = append(fill, [2]string{"instance_id", inst})
+	}
+	if ev.typ == "subagent_start" && !ev.Has("tool_call_id") {
+		fill = append(fill, [2]string{"tool_call_id", ""})
+	}
+	return fill
 }

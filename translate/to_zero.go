@@ -21,7 +21,8 @@ type zeroState struct {
 	runs     int           // runs synthesized so far, for --run-id suffixes
 	pending  []pendingCall // tool calls without a result yet, oldest first
 	answered idSet         // ids of the calls whose result came
-	perms    idSet         // ids of the permission_requests written
+	perms    idSet         // ids of the permission_requests written (redacted)
+	calls    idSet         // ids of the tool calls written (redacted)
 }
 
 func (t *Translator) zeroVersion() int64 {
@@ -69,6 +70,7 @@ func (t *Translator) forgetZeroRun() {
 	z.pending = z.pending[:0]
 	z.answered.reset()
 	z.perms.reset()
+	z.calls.reset()
 }
 
 func (t *Translator) openZeroRun() error {
@@ -158,10 +160,11 @@ func (t *Translator) evoToolCall(ev *event, rule *mappings.Rule, to string) (boo
 	if err := t.startZero(to); err != nil {
 		return false, err
 	}
-	if !t.addPending(id, name) {
+	out, ok := t.addPending(id, name)
+	if !ok {
 		return false, nil // announced again: one call, written once
 	}
-	t.ob.strOmit("id", id)
+	t.ob.strOmit("id", out)
 	t.ob.strOmit("name", name)
 	t.ob.rawOmit("args", ev.Get("args"))
 	t.ob.str("sideEffect", t.tables.EvosciToZero.SideEffect(name))
@@ -354,6 +357,10 @@ func (t *Translator) zeroToZero(ev *event) (bool, error) {
 		}
 	}
 	z := &t.toZero
+	if !ev.prefix && z.active && !protocol.IsZeroID(ev.Get("runId").Str) {
+		// a run whose runId Zero could not write: see place
+		ev.Set("runId", gjson.Result{Type: gjson.String, Str: z.runID, Raw: strconv.Quote(z.runID)})
+	}
 	switch ev.typ {
 	case "run_start":
 		if ev.prefix {

@@ -196,6 +196,11 @@ func (t *Translator) apply(p *prepared) error {
 	ev, warn, bad := &p.ev, p.warn, p.bad
 	if bad != nil {
 		t.stats.Diagnosed++
+		if p.placed {
+			if err := t.placeBad(ev); err != nil {
+				return err
+			}
+		}
 		return bad
 	}
 	unmapped, err := t.dispatch(ev)
