@@ -37,33 +37,40 @@ func docString(t *testing.T, opt DocOptions, inputs ...string) (string, []string
 	d := NewDocument(&out, opt, files)
 	var bad []string
 	for i, in := range inputs {
-		if err := d.File(); err != nil {
-			t.Fatal(err)
-		}
-		lr := jsonl.NewReader(strings.NewReader(in), fmt.Sprintf("in%d", i+1), nil)
-		for {
-			l, err := lr.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			var le *LineError
-			if err := d.Line(l); errors.As(err, &le) {
-				bad = append(bad, le.Error())
-			} else if err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := d.EndFile(); err != nil {
-			t.Fatal(err)
-		}
+		bad = append(bad, renderFile(t, d, strings.NewReader(in), fmt.Sprintf("in%d", i+1))...)
 	}
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
 	}
 	return out.String(), bad
+}
+
+// renderFile renders the next input of d and returns its bad lines.
+func renderFile(t *testing.T, d *Document, r io.Reader, name string) (bad []string) {
+	t.Helper()
+	if err := d.File(); err != nil {
+		t.Fatal(err)
+	}
+	lr := jsonl.NewReader(r, name, nil)
+	for {
+		l, err := lr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		var le *LineError
+		if err := d.Line(l); errors.As(err, &le) {
+			bad = append(bad, le.Error())
+		} else if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := d.EndFile(); err != nil {
+		t.Fatal(err)
+	}
+	return bad
 }
 
 // hostileEvo is content written to break out of Markdown and HTML: raw
@@ -457,25 +464,10 @@ func TestDocumentLargeLog(t *testing.T) {
 		w := &memWriter{}
 		d := NewDocument(w, DocOptions{Format: HTML, Redact: true}, []*DocFile{df})
 		f, _ = os.Open(path)
-		lr := jsonl.NewReader(f, path, nil)
-		if err := d.File(); err != nil {
-			t.Fatal(err)
-		}
-		for {
-			l, err := lr.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := d.Line(l); err != nil {
-				t.Fatal(err)
-			}
-		}
+		bad := renderFile(t, d, f, path)
 		f.Close()
-		if err := d.EndFile(); err != nil {
-			t.Fatal(err)
+		if bad != nil {
+			t.Fatalf("%s: %v", p, bad[:min(len(bad), 3)])
 		}
 		if err := d.Close(); err != nil {
 			t.Fatal(err)
