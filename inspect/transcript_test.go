@@ -51,26 +51,33 @@ func renderFile(t *testing.T, d *Document, r io.Reader, name string) (bad []stri
 	if err := d.File(); err != nil {
 		t.Fatal(err)
 	}
+	bad = feedLines(t, r, name, d.Line)
+	if err := d.EndFile(); err != nil {
+		t.Fatal(err)
+	}
+	return bad
+}
+
+// feedLines gives each line of r to line and returns the lines it
+// refused (a *LineError); another error fails the test.
+func feedLines(t *testing.T, r io.Reader, name string, line func(jsonl.Line) error) (bad []string) {
+	t.Helper()
 	lr := jsonl.NewReader(r, name, nil)
 	for {
 		l, err := lr.Next()
 		if err == io.EOF {
-			break
+			return bad
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
 		var le *LineError
-		if err := d.Line(l); errors.As(err, &le) {
+		if err := line(l); errors.As(err, &le) {
 			bad = append(bad, le.Error())
 		} else if err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := d.EndFile(); err != nil {
-		t.Fatal(err)
-	}
-	return bad
 }
 
 // hostileEvo is content written to break out of Markdown and HTML: raw
