@@ -5,11 +5,14 @@
 #
 #   bash bench/run.sh                     # 100 MB corpora, 3 repetitions
 #   SIZE=20MB REPS=1 bash bench/run.sh    # a quick look
+#   BASE=14b1791 bash bench/run.sh        # this tree against a base revision, side by side
 #
 # Environment: SIZE (corpus size, default 100MB), REPS (default 3), SEED
 # (default 1), HUGE (the single-line case, default 200MB; 0 skips it),
 # LATENCY_LINES (lines per direction of the latency run, default 1000),
-# WORK (where binaries and corpora go, default /tmp/zevo-bench).
+# WORK (where binaries and corpora go, default /tmp/zevo-bench), BASE (a git
+# revision: built into $WORK/bin/zevo-base and timed in every repetition next
+# to this tree's zevo), GOJQ (0 skips gojq, the slowest reference).
 set -euo pipefail
 
 SIZE=${SIZE:-100MB}
@@ -17,6 +20,8 @@ REPS=${REPS:-3}
 SEED=${SEED:-1}
 HUGE=${HUGE:-200MB}
 WORK=${WORK:-/tmp/zevo-bench}
+BASE=${BASE:-}
+USE_GOJQ=${GOJQ:-1}
 GOJQ_VERSION=v0.12.20
 GOJQ_FALLBACK=v0.12.19
 
@@ -34,7 +39,7 @@ fi
 JQ=/usr/bin/jq
 TIME=/usr/bin/time
 GOJQ=$WORK/bin/gojq
-if [ ! -x "$GOJQ" ]; then
+if [ "$USE_GOJQ" != 0 ] && [ ! -x "$GOJQ" ]; then
 	say "installing gojq $GOJQ_VERSION"
 	if ! GOBIN=$WORK/bin go install "github.com/itchyny/gojq/cmd/gojq@$GOJQ_VERSION"; then
 		# v0.12.20 requires a go-yaml pseudo-version that some module
@@ -48,6 +53,16 @@ say "building zevo"
 go build -o "$ZEVO" ./cmd/zevo
 go build -o "$WORK/bin/gen" ./bench/cmd/gen
 go build -o "$WORK/bin/latency" ./bench/cmd/latency
+ZBASE=$WORK/bin/zevo-base
+if [ -n "$BASE" ]; then
+	rev=$(git rev-parse --short "$BASE^{commit}")
+	say "building zevo-base from $BASE ($rev)"
+	rm -rf "$WORK/base-src"
+	mkdir -p "$WORK/base-src"
+	git archive "$rev" | tar -x -C "$WORK/base-src"
+	(cd "$WORK/base-src" && go build -o "$ZBASE" ./cmd/zevo)
+	BASE="$BASE ($rev)"
+fi
 
 # --- corpora ----------------------------------------------------------------
 EVO=$WORK/corpus-$SIZE-$SEED.evosci.jsonl
@@ -73,7 +88,9 @@ check() { # name, zevo args, jq args (after --)
 	shift
 	j=("$@")
 	"$ZEVO" "${z[@]}" 2>/dev/null | normalize >"$WORK/check.zevo"
-	for tool in "$JQ" "$GOJQ"; do
+	local tools=("$JQ")
+	[ "$USE_GOJQ" = 0 ] || tools+=("$GOJQ")
+	for tool in "${tools[@]}"; do
 		"$tool" "${j[@]}" | normalize >"$WORK/check.ref"
 		if ! cmp -s "$WORK/check.zevo" "$WORK/check.ref"; then
 			say "MISMATCH: $name: zevo and $tool differ:"
@@ -81,7 +98,7 @@ check() { # name, zevo args, jq args (after --)
 			exit 1
 		fi
 	done
-	say "  $name: zevo = jq = gojq ($(wc -l <"$WORK/check.zevo") events)"
+	say "  $name: zevo = ${tools[*]##*/} ($(wc -l <"$WORK/check.zevo") events)"
 }
 check "to zero" translate --to zero --run-id bench --cwd /work "$WORK/check.evosci.jsonl" -- \
 	-nc --arg runid bench --arg cwd /work -f bench/to-zero.jq "$WORK/check.evosci.jsonl"
@@ -93,6 +110,7 @@ check "to evosci" translate --to evosci "$WORK/check.zero.jsonl" -- \
 # "case|tool|wall s|cpu s|maxrss KiB|bytes" to $RESULTS.
 RESULTS=$WORK/results.txt
 : >"$RESULTS"
+LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
 measure() {
 	local c=$1 tool=$2 in=$3
 	shift 3
@@ -109,24 +127,32 @@ measure() {
 	echo "$c|$tool|$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f", (b-a)/1e9}')|$(awk -v u="$usr" -v s="$sys" 'BEGIN{printf "%.2f", u+s}')|$rss|$(stat -c %s "$in")" >>"$RESULTS"
 }
 
-HAVE_ZEVO_JQ=0
-if "$ZEVO" jq --help >/dev/null 2>&1; then HAVE_ZEVO_JQ=1; fi
+# The zevo binaries: this tree's, and the base revision's when BASE is set.
+ZEVOS=(zevo)
+[ -z "$BASE" ] || ZEVOS+=(zevo-base)
+bin() { if [ "$1" = zevo ]; then echo "$ZEVO"; else echo "$ZBASE"; fi; }
+has() { "$(bin "$1")" "$2" --help >/dev/null 2>&1; }
 
 for rep in $(seq "$REPS"); do
 	say "repetition $rep/$REPS"
 	measure floor cat "$EVO" cat
 	measure floor "wc -l" "$EVO" wc -l
-	measure to-zero zevo "$EVO" "$ZEVO" translate --to zero --run-id bench --cwd /work
+	for z in "${ZEVOS[@]}"; do measure to-zero "$z" "$EVO" "$(bin "$z")" translate --to zero --run-id bench --cwd /work; done
 	measure to-zero jq "$EVO" "$JQ" -nc --arg runid bench --arg cwd /work -f bench/to-zero.jq
-	measure to-zero gojq "$EVO" "$GOJQ" -nc --arg runid bench --arg cwd /work -f bench/to-zero.jq
-	measure to-evosci zevo "$ZERO" "$ZEVO" translate --to evosci
+	[ "$USE_GOJQ" = 0 ] || measure to-zero gojq "$EVO" "$GOJQ" -nc --arg runid bench --arg cwd /work -f bench/to-zero.jq
+	for z in "${ZEVOS[@]}"; do measure to-evosci "$z" "$ZERO" "$(bin "$z")" translate --to evosci; done
 	measure to-evosci jq "$ZERO" "$JQ" -nc -f bench/to-evosci.jq
-	measure to-evosci gojq "$ZERO" "$GOJQ" -nc -f bench/to-evosci.jq
+	[ "$USE_GOJQ" = 0 ] || measure to-evosci gojq "$ZERO" "$GOJQ" -nc -f bench/to-evosci.jq
+	for z in "${ZEVOS[@]}"; do
+		if has "$z" validate; then measure "validate zero" "$z" "$ZERO" "$(bin "$z")" validate --allow-unfinished; fi
+	done
 	for f in 'select(.type=="tool_call")' '.content // empty'; do
 		c="jq:$f"
-		if [ $HAVE_ZEVO_JQ = 1 ]; then measure "$c" zevo "$EVO" "$ZEVO" jq -c "$f"; fi
+		for z in "${ZEVOS[@]}"; do
+			if has "$z" jq; then measure "$c" "$z" "$EVO" "$(bin "$z")" jq -c "$f"; fi
+		done
 		measure "$c" jq "$EVO" "$JQ" -c "$f"
-		measure "$c" gojq "$EVO" "$GOJQ" -c "$f"
+		[ "$USE_GOJQ" = 0 ] || measure "$c" gojq "$EVO" "$GOJQ" -c "$f"
 	done
 done
 
@@ -140,10 +166,13 @@ if [ "$HUGE" != 0 ]; then
 fi
 
 # --- report -----------------------------------------------------------------
-echo "zevo benchmark: SIZE=$SIZE SEED=$SEED REPS=$REPS HUGE=$HUGE"
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(go version | cut -d' ' -f3), jq $($JQ --version), gojq $($GOJQ --version | cut -d' ' -f2)"
-[ $HAVE_ZEVO_JQ = 1 ] || echo "note: this zevo has no 'jq' command; the jq-mode cases show the references only"
+echo "zevo benchmark: SIZE=$SIZE SEED=$SEED REPS=$REPS HUGE=$HUGE${BASE:+ BASE=$BASE}"
+gojqv=skipped
+[ "$USE_GOJQ" = 0 ] || gojqv=$($GOJQ --version | cut -d' ' -f2)
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(go version | cut -d' ' -f3), jq $($JQ --version), gojq $gojqv; load average $LOAD0 before, $(cut -d' ' -f1-3 /proc/loadavg) after"
 echo
+# "x jq 1.6" is jq's median over this row's (how many times faster than jq);
+# "x base" is zevo-base's median over zevo's, both from the same run.
 awk -F'|' '
 {
 	k = $1 SUBSEP $2
@@ -160,20 +189,29 @@ function median(arr, k,   i, j, x, a, cnt) {
 	for (i = 2; i <= cnt; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
 	return cnt % 2 ? a[(cnt + 1) / 2] : (a[cnt / 2] + a[cnt / 2 + 1]) / 2
 }
-function ratio(x, y) { return y > 0 ? sprintf("%.1f", x / y) : "-" }
+function ratio(x, y) { return y > 0 ? sprintf("%.2f", x / y) : "-" }
 END {
 	for (i = 1; i <= m; i++) {
 		k = order[i]; mw[k] = median(w, k); mc[k] = median(c, k)
-		if (ts[k] == "zevo") { zw[cs[k]] = mw[k]; zc[cs[k]] = mc[k] }
+		if (ts[k] == "jq") { jw[cs[k]] = mw[k]; jc[cs[k]] = mc[k] }
+		if (ts[k] == "zevo-base") { bw[cs[k]] = mw[k]; bc[cs[k]] = mc[k] }
+		if (ts[k] == "zevo") { zw[cs[k]] = mw[k] }
 	}
-	printf "| case | tool | wall s | MB/s | CPU s | peak RSS MiB | zevo faster (wall) | zevo faster (CPU) |\n"
-	printf "|---|---|---:|---:|---:|---:|---:|---:|\n"
+	printf "| case | tool | wall s | MB/s | CPU s | peak RSS MiB | x jq 1.6 (wall) | x jq 1.6 (CPU) | x base (wall) | x base (CPU) |\n"
+	printf "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
 	for (i = 1; i <= m; i++) {
 		k = order[i]
-		rw = "-"; rc = "-"
-		if (ts[k] != "zevo" && (cs[k] in zw)) { rw = ratio(mw[k], zw[cs[k]]); rc = ratio(mc[k], zc[cs[k]]) }
-		printf "| %s | %s | %.2f | %.0f | %.2f | %.1f | %s | %s |\n", cs[k], ts[k], mw[k], bytes[k] / 1048576 / mw[k], mc[k], rss[k] / 1024, rw, rc
+		rw = "-"; rc = "-"; xw = "-"; xc = "-"
+		if (ts[k] != "jq" && (cs[k] in jw)) { rw = ratio(jw[cs[k]], mw[k]); rc = ratio(jc[cs[k]], mc[k]) }
+		if (ts[k] == "zevo" && (cs[k] in bw)) { xw = ratio(bw[cs[k]], mw[k]); xc = ratio(bc[cs[k]], mc[k]) }
+		printf "| %s | %s | %.2f | %.0f | %.2f | %.1f | %s | %s | %s | %s |\n", cs[k], ts[k], mw[k], bytes[k] / 1048576 / mw[k], mc[k], rss[k] / 1024, rw, rc, xw, xc
 	}
+	for (i = 1; i <= m; i++) {
+		k = order[i]
+		if (cs[k] == "validate zero" && ((("to-evosci") SUBSEP ts[k]) in mw))
+			printf "\n%s: validate takes %.2fx the wall time of translate --to evosci on the same Zero corpus", ts[k], mw[k] / mw["to-evosci", ts[k]]
+	}
+	print ""
 }' "$RESULTS"
 if [ "$HUGE" != 0 ]; then
 	echo

@@ -22,6 +22,7 @@ import (
 type compiledSchema struct {
 	root, envelope *jsonschema.Schema
 	byType         map[string]*jsonschema.Schema
+	fast           *fastSchema // what can be decided without the general validator
 }
 
 var compiled struct {
@@ -59,6 +60,9 @@ func compileAll() (map[*protocol.Protocol]*compiledSchema, error) {
 	for _, s := range protocol.All {
 		cs := &compiledSchema{byType: map[string]*jsonschema.Schema{}}
 		var err error
+		if cs.fast, err = compileFast(s.Schema()); err != nil {
+			return nil, fmt.Errorf("schema %s: %w", s.Name, err)
+		}
 		if cs.root, err = c.Compile(s.SchemaURL()); err != nil {
 			return nil, fmt.Errorf("schema %s: %w", s.Name, err)
 		}

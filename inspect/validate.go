@@ -80,6 +80,8 @@ type Validator struct {
 	zero  zeroRules
 	evo   evoRules
 	input inputRules
+
+	general bool // every line through the general schema validator (for tests of the fast path)
 }
 
 // NewValidator returns a validator of the input named name that passes
@@ -163,6 +165,9 @@ func (v *Validator) schema(ev *event) {
 		v.diag(ev.num, SevError, "", err.Error())
 		return
 	}
+	if !v.general && sch.fast.accepts(ev.obj, ev.typ) {
+		return
+	}
 	dec := json.NewDecoder(strings.NewReader(ev.obj.Raw))
 	dec.UseNumber()
 	var val any
@@ -235,10 +240,17 @@ func (v *Validator) End() FileReport {
 // Validate reads r to the end and validates it. An error is a read error,
 // or the error of opt.Idle.
 func Validate(r io.Reader, name string, opt ValidateOptions, emit func(Diagnostic)) (FileReport, error) {
+	return validate(r, name, opt, emit, false)
+}
+
+// validate is Validate, with every line through the general schema
+// validator when general is set.
+func validate(r io.Reader, name string, opt ValidateOptions, emit func(Diagnostic), general bool) (FileReport, error) {
 	v, err := NewValidator(name, opt, emit)
 	if err != nil {
 		return FileReport{}, err
 	}
+	v.general = general
 	lr := jsonl.NewReader(r, name, opt.Idle)
 	for {
 		l, err := lr.Next()

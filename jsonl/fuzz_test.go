@@ -165,6 +165,10 @@ func FuzzAppendValue(f *testing.F) {
 			}
 		}
 		out, err := AppendValue(nil, raw, st, rd)
+		// On an error, callers drop what was appended.
+		if plain, perr := appendValue(nil, raw, st, rd, false); (err == nil) != (perr == nil) || err == nil && !bytes.Equal(out, plain) {
+			t.Fatalf("AppendValue(%q) = %q, %v; the plain path gives %q, %v", raw, out, err, plain, perr)
+		}
 		if !json.Valid(raw) {
 			return // AppendValue's input is validated by its callers; it must only not panic
 		}
@@ -189,6 +193,38 @@ func FuzzAppendValue(f *testing.F) {
 			t.Fatalf("AppendValue(%q) = %q\n decodes to %#v\n want       %#v", raw, out, got, want)
 		}
 	})
+}
+
+// Every line of the seed files, in each style with and without redaction:
+// the one-scan string path writes what the plain path writes.
+func TestAppendValueOneScan(t *testing.T) {
+	n := 0
+	files := seedFiles(t)
+	golden, _ := filepath.Glob("../testdata/golden/*/*.jsonl")
+	for _, name := range golden {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, b)
+	}
+	for _, b := range files {
+		for _, line := range bytes.Split(b, []byte("\n")) {
+			for _, st := range []Style{GoStyle, PythonStyle} {
+				for _, rd := range []*redact.Redactor{nil, {}, redact.WithExtra()} {
+					got, err := appendValue(nil, line, st, rd, true)
+					want, werr := appendValue(nil, line, st, rd, false)
+					if (err == nil) != (werr == nil) || err == nil && !bytes.Equal(got, want) {
+						t.Fatalf("%q: one scan gives %q, %v; the plain path %q, %v", line, got, err, want, werr)
+					}
+					n++
+				}
+			}
+		}
+	}
+	if n < 1000 {
+		t.Fatalf("only %d cases", n)
+	}
 }
 
 func TestTooDeep(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/zevo/zevo/internal/swar"
 	"github.com/zevo/zevo/redact"
@@ -38,6 +39,14 @@ var errSyntax = errors.New("malformed JSON value")
 // redaction is applied: values under sensitive keys become "[REDACTED]",
 // secrets inside strings are replaced.
 func AppendValue(dst, raw []byte, st Style, rd *redact.Redactor) ([]byte, error) {
+	return appendValue(dst, raw, st, rd, true)
+}
+
+// appendValue is AppendValue; with oneScan, a string value is restyled
+// while its end is found and, with rd, taken back and redacted only when
+// rd may change it, instead of finding its end first (the plain path,
+// kept for tests of this one).
+func appendValue(dst, raw []byte, st Style, rd *redact.Redactor, oneScan bool) ([]byte, error) {
 	var stackBuf [64]byte
 	stack := stackBuf[:0] // '{' or '[' per open container
 	expectKey := false
@@ -79,16 +88,20 @@ func AppendValue(dst, raw []byte, st Style, rd *redact.Redactor) ([]byte, error)
 			}
 			i++
 		case '"':
-			if !expectKey && rd == nil {
+			if !expectKey && (rd == nil || oneScan) {
 				// The common case: restyle while looking for the end.
+				mark := len(dst)
 				dst = append(dst, '"')
 				var end int
 				if dst, end = restyle(dst, raw, i+1, st); end >= len(raw) {
 					return dst, errSyntax
 				}
-				dst = append(dst, '"')
-				i = end + 1
-				continue
+				if rd == nil || !rd.MayMatch(raw[i+1:end]) {
+					dst = append(dst, '"')
+					i = end + 1
+					continue
+				}
+				dst = dst[:mark] // a secret may be here: the path below
 			}
 			end, err := stringEnd(raw, i)
 			if err != nil {
@@ -446,6 +459,13 @@ func appendU4(dst []byte, r rune) []byte {
 
 // AppendString appends s as a JSON string in style st.
 func AppendString(dst []byte, s string, st Style) []byte {
+	return appendString(dst, s, st, true)
+}
+
+// appendString is AppendString; with skip, runs of bytes written as they
+// are are found eight at a time (without, byte by byte: the plain path,
+// kept for tests of the other).
+func appendString(dst []byte, s string, st Style, skip bool) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -485,7 +505,14 @@ func AppendString(dst []byte, s string, st Style) []byte {
 			i += size
 			continue
 		default:
-			i++
+			switch {
+			case !skip:
+				i++
+			case st == GoStyle:
+				i = swar.PlainGo(unsafe.Slice(unsafe.StringData(s), len(s)), i+1)
+			default:
+				i = swar.PlainPython(unsafe.Slice(unsafe.StringData(s), len(s)), i+1)
+			}
 			continue
 		}
 		dst = append(dst, s[start:i]...)

@@ -1,8 +1,10 @@
 package jsonl
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -116,4 +118,34 @@ func TestUnchanged(t *testing.T) {
 	if !Unchanged([]byte(`"plain \n text"`), PythonStyle, rd) || Unchanged([]byte(`"a" "b"`), GoStyle, nil) {
 		t.Error("Unchanged is wrong on the obvious cases")
 	}
+}
+
+// The eight-at-a-time skip writes what the byte-by-byte path writes, on
+// random text full of what either style escapes.
+func TestAppendStringSkip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	parts := []string{"a", "plain text ", "\"", "\\", "\n", "\x01", "\x1f", "<", ">", "&", "\x7f", "é", "😀", "\u2028", "\u2029", "\xff", "\xe2\x80", "0123456789abcdef"}
+	for n := 0; n < 50000; n++ {
+		var sb strings.Builder
+		for range rng.IntN(20) {
+			sb.WriteString(parts[rng.IntN(len(parts))])
+		}
+		s := sb.String()
+		for _, st := range []Style{GoStyle, PythonStyle} {
+			if got, want := appendString(nil, s, st, true), appendString(nil, s, st, false); !bytes.Equal(got, want) {
+				t.Fatalf("style %d, %q: skipping gives %s, byte by byte %s", st, s, got, want)
+			}
+		}
+	}
+}
+
+func FuzzAppendString(f *testing.F) {
+	f.Add("a\"\\\n\r\t\b\f\x01<é😀\u2028\x7f long enough to skip")
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, st := range []Style{GoStyle, PythonStyle} {
+			if got, want := appendString(nil, s, st, true), appendString(nil, s, st, false); !bytes.Equal(got, want) {
+				t.Fatalf("style %d, %q: skipping gives %s, byte by byte %s", st, s, got, want)
+			}
+		}
+	})
 }

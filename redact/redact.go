@@ -153,6 +153,14 @@ func (r *Redactor) MayMatch(raw []byte) bool {
 // mayMatch looks for the words the patterns need in b, a JSON string body
 // (escapes read as what they spell) or, without escapes, a text.
 func mayMatch(b []byte, escapes bool) bool {
+	// One sweep decides most text: without the words' first three
+	// characters or a \u escape, no decoding can spell a word.
+	return swar.MayHoldRedactWord(b) && scanWords(b, escapes)
+}
+
+// scanWords is mayMatch without the sweep: it reads b character by
+// character from one candidate letter to the next.
+func scanWords(b []byte, escapes bool) bool {
 	var w uint64 // the last characters seen, newest in the low byte
 	for i := 0; i < len(b); i++ {
 		j := swar.SkipRedact(b, i)

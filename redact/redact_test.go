@@ -153,6 +153,12 @@ func FuzzMayMatch(f *testing.F) {
 		} else {
 			b = body(s)
 		}
+		// The sweep before the scan changes no answer.
+		for _, esc := range []bool{false, true} {
+			if mayMatch(b, esc) != scanWords(b, esc) {
+				t.Fatalf("mayMatch(%q, %v) = %v, the scan alone says %v", b, esc, mayMatch(b, esc), scanWords(b, esc))
+			}
+		}
 		if !rd.MayMatch(b) && rd.String(s) != s {
 			t.Fatalf("MayMatch(%q) = false, but String changes %q to %q", b, s, rd.String(s))
 		}
@@ -172,6 +178,34 @@ func FuzzMayMatch(f *testing.F) {
 			t.Fatalf("String(%q) = %q lost a marker", s, out)
 		}
 	})
+}
+
+// The sweep (swar.MayHoldRedactWord) before the scan changes no answer of
+// mayMatch, on text full of the patterns' letters, escapes and words.
+func TestSweepSameAsScan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	parts := []string{"a", "p", "i", "A", "P", "I", "b", "e", "r", "E", "R", "s", "k", "-", "sk-", "api", "Bearer", "bea",
+		`\u0061`, `\u0041`, `\u002d`, `\u002D`, `\u003c`, `\u0026`, `\u006b`, `\n`, `\\`, `\"`, " ", "x", "\u212a", "é", `\u00`}
+	hits := 0
+	for n := 0; n < 100000; n++ {
+		var sb strings.Builder
+		for range rng.IntN(24) {
+			sb.WriteString(parts[rng.IntN(len(parts))])
+		}
+		b := []byte(sb.String())
+		for _, esc := range []bool{false, true} {
+			want := scanWords(b, esc)
+			if got := mayMatch(b, esc); got != want {
+				t.Fatalf("mayMatch(%q, %v) = %v, the scan alone says %v", b, esc, got, want)
+			}
+			if want {
+				hits++
+			}
+		}
+	}
+	if hits < 10000 || hits > 190000 {
+		t.Fatalf("%d of 200000 texts may match: the test data does not cover both answers", hits)
+	}
 }
 
 // TestMayMatchNeverMisses checks the promise of MayMatch: when String

@@ -26,6 +26,10 @@ func TestAgainstNaive(t *testing.T) {
 		{"QuoteOrBackslash", QuoteOrBackslash, func(c byte) bool { return c == '"' || c == '\\' }},
 		{"SkipGo", SkipGo, func(c byte) bool { return c == '\\' || c == '"' || c == '<' || c == '>' || c == '&' || c >= 0x80 }},
 		{"SkipPython", SkipPython, func(c byte) bool { return c == '\\' || c == '"' || c >= 0x7f }},
+		{"PlainGo", PlainGo, func(c byte) bool {
+			return c == '"' || c == '\\' || c < 0x20 || c == '<' || c == '>' || c == '&' || c >= 0x80
+		}},
+		{"PlainPython", PlainPython, func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c >= 0x7f }},
 		{"SkipRedact", SkipRedact, func(c byte) bool {
 			return c == '-' || c == 'i' || c == 'I' || c == 'r' || c == 'R' || c == '\\'
 		}},
@@ -48,6 +52,45 @@ func TestAgainstNaive(t *testing.T) {
 			if got, want := f.fast(b, i), naive(b, i, f.stop); got != want {
 				t.Fatalf("%s(%q, %d) = %d, want %d", f.name, b, i, got, want)
 			}
+		}
+	}
+}
+
+// MayHoldRedactWord is true exactly when some position starts a word
+// hasRedactWord names.
+func TestMayHoldRedactWord(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	found := 0
+	for n := 0; n < 200000; n++ {
+		b := make([]byte, rng.IntN(60))
+		for j := range b {
+			b[j] = "abkpeisABKPEIS-\\u x00247dD"[rng.IntN(26)]
+			if rng.IntN(10) == 0 {
+				b[j] = byte(rng.IntN(256))
+			}
+		}
+		want := false
+		for i := range b {
+			want = want || hasRedactWord(b[i:])
+		}
+		if want {
+			found++
+		}
+		if got := MayHoldRedactWord(b); got != want {
+			t.Fatalf("MayHoldRedactWord(%q) = %v, want %v", b, got, want)
+		}
+	}
+	if found < 1000 || found > 190000 {
+		t.Fatalf("%d of 200000 inputs hold a word: the test data does not cover both answers", found)
+	}
+	for _, s := range []string{"sk-", "xxxxxxxxxxxxsk-", "API", "xxxxxxxxxxxxxxxxxaPi", "Bearer", `\u0061`, `\u002d`, `\u002D`, `\u0041`, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxbeA"} {
+		if !MayHoldRedactWord([]byte(s)) {
+			t.Errorf("MayHoldRedactWord(%q) = false", s)
+		}
+	}
+	for _, s := range []string{"", "sk", "s-k-", "ap i", "piracy rises in the bay", `\n\t\"`, "k-sk_-", `\u00e9\u4e2d\u6587 \u0`, `\u003c\u003e\u0026\u0027`, `\u002`} {
+		if MayHoldRedactWord([]byte(s)) {
+			t.Errorf("MayHoldRedactWord(%q) = true", s)
 		}
 	}
 }

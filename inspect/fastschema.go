@@ -1,0 +1,392 @@
+package inspect
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/protocol"
+)
+
+// The fast path of validation. Decoding a line into Go values and running
+// the general JSON Schema validator on it costs ten times what the rest of
+// validate does; most lines are plainly valid. A shape is the subset of a
+// shipped schema's keywords that can be decided on the decoder's raw
+// values: a line the shape accepts is one the schema accepts, and a line
+// it does not accept (or whose value it cannot judge: an escaped string
+// under a pattern, a fraction under a maximum, a keyword it does not know)
+// goes to the general validator, which words the diagnostics. So the
+// verdicts and messages are the general validator's whatever the path.
+
+// check reports whether v certainly satisfies one keyword. top is the
+// line's decoded object when v is the whole line, nil below it.
+type check func(v gjson.Result, top *protocol.Object) bool
+
+// shape is the checks of one schema, all of which must hold.
+type shape []check
+
+func (s shape) accepts(v gjson.Result, top *protocol.Object) bool {
+	for _, c := range s {
+		if !c(v, top) {
+			return false
+		}
+	}
+	return true
+}
+
+// undecided is the check of what the fast path does not judge.
+func undecided(gjson.Result, *protocol.Object) bool { return false }
+
+// shapeCompiler compiles the schema nodes of one document.
+type shapeCompiler struct {
+	doc  map[string]any
+	refs map[string]*shape // by "#/$defs/NAME", filled once compiled
+}
+
+// fastSchema holds the shapes of one protocol's schema: its envelope and
+// each event type's definition, as the general validator checks them.
+type fastSchema struct {
+	envelope shape
+	byType   map[string]shape
+}
+
+// compileFast compiles the shapes of the schema document raw.
+func compileFast(raw []byte) (*fastSchema, error) {
+	d := json.NewDecoder(strings.NewReader(string(raw)))
+	d.UseNumber()
+	var doc map[string]any
+	if err := d.Decode(&doc); err != nil {
+		return nil, err
+	}
+	c := &shapeCompiler{doc: doc, refs: map[string]*shape{}}
+	fs := &fastSchema{envelope: c.ref("#/$defs/envelope"), byType: map[string]shape{}}
+	conds, _ := doc["allOf"].([]any)
+	for _, cond := range conds {
+		typ, ref := typeCondition(cond)
+		if typ == "" {
+			return nil, fmt.Errorf("allOf holds something other than a type condition")
+		}
+		fs.byType[typ] = c.ref(ref)
+	}
+	return fs, nil
+}
+
+// accepts reports whether the line o, of type typ, certainly passes.
+func (fs *fastSchema) accepts(o *protocol.Object, typ string) bool {
+	def, ok := fs.byType[typ]
+	if !ok {
+		return false
+	}
+	whole := gjson.Result{Type: gjson.JSON, Raw: o.Raw}
+	return fs.envelope.accepts(whole, o) && def.accepts(whole, o)
+}
+
+// ref compiles a local reference; a reference it cannot resolve is
+// undecided.
+func (c *shapeCompiler) ref(ref string) shape {
+	if s, ok := c.refs[ref]; ok {
+		// Compiled or being compiled: check through the pointer, so a
+		// recursive schema terminates.
+		return shape{func(v gjson.Result, top *protocol.Object) bool { return s.accepts(v, top) }}
+	}
+	name, ok := strings.CutPrefix(ref, "#/$defs/")
+	defs, _ := c.doc["$defs"].(map[string]any)
+	node, found := defs[name]
+	if !ok || !found || strings.Contains(name, "/") {
+		return shape{undecided}
+	}
+	s := new(shape)
+	c.refs[ref] = s
+	*s = c.compile(node)
+	return *s
+}
+
+// compile turns one schema node into its checks.
+func (c *shapeCompiler) compile(node any) shape {
+	switch n := node.(type) {
+	case bool:
+		if n {
+			return nil
+		}
+		return shape{undecided}
+	case map[string]any:
+		var s shape
+		for kw, arg := range n {
+			s = append(s, c.keyword(kw, arg, n))
+		}
+		return s
+	}
+	return shape{undecided}
+}
+
+// keyword compiles one keyword of node; parent gives its siblings.
+func (c *shapeCompiler) keyword(kw string, arg any, parent map[string]any) check {
+	switch kw {
+	case "$schema", "$id", "title", "description", "$comment", "examples", "default":
+		return func(gjson.Result, *protocol.Object) bool { return true }
+	case "$ref":
+		ref, _ := arg.(string)
+		s := c.ref(ref)
+		return s.accepts
+	case "type":
+		return typeCheck(arg)
+	case "const":
+		return constCheck(arg)
+	case "enum":
+		return enumCheck(arg)
+	case "minimum", "maximum":
+		return boundCheck(kw == "minimum", arg)
+	case "minLength":
+		n, err := strconv.Atoi(fmt.Sprint(arg))
+		if err != nil {
+			return undecided
+		}
+		return onString(func(s string) bool { return utf8.RuneCountInString(s) >= n })
+	case "pattern":
+		p, _ := arg.(string)
+		re, err := regexp.Compile(p)
+		if err != nil {
+			return undecided
+		}
+		return onString(re.MatchString)
+	case "items":
+		items := c.compile(arg)
+		return func(v gjson.Result, _ *protocol.Object) bool {
+			if !v.IsArray() {
+				return true
+			}
+			ok := true
+			v.ForEach(func(_, e gjson.Result) bool {
+				ok = items.accepts(e, nil)
+				return ok
+			})
+			return ok
+		}
+	case "required":
+		names, _ := arg.([]any)
+		return func(v gjson.Result, top *protocol.Object) bool {
+			if top == nil && !v.IsObject() {
+				return true
+			}
+			for _, n := range names {
+				name, _ := n.(string)
+				if top != nil {
+					if !top.Has(name) {
+						return false
+					}
+				} else if !v.Get(gjson.Escape(name)).Exists() {
+					return false
+				}
+			}
+			return true
+		}
+	case "properties", "additionalProperties":
+		return c.members(kw, parent)
+	}
+	return undecided
+}
+
+// members compiles properties and additionalProperties together (the
+// second depends on the first); the check runs once, under "properties"
+// when the node has it.
+func (c *shapeCompiler) members(kw string, node map[string]any) check {
+	_, hasProps := node["properties"]
+	if kw == "additionalProperties" && hasProps {
+		return func(gjson.Result, *protocol.Object) bool { return true }
+	}
+	props := map[string]shape{}
+	if m, ok := node["properties"].(map[string]any); ok {
+		for name, sub := range m {
+			props[name] = c.compile(sub)
+		}
+	} else if hasProps {
+		return undecided
+	}
+	var extra shape
+	add, hasAdd := node["additionalProperties"]
+	if hasAdd {
+		extra = c.compile(add)
+	}
+	member := func(key string, val gjson.Result) bool {
+		if s, ok := props[key]; ok {
+			return s.accepts(val, nil)
+		}
+		return !hasAdd || extra.accepts(val, nil)
+	}
+	return func(v gjson.Result, top *protocol.Object) bool {
+		if top != nil {
+			for _, m := range top.Members() {
+				// A key decoded from a broken escape is left to the
+				// general validator.
+				if strings.ContainsRune(m.Key, utf8.RuneError) || !member(m.Key, m.Value) {
+					return false
+				}
+			}
+			return true
+		}
+		if !v.IsObject() {
+			return true
+		}
+		ok := true
+		var seen []string
+		v.ForEach(func(k, val gjson.Result) bool {
+			// Escaped or repeated keys: the general validator decides.
+			if strings.IndexByte(k.Raw, '\\') >= 0 || containsStr(seen, k.Str) {
+				ok = false
+				return false
+			}
+			seen = append(seen, k.Str)
+			ok = member(k.Str, val)
+			return ok
+		})
+		return ok
+	}
+}
+
+func containsStr(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// plain returns the content of a JSON string without escapes; ok is false
+// for another value or a string with escapes.
+func plain(v gjson.Result) (string, bool) {
+	if v.Type != gjson.String || len(v.Raw) < 2 || strings.IndexByte(v.Raw, '\\') >= 0 {
+		return "", false
+	}
+	return v.Raw[1 : len(v.Raw)-1], true
+}
+
+// onString applies fn to strings; other values pass, escaped strings are
+// undecided.
+func onString(fn func(string) bool) check {
+	return func(v gjson.Result, _ *protocol.Object) bool {
+		if v.Type != gjson.String {
+			return true
+		}
+		s, ok := plain(v)
+		return ok && fn(s)
+	}
+}
+
+// isInt reports whether a number's text is an integer without fraction or
+// exponent (what the fast path judges), and its value when it fits.
+func isInt(raw string) (int64, bool) {
+	if strings.ContainsAny(raw, ".eE") {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(raw, 10, 64)
+	return n, err == nil
+}
+
+func typeCheck(arg any) check {
+	var kinds []string
+	switch a := arg.(type) {
+	case string:
+		kinds = []string{a}
+	case []any:
+		for _, k := range a {
+			s, _ := k.(string)
+			kinds = append(kinds, s)
+		}
+	}
+	return func(v gjson.Result, top *protocol.Object) bool {
+		for _, k := range kinds {
+			switch k {
+			case "object":
+				if top != nil || v.IsObject() {
+					return true
+				}
+			case "array":
+				if v.IsArray() {
+					return true
+				}
+			case "string":
+				if v.Type == gjson.String {
+					return true
+				}
+			case "boolean":
+				if v.Type == gjson.True || v.Type == gjson.False {
+					return true
+				}
+			case "null":
+				if v.Type == gjson.Null {
+					return true
+				}
+			case "number":
+				if v.Type == gjson.Number {
+					return true
+				}
+			case "integer":
+				if _, ok := isInt(v.Raw); ok && v.Type == gjson.Number {
+					return true
+				}
+			}
+		}
+		return false
+	}
+}
+
+// scalar reports whether v is certainly equal to the schema value want.
+func scalar(v gjson.Result, want any) bool {
+	switch w := want.(type) {
+	case string:
+		s, ok := plain(v)
+		return ok && s == w
+	case json.Number:
+		wn, ok1 := isInt(string(w))
+		n, ok2 := isInt(v.Raw)
+		return v.Type == gjson.Number && ok1 && ok2 && n == wn
+	case bool:
+		return (w && v.Type == gjson.True) || (!w && v.Type == gjson.False)
+	case nil:
+		return v.Type == gjson.Null
+	}
+	return false
+}
+
+func constCheck(want any) check {
+	return func(v gjson.Result, _ *protocol.Object) bool { return scalar(v, want) }
+}
+
+func enumCheck(arg any) check {
+	list, _ := arg.([]any)
+	return func(v gjson.Result, _ *protocol.Object) bool {
+		for _, w := range list {
+			if scalar(v, w) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// boundCheck compiles minimum (min) or maximum; it judges integers, and
+// fractions only against a minimum of zero or less.
+func boundCheck(min bool, arg any) check {
+	num, _ := arg.(json.Number)
+	bound, intBound := isInt(string(num))
+	return func(v gjson.Result, _ *protocol.Object) bool {
+		if v.Type != gjson.Number {
+			return true
+		}
+		if !intBound {
+			return false
+		}
+		if n, ok := isInt(v.Raw); ok {
+			if min {
+				return n >= bound
+			}
+			return n <= bound
+		}
+		return min && bound <= 0 && v.Raw[0] != '-'
+	}
+}
