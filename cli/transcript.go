@@ -36,11 +36,12 @@ func runDocument(c *ucli.Context, e *env, format inspect.DocFormat) error {
 	}
 	var inputs []docInput
 	spooled := ""
-	defer func() {
+	removeSpool := func() {
 		if spooled != "" {
 			os.Remove(spooled)
 		}
-	}()
+	}
+	defer removeSpool()
 	for _, name := range names {
 		if name != "-" {
 			inputs = append(inputs, docInput{name: name, path: name})
@@ -50,14 +51,20 @@ func runDocument(c *ucli.Context, e *env, format inspect.DocFormat) error {
 			inputs = append(inputs, docInput{name: stdinName, empty: true})
 			continue
 		}
-		path, err := spool(e.stdin)
-		if path != "" {
-			spooled = path
+		f, err := os.CreateTemp("", "zevo-view-*.jsonl")
+		if err != nil {
+			return fmt.Errorf("keeping standard input: %w", err)
+		}
+		spooled = f.Name()
+		e.whenStopped(removeSpool) // a signal while standard input is read
+		_, err = io.Copy(f, e.stdin)
+		if cerr := f.Close(); err == nil {
+			err = cerr
 		}
 		if err != nil {
 			return fmt.Errorf("reading standard input: %w", err)
 		}
-		inputs = append(inputs, docInput{name: stdinName, path: path})
+		inputs = append(inputs, docInput{name: stdinName, path: spooled})
 	}
 
 	prices, err := pricingFromFlags(c)
@@ -91,7 +98,7 @@ func runDocument(c *ucli.Context, e *env, format inspect.DocFormat) error {
 		Redact:  !c.Bool("no-redact"),
 		Version: Version,
 	}, files)
-	e.whenStopped(func() { w.Flush() })
+	e.whenStopped(func() { w.Flush(); removeSpool() })
 	flush := func() error {
 		e.mu.Lock()
 		defer e.mu.Unlock()
@@ -165,17 +172,4 @@ func renderInput(e *env, doc *inspect.Document, in docInput, flush func() error)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return bad, doc.EndFile()
-}
-
-// spool copies r into a temporary file and returns its path.
-func spool(r io.Reader) (string, error) {
-	f, err := os.CreateTemp("", "zevo-view-*.jsonl")
-	if err != nil {
-		return "", err
-	}
-	_, err = io.Copy(f, r)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return f.Name(), err
 }

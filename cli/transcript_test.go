@@ -1,10 +1,14 @@
 package cli
 
 import (
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func TestViewFormatUsage(t *testing.T) {
@@ -95,5 +99,39 @@ func TestViewDocumentFollow(t *testing.T) {
 	code, out, errs := run(t, "", "view", "--format", "html", "--follow", seedEvo)
 	if code != ExitUsage || out != "" || !strings.Contains(errs, "--follow shows a growing log as text") {
 		t.Errorf("exit %d, %q, %q", code, out, errs)
+	}
+}
+
+// An interruption while standard input is being kept leaves no temporary
+// file behind.
+func TestViewDocumentSignal(t *testing.T) {
+	bin := zevoBinary(t)
+	tmp := t.TempDir()
+	cmd := exec.Command(bin, "view", "--format", "html")
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	io.WriteString(stdin, `{"type": "text", "content": "hello"}`+"\n")
+	for i := 0; ; i++ { // until zevo has made its temporary file
+		if m, _ := filepath.Glob(filepath.Join(tmp, "zevo-view-*")); len(m) > 0 {
+			break
+		}
+		if i == 1000 {
+			t.Fatal("no temporary file appeared")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	if code := exitCodeOf(t, cmd.Wait()); code != ExitInterrupt {
+		t.Errorf("exit %d, want %d", code, ExitInterrupt)
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "*")); len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
 	}
 }
