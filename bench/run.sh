@@ -9,7 +9,8 @@
 #
 # Environment: SIZE (corpus size, default 100MB), REPS (default 3), SEED
 # (default 1), HUGE (the single-line case, default 200MB; 0 skips it),
-# LATENCY_LINES (lines per direction of the latency run, default 1000),
+# LATENCY_LINES (lines per direction of the latency run, default 1000; 0
+# skips it),
 # WORK (where binaries and corpora go, default /tmp/zevo-bench), BASE (a git
 # revision: built into $WORK/bin/zevo-base and timed in every repetition next
 # to this tree's zevo), GOJQ (0 skips gojq, the slowest reference).
@@ -220,6 +221,8 @@ if [ "$HUGE" != 0 ]; then
 		echo "huge line ($p): $(stat -c %s "$f") bytes; peak RSS / line = $(awk -F'|' -v c="huge-$p-to-$([ $p = evosci ] && echo zero || echo evosci)" -v b="$(stat -c %s "$f")" '$1 == c && $2 == "zevo" {printf "%.2f", $5 * 1024 / b}' "$RESULTS")"
 	done
 fi
-echo
-echo "live latency: one line every 10 ms through pipes (bench/cmd/latency); cat is the machine's own floor"
-"$WORK/bin/latency" -zevo "$ZEVO" -n "${LATENCY_LINES:-1000}" || true
+if [ "${LATENCY_LINES:-1000}" != 0 ]; then
+	echo
+	echo "live latency: one line every 10 ms through pipes (bench/cmd/latency); cat is the machine's own floor"
+	"$WORK/bin/latency" -zevo "$ZEVO" -n "${LATENCY_LINES:-1000}" || true
+fi

@@ -26,6 +26,10 @@ func main() {
 	target := flag.Duration("target", 2*time.Millisecond, "the p99 to meet")
 	floor := flag.Bool("floor", true, "also measure cat on the same lines: the machine's own pipe latency")
 	flag.Parse()
+	if *n < 1 {
+		fmt.Fprintln(os.Stderr, "latency: -n must be at least 1")
+		os.Exit(2)
+	}
 	ok := true
 	for _, dir := range []struct {
 		to   string
