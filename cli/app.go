@@ -56,6 +56,12 @@ func (e *env) run(args []string) int {
 	app := newApp(e)
 	help := &writeErr{w: e.stdout}
 	app.Writer = help // help, version: urfave/cli does not check its writes
+	if len(args) > 1 && args[len(args)-1] == completionFlag {
+		var ok bool
+		if args, ok = completionArgs(args); !ok {
+			return 0
+		}
+	}
 	err := app.Run(flagsFirst(app, args))
 	if err == nil && help.err != nil {
 		err = fmt.Errorf("writing output: %w", help.err)

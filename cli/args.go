@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"slices"
 	"strings"
 
 	ucli "github.com/urfave/cli/v2"
@@ -9,6 +10,26 @@ import (
 // completionFlag is the argument with which a shell asks for completions
 // (see zevo completion); it must stay last.
 const completionFlag = "--generate-bash-completion"
+
+// completionArgs prepares a shell's request for completions (args ending
+// in completionFlag). A "--" being typed asks for every flag, as "-" does.
+// After a complete "--" every word is positional (files, an agent's
+// arguments), which zevo leaves to the shell: ok is false, and the command
+// must not run, for it would read the terminal or start the agent.
+func completionArgs(args []string) (out []string, ok bool) {
+	words := args[:len(args)-1]
+	for i, a := range words {
+		if i == 0 || a != "--" {
+			continue
+		}
+		if i < len(words)-1 {
+			return nil, false
+		}
+		out = append(slices.Clone(words[:i]), "-", completionFlag)
+		return out, true
+	}
+	return args, true
+}
 
 // flagsFirst reorders a command line so that flags come before the
 // positional arguments, as urfave/cli expects: "zevo stats run.jsonl
