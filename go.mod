@@ -1,8 +1,10 @@
 module github.com/zevo/zevo
 
-go 1.24.0
+go 1.25
 
 require (
+	github.com/chromedp/cdproto v0.159.0
+	github.com/chromedp/chromedp v0.23.0
 	github.com/fsnotify/fsnotify v1.9.0
 	github.com/itchyny/gojq v0.12.20
 	github.com/klauspost/compress v1.18.2
@@ -10,6 +12,7 @@ require (
 	github.com/schollz/progressbar/v3 v3.18.0
 	github.com/tidwall/gjson v1.20.2
 	github.com/urfave/cli/v2 v2.27.7
+	github.com/yuin/goldmark v1.8.7
 	go.opentelemetry.io/collector/pdata v1.51.0
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/term v0.30.0
@@ -18,6 +21,7 @@ require (
 
 require (
 	github.com/cpuguy83/go-md2man/v2 v2.0.7 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/hashicorp/go-version v1.8.0 // indirect
 	github.com/itchyny/timefmt-go v0.1.9 // indirect
 	github.com/json-iterator/go v1.1.12 // indirect

@@ -68,6 +68,8 @@ var hostileCommands = []hostileCommand{
 	{args: []string{"otel", "--clock", "synthetic"}, jsonOut: true},
 	// view shows what it can: an object without a type as it is, NaN as NaN
 	{args: []string{"view"}, checks: badJSON, notBad: map[string][]int{"nan.evosci.jsonl": {1, 3}}},
+	{args: []string{"view", "--format", "markdown"}, checks: badJSON, notBad: map[string][]int{"nan.evosci.jsonl": {1, 3}}},
+	{args: []string{"view", "--format", "html"}, checks: badJSON, notBad: map[string][]int{"nan.evosci.jsonl": {1, 3}}},
 	// zevo jq exits 5 for values that are not JSON, as jq 1.7 does
 	{args: []string{"jq", "."}, checks: badJSON, jsonOut: true, notBad: jqAccepts, codes: []int{ExitJQError}},
 	{args: []string{"jq", "-c", `objects | select(.type == "text") | {t: .type, c: .content}`}, checks: badJSON, jsonOut: true, notBad: jqAccepts, codes: []int{ExitJQError}},

@@ -46,14 +46,12 @@ Examples:
    zevo stats --by model --pricing testdata/pricing/prices.json testdata/translate/*.jsonl
    zevo stats --totals logs/*.jsonl.gz
    zevo stats --json run.jsonl | zevo jq '.total.tokens, .total.cost'`,
-		Flags: []ucli.Flag{
+		Flags: append([]ucli.Flag{
 			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "protocol: auto (each line its own), zero, zero@1, zero-input or evosci"},
 			&ucli.BoolFlag{Name: "json", Usage: "write JSON for scripts instead of a table (one line, unless on a terminal)"},
 			&ucli.BoolFlag{Name: "totals", Usage: "write only the totals: one row per file and their sum (with --json: only total)"},
-			&ucli.StringFlag{Name: "pricing", Usage: "price models from `FILE`, in LiteLLM's model_prices_and_context_window.json format (before the shipped snapshot)"},
-			&ucli.StringFlag{Name: "model", Usage: "the `NAME` of the model of runs that name none (EvoScientist's)"},
 			&ucli.StringFlag{Name: "by", Usage: "one row per `model|tool|file` instead of one per run"},
-		},
+		}, pricingFlags()...),
 		Action: func(c *ucli.Context) error { return runStats(c, e) },
 	}
 }
@@ -67,7 +65,15 @@ type statsReport struct {
 	Groups []inspect.Group      `json:"groups,omitempty"`
 }
 
-// pricingFromFlags reads --pricing and --model (stats and otel).
+// pricingFlags are --pricing and --model, as stats and view take them.
+func pricingFlags() []ucli.Flag {
+	return []ucli.Flag{
+		&ucli.StringFlag{Name: "pricing", Usage: "price models from `FILE`, in LiteLLM's model_prices_and_context_window.json format (before the shipped snapshot)"},
+		&ucli.StringFlag{Name: "model", Usage: "the `NAME` of the model of runs that name none (EvoScientist's)"},
+	}
+}
+
+// pricingFromFlags reads --pricing and --model (stats, otel and view).
 func pricingFromFlags(c *ucli.Context) (inspect.Pricing, error) {
 	p := inspect.Pricing{Model: c.String("model")}
 	if f := c.String("pricing"); f != "" {

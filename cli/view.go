@@ -30,17 +30,28 @@ escapes such as \x1b. Secrets are redacted with translate's rules (Zero's:
 values under keys such as password or apiKey, sk-… keys, api_key=…,
 Bearer …) unless --no-redact.
 
+--format markdown and --format html write a document instead, for a pull
+request or a browser: a heading and summary per run (status, tokens, cost,
+tool calls), tool calls and reasoning folded, long outputs clipped with
+their size stated, every character of the content escaped, secrets
+redacted unless --no-redact. The input is read twice (standard input is
+kept in a temporary file meanwhile), so each heading can say how its run
+ended.
+
 Examples:
    zevo view testdata/translate/basic.evosci.jsonl
    EvoSci -p "fix the tests" --output-format stream-json | zevo view
    zevo view --follow agent.log
-   zevo view --full --color always run.jsonl | less -R`,
-		Flags: []ucli.Flag{
+   zevo view --full --color always run.jsonl | less -R
+   zevo view --format markdown run.jsonl > transcript.md
+   zevo view --format html run.jsonl > transcript.html`,
+		Flags: append([]ucli.Flag{
 			&ucli.BoolFlag{Name: "full", Usage: "show whole tool results and arguments"},
+			&ucli.StringFlag{Name: "format", Value: "text", Usage: "text (for a terminal), markdown or html (a document: see docs/transcripts.md)"},
 			&ucli.StringFlag{Name: "color", Value: "auto", Usage: "colour `WHEN`: auto (on a terminal, unless NO_COLOR is set), always or never"},
-			&ucli.BoolFlag{Name: "no-redact", Usage: "show secrets as they are (they are redacted with translate's rules by default)"},
+			&ucli.BoolFlag{Name: "no-redact", Usage: "show secrets as they are, in every format (they are redacted with translate's rules by default)"},
 			followFlag(false),
-		},
+		}, pricingFlags()...),
 		Action: func(c *ucli.Context) error { return runView(c, e) },
 	}
 }
@@ -72,6 +83,19 @@ func useColor(when string, terminal bool, noColor string) (bool, error) {
 }
 
 func runView(c *ucli.Context, e *env) error {
+	switch f := c.String("format"); f {
+	case "text":
+	case "markdown", "md", "html":
+		if c.Bool("follow") {
+			return usageErr("view: --follow shows a growing log as text; --format %s reads its inputs to the end", f)
+		}
+		if f == "html" {
+			return runDocument(c, e, inspect.HTML)
+		}
+		return runDocument(c, e, inspect.Markdown)
+	default:
+		return usageErr("--format: unknown format %q (want text, markdown or html)", f)
+	}
 	color, err := useColor(c.String("color"), isTerminal(e.stdout), os.Getenv("NO_COLOR"))
 	if err != nil {
 		return err

@@ -298,29 +298,10 @@ func (v *Viewer) zero(ev *protocol.Object, typ string) {
 		}
 		v.toolResult("  ", name, get("status") != "error", get("output"), note)
 	case "permission_request":
-		detail := ""
-		if se := get("sideEffect"); se != "" {
-			detail = se
-		}
-		if lvl := ev.Get("risk").Get("level").String(); lvl != "" {
-			detail += ", risk " + lvl
-		}
-		if detail != "" {
-			detail = " (" + strings.TrimPrefix(detail, ", ") + ")"
-		}
-		msg := get("name") + detail
-		if r := get("reason"); r != "" {
-			msg += " — " + r
-		}
-		v.say(sYellow, "  ", "⚠ permission requested: ", msg)
+		v.say(sYellow, "  ", "⚠ permission requested: ", permissionRequestMsg(ev))
 		v.block2(ev)
 	case "permission_decision":
-		msg := get("name")
-		if r := get("decisionReason"); r != "" {
-			msg += " — " + r
-		} else if r := get("reason"); r != "" {
-			msg += " — " + r
-		}
+		msg := decisionMsg(ev)
 		switch get("action") {
 		case "allow":
 			v.say(sGreen, "  ", "✓ permission allowed: ", msg)
@@ -331,19 +312,11 @@ func (v *Viewer) zero(ev *protocol.Object, typ string) {
 		}
 		v.block2(ev)
 	case "permission":
-		msg := get("name") + " " + get("action")
-		if r := get("reason"); r != "" {
-			msg += " — " + r
-		}
-		v.say(sYellow, "  ", "⚠ permission: ", msg)
+		v.say(sYellow, "  ", "⚠ permission: ", permissionMsg(ev))
 		v.block2(ev)
 	case "checkpoint":
-		c := ev.Get("checkpoint")
-		files := []string{}
-		for _, f := range c.Get("files").Array() {
-			files = append(files, f.String())
-		}
-		v.say(sDim, "  ", fmt.Sprintf("· checkpoint %d: ", c.Get("sequence").Int()), c.Get("tool").String()+" "+strings.Join(files, ", "))
+		label, msg := checkpointMsg(ev)
+		v.say(sDim, "  ", "· "+label+": ", msg)
 	case "usage":
 		v.tokens.addZero(ev)
 	case "final":
@@ -374,21 +347,9 @@ func (v *Viewer) zero(ev *protocol.Object, typ string) {
 
 // block2 shows a permission event's sandbox block (v2) or violation (v1).
 func (v *Viewer) block2(ev *protocol.Object) {
-	b := ev.Get("block")
-	if !b.Exists() {
-		b = ev.Get("violation")
+	if msg, ok := sandboxMsg(ev); ok {
+		v.say(sYellow, "    ", "sandbox: ", msg)
 	}
-	if !b.IsObject() {
-		return
-	}
-	msg := b.Get("code").String()
-	if r := b.Get("reason").String(); r != "" {
-		msg += ": " + r
-	}
-	if p := b.Get("path").String(); p != "" {
-		msg += " (" + p + ")"
-	}
-	v.say(sYellow, "    ", "sandbox: ", msg)
 }
 
 func (v *Viewer) evo(ev *protocol.Object, typ string) {
@@ -408,11 +369,7 @@ func (v *Viewer) evo(ev *protocol.Object, typ string) {
 		}
 		v.toolResult("  ", get("name"), ev.Get("success").Bool(), get("content"), note)
 	case "subagent_start":
-		msg := get("name")
-		if d := get("description"); d != "" {
-			msg += ": " + d
-		}
-		v.say(sCyan, "", "⇢ subagent ", msg)
+		v.say(sCyan, "", "⇢ subagent ", subagentMsg(ev))
 	case "subagent_text":
 		sub := get("subagent")
 		v.stream("sub:"+sub, Safe(sub)+" │ ", sCyan, get("content"))
@@ -423,11 +380,7 @@ func (v *Viewer) evo(ev *protocol.Object, typ string) {
 	case "subagent_end":
 		v.say(sCyan, "", "⇠ subagent done: ", get("name"))
 	case "tool_selection":
-		tools := []string{}
-		for _, t := range ev.Get("tools").Array() {
-			tools = append(tools, t.String())
-		}
-		v.say(sDim, "", "· tools selected: ", strings.Join(tools, ", "))
+		v.say(sDim, "", "· tools selected: ", stringsOf(ev.Get("tools")))
 	case "summarization_start":
 		v.say(sDim, "", "· summarizing the context…", "")
 	case "summarization":
@@ -437,26 +390,14 @@ func (v *Viewer) evo(ev *protocol.Object, typ string) {
 		v.tokens.addEvoSci(ev)
 	case "interrupt":
 		for _, a := range ev.Get("action_requests").Array() {
-			msg := a.Get("name").String()
-			if d := a.Get("description").String(); d != "" {
-				msg += " — " + d
-			}
-			v.say(sYellow, "  ", "⚠ approval needed: ", msg)
+			v.say(sYellow, "  ", "⚠ approval needed: ", actionMsg(a))
 			if args := a.Get("args"); args.Exists() {
 				v.say(sYellow, "    ", "", v.summary(args))
 			}
 		}
 	case "ask_user":
 		for _, q := range ev.Get("questions").Array() {
-			msg := q.Get("question").String()
-			var choices []string
-			for _, c := range q.Get("choices").Array() {
-				choices = append(choices, c.Get("value").String())
-			}
-			if len(choices) > 0 {
-				msg += " [" + strings.Join(choices, " / ") + "]"
-			}
-			v.say(sYellow, "  ", "? question: ", msg)
+			v.say(sYellow, "  ", "? question: ", questionMsg(q))
 		}
 	case "error":
 		v.say(sRed, "", "✗ error: ", get("message"))

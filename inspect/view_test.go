@@ -2,13 +2,9 @@ package inspect
 
 import (
 	"bytes"
-	"errors"
-	"io"
 	"strings"
 	"testing"
 	"unicode/utf8"
-
-	"github.com/zevo/zevo/jsonl"
 )
 
 func viewString(t *testing.T, input string, opt ViewOptions) (string, []string) {
@@ -18,23 +14,7 @@ func viewString(t *testing.T, input string, opt ViewOptions) (string, []string) 
 	if err := v.File("x", false); err != nil {
 		t.Fatal(err)
 	}
-	var bad []string
-	lr := jsonl.NewReader(strings.NewReader(input), "x", nil)
-	for {
-		l, err := lr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		var le *LineError
-		if err := v.Line(l); errors.As(err, &le) {
-			bad = append(bad, le.Error())
-		} else if err != nil {
-			t.Fatal(err)
-		}
-	}
+	bad := feedLines(t, strings.NewReader(input), "x", v.Line)
 	if err := v.End(); err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 module github.com/zevo/zevo/integrations/otlp
 
-go 1.24.0
+go 1.25
 
 require (
 	github.com/zevo/zevo v0.0.0
