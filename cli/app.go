@@ -62,7 +62,7 @@ func (e *env) run(args []string) int {
 			return 0
 		}
 	}
-	err := app.Run(flagsFirst(app, args))
+	err := app.Run(helpAlone(app, flagsFirst(app, args)))
 	if err == nil && help.err != nil {
 		err = fmt.Errorf("writing output: %w", help.err)
 	}

@@ -42,14 +42,7 @@ func flagsFirst(app *ucli.App, args []string) []string {
 		return args
 	}
 	rest := args[1:]
-	// Skip the top-level flags to find the command word.
-	i := 0
-	for i < len(rest) && strings.HasPrefix(rest[i], "-") && rest[i] != "-" && rest[i] != "--" {
-		if takesValue(app.Flags, rest[i]) {
-			i++
-		}
-		i++
-	}
+	i := commandAt(app, rest)
 	if i < len(rest) {
 		if cmd := app.Command(rest[i]); cmd != nil {
 			if cmd.SkipFlagParsing {
@@ -60,6 +53,51 @@ func flagsFirst(app *ucli.App, args []string) []string {
 		}
 	}
 	return append([]string{args[0]}, reorder(app.Flags, rest)...)
+}
+
+// commandAt is the index in args (the words after the program's name) of
+// the command word, past the top-level flags; len(args) if there is none.
+func commandAt(app *ucli.App, args []string) int {
+	i := 0
+	for i < len(args) && strings.HasPrefix(args[i], "-") && args[i] != "-" && args[i] != "--" {
+		if takesValue(app.Flags, args[i]) {
+			i++
+		}
+		i++
+	}
+	return i
+}
+
+// helpAlone turns a command line that asks for a command's help among
+// other arguments (zevo stats run.jsonl --help) into "zevo stats --help":
+// urfave/cli would take the FILEs for help topics. args are in flagsFirst's
+// order: the command's flags first.
+func helpAlone(app *ucli.App, args []string) []string {
+	if len(args) < 2 {
+		return args
+	}
+	rest := args[1:]
+	i := commandAt(app, rest)
+	if i >= len(rest) {
+		return args
+	}
+	cmd := app.Command(rest[i])
+	if cmd == nil || cmd.SkipFlagParsing {
+		return args
+	}
+	for j := i + 1; j < len(rest); j++ {
+		a := rest[j]
+		if a == "--" || a == "-" || !strings.HasPrefix(a, "-") {
+			break
+		}
+		if a == "-h" || a == "--help" || a == "-help" {
+			return append(slices.Clone(args[:i+2]), "--help")
+		}
+		if takesValue(cmd.Flags, a) {
+			j++
+		}
+	}
+	return args
 }
 
 // reorder puts the flags of args (with their values) first, then "--" if

@@ -31,6 +31,36 @@ func TestFlagsFirst(t *testing.T) {
 	}
 }
 
+// A command's --help among FILEs shows the command's help, not "No help
+// topic for FILE"; a "--help" that is a flag's value or after "--" is not.
+func TestHelpAfterFiles(t *testing.T) {
+	for _, args := range []string{
+		"stats testdata/translate/basic.zero.jsonl --help",
+		"schema zero --help",
+		"view testdata/translate/basic.zero.jsonl -h",
+		"translate testdata/translate/basic.zero.jsonl --to zero --help",
+	} {
+		code, out, errs := run(t, "", strings.Fields(args)...)
+		name := strings.Fields(args)[0]
+		if code != 0 || !strings.Contains(out, "zevo "+name+" - ") || errs != "" {
+			t.Errorf("zevo %s: exit %d, stderr %q, stdout %.80q", args, code, errs, out)
+		}
+	}
+	app := newApp(newEnv(strings.NewReader(""), io.Discard, io.Discard))
+	for _, tc := range []struct{ in, want string }{
+		{"translate --jq --help --to zero f", "translate --jq --help --to zero f"},
+		{"validate -- --help", "validate -- --help"},
+		{"stats --json --help a b", "stats --help"},
+		{"jq . --help", "jq . --help"},
+		{"--to zero --help", "--to zero --help"},
+	} {
+		got := strings.Join(helpAlone(app, append([]string{"zevo"}, strings.Fields(tc.in)...))[1:], " ")
+		if got != tc.want {
+			t.Errorf("%q: got %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
 // FuzzFlagsFirst: reordering keeps every argument, and reordering again
 // changes nothing.
 func FuzzFlagsFirst(f *testing.F) {
