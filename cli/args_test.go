@@ -5,11 +5,27 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	ucli "github.com/urfave/cli/v2"
 )
 
-func TestFlagsFirst(t *testing.T) {
+// argCase is a command line (after "zevo") and what a rewrite makes of it.
+type argCase struct{ in, want string }
+
+// checkRewrite runs rewrite on each case's words.
+func checkRewrite(t *testing.T, rewrite func(*ucli.App, []string) []string, cases []argCase) {
+	t.Helper()
 	app := newApp(newEnv(strings.NewReader(""), io.Discard, io.Discard))
-	for _, tc := range []struct{ in, want string }{
+	for _, tc := range cases {
+		got := strings.Join(rewrite(app, append([]string{"zevo"}, strings.Fields(tc.in)...))[1:], " ")
+		if got != tc.want {
+			t.Errorf("%q: got %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestFlagsFirst(t *testing.T) {
+	checkRewrite(t, flagsFirst, []argCase{
 		{"stats run.jsonl --json", "stats --json run.jsonl"},
 		{"translate --to zero f --jq select(.a)", "translate --to zero --jq select(.a) f"},
 		{"translate f --to zero -f", "translate --to zero -f f"},
@@ -23,12 +39,7 @@ func TestFlagsFirst(t *testing.T) {
 		{"help translate", "help translate"},
 		{"stats --j --generate-bash-completion", "stats --j --generate-bash-completion"},
 		{"stats --as", "stats --as"},
-	} {
-		got := strings.Join(flagsFirst(app, append([]string{"zevo"}, strings.Fields(tc.in)...))[1:], " ")
-		if got != tc.want {
-			t.Errorf("%q: got %q, want %q", tc.in, got, tc.want)
-		}
-	}
+	})
 }
 
 // A command's --help among FILEs shows the command's help, not "No help
@@ -46,19 +57,13 @@ func TestHelpAfterFiles(t *testing.T) {
 			t.Errorf("zevo %s: exit %d, stderr %q, stdout %.80q", args, code, errs, out)
 		}
 	}
-	app := newApp(newEnv(strings.NewReader(""), io.Discard, io.Discard))
-	for _, tc := range []struct{ in, want string }{
+	checkRewrite(t, helpAlone, []argCase{
 		{"translate --jq --help --to zero f", "translate --jq --help --to zero f"},
 		{"validate -- --help", "validate -- --help"},
 		{"stats --json --help a b", "stats --help"},
 		{"jq . --help", "jq . --help"},
 		{"--to zero --help", "--to zero --help"},
-	} {
-		got := strings.Join(helpAlone(app, append([]string{"zevo"}, strings.Fields(tc.in)...))[1:], " ")
-		if got != tc.want {
-			t.Errorf("%q: got %q, want %q", tc.in, got, tc.want)
-		}
-	}
+	})
 }
 
 // FuzzFlagsFirst: reordering keeps every argument, and reordering again
