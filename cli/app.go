@@ -62,7 +62,10 @@ func (e *env) run(args []string) int {
 			return 0
 		}
 	}
-	err := app.Run(helpAlone(app, flagsFirst(app, args)))
+	err := unknownHelpTopic(app, args)
+	if err == nil {
+		err = app.Run(helpAlone(app, flagsFirst(app, args)))
+	}
 	if err == nil && help.err != nil {
 		err = fmt.Errorf("writing output: %w", help.err)
 	}

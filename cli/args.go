@@ -100,6 +100,26 @@ func helpAlone(app *ucli.App, args []string) []string {
 	return args
 }
 
+// unknownHelpTopic is the usage error of "zevo help NAME" when there is
+// no command NAME (urfave/cli's own answer exits 1 and suggests a command
+// unrelated to NAME).
+func unknownHelpTopic(app *ucli.App, args []string) error {
+	if len(args) < 2 {
+		return nil
+	}
+	rest := args[1:]
+	i := commandAt(app, rest)
+	if i+1 >= len(rest) || (rest[i] != "help" && rest[i] != "h") {
+		return nil
+	}
+	name := rest[i+1]
+	// The help command itself is added when the app runs.
+	if strings.HasPrefix(name, "-") || name == "help" || name == "h" || app.Command(name) != nil {
+		return nil
+	}
+	return usageErr("help: no command %q (see zevo --help)", name)
+}
+
 // reorder puts the flags of args (with their values) first, then "--" if
 // it was given, then the positional arguments in their order.
 func reorder(flags []ucli.Flag, args []string) []string {

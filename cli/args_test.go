@@ -66,6 +66,19 @@ func TestHelpAfterFiles(t *testing.T) {
 	})
 }
 
+// zevo help NAME, with no command NAME, is a usage error that names it.
+func TestHelpUnknownTopic(t *testing.T) {
+	code, out, errs := run(t, "", "help", "nosuch")
+	if code != ExitUsage || out != "" || errs != "zevo: help: no command \"nosuch\" (see zevo --help)\n" {
+		t.Errorf("zevo help nosuch: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	for _, args := range [][]string{{"help", "stats"}, {"help"}, {"help", "help"}, {"h", "jq"}} {
+		if code, out, errs := run(t, "", args...); code != 0 || out == "" {
+			t.Errorf("zevo %v: exit %d, stdout %.80q, stderr %q", args, code, out, errs)
+		}
+	}
+}
+
 // FuzzFlagsFirst: reordering keeps every argument, and reordering again
 // changes nothing.
 func FuzzFlagsFirst(f *testing.F) {
