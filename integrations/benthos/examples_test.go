@@ -160,6 +160,7 @@ func TestZevoBenthosStdin(t *testing.T) {
 		t.Fatal(err)
 	}
 	plainDefaults(t, bin)
+	endDropped(t, bin)
 	for _, f := range samples(t) {
 		in, err := os.ReadFile(f)
 		if err != nil {
@@ -302,5 +303,32 @@ func plainDefaults(t *testing.T, bin string) {
 	}
 	if ran < 12 {
 		t.Errorf("only %d samples without bad lines", ran)
+	}
+}
+
+// endDropped: the mapping docs/scale.md gives to drop the end of stdin
+// passes the lines through as they are, and nothing after them.
+func endDropped(t *testing.T, bin string) {
+	doc, err := os.ReadFile("../../docs/scale.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("`(- mapping: '[^`]*zevo_end[^`]*')`").FindSubmatch(doc)
+	if m == nil {
+		t.Fatal("docs/scale.md gives no mapping that drops the end of stdin")
+	}
+	conf := filepath.Join(t.TempDir(), "drop.yaml")
+	body := "input:\n  stdin: { codec: lines }\npipeline:\n  processors:\n    " + string(m[1]) + "\noutput:\n  stdout: {}\nhttp:\n  enabled: false\nlogger:\n  level: warn\n"
+	if err := os.WriteFile(conf, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := "{\"a\":1}\n{\"b\":2}\n"
+	cmd := exec.Command(bin, "-c", conf)
+	cmd.Stdin = strings.NewReader(in)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil || string(out) != in || stderr.Len() > 0 {
+		t.Errorf("%s: %v: got %q, want %q\n%s", body, err, out, in, stderr.String())
 	}
 }
