@@ -70,6 +70,9 @@ func TestShellCompletion(t *testing.T) {
 		"zevo completion z":     "", // a shell name is not a command: files
 		"zevo translate --":     "--to",
 		"zevo stats x.jsonl --": "--json",
+		"zevo jq --sl":          "--slurp",
+		"zevo jq . --fo":        "--follow",
+		`zevo jq . ""`:          "", // a FILE: the shell's own completion
 		// After "--" the words are an agent's (or files): nothing runs.
 		`zevo exec --to zero -- sh -c "date > made" ""`: "",
 	} {
