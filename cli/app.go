@@ -70,6 +70,9 @@ func (e *env) run(args []string) int {
 		err = fmt.Errorf("writing output: %w", help.err)
 	}
 	code, msg := exitCode(err)
+	if h := helpFor(app, args); code == ExitUsage && msg != "" && h != "" && !strings.Contains(msg, "--help") {
+		msg += " (see " + h + ")"
+	}
 	if msg != "" {
 		fmt.Fprintf(e.stderr, "zevo: %s\n", strings.TrimPrefix(msg, "zevo: "))
 	}

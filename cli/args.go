@@ -120,6 +120,23 @@ func unknownHelpTopic(app *ucli.App, args []string) error {
 	return usageErr("help: no command %q (see zevo --help)", name)
 }
 
+// helpFor names the help of the command of a command line; "" for a
+// command that parses its own options (jq, whose messages are jq's).
+func helpFor(app *ucli.App, args []string) string {
+	if len(args) > 1 {
+		rest := args[1:]
+		if i := commandAt(app, rest); i < len(rest) {
+			if cmd := app.Command(rest[i]); cmd != nil {
+				if cmd.SkipFlagParsing {
+					return ""
+				}
+				return "zevo " + cmd.Name + " --help"
+			}
+		}
+	}
+	return "zevo --help"
+}
+
 // reorder puts the flags of args (with their values) first, then "--" if
 // it was given, then the positional arguments in their order.
 func reorder(flags []ucli.Flag, args []string) []string {

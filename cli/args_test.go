@@ -79,6 +79,23 @@ func TestHelpUnknownTopic(t *testing.T) {
 	}
 }
 
+// Every usage error names the help to read, a bad value too.
+func TestUsageErrorNamesHelp(t *testing.T) {
+	for _, tc := range []struct{ args, help string }{
+		{"translate --to zro x", "zevo translate --help"},
+		{"stats --by nope x", "zevo stats --help"},
+		{"view --color sometimes x", "zevo view --help"},
+		{"--to zro x", "zevo --help"},
+		{"stats --bogus", "zevo stats --help"},
+		{"completion", "zevo completion --help"},
+	} {
+		code, _, errs := run(t, "", strings.Fields(tc.args)...)
+		if code != ExitUsage || strings.Count(errs, "--help") != 1 || !strings.Contains(errs, "(see "+tc.help+")") {
+			t.Errorf("zevo %s: exit %d, stderr %q; want %d naming %s once", tc.args, code, errs, ExitUsage, tc.help)
+		}
+	}
+}
+
 // FuzzFlagsFirst: reordering keeps every argument, and reordering again
 // changes nothing.
 func FuzzFlagsFirst(f *testing.F) {
