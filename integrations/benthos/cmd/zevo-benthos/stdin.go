@@ -42,14 +42,20 @@ func init() {
 }
 
 type stdinInput struct {
-	s     codec.DeprecatedFallbackStream
-	ended bool // the last message read marks the end of the input
+	s      codec.DeprecatedFallbackStream
+	ended  bool // the last message read marks the end of the input
+	failed bool // the scanner failed: it would fail again on every read
 }
 
 func (in *stdinInput) Connect(context.Context) error { return nil }
 
 func (in *stdinInput) ReadBatch(ctx context.Context) (service.MessageBatch, service.AckFunc, error) {
-	batch, ack, err := in.s.NextBatch(ctx)
+	var batch service.MessageBatch
+	var ack service.AckFunc
+	err := io.EOF
+	if !in.failed {
+		batch, ack, err = in.s.NextBatch(ctx)
+	}
 	if errors.Is(err, io.EOF) {
 		if !in.ended {
 			in.ended = true
@@ -58,6 +64,11 @@ func (in *stdinInput) ReadBatch(ctx context.Context) (service.MessageBatch, serv
 		return nil, nil, service.ErrEndOfInput
 	}
 	if err != nil {
+		// Benthos logs the error and reads again; a scanner's errors
+		// (a line beyond lines' max_buffer_size: "token too long") stay,
+		// so the input ends there, as zevo translate ends at a read error,
+		// rather than repeating the error for ever.
+		in.failed = true
 		return nil, nil, err
 	}
 	in.ended = len(batch) > 0 && benthos.IsEnd(batch[len(batch)-1])
