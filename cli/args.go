@@ -69,7 +69,8 @@ func commandAt(app *ucli.App, args []string) int {
 }
 
 // helpAlone turns a command line that asks for a command's help among
-// other arguments (zevo stats run.jsonl --help) into "zevo stats --help":
+// other arguments (zevo stats run.jsonl --help) into "zevo stats --help",
+// and zevo's (zevo --to zero run.jsonl --help) into "zevo --help":
 // urfave/cli would take the FILEs for help topics. args are in flagsFirst's
 // order: the command's flags first.
 func helpAlone(app *ucli.App, args []string) []string {
@@ -77,23 +78,25 @@ func helpAlone(app *ucli.App, args []string) []string {
 		return args
 	}
 	rest := args[1:]
-	i := commandAt(app, rest)
-	if i >= len(rest) {
-		return args
+	// zevo's own flags (zevo --to zero FILE --help), or a command's.
+	flags, from := app.Flags, 0
+	if i := commandAt(app, rest); i < len(rest) {
+		if cmd := app.Command(rest[i]); cmd != nil {
+			if cmd.SkipFlagParsing {
+				return args
+			}
+			flags, from = cmd.Flags, i+1
+		}
 	}
-	cmd := app.Command(rest[i])
-	if cmd == nil || cmd.SkipFlagParsing {
-		return args
-	}
-	for j := i + 1; j < len(rest); j++ {
+	for j := from; j < len(rest); j++ {
 		a := rest[j]
 		if a == "--" || a == "-" || !strings.HasPrefix(a, "-") {
 			break
 		}
 		if a == "-h" || a == "--help" || a == "-help" {
-			return append(slices.Clone(args[:i+2]), "--help")
+			return append(slices.Clone(args[:from+1]), "--help")
 		}
-		if takesValue(cmd.Flags, a) {
+		if takesValue(flags, a) {
 			j++
 		}
 	}

@@ -57,12 +57,18 @@ func TestHelpAfterFiles(t *testing.T) {
 			t.Errorf("zevo %s: exit %d, stderr %q, stdout %.80q", args, code, errs, out)
 		}
 	}
+	code, out, errs := run(t, "", "--to", "zero", "testdata/translate/basic.zero.jsonl", "--help")
+	if code != 0 || !strings.Contains(out, "COMMANDS:") || errs != "" {
+		t.Errorf("zevo --to zero FILE --help: exit %d, stderr %q, stdout %.80q", code, errs, out)
+	}
 	checkRewrite(t, helpAlone, []argCase{
 		{"translate --jq --help --to zero f", "translate --jq --help --to zero f"},
 		{"validate -- --help", "validate -- --help"},
 		{"stats --json --help a b", "stats --help"},
 		{"jq . --help", "jq . --help"},
-		{"--to zero --help", "--to zero --help"},
+		{"--to zero --help x", "--help"},
+		{"--to --help x", "--to --help x"},
+		{"help translate", "help translate"},
 	})
 }
 
