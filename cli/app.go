@@ -56,11 +56,23 @@ func (e *env) run(args []string) int {
 	app := newApp(e)
 	help := &writeErr{w: e.stdout}
 	app.Writer = help // help, version: urfave/cli does not check its writes
-	err := app.Run(flagsFirst(app, args))
+	if len(args) > 1 && args[len(args)-1] == completionFlag {
+		var ok bool
+		if args, ok = completionArgs(args); !ok {
+			return 0
+		}
+	}
+	err := unknownHelpTopic(app, args)
+	if err == nil {
+		err = app.Run(helpAlone(app, flagsFirst(app, args)))
+	}
 	if err == nil && help.err != nil {
 		err = fmt.Errorf("writing output: %w", help.err)
 	}
 	code, msg := exitCode(err)
+	if h := helpFor(app, args); code == ExitUsage && msg != "" && h != "" && !strings.Contains(msg, "--help") {
+		msg += " (see " + h + ")"
+	}
 	if msg != "" {
 		fmt.Fprintf(e.stderr, "zevo: %s\n", strings.TrimPrefix(msg, "zevo: "))
 	}

@@ -5,11 +5,27 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	ucli "github.com/urfave/cli/v2"
 )
 
-func TestFlagsFirst(t *testing.T) {
+// argCase is a command line (after "zevo") and what a rewrite makes of it.
+type argCase struct{ in, want string }
+
+// checkRewrite runs rewrite on each case's words.
+func checkRewrite(t *testing.T, rewrite func(*ucli.App, []string) []string, cases []argCase) {
+	t.Helper()
 	app := newApp(newEnv(strings.NewReader(""), io.Discard, io.Discard))
-	for _, tc := range []struct{ in, want string }{
+	for _, tc := range cases {
+		got := strings.Join(rewrite(app, append([]string{"zevo"}, strings.Fields(tc.in)...))[1:], " ")
+		if got != tc.want {
+			t.Errorf("%q: got %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestFlagsFirst(t *testing.T) {
+	checkRewrite(t, flagsFirst, []argCase{
 		{"stats run.jsonl --json", "stats --json run.jsonl"},
 		{"translate --to zero f --jq select(.a)", "translate --to zero --jq select(.a) f"},
 		{"translate f --to zero -f", "translate --to zero -f f"},
@@ -23,10 +39,65 @@ func TestFlagsFirst(t *testing.T) {
 		{"help translate", "help translate"},
 		{"stats --j --generate-bash-completion", "stats --j --generate-bash-completion"},
 		{"stats --as", "stats --as"},
+	})
+}
+
+// A command's --help among FILEs shows the command's help, not "No help
+// topic for FILE"; a "--help" that is a flag's value or after "--" is not.
+func TestHelpAfterFiles(t *testing.T) {
+	for _, args := range []string{
+		"stats testdata/translate/basic.zero.jsonl --help",
+		"schema zero --help",
+		"view testdata/translate/basic.zero.jsonl -h",
+		"translate testdata/translate/basic.zero.jsonl --to zero --help",
 	} {
-		got := strings.Join(flagsFirst(app, append([]string{"zevo"}, strings.Fields(tc.in)...))[1:], " ")
-		if got != tc.want {
-			t.Errorf("%q: got %q, want %q", tc.in, got, tc.want)
+		code, out, errs := run(t, "", strings.Fields(args)...)
+		name := strings.Fields(args)[0]
+		if code != 0 || !strings.Contains(out, "zevo "+name+" - ") || errs != "" {
+			t.Errorf("zevo %s: exit %d, stderr %q, stdout %.80q", args, code, errs, out)
+		}
+	}
+	code, out, errs := run(t, "", "--to", "zero", "testdata/translate/basic.zero.jsonl", "--help")
+	if code != 0 || !strings.Contains(out, "COMMANDS:") || errs != "" {
+		t.Errorf("zevo --to zero FILE --help: exit %d, stderr %q, stdout %.80q", code, errs, out)
+	}
+	checkRewrite(t, helpAlone, []argCase{
+		{"translate --jq --help --to zero f", "translate --jq --help --to zero f"},
+		{"validate -- --help", "validate -- --help"},
+		{"stats --json --help a b", "stats --help"},
+		{"jq . --help", "jq . --help"},
+		{"--to zero --help x", "--help"},
+		{"--to --help x", "--to --help x"},
+		{"help translate", "help translate"},
+	})
+}
+
+// zevo help NAME, with no command NAME, is a usage error that names it.
+func TestHelpUnknownTopic(t *testing.T) {
+	code, out, errs := run(t, "", "help", "nosuch")
+	if code != ExitUsage || out != "" || errs != "zevo: help: no command \"nosuch\" (see zevo --help)\n" {
+		t.Errorf("zevo help nosuch: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	for _, args := range [][]string{{"help", "stats"}, {"help"}, {"help", "help"}, {"h", "jq"}} {
+		if code, out, errs := run(t, "", args...); code != 0 || out == "" {
+			t.Errorf("zevo %v: exit %d, stdout %.80q, stderr %q", args, code, out, errs)
+		}
+	}
+}
+
+// Every usage error names the help to read, a bad value too.
+func TestUsageErrorNamesHelp(t *testing.T) {
+	for _, tc := range []struct{ args, help string }{
+		{"translate --to zro x", "zevo translate --help"},
+		{"stats --by nope x", "zevo stats --help"},
+		{"view --color sometimes x", "zevo view --help"},
+		{"--to zro x", "zevo --help"},
+		{"stats --bogus", "zevo stats --help"},
+		{"completion", "zevo completion --help"},
+	} {
+		code, _, errs := run(t, "", strings.Fields(tc.args)...)
+		if code != ExitUsage || strings.Count(errs, "--help") != 1 || !strings.Contains(errs, "(see "+tc.help+")") {
+			t.Errorf("zevo %s: exit %d, stderr %q; want %d naming %s once", tc.args, code, errs, ExitUsage, tc.help)
 		}
 	}
 }

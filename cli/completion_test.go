@@ -64,10 +64,17 @@ func TestCompletionScripts(t *testing.T) {
 func TestShellCompletion(t *testing.T) {
 	bin := zevoBinary(t)
 	for words, want := range map[string]string{
-		"zevo st":           "stats",
-		"zevo stats --to":   "--totals",
-		"zevo view --co":    "--color",
-		"zevo completion z": "", // a shell name is not a command: files
+		"zevo st":               "stats",
+		"zevo stats --to":       "--totals",
+		"zevo view --co":        "--color",
+		"zevo completion z":     "", // a shell name is not a command: files
+		"zevo translate --":     "--to",
+		"zevo stats x.jsonl --": "--json",
+		"zevo jq --sl":          "--slurp",
+		"zevo jq . --fo":        "--follow",
+		`zevo jq . ""`:          "", // a FILE: the shell's own completion
+		// After "--" the words are an agent's (or files): nothing runs.
+		`zevo exec --to zero -- sh -c "date > made" ""`: "",
 	} {
 		script := `source <(zevo completion bash)
 COMP_WORDS=(` + words + `); COMP_CWORD=$((${#COMP_WORDS[@]}-1))
@@ -85,6 +92,9 @@ _zevo_complete; printf '%s\n' "${COMPREPLY[@]}"`
 		}
 		if want == "" && got != "" {
 			t.Errorf("%q completes to %q, want nothing", words, got)
+		}
+		if _, err := os.Stat(filepath.Join(cmd.Dir, "made")); err == nil {
+			t.Errorf("%q: completing ran the agent", words)
 		}
 	}
 	zsh, err := exec.LookPath("zsh")

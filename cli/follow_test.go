@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"io"
 	"os"
 	"os/exec"
@@ -164,6 +165,45 @@ func TestFollowCommands(t *testing.T) {
 				t.Errorf("the open run was not closed: %q", rest)
 			}
 		})
+	}
+}
+
+// TestFollowGzip: a followed gzip log, and gzip from a pipe that stays
+// open: each member's lines come out once the member is read, not when
+// the next member's header arrives (gzip's own reader waits for it before
+// handing on the end of a member). A member appended later (gzip -c >>)
+// is read too.
+func TestFollowGzip(t *testing.T) {
+	member := func(s string) string {
+		var b bytes.Buffer
+		zw := gzip.NewWriter(&b)
+		zw.Write([]byte(s))
+		zw.Close()
+		return b.String()
+	}
+	log := filepath.Join(t.TempDir(), "agent.log.gz")
+	appendFile(t, log, member(evoText("first")+evoText("second")))
+	z := startZevo(t, nil, "jq", "--follow", "-r", ".content", log)
+	z.expectLine(t, "first")
+	z.expectLine(t, "second")
+	appendFile(t, log, member(evoText("third")))
+	z.expectLine(t, "third")
+	if code, rest := z.stop(t, os.Interrupt); code != ExitInterrupt || rest != "" {
+		t.Errorf("exit %d, rest %q; want %d", code, rest, ExitInterrupt)
+	}
+
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pw.Close()
+	z = startZevo(t, pr, "translate", "--to", "zero", "--run-id", "r")
+	pr.Close()
+	io.WriteString(pw, member(evoText("piped")))
+	z.expectLine(t, `"type":"run_start"`)
+	z.expectLine(t, `"delta":"piped"`)
+	if code, rest := z.stop(t, os.Interrupt); code != ExitInterrupt || !strings.Contains(rest, `"status":"interrupted"`) {
+		t.Errorf("exit %d, rest %q; want %d and the run closed", code, rest, ExitInterrupt)
 	}
 }
 

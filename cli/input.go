@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"fmt"
@@ -96,11 +97,13 @@ func decompress(r io.ReadCloser) (io.ReadCloser, error) {
 	var dr io.Reader
 	switch {
 	case bytes.HasPrefix(head, gzipMagic):
-		zr, zerr := gzip.NewReader(whole)
+		br := bufio.NewReader(whole)
+		zr, zerr := gzip.NewReader(br)
 		if zerr != nil {
 			return nil, fmt.Errorf("gzip data is corrupt: %w", zerr)
 		}
-		format, dr = "gzip", zr
+		zr.Multistream(false)
+		format, dr = "gzip", &gzipMembers{zr: zr, br: br}
 	case bytes.HasPrefix(head, zstdMagic):
 		zr, zerr := zstd.NewReader(whole, zstd.WithDecoderConcurrency(1))
 		if zerr != nil {
@@ -111,6 +114,31 @@ func decompress(r io.ReadCloser) (io.ReadCloser, error) {
 		return whole, nil
 	}
 	return &decompressed{r: dr, format: format, c: r}, nil
+}
+
+// gzipMembers reads every member of a gzip stream, as gzip -d does, each
+// handed on whole before the next one's header is read: gzip's own
+// multistream reading holds a member's last bytes until that header comes,
+// which a followed log or a live pipe may not have yet.
+type gzipMembers struct {
+	zr *gzip.Reader
+	br *bufio.Reader
+}
+
+func (g *gzipMembers) Read(p []byte) (int, error) {
+	for {
+		n, err := g.zr.Read(p)
+		if err != io.EOF {
+			return n, err
+		}
+		if n > 0 {
+			return n, nil // the end of the member: the next Read goes on
+		}
+		if err := g.zr.Reset(g.br); err != nil {
+			return 0, err // io.EOF: no other member
+		}
+		g.zr.Multistream(false)
+	}
 }
 
 // errReader returns the error that ended the first read.

@@ -232,3 +232,31 @@ func TestStatsStdinTwice(t *testing.T) {
 		t.Errorf("exit %d, %+v, %v", code, rep, err)
 	}
 }
+
+// The secrets sample of docs/guarantees.md: Zero's rules take the sk- key
+// and the Bearer token (translate to Zero, view), --redact-extra all four.
+func TestSecretsSample(t *testing.T) {
+	const f = "../testdata/inspect/secrets.evosci.jsonl"
+	secrets := map[string]bool{ // secret: Zero's rules redact it
+		"sk-EXAMPLEexample0000000000":               true,
+		"EXAMPLEexample000000":                      true,
+		"ghp_EXAMPLEexampleEXAMPLEexampleEXAMPLE00": false,
+		"AKIAEXAMPLE000000000":                      false,
+	}
+	for _, args := range [][]string{
+		{"translate", "--to", "zero", f},
+		{"view", "--full", f},
+		{"translate", "--to", "evosci", "--redact-extra", f},
+	} {
+		code, out, errs := run(t, "", args...)
+		if code != 0 || !strings.Contains(out, "[REDACTED]") {
+			t.Fatalf("%v: exit %d %s\n%s", args, code, errs, out)
+		}
+		extra := args[len(args)-2] == "--redact-extra"
+		for s, zero := range secrets {
+			if shown := strings.Contains(out, s); shown == (zero || extra) {
+				t.Errorf("%v: %s shown: %v", args, s, shown)
+			}
+		}
+	}
+}

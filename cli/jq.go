@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -91,8 +92,22 @@ func jqCommand(e *env) *ucli.Command {
 		Action: func(c *ucli.Context) error {
 			return runJQ(e, c.Args().Slice())
 		},
+		// The options are not urfave's flags: the shells get them from
+		// the help's option lines.
+		BashComplete: func(c *ucli.Context) {
+			args := c.Args().Slice()
+			if len(args) == 0 || !strings.HasPrefix(args[len(args)-1], "-") {
+				return // an EXPR or a FILE: the shell's own completion
+			}
+			for _, m := range jqOptionNames.FindAllStringSubmatch(jqUsage, -1) {
+				fmt.Fprintln(c.App.Writer, m[1])
+			}
+		},
 	}
 }
+
+// jqOptionNames finds the long option of each option line of jqUsage.
+var jqOptionNames = regexp.MustCompile(`(?m)^ +(?:-[A-Za-z], )? *(--[a-z0-9-]+)`)
 
 // jqTerminal reports whether w is a terminal; tests replace it.
 var jqTerminal = isTerminal

@@ -2,6 +2,7 @@ package benthos
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/redpanda-data/benthos/v4/public/service"
 	"gopkg.in/yaml.v3"
@@ -160,6 +162,7 @@ func TestZevoBenthosStdin(t *testing.T) {
 		t.Fatal(err)
 	}
 	plainDefaults(t, bin)
+	endDropped(t, bin)
 	for _, f := range samples(t) {
 		in, err := os.ReadFile(f)
 		if err != nil {
@@ -239,13 +242,25 @@ func TestScaleDoc(t *testing.T) {
 // thread the default, so the events come in order, and its stdin reads
 // with zevo_lines by default, so lines of any length are read and a run
 // left open at the end is closed: the events are those of zevo translate.
+// Benthos' own lines scanner, as a Benthos user writes it (codec: lines,
+// scanner: lines), gives the same events for input with no byte order
+// mark: the end of stdin is marked whatever the scanner. (The scanner's
+// lines stop at 64 KiB: see tooLong.)
 func plainDefaults(t *testing.T, bin string) {
 	dir := t.TempDir()
-	conf := filepath.Join(dir, "plain.yaml")
-	err := os.WriteFile(conf, []byte("input:\n  stdin: {}\npipeline:\n  processors:\n    - zevo_translate:\n        to: zero\n        run_id: held-out\noutput:\n  stdout: {}\nhttp:\n  enabled: false\n"), 0o644)
-	if err != nil {
-		t.Fatal(err)
+	confs := map[string]string{
+		"plain":   "stdin: {}",
+		"codec":   "stdin: { codec: lines }",
+		"scanner": "stdin:\n    scanner:\n      lines: {}",
 	}
+	for name, in := range confs {
+		confs[name] = filepath.Join(dir, name+".yaml")
+		err := os.WriteFile(confs[name], []byte("input:\n  "+in+"\npipeline:\n  processors:\n    - zevo_translate:\n        to: zero\n        run_id: held-out\noutput:\n  stdout: {}\nhttp:\n  enabled: false\nlogger:\n  level: warn\n"), 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	conf := confs["plain"]
 	echo, err := exec.Command(bin, "-c", conf, "echo").Output()
 	if err != nil {
 		t.Fatal(err)
@@ -268,23 +283,86 @@ func plainDefaults(t *testing.T, bin string) {
 		if diagnostics(stderr) != "" {
 			continue // bad lines go on to stdout too with this config
 		}
-		cmd := exec.Command(bin, "-c", conf)
-		in, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd.Stdin = in
-		out, err := cmd.Output()
-		in.Close()
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		if string(out) != want {
-			t.Errorf("%s:\n got:\n%.3000s\nwant:\n%.3000s", f, out, want)
+		for _, name := range []string{"plain", "codec", "scanner"} {
+			if name != "plain" && strings.Contains(f, "bom") {
+				continue // Benthos' lines keeps a byte order mark
+			}
+			if name != "plain" && f == long {
+				tooLong(t, bin, confs[name], f)
+				continue
+			}
+			cmd := exec.Command(bin, "-c", confs[name])
+			in, err := os.Open(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd.Stdin = in
+			out, err := cmd.Output()
+			in.Close()
+			if err != nil {
+				t.Fatalf("%s, %s: %v", f, name, err)
+			}
+			if string(out) != want {
+				t.Errorf("%s, %s:\n got:\n%.3000s\nwant:\n%.3000s", f, name, out, want)
+			}
 		}
 		ran++
 	}
 	if ran < 12 {
 		t.Errorf("only %d samples without bad lines", ran)
+	}
+}
+
+// endDropped: the mapping docs/scale.md gives to drop the end of stdin
+// passes the lines through as they are, and nothing after them.
+func endDropped(t *testing.T, bin string) {
+	doc, err := os.ReadFile("../../docs/scale.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("`(- mapping: '[^`]*zevo_end[^`]*')`").FindSubmatch(doc)
+	if m == nil {
+		t.Fatal("docs/scale.md gives no mapping that drops the end of stdin")
+	}
+	conf := filepath.Join(t.TempDir(), "drop.yaml")
+	body := "input:\n  stdin: { codec: lines }\npipeline:\n  processors:\n    " + string(m[1]) + "\noutput:\n  stdout: {}\nhttp:\n  enabled: false\nlogger:\n  level: warn\n"
+	if err := os.WriteFile(conf, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := "{\"a\":1}\n{\"b\":2}\n"
+	cmd := exec.Command(bin, "-c", conf)
+	cmd.Stdin = strings.NewReader(in)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil || string(out) != in || stderr.Len() > 0 {
+		t.Errorf("%s: %v: got %q, want %q\n%s", body, err, out, in, stderr.String())
+	}
+}
+
+// tooLong: a line beyond the lines scanner's 64 KiB ends the input with
+// the scanner's error logged (once, not for ever), and the open run is
+// closed as at the end of the input.
+func tooLong(t *testing.T, bin, conf, input string) {
+	in, err := os.Open(input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute) // bounds only a failure: it hung before
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "-c", conf)
+	cmd.Stdin = in
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", input, err, stderr.String())
+	}
+	if n := strings.Count(stderr.String(), "token too long"); n != 1 {
+		t.Errorf("%s: the scanner's error logged %d times, want once:\n%s", input, n, stderr.String())
+	}
+	if !strings.HasSuffix(string(out), `"status":"incomplete","type":"run_end"}`+"\n") {
+		t.Errorf("%s: the run is not closed:\n%.3000s", input, out)
 	}
 }

@@ -14,6 +14,19 @@ import (
 // zevo_lines scanner writes one after the last line of each input.
 const endMeta = "zevo_end"
 
+// EndMessage is the empty message that marks the end of an input.
+func EndMessage() *service.Message {
+	m := service.NewMessage(nil)
+	m.MetaSet(endMeta, "true")
+	return m
+}
+
+// IsEnd reports whether m marks the end of an input.
+func IsEnd(m *service.Message) bool {
+	_, ok := m.MetaGet(endMeta)
+	return ok
+}
+
 func linesSpec() *service.ConfigSpec {
 	return service.NewConfigSpec().
 		Summary("Reads lines as zevo reads them, and marks the end of each input for zevo_translate.").
@@ -46,9 +59,7 @@ func (l *lines) NextBatch(context.Context) (service.MessageBatch, error) {
 	line, err := l.r.Next()
 	if err == io.EOF {
 		l.ended = true
-		m := service.NewMessage(nil)
-		m.MetaSet(endMeta, "true")
-		return service.MessageBatch{m}, nil
+		return service.MessageBatch{EndMessage()}, nil
 	}
 	if err != nil {
 		return nil, err

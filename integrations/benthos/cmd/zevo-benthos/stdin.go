@@ -8,6 +8,7 @@ import (
 
 	"github.com/redpanda-data/benthos/v4/public/service"
 	"github.com/redpanda-data/benthos/v4/public/service/codec"
+	"github.com/zevo/zevo/integrations/benthos"
 )
 
 // stdin replaces Benthos' stdin input with one whose scanner is zevo_lines
@@ -15,6 +16,8 @@ import (
 // and an agent's tool output is often longer), a byte order mark removed,
 // and the end of the input marked, so that a run it leaves open is closed
 // as zevo translate closes it. Its settings are those of Benthos' stdin.
+// With another scanner (lines, as a Benthos user often writes it) the end
+// is marked all the same, so a run cut off by the end is closed there too.
 func init() {
 	spec := service.NewConfigSpec().
 		Categories("Local").
@@ -39,19 +42,36 @@ func init() {
 }
 
 type stdinInput struct {
-	s codec.DeprecatedFallbackStream
+	s      codec.DeprecatedFallbackStream
+	ended  bool // the last message read marks the end of the input
+	failed bool // the scanner failed: it would fail again on every read
 }
 
 func (in *stdinInput) Connect(context.Context) error { return nil }
 
 func (in *stdinInput) ReadBatch(ctx context.Context) (service.MessageBatch, service.AckFunc, error) {
-	batch, ack, err := in.s.NextBatch(ctx)
+	var batch service.MessageBatch
+	var ack service.AckFunc
+	err := io.EOF
+	if !in.failed {
+		batch, ack, err = in.s.NextBatch(ctx)
+	}
 	if errors.Is(err, io.EOF) {
+		if !in.ended {
+			in.ended = true
+			return service.MessageBatch{benthos.EndMessage()}, func(context.Context, error) error { return nil }, nil
+		}
 		return nil, nil, service.ErrEndOfInput
 	}
 	if err != nil {
+		// Benthos logs the error and reads again; a scanner's errors
+		// (a line beyond lines' max_buffer_size: "token too long") stay,
+		// so the input ends there, as zevo translate ends at a read error,
+		// rather than repeating the error for ever.
+		in.failed = true
 		return nil, nil, err
 	}
+	in.ended = len(batch) > 0 && benthos.IsEnd(batch[len(batch)-1])
 	return batch, ack, nil
 }
 
