@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"regexp"
 	"runtime/debug"
@@ -509,11 +510,31 @@ func runJQ(e *env, args []string) error {
 	// heap stays small; collecting less often saves a good share of the
 	// work at the cost of a few tens of megabytes.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	if f.Parallel() {
+		defer limitHeap()()
+	}
 	st, err := f.Run(inputs, e.stdout, e.stderr)
 	if err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
 	return silentExit(jqExitCode(st, a.exitStatus))
+}
+
+// heapLimit is the soft limit of the Go heap while the filter runs in
+// parallel, unless GOMEMLIMIT sets one: the workers allocate (decoded
+// values, results) faster than the collector, paced by the live heap
+// alone, catches up on a busy machine, and the heap would overshoot to
+// several times what is live. It is set here, where the process is owned,
+// not in package filter, which a host program may embed.
+const heapLimit = 32 << 20
+
+// limitHeap sets heapLimit when no limit is set, and returns what undoes it.
+func limitHeap() func() {
+	if debug.SetMemoryLimit(-1) != math.MaxInt64 {
+		return func() {}
+	}
+	prev := debug.SetMemoryLimit(heapLimit)
+	return func() { debug.SetMemoryLimit(prev) }
 }
 
 // jqExitCode picks the exit code of a finished run; see cli/exit.go for the

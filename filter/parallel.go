@@ -2,8 +2,6 @@ package filter
 
 import (
 	"io"
-	"math"
-	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
@@ -19,22 +17,7 @@ import (
 const (
 	batchLines = 2048
 	batchBytes = 128 << 10
-	// heapLimit is the soft limit of the Go heap while the parallel path
-	// runs, unless GOMEMLIMIT sets one: the workers allocate (decoded
-	// values, results) faster than the collector, paced by the live heap
-	// alone, catches up on a busy machine, and the heap would overshoot
-	// to several times what is live.
-	heapLimit = 32 << 20
 )
-
-// limitHeap sets heapLimit when no limit is set, and returns what undoes it.
-func limitHeap() func() {
-	if debug.SetMemoryLimit(-1) != math.MaxInt64 {
-		return func() {}
-	}
-	prev := debug.SetMemoryLimit(heapLimit)
-	return func() { debug.SetMemoryLimit(prev) }
-}
 
 type lineRef struct {
 	name       string
@@ -66,7 +49,6 @@ func (f *Filter) runParallel(inputs []Input, w *jsonl.Writer, errw io.Writer) (S
 	// others behind it, and few enough that the input and results they
 	// hold stay a few MB.
 	nbatch := 2*workers + 4
-	defer limitHeap()()
 	work := make(chan *batch, nbatch)
 	order := make(chan *batch, nbatch)
 	free := make(chan *batch, nbatch)
