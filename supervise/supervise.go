@@ -30,9 +30,9 @@ type StartError struct {
 
 func (e *StartError) Error() string {
 	if e.NotFound {
-		return "cannot run " + quote(e.Name) + ": " + notFoundReason(e)
+		return "cannot run " + strconv.Quote(e.Name) + ": " + notFoundReason(e)
 	}
-	return "cannot run " + quote(e.Name) + ": " + e.Err.Error()
+	return "cannot run " + strconv.Quote(e.Name) + ": " + e.Err.Error()
 }
 
 func (e *StartError) Unwrap() error { return e.Err }
@@ -47,8 +47,6 @@ func notFoundReason(e *StartError) string {
 	}
 	return "no such file"
 }
-
-func quote(s string) string { return strconv.Quote(s) }
 
 // Start starts argv[0] with argv[1:] in a new process group. Its standard
 // output is a pipe, read from Stdout; its standard error is stderr (an

@@ -1,7 +1,6 @@
 package translate
 
 import (
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -58,8 +57,6 @@ func jsonType(v gjson.Result) string {
 }
 
 func clip(s string) string { return clipTo(s, 32) }
-
-func quote(s string) string { return strconv.Quote(s) }
 
 // clipTo shortens s to at most max bytes, "..." included, cutting between
 // characters.

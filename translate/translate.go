@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/zevo/zevo/jsonl"
@@ -218,7 +219,7 @@ func (t *Translator) apply(p *prepared) error {
 	case unmapped:
 		if t.opt.Unmapped == Error {
 			t.stats.Diagnosed++
-			return ev.diag("%s event %s has no %s counterpart (--unmapped error)", ev.kind, clip(quote(ev.typ)), t.opt.To)
+			return ev.diag("%s event %s has no %s counterpart (--unmapped error)", ev.kind, clip(strconv.Quote(ev.typ)), t.opt.To)
 		}
 		t.stats.Unmapped++
 		t.countUnmapped(t.unmappedName(ev))
