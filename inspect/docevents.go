@@ -1,9 +1,8 @@
 package inspect
 
 import (
-	"strings"
-
 	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/protocol"
 )
 
 // How a transcript document shows each event of each protocol.
@@ -93,7 +92,7 @@ func (d *Document) evo(ev gjson.Result, typ string) {
 		d.toolCall(get("name"), get("id"), ev.Get("args"), false)
 	case "tool_result":
 		note := ""
-		if strings.HasSuffix(get("content"), "\n... (truncated)") {
+		if protocol.EvoSci.IsTruncated(get("content")) {
 			note = "cut by EvoScientist"
 		}
 		d.toolResult(get("name"), get("id"), ev.Get("success").Bool(), get("content"), note)

@@ -4,14 +4,16 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/protocol"
 )
 
-// EvoScientist's and Zero's markers of a cut tool output.
-const (
-	evoTruncated     = "\n... (truncated)"
-	zeroTruncated    = "\n[truncated]"
-	evoTruncatedRaw  = `\n... (truncated)`
-	zeroTruncatedRaw = `\n[truncated]`
+// EvoScientist's and Zero's markers of a cut tool output, and each as
+// every encoder spells it in JSON (the newline as \n).
+var (
+	evoTruncated     = protocol.EvoSci.Truncated
+	zeroTruncated    = protocol.ZeroV2.Truncated
+	evoTruncatedRaw  = strings.ReplaceAll(evoTruncated, "\n", `\n`)
+	zeroTruncatedRaw = strings.ReplaceAll(zeroTruncated, "\n", `\n`)
 )
 
 // truncated reports whether a tool output ends with either producer's marker.
