@@ -2,7 +2,6 @@ package cli
 
 import (
 	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,6 +16,7 @@ import (
 	"github.com/tidwall/gjson"
 	ucli "github.com/urfave/cli/v2"
 	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/protocol"
 	"github.com/zevo/zevo/supervise"
 	"github.com/zevo/zevo/translate"
 	"github.com/zevo/zevo/zeroinput"
@@ -263,7 +263,7 @@ func (x *execRun) fail(errCode, msg string, code int, said bool) error {
 func (x *execRun) zeroPair(errCode, msg, status string, code int) error {
 	id := x.opt.RunID
 	if id == "" {
-		id = zeroRunID()
+		id = protocol.NewZeroRunID(time.Now(), rand.Reader)
 	}
 	type zeroEvent struct {
 		SchemaVersion int    `json:"schemaVersion"`
@@ -287,13 +287,6 @@ func (x *execRun) zeroPair(errCode, msg, status string, code int) error {
 		}
 	}
 	return nil
-}
-
-// zeroRunID is a new run id in Zero's format, run_<UTC time>_<6 hex digits>.
-func zeroRunID() string {
-	var r [3]byte
-	_, _ = rand.Read(r[:])
-	return "run_" + time.Now().UTC().Format("20060102150405") + "_" + hex.EncodeToString(r[:])
 }
 
 // supervise translates AGENT's output until it ends and AGENT's group is

@@ -161,7 +161,7 @@ func (t *Tracer) start(run *inspect.Run, proto *protocol.Protocol, num int, read
 	} else {
 		rt.traceID = pcommon.TraceID(random(16))
 	}
-	if at, ok := runIDTime(run.ID); ok {
+	if at, ok := protocol.ZeroRunIDTime(run.ID); ok {
 		rt.anchor = at
 	}
 	rt.root = rt.spans.AppendEmpty()
@@ -204,16 +204,6 @@ func random(n int) []byte {
 	b := make([]byte, 16)
 	rand.Read(b) // never fails (crypto/rand)
 	return b[:n]
-}
-
-// runIDTime reads the time in a runId of Zero's format,
-// run_<YYYYMMDDHHMMSS UTC>_<6 hex>.
-func runIDTime(id string) (time.Time, bool) {
-	if len(id) != 4+14+1+6 || id[:4] != "run_" || id[18] != '_' {
-		return time.Time{}, false
-	}
-	at, err := time.Parse("20060102150405", id[4:18])
-	return at, err == nil
 }
 
 // event adds what one event means to the open run's trace.

@@ -2,8 +2,11 @@
 package protocol
 
 import (
+	"encoding/hex"
 	"fmt"
+	"io"
 	"strings"
+	"time"
 
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/schemas"
@@ -143,4 +146,25 @@ func IsZeroID(s string) bool {
 		}
 	}
 	return true
+}
+
+// zeroRunIDTime is the layout of the time in a runId Zero makes,
+// run_<YYYYMMDDHHMMSS UTC>_<6 hex digits>.
+const zeroRunIDTime = "20060102150405"
+
+// NewZeroRunID is a new runId in Zero's format, for time at, its 6 hex
+// digits read from random.
+func NewZeroRunID(at time.Time, random io.Reader) string {
+	var r [3]byte
+	_, _ = io.ReadFull(random, r[:])
+	return "run_" + at.UTC().Format(zeroRunIDTime) + "_" + hex.EncodeToString(r[:])
+}
+
+// ZeroRunIDTime reads the time in a runId of Zero's format.
+func ZeroRunIDTime(id string) (time.Time, bool) {
+	if len(id) != 4+len(zeroRunIDTime)+1+6 || id[:4] != "run_" || id[18] != '_' {
+		return time.Time{}, false
+	}
+	at, err := time.Parse(zeroRunIDTime, id[4:18])
+	return at, err == nil
 }

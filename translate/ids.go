@@ -2,11 +2,11 @@ package translate
 
 import (
 	"cmp"
-	"encoding/hex"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
+
+	"github.com/zevo/zevo/protocol"
 )
 
 // The ids a client keys on. Runs zevo opens get --run-id (then .2, .3, …)
@@ -23,9 +23,7 @@ func (t *Translator) newRunID() string {
 		}
 		return fmt.Sprintf("%s.%d", t.opt.RunID, t.toZero.runs)
 	}
-	var r [3]byte
-	_, _ = io.ReadFull(t.opt.Rand, r[:])
-	return "run_" + t.opt.Now().UTC().Format("20060102150405") + "_" + hex.EncodeToString(r[:])
+	return protocol.NewZeroRunID(t.opt.Now(), t.opt.Rand)
 }
 
 // maxPending bounds the calls and ids remembered for correlation, so a
