@@ -89,9 +89,6 @@ type Tracker struct {
 // Runs is the number of runs so far.
 func (t *Tracker) Runs() int { return t.n }
 
-// Current is the open run, or nil.
-func (t *Tracker) Current() *Run { return t.cur }
-
 // Event places the event o of protocol p (as Detect names it), on line,
 // and reports what it does.
 func (t *Tracker) Event(p *Protocol, o *Object, line int) Step {
