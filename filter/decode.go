@@ -180,7 +180,7 @@ func (d *decoder) next() (any, []byte, error) {
 		case ' ', '\t', '\r', '\n', '{', '[', '"':
 		default:
 			if c := d.data[d.pos-1]; c != '}' && c != ']' && c != '"' {
-				return nil, nil, d.errorf(quoteAt(d.data, d.pos) + " after the end of the value")
+				return nil, nil, d.errorf(jsonl.QuoteChar(d.data, d.pos) + " after the end of the value")
 			}
 		}
 	}
@@ -192,23 +192,13 @@ func (d *decoder) errorf(msg string) error { return &syntaxError{msg, d.pos} }
 // endValue is the detail of text that ends inside a value.
 const endValue = "the line ends inside a value"
 
-// quoteAt shows the character at b[i] safely: printable ASCII quoted,
-// anything else as U+XXXX.
-func quoteAt(b []byte, i int) string {
-	r, _ := utf8.DecodeRune(b[i:])
-	if r >= 0x20 && r < 0x7f {
-		return strconv.QuoteRune(r)
-	}
-	return fmt.Sprintf("%U", r)
-}
-
 // unexpected is the error of the byte at the current position, or of the
 // end of the text.
 func (d *decoder) unexpected() error {
 	if d.pos >= len(d.data) {
 		return d.errorf(endValue)
 	}
-	return d.errorf("unexpected " + quoteAt(d.data, d.pos))
+	return d.errorf("unexpected " + jsonl.QuoteChar(d.data, d.pos))
 }
 
 // badEscape is the error of the escape at the current position.

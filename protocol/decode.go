@@ -120,27 +120,17 @@ func (d *Decoder) error(b []byte) *LineError {
 	case rDepth:
 		e.Detail = fmt.Sprintf("nested deeper than %d levels", jsonl.MaxDepth)
 	case rTrailing:
-		e.Detail = quoteByte(b, at) + " after the end of the value"
+		e.Detail = jsonl.QuoteChar(b, at) + " after the end of the value"
 	default:
 		if r, n := utf8.DecodeRune(b[at:]); r == utf8.RuneError && n == 1 {
 			e.What, e.Detail = "invalid UTF-8", ""
 		} else if at == 0 && len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
 			e.Detail = "a byte order mark, allowed only at the start of the input"
 		} else {
-			e.Detail = "unexpected " + quoteByte(b, at)
+			e.Detail = "unexpected " + jsonl.QuoteChar(b, at)
 		}
 	}
 	return e
-}
-
-// quoteByte shows the character at b[i] safely: printable ASCII quoted,
-// anything else as U+XXXX.
-func quoteByte(b []byte, i int) string {
-	r, _ := utf8.DecodeRune(b[i:])
-	if r >= 0x20 && r < 0x7f {
-		return strconv.QuoteRune(r)
-	}
-	return fmt.Sprintf("%U", r)
 }
 
 func quoteBytes(b []byte) string { return strconv.QuoteToASCII(string(b)) }
