@@ -25,6 +25,8 @@ type out struct {
 	arena  []byte
 	err    error
 	kid    *out // the builder of nested objects, reused
+	lst    list // the builder of an array, reused: a list made per array escaped to the heap
+	inList bool // lst is in use (an array filled while another of o's is)
 
 	// shape, when not nil, holds the fields the target's event type may
 	// carry: any other is dropped and reported to drop.
@@ -330,8 +332,15 @@ func (o *out) array(key string, fill func(l *list)) {
 	}
 	start := len(o.arena)
 	o.arena = append(o.arena, '[')
-	l := list{o: o}
-	fill(&l)
+	l := &o.lst
+	if o.inList {
+		l = &list{}
+	} else {
+		o.inList = true
+		defer func() { o.inList = false }()
+	}
+	*l = list{o: o}
+	fill(l)
 	o.arena = append(o.arena, ']')
 	o.put(key, ki.sensitive, start)
 }
