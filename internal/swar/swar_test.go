@@ -2,6 +2,7 @@ package swar
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -21,7 +22,7 @@ func TestAgainstNaive(t *testing.T) {
 		fast func([]byte, int) int
 		stop func(byte) bool
 	}{
-		{"StringStop", StringStop, func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 }},
+
 		{"StringStopUTF8", StringStopUTF8, func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c >= 0x80 }},
 		{"QuoteOrBackslash", QuoteOrBackslash, func(c byte) bool { return c == '"' || c == '\\' }},
 		{"SkipGo", SkipGo, func(c byte) bool { return c == '\\' || c == '"' || c == '<' || c == '>' || c == '&' || c >= 0x80 }},
@@ -33,6 +34,23 @@ func TestAgainstNaive(t *testing.T) {
 		{"SkipRedact", SkipRedact, func(c byte) bool {
 			return c == '-' || c == 'i' || c == 'I' || c == 'r' || c == 'R' || c == '\\'
 		}},
+	}
+	// Every byte value at every place of short inputs: the stop in the
+	// last, padded word and a borrow next to it.
+	for n := 1; n <= 17; n++ {
+		for at := 0; at < n; at++ {
+			for v := 0; v < 256; v++ {
+				b := []byte(strings.Repeat("a", n))
+				b[at] = byte(v)
+				for _, i := range []int{0, at, n} {
+					for _, f := range fns {
+						if got, want := f.fast(b, i), naive(b, i, f.stop); got != want {
+							t.Fatalf("%s(%q, %d) = %d, want %d", f.name, b, i, got, want)
+						}
+					}
+				}
+			}
+		}
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	// Mostly harmless letters, with every byte value appearing somewhere.
@@ -93,4 +111,39 @@ func TestMayHoldRedactWord(t *testing.T) {
 			t.Errorf("MayHoldRedactWord(%q) = true", s)
 		}
 	}
+}
+
+// benchText is plain ASCII prose: the scanners' common case, a long run
+// with nothing to stop at.
+func benchText() []byte {
+	b := make([]byte, 4096)
+	for i := range b {
+		b[i] = "the quick brown fox jumps over a lazy dog 0123456789"[i%52]
+	}
+	return b
+}
+
+func BenchmarkScan(b *testing.B) {
+	text := benchText()
+	for _, f := range []struct {
+		name string
+		fn   func([]byte, int) int
+	}{{"StringStopUTF8", StringStopUTF8}, {"SkipPython", SkipPython}, {"SkipGo", SkipGo}, {"PlainGo", PlainGo}} {
+		b.Run(f.name, func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				if f.fn(text, 0) != len(text) {
+					b.Fatal("stopped early")
+				}
+			}
+		})
+	}
+	b.Run("MayHoldRedactWord", func(b *testing.B) {
+		b.SetBytes(int64(len(text)))
+		for b.Loop() {
+			if MayHoldRedactWord(text) {
+				b.Fatal("found a word")
+			}
+		}
+	})
 }
