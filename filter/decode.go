@@ -545,19 +545,12 @@ func (d *decoder) unescape() ([]byte, error) {
 			return nil, d.errorf(endValue)
 		}
 		i++
+		if e, ok := jsonl.Unescape(b[i]); ok {
+			out = append(out, e)
+			i++
+			continue
+		}
 		switch b[i] {
-		case '"', '\\', '/':
-			out = append(out, b[i])
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
 		case 'u':
 			r, ok := hex4(b, i+1)
 			if !ok {

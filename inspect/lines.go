@@ -45,8 +45,9 @@ func (ls *lines) read(l jsonl.Line) (*event, *protocol.LineError) {
 	if jsonl.IsBlank(l.Bytes) {
 		return nil, nil
 	}
-	// A copy: values taken from the line are kept (names, ids, messages)
-	// after the reader reuses its buffer.
+	// A copy, and obj.Keep: values taken from the line are kept (names,
+	// ids, messages) after the reader reuses its buffer.
+	ls.obj.Keep = true
 	if err := ls.dec.Decode(bytes.Clone(l.Bytes), &ls.obj); err != nil {
 		return nil, err
 	}

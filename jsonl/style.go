@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
 
@@ -542,3 +544,77 @@ func appendString(dst []byte, s string, st Style, skip bool) []byte {
 
 // AppendInt appends n in decimal.
 func AppendInt(dst []byte, n int64) []byte { return strconv.AppendInt(dst, n, 10) }
+
+// AppendUnescaped appends the text of body, the inside of a valid JSON
+// string, with its escapes decoded. A \u escape of a surrogate that is not
+// half of a pair becomes U+FFFD, as gjson and encoding/json decode it.
+func AppendUnescaped(dst []byte, body string) []byte {
+	for i := 0; i < len(body); {
+		j := strings.IndexByte(body[i:], '\\')
+		if j < 0 {
+			return append(dst, body[i:]...)
+		}
+		dst = append(dst, body[i:i+j]...)
+		i += j
+		if i+1 >= len(body) {
+			return dst
+		}
+		c := body[i+1]
+		i += 2
+		if e, ok := Unescape(c); ok {
+			dst = append(dst, e)
+			continue
+		}
+		if c == 'u' {
+			if i+4 > len(body) {
+				return dst
+			}
+			r := hexValue(body[i : i+4])
+			i += 4
+			if utf16.IsSurrogate(r) && i+6 <= len(body) && body[i] == '\\' && body[i+1] == 'u' {
+				if r2 := hexValue(body[i+2 : i+6]); r2 >= 0xDC00 && r2 < 0xE000 && r < 0xDC00 {
+					r = utf16.DecodeRune(r, r2)
+					i += 6
+				}
+			}
+			dst = utf8.AppendRune(dst, r)
+		}
+	}
+	return dst
+}
+
+// Unescape is the byte a one-letter JSON escape stands for: c is the
+// letter after the backslash ('n' for \n); ok is false for 'u' and for
+// what is no escape.
+func Unescape(c byte) (b byte, ok bool) {
+	switch c {
+	case '"', '\\', '/':
+		return c, true
+	case 'b':
+		return '\b', true
+	case 'f':
+		return '\f', true
+	case 'n':
+		return '\n', true
+	case 'r':
+		return '\r', true
+	case 't':
+		return '\t', true
+	}
+	return 0, false
+}
+
+// hexValue is the value of s, hex digits already checked.
+func hexValue(s string) rune {
+	var r rune
+	for i := 0; i < len(s); i++ {
+		c := s[i] | 0x20 // lower case; digits are unchanged
+		if c >= 'a' {
+			c -= 'a' - 10
+		} else {
+			c -= '0'
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
+}

@@ -3,8 +3,10 @@ package protocol
 import (
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/jsonl"
 )
 
 // Object is one line's top-level JSON object, split into its members.
@@ -18,11 +20,16 @@ type Object struct {
 	// NonFinite are the bare NaN, Infinity and -Infinity tokens of the
 	// line (not JSON; Python writes them), read as null.
 	NonFinite []string
+	// Keep makes every decoded string last (fresh memory for each line's),
+	// for a caller that keeps values of a line it does not reuse; by
+	// default they are valid until the Object is used for another line.
+	Keep bool
 	// Dup is the first top-level key that occurs more than once ("" when
 	// none); the last occurrence wins, as in Go and Python.
 	Dup string
 
 	members []Member
+	text    []byte         // decoded strings' bytes, for this line only
 	lens    uint64         // a bit per key length (mod 64): a key whose bit is clear is absent
 	index   map[string]int // key → position in members, once there are many
 }
@@ -47,7 +54,18 @@ const indexAfter = 32
 func (o *Object) reset(raw string) {
 	o.Raw, o.NonFinite, o.Dup = raw, o.NonFinite[:0], ""
 	o.members, o.lens, o.index = o.members[:0], 0, nil
+	if o.Keep || cap(o.text) > keepText {
+		o.text = nil // or one huge line does not hold memory for the rest
+	} else {
+		// Cleared, so that a view kept past its line reads as zero
+		// bytes, which tests notice, not as another line's text.
+		clear(o.text)
+		o.text = o.text[:0]
+	}
 }
+
+// keepText is the capacity of decoded text an Object keeps for the next line.
+const keepText = 64 << 10
 
 // Members returns the members in input order (a duplicate key at its
 // first place, with its last value), values as Peek returns them.
@@ -79,7 +97,8 @@ func (o *Object) find(key string) int {
 func (o *Object) Has(key string) bool { return o.find(key) >= 0 }
 
 // Get returns the value of a top-level key, strings decoded; the zero
-// Result when it is absent.
+// Result when it is absent. Like the line, a decoded string is valid until
+// the Object is used for another line: keep a copy of what must last.
 func (o *Object) Get(key string) gjson.Result {
 	i := o.find(key)
 	if i < 0 {
@@ -88,7 +107,7 @@ func (o *Object) Get(key string) gjson.Result {
 	m := &o.members[i]
 	if m.pending {
 		if m.Value.Type == gjson.String {
-			m.Value.Str = gjson.Parse(m.Value.Raw).Str
+			m.Value.Str = o.unescape(m.Value.Raw)
 		} else {
 			m.Value.Num, _ = strconv.ParseFloat(m.Value.Raw, 64)
 		}
@@ -175,4 +194,13 @@ func (o *Object) Del(key string) {
 			o.reindex()
 		}
 	}
+}
+
+// unescape decodes raw, a valid JSON string with escapes, into o.text and
+// returns a view of it. Growing o.text leaves earlier views on the old
+// array, which stays as it was.
+func (o *Object) unescape(raw string) string {
+	start := len(o.text)
+	o.text = jsonl.AppendUnescaped(o.text, raw[1:len(raw)-1])
+	return unsafe.String(unsafe.SliceData(o.text[start:]), len(o.text)-start)
 }

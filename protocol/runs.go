@@ -146,11 +146,15 @@ func (t *Tracker) event(p *Protocol, typ, runID string, owned bool, o *Object, l
 	s.Run = r
 	switch {
 	case p.Family == FamilyZero && typ == "run_end":
-		if r.Status = o.Str("status"); r.Status == "" {
+		// A copy: the run outlives its last line.
+		if r.Status = strings.Clone(o.Str("status")); r.Status == "" {
 			r.Status = "ended"
 		}
 	case p.Family == FamilyEvoSci && (typ == "done" || typ == "error"):
-		r.Status = typ
+		r.Status = "error" // constants: the run outlives its last line
+		if typ == "done" {
+			r.Status = "done"
+		}
 	default:
 		return s
 	}

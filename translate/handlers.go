@@ -265,14 +265,14 @@ func (t *Translator) zeroToEvo(ev *event) (bool, error) {
 		t.toEvo.active = true
 	}
 	if ev.typ == "text" {
-		if d := ev.Get("delta"); d.Type == gjson.String && t.toEvo.text.Len() < maxCallMem {
+		if d := ev.Get("delta"); d.Type == gjson.String && len(t.toEvo.text) < maxCallMem {
 			// Each delta as its own event writes it: a secret it begins
 			// is found there, not only after the text before it.
 			s := d.Str
 			if t.opt.Redactor != nil {
 				s = t.opt.Redactor.String(s)
 			}
-			t.toEvo.text.WriteString(s)
+			t.toEvo.text = append(t.toEvo.text, s...)
 		}
 	}
 	if rule.Handler == "" {

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"strings"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/jsonl"
@@ -17,14 +18,17 @@ type evoState struct {
 	errored  bool   // an error event was written for this run
 	final    string // final.text as raw JSON, when a final came
 	hasFinal bool
-	text     strings.Builder // text deltas, for done when no final came
-	calls    []callInfo      // tool calls, for tool_result names and interrupt args
+	text     []byte     // text deltas, for done when no final came (reused from run to run)
+	calls    []callInfo // tool calls, for tool_result names and interrupt args
 	callMem  int
 }
 
 type callInfo struct {
 	id, name, args string
 }
+
+// keepText is the capacity of the text buffer kept from one run for the next.
+const keepText = 1 << 20
 
 // maxCallMem bounds the bytes of tool-call args remembered for correlation.
 const maxCallMem = 16 << 20
@@ -38,7 +42,11 @@ func (t *Translator) headEvo(typ string) {
 func (t *Translator) resetEvoRun() {
 	e := &t.toEvo
 	e.active, e.errored, e.hasFinal, e.final = false, false, false, ""
-	e.text.Reset()
+	if cap(e.text) > keepText {
+		e.text = nil // one long run does not hold memory for the rest of the input
+	} else {
+		e.text = e.text[:0]
+	}
 	e.calls, e.callMem = e.calls[:0], 0
 }
 
@@ -51,7 +59,16 @@ func (t *Translator) rememberCall(id, name, args string) {
 		e.callMem -= len(e.calls[0].args)
 		e.calls = append(e.calls[:0], e.calls[1:]...)
 	}
-	e.calls = append(e.calls, callInfo{strings.Clone(id), strings.Clone(name), strings.Clone(args)})
+	// One copy of the three (they may be views of the line); not id + name
+	// + args, which is no copy when two of them are empty.
+	var b strings.Builder
+	b.Grow(len(id) + len(name) + len(args))
+	b.WriteString(id)
+	b.WriteString(name)
+	b.WriteString(args)
+	all := b.String()
+	n, m := len(id), len(id)+len(name)
+	e.calls = append(e.calls, callInfo{all[:n], all[n:m], all[m:]})
 	e.callMem += len(args)
 }
 
@@ -231,7 +248,8 @@ func (t *Translator) finishEvoRun(to, status string, exit gjson.Result) error {
 			t.ob.raw("content", e.final)
 			t.ob.raw("response", e.final)
 		} else {
-			s := e.text.String()
+			// A view of the buffer: out copies it, before the reset below.
+			s := unsafe.String(unsafe.SliceData(e.text), len(e.text))
 			t.ob.str("content", s)
 			t.ob.str("response", s)
 		}
