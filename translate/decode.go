@@ -32,6 +32,9 @@ type preparer struct {
 	dec    protocol.Decoder
 	// lastRunID is the runId of the last Zero line, see readRunID.
 	lastRunID string
+	ahead     aheadStyle // Stream's: see ahead.go
+	// aheadLevel of every aheadLevels lines are rendered ahead.
+	aheadLevel, aheadLine int
 }
 
 func (p *preparer) prepare(l jsonl.Line, out *prepared) {
@@ -42,6 +45,9 @@ func (p *preparer) prepare(l jsonl.Line, out *prepared) {
 	if !out.blank {
 		_, out.warn, out.bad = p.decode(l, &out.ev)
 		out.placed = out.bad != nil && out.ev.proto != nil
+		if out.bad == nil {
+			p.renderAhead(&out.ev)
+		}
 	}
 }
 

@@ -20,6 +20,10 @@ type event struct {
 	prefix        bool   // the line was a kept event of the other protocol
 	name          string // input name and line number, for diagnostics
 	num           int
+	// ahead are the values rendered by Stream's reading goroutine
+	// (ahead.go), their text in aheadBuf.
+	ahead    []ahead
+	aheadBuf []byte
 }
 
 func (e *event) where() string { return e.name + ":" + strconv.Itoa(e.num) }

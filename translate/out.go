@@ -33,6 +33,10 @@ type out struct {
 	shape *shape
 	path  string // the event type (and field path, nested), for drop
 	drop  func(path string)
+	// ahead are the values of the event being translated that were
+	// rendered ahead (ahead.go); reset leaves them, dispatch sets them.
+	ahead    []ahead
+	aheadBuf []byte
 	// keys, when not nil, remembers what shape and the redactor say of
 	// each key (the top level of an event only).
 	keys *keyCache
@@ -186,6 +190,12 @@ func (o *out) rawASCII(key string, raw string, ascii bool) {
 			o.object(key, func(c *out) { c.fitted(gjson.Parse(raw), sub, o.path+"."+key, o.drop) })
 			return
 		}
+	}
+	if r, ok := o.renderedAhead(raw); ok {
+		start := len(o.arena)
+		o.arena = append(o.arena, r...)
+		o.put(key, ki.sensitive, start)
+		return
 	}
 	b := unsafe.Slice(unsafe.StringData(raw), len(raw))
 	known := ascii && asciiFast

@@ -30,6 +30,9 @@ type batch struct {
 	flush bool          // the input would block after these lines
 	err   error         // reading ended: io.EOF or a read error
 	ack   chan struct{} // closed once translated: the line is still in the reader's buffer
+	// waited: the translating goroutine waited for this batch; it tells
+	// the reading one to do less for it (preparer.balance).
+	waited bool
 }
 
 func (b *batch) reset() {
@@ -37,6 +40,7 @@ func (b *batch) reset() {
 		b.buf = make([]byte, 0, 2*batchBytes)
 	}
 	b.buf, b.n, b.flush, b.err, b.ack = b.buf[:0], 0, false, nil, nil
+	b.waited = false
 }
 
 func (b *batch) next() *prepared {
@@ -79,7 +83,13 @@ func (t *Translator) Stream(r io.Reader, name string, lk sync.Locker, flush func
 		}
 	}()
 	for {
-		b := <-full
+		var b *batch
+		select {
+		case b = <-full:
+		default:
+			b = <-full
+			b.waited = true
+		}
 		if err := t.applyBatch(b, lk, diag); err != nil {
 			return err
 		}
@@ -129,16 +139,25 @@ func (t *Translator) applyBatch(b *batch, lk sync.Locker, diag func(*Diagnostic)
 
 // readAhead reads lines into batches and prepares them.
 func (t *Translator) readAhead(r io.Reader, name string, free, full chan *batch, done chan struct{}) {
-	pre := preparer{from: t.opt.From, tables: t.tables}
+	pre := preparer{from: t.opt.From, tables: t.tables, ahead: t.aheadStyle()}
 	var b *batch
 	get := func() bool {
+		waited := false
 		select {
 		case b = <-free:
-			b.reset()
-			return true
-		case <-done:
-			return false
+		default:
+			waited = true // every batch is full: the translating goroutine is behind
 		}
+		if waited {
+			select {
+			case b = <-free:
+			case <-done:
+				return false
+			}
+		}
+		pre.balance(waited, b.waited)
+		b.reset()
+		return true
 	}
 	send := func() bool {
 		select {

@@ -1,0 +1,130 @@
+package translate
+
+import (
+	"unsafe"
+
+	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/redact"
+)
+
+// Stream's reading goroutine renders the long values of each event in the
+// target's style (redaction included) while the translating goroutine
+// writes the events before it: the same work, moved to where a core is
+// free. out.rawASCII then copies a value rendered ahead instead of
+// rendering it. Nothing about a value's rendering depends on the run, so
+// the output is the same byte for byte (TestRenderAheadChangesNothing).
+
+// aheadMin is the length from which a value is rendered ahead: shorter
+// ones cost less to render than to look up.
+const aheadMin = 24
+
+// aheadLevels is the resolution of the share of lines rendered ahead,
+// which Stream's reading goroutine adjusts batch by batch.
+const aheadLevels = 8
+
+// keepAhead is the capacity of rendered text an event keeps for its next line.
+const keepAhead = 256 << 10
+
+// renderAhead is on unless a test compares with the plain path, and
+// aheadAlways renders every line ahead (tests), whatever balance says.
+var renderAhead, aheadAlways = true, false
+
+// ahead is one value of an event rendered ahead: raw is the member's
+// value (compared by address and length), and the rendering is
+// event.aheadBuf[start:end], or raw itself when same.
+type ahead struct {
+	raw        string
+	start, end int
+	same       bool
+}
+
+// aheadStyle is what the reading goroutine needs to render ahead.
+type aheadStyle struct {
+	on   bool
+	to   Format
+	st   jsonl.Style
+	rd   *redact.Redactor
+	keep bool // --unmapped keep: unmapped events are written too
+}
+
+func (t *Translator) aheadStyle() aheadStyle {
+	a := aheadStyle{on: renderAhead, to: t.opt.To, st: jsonl.GoStyle, rd: t.opt.Redactor, keep: t.opt.Unmapped == Keep}
+	if t.opt.To == EvoSci {
+		a.st = jsonl.PythonStyle
+	}
+	return a
+}
+
+// renderAhead renders the long string, object and array values of ev, a
+// line of the input that translation will rewrite.
+func (p *preparer) renderAhead(ev *event) {
+	if cap(ev.aheadBuf) > keepAhead {
+		ev.aheadBuf = nil
+	}
+	ev.ahead, ev.aheadBuf = ev.ahead[:0], ev.aheadBuf[:0]
+	a := &p.ahead
+	p.aheadLine = (p.aheadLine + 1) % aheadLevels
+	if !a.on || p.aheadLine >= p.aheadLevel || ev.prefix || a.to == EvoSci && ev.kind == EvoSci {
+		return // events passed through as they are
+	}
+	if !a.keep {
+		rules := p.tables.EvosciToZero.Events
+		if ev.kind == Zero {
+			rules = p.tables.ZeroToEvosci.Events
+			if a.to != EvoSci {
+				rules = nil // Zero to Zero: every event is written
+			}
+		}
+		if r, ok := rules[ev.typ]; rules != nil && (!ok || r.Unmapped) {
+			return // dropped
+		}
+	}
+	for _, m := range ev.Members() {
+		raw := m.Value.Raw
+		if len(raw) < aheadMin || len(raw) >= bigValue || raw[0] != '"' && raw[0] != '{' && raw[0] != '[' {
+			continue
+		}
+		b := unsafe.Slice(unsafe.StringData(raw), len(raw))
+		if m.ASCII() && jsonl.UnchangedASCII(b, a.st, a.rd) {
+			ev.ahead = append(ev.ahead, ahead{raw: raw, same: true})
+			continue
+		}
+		start := len(ev.aheadBuf)
+		buf, err := jsonl.AppendValue(ev.aheadBuf, b, a.st, a.rd)
+		if err != nil {
+			continue // rendered, and reported, by the translating goroutine
+		}
+		ev.aheadBuf = buf
+		ev.ahead = append(ev.ahead, ahead{raw: raw, start: start, end: len(buf)})
+	}
+}
+
+// renderedAhead returns raw as rendered ahead, if it was.
+func (o *out) renderedAhead(raw string) ([]byte, bool) {
+	for i := range o.ahead {
+		a := &o.ahead[i]
+		if unsafe.StringData(a.raw) == unsafe.StringData(raw) && len(a.raw) == len(raw) {
+			if a.same {
+				return unsafe.Slice(unsafe.StringData(raw), len(raw)), true
+			}
+			return o.aheadBuf[a.start:a.end], true
+		}
+	}
+	return nil, false
+}
+
+// balance sets how many lines of the next batch are rendered ahead:
+// more when the reading goroutine found every batch full (the translating
+// one is behind), fewer when the translating goroutine waited for the
+// batch coming back (this one is behind). Only the time taken changes;
+// the output does not.
+func (p *preparer) balance(readerWaited, translatorWaited bool) {
+	switch {
+	case aheadAlways:
+		p.aheadLevel = aheadLevels
+	case readerWaited:
+		p.aheadLevel = min(p.aheadLevel+1, aheadLevels)
+	case translatorWaited:
+		p.aheadLevel = max(p.aheadLevel-1, 0)
+	}
+}
