@@ -115,7 +115,7 @@ func (o *out) info(key string) keyInfo {
 type kvPos struct {
 	key        string
 	start, end int
-	ext        string // the value when it is copied as it is from the input
+	ext        string // the value when it is referred to, not copied: a large one as it is in the input, or one rendered ahead
 }
 
 func (o *out) reset(st jsonl.Style, rd *redact.Redactor, sorted bool) {
@@ -192,9 +192,12 @@ func (o *out) rawASCII(key string, raw string, ascii bool) {
 		}
 	}
 	if r, ok := o.renderedAhead(raw); ok {
-		start := len(o.arena)
-		o.arena = append(o.arena, r...)
-		o.put(key, ki.sensitive, start)
+		if ki.sensitive {
+			o.put(key, true, len(o.arena))
+		} else {
+			// Referred to, not copied: it lasts as long as the event.
+			o.kv = append(o.kv, kvPos{key: key, ext: unsafe.String(unsafe.SliceData(r), len(r))})
+		}
 		return
 	}
 	b := unsafe.Slice(unsafe.StringData(raw), len(raw))

@@ -127,8 +127,16 @@ func SkipGo(b []byte, i int) int {
 }
 
 func maskSkipGo(x uint64) uint64 {
-	return (hit(x, '\\') | hit(x, '"') | hit(x, '<') | hit(x, '>') | hit(x, '&') | x) & hi
+	return (hit(x, '\\') | quoteAmp(x) | angle(x) | x) & hi
 }
+
+// quoteAmp is hit for '"' (0x22) and '&' (0x26) at once: they are the two
+// bytes that OR 0x04 makes '&'.
+func quoteAmp(x uint64) uint64 { return hit(x|lo*0x04, '&') }
+
+// angle is hit for '<' (0x3c) and '>' (0x3e) at once: they are the two
+// bytes that OR 0x02 makes '>'.
+func angle(x uint64) uint64 { return hit(x|lo*0x02, '>') }
 
 // SkipPython returns the index of the first byte at or after i that
 // Python's json.dumps may write differently ('\\' or a byte >= 0x7f) or
@@ -169,7 +177,7 @@ func PlainGo(b []byte, i int) int {
 }
 
 func maskPlainGo(x uint64) uint64 {
-	return (hit(x, '"') | hit(x, '\\') | below(x, 0x20) | hit(x, '<') | hit(x, '>') | hit(x, '&') | x) & hi
+	return (hit(x, '\\') | quoteAmp(x) | angle(x) | below(x, 0x20) | x) & hi
 }
 
 // PlainPython returns the index of the first byte at or after i that
@@ -215,42 +223,67 @@ func maskSkipRedact(x uint64) uint64 {
 	return eq(x, '-') | eq(x, '\\') | eq(l, 'i') | eq(l, 'r')
 }
 
-// MayHoldRedactWord reports whether b may hold a word Zero's redaction
+// MayHoldRedactWord reports whether b holds a word Zero's redaction
 // patterns need, "sk-" or "api" or "bea" (the last two in any case), or
-// an escape that may spell a letter or '-' (\u004x to \u007x, \u002d);
-// false means certainly
-// none, true certainly one. It looks at three bytes at every position, eight positions at a
-// time, so ordinary text, full of the single letters those words have,
-// passes in one sweep.
+// an escape that may spell a letter or '-' (\u0040 to \u007f, \u002d):
+// false means certainly none, true certainly one. Eight positions at a
+// time, each word is a zero byte of the OR of the XORs of its bytes with
+// the input shifted by 0, 1, 2 … bytes; the lowest zero byte zero flags is
+// a true one, so a flag is a match.
 func MayHoldRedactWord(b []byte) bool {
 	const fold = lo * 0x20
-	i := 0
-	for ; i+11 <= len(b); i += 8 {
+	var tail [24]byte
+	padded := false
+	for i := 0; ; i += 8 {
+		if i+13 > len(b) {
+			// The last positions: in a copy followed by zero bytes,
+			// which no word or escape has.
+			if padded || i >= len(b) {
+				return false
+			}
+			copy(tail[:], b[i:])
+			b, i, padded = tail[:], 0, true
+		}
 		x0 := binary.LittleEndian.Uint64(b[i:])
 		x1 := binary.LittleEndian.Uint64(b[i+1:])
 		x2 := binary.LittleEndian.Uint64(b[i+2:])
-		x3 := binary.LittleEndian.Uint64(b[i+3:])
 		l0, l1, l2 := x0|fold, x1|fold, x2|fold
-		if eq(x0, 's')&eq(x1, 'k')&eq(x2, '-')|
-			eq(l0, 'a')&eq(l1, 'p')&eq(l2, 'i')|
-			eq(l0, 'b')&eq(l1, 'e')&eq(l2, 'a')|
-			eq(x0, '\\')&eq(x1, 'u')&eq(x2, '0')&eq(x3, '0') != 0 {
-			// eq may flag a byte after a true one: look closer.
-			for k := i; k < i+8; k++ {
-				if hasRedactWord(b[k:]) {
-					return true
-				}
-			}
+		if zero((x0^(lo*'s'))|(x1^(lo*'k'))|(x2^(lo*'-')))|
+			zero((l0^(lo*'a'))|(l1^(lo*'p'))|(l2^(lo*'i')))|
+			zero((l0^(lo*'b'))|(l1^(lo*'e'))|(l2^(lo*'a'))) != 0 {
+			return true
+		}
+		if zero((x0^(lo*'\\'))|(x1^(lo*'u'))) != 0 && asciiEscape(b, i) {
+			return true
 		}
 	}
-	for ; i+2 < len(b); i++ {
-		// Only a word's first byte is worth a closer look.
-		if c := b[i] | 0x20; (c == 's' || c == 'a' || c == 'b' || b[i] == '\\') && hasRedactWord(b[i:]) {
+}
+
+// asciiEscape reports whether a word MayHoldRedactWord looks for starts
+// at one of the 8 positions from i, a \u escape among them (rare enough to
+// look closer); b has 13 bytes from i.
+func asciiEscape(b []byte, i int) bool {
+	x0 := binary.LittleEndian.Uint64(b[i:])
+	x1 := binary.LittleEndian.Uint64(b[i+1:])
+	x2 := binary.LittleEndian.Uint64(b[i+2:])
+	x3 := binary.LittleEndian.Uint64(b[i+3:])
+	x4 := binary.LittleEndian.Uint64(b[i+4:])
+	// \u00 and a digit from 0 to 7: \u0000 to \u007f, ASCII, which holds
+	// the escapes that matter.
+	if zero((x0^(lo*'\\'))|(x1^(lo*'u'))|(x2^(lo*'0'))|(x3^(lo*'0'))|(x4&(lo*0xF8)^(lo*'0'))) == 0 {
+		return false
+	}
+	for k := i; k < i+8; k++ {
+		if hasRedactWord(b[k:]) {
 			return true
 		}
 	}
 	return false
 }
+
+// zero has the high bit set in each byte of v that is 0, and maybe in
+// bytes after one that is: its lowest flagged byte is always a zero.
+func zero(v uint64) uint64 { return (v - lo) &^ v & hi }
 
 // hasRedactWord reports whether b starts with a word MayHoldRedactWord
 // looks for.
