@@ -288,6 +288,17 @@ func (o *out) appendStr(dst []byte, s string) []byte {
 	return jsonl.AppendString(dst, s, o.st)
 }
 
+// rendered adds a string value already written in o's style and redacted.
+func (o *out) rendered(key string, r []byte) {
+	ki := o.info(key)
+	if !o.admit(key, ki, gjson.Result{Type: gjson.String}) {
+		return
+	}
+	start := len(o.arena)
+	o.arena = append(o.arena, r...)
+	o.put(key, ki.sensitive, start)
+}
+
 // strOmit adds s unless it is empty.
 func (o *out) strOmit(key, s string) {
 	if s != "" {
@@ -443,3 +454,24 @@ func (o *out) appendTo(dst []byte) []byte {
 	}
 	return append(dst, '}')
 }
+
+// typeOut is typ as written in style st, redacted: rendered once for each
+// of the few event types a stream has.
+func (t *Translator) typeOut(typ string, st jsonl.Style) []byte {
+	m := &t.typesOut[st]
+	if r, ok := (*m)[typ]; ok {
+		return r
+	}
+	r := jsonl.AppendString(nil, t.redacted(typ), st)
+	if len(*m) < maxTypesOut {
+		if *m == nil {
+			*m = map[string][]byte{}
+		}
+		(*m)[strings.Clone(typ)] = r
+	}
+	return r
+}
+
+// maxTypesOut bounds typeOut's memory: kept events of ever new types
+// cannot grow it.
+const maxTypesOut = 256

@@ -36,7 +36,7 @@ const maxCallMem = 16 << 20
 func (t *Translator) headEvo(typ string) {
 	t.ob.reset(jsonl.PythonStyle, t.opt.Redactor, false)
 	t.ob.keys = &t.keys
-	t.ob.str("type", typ)
+	t.ob.rendered("type", t.typeOut(typ, jsonl.PythonStyle))
 }
 
 func (t *Translator) resetEvoRun() {

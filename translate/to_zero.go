@@ -18,6 +18,7 @@ const evoProvider = "evoscientist"
 type zeroState struct {
 	active   bool
 	runID    string
+	runIDOut []byte        // runID as written: redacted, quoted
 	runs     int           // runs synthesized so far, for --run-id suffixes
 	pending  []pendingCall // tool calls without a result yet, oldest first
 	answered idSet         // ids of the calls whose result came
@@ -49,8 +50,15 @@ func (t *Translator) headZero(typ string) {
 	t.beginZero()
 	t.ob.path = typ
 	t.ob.int("schemaVersion", t.zeroVersion())
-	t.ob.str("type", typ)
-	t.ob.str("runId", t.toZero.runID)
+	t.ob.rendered("type", t.typeOut(typ, jsonl.GoStyle))
+	t.ob.rendered("runId", t.toZero.runIDOut)
+}
+
+func (t *Translator) redacted(s string) string {
+	if t.opt.Redactor == nil {
+		return s
+	}
+	return t.opt.Redactor.String(s)
 }
 
 func (t *Translator) beginZero() {
@@ -62,6 +70,7 @@ func (t *Translator) beginZero() {
 func (t *Translator) beginZeroRun(id string) {
 	z := &t.toZero
 	z.active, z.runID = true, id
+	z.runIDOut = jsonl.AppendString(z.runIDOut[:0], t.redacted(id), jsonl.GoStyle)
 	t.forgetZeroRun()
 }
 
