@@ -618,3 +618,15 @@ func hexValue(s string) rune {
 	}
 	return r
 }
+
+// PlainString reports whether s is written as it is between quotes in
+// both styles: printable ASCII without '"', '\\', '<', '>' or '&'.
+func PlainString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c >= 0x7f, c == '"', c == '\\', c == '<', c == '>', c == '&':
+			return false
+		}
+	}
+	return true
+}

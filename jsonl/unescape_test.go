@@ -32,3 +32,22 @@ func TestAppendUnescapedAgreesWithGjson(t *testing.T) {
 		check(b.String())
 	}
 }
+
+// PlainString is true exactly when both styles write s as it is between
+// quotes.
+func TestPlainStringAsAppendString(t *testing.T) {
+	check := func(s string) {
+		t.Helper()
+		want := string(AppendString(nil, s, GoStyle)) == `"`+s+`"` && string(AppendString(nil, s, PythonStyle)) == `"`+s+`"`
+		if got := PlainString(s); got != want {
+			t.Fatalf("PlainString(%q) = %v, want %v", s, got, want)
+		}
+	}
+	for c := range 256 {
+		check("ab" + string(rune(c)) + "cd")
+		check("ab" + string([]byte{byte(c)}) + "cd")
+	}
+	for _, s := range []string{"", "runId", "type", "a b", "tool_call_id", "é", "\u2028", "<x>"} {
+		check(s)
+	}
+}

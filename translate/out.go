@@ -45,6 +45,7 @@ type out struct {
 // keyInfo is what the builder needs to know of a key.
 type keyInfo struct {
 	sensitive bool // redaction replaces its value
+	plain     bool // written as it is between quotes, in both styles
 	known     bool // the shape has it
 	field     fieldShape
 }
@@ -93,6 +94,8 @@ func (c *keyCache) get(key string) keyInfo {
 func lookupKey(key string, sh *shape, rd bool) keyInfo {
 	var ki keyInfo
 	ki.sensitive = rd && redact.SensitiveKey(key)
+	// Not for "": keyCache's empty slots answer for it.
+	ki.plain = key != "" && jsonl.PlainString(key)
 	if sh != nil {
 		ki.field, ki.known = sh.fields[key]
 		if sh.values != nil {
@@ -115,6 +118,7 @@ func (o *out) info(key string) keyInfo {
 type kvPos struct {
 	key        string
 	start, end int
+	plain      bool   // key needs no escape: see keyInfo
 	ext        string // the value when it is referred to, not copied: a large one as it is in the input, or one rendered ahead
 }
 
@@ -143,11 +147,11 @@ func (o *out) fail(err error) {
 
 // put records the value rendered from start as key's. A sensitive key's
 // value is replaced by the marker, as Zero does.
-func (o *out) put(key string, sensitive bool, start int) {
-	if sensitive {
+func (o *out) put(key string, ki keyInfo, start int) {
+	if ki.sensitive {
 		o.arena = append(o.arena[:start], `"`+redact.Marker+`"`...)
 	}
-	o.kv = append(o.kv, kvPos{key: key, start: start, end: len(o.arena)})
+	o.kv = append(o.kv, kvPos{key: key, plain: ki.plain, start: start, end: len(o.arena)})
 }
 
 // admit reports whether the target may hold v under key, counting what it
@@ -193,10 +197,10 @@ func (o *out) rawASCII(key string, raw string, ascii bool) {
 	}
 	if r, ok := o.renderedAhead(raw); ok {
 		if ki.sensitive {
-			o.put(key, true, len(o.arena))
+			o.put(key, ki, len(o.arena))
 		} else {
 			// Referred to, not copied: it lasts as long as the event.
-			o.kv = append(o.kv, kvPos{key: key, ext: unsafe.String(unsafe.SliceData(r), len(r))})
+			o.kv = append(o.kv, kvPos{key: key, plain: ki.plain, ext: unsafe.String(unsafe.SliceData(r), len(r))})
 		}
 		return
 	}
@@ -206,7 +210,7 @@ func (o *out) rawASCII(key string, raw string, ascii bool) {
 	if len(raw) >= bigValue && !ki.sensitive && (unchanged || !known && jsonl.Unchanged(b, o.st, o.rd)) {
 		// A large value the output keeps as it is: refer to it, so that
 		// memory holds it twice (input, output line), not three times.
-		o.kv = append(o.kv, kvPos{key: key, ext: raw})
+		o.kv = append(o.kv, kvPos{key: key, plain: ki.plain, ext: raw})
 		return
 	}
 	start := len(o.arena)
@@ -216,7 +220,7 @@ func (o *out) rawASCII(key string, raw string, ascii bool) {
 		o.fail(err)
 		return
 	}
-	o.put(key, ki.sensitive, start)
+	o.put(key, ki, start)
 }
 
 // appendRaw renders a JSON value copied from the input onto the arena.
@@ -278,7 +282,7 @@ func (o *out) str(key, s string) {
 	}
 	start := len(o.arena)
 	o.arena = o.appendStr(o.arena, s)
-	o.put(key, ki.sensitive, start)
+	o.put(key, ki, start)
 }
 
 func (o *out) appendStr(dst []byte, s string) []byte {
@@ -296,7 +300,7 @@ func (o *out) rendered(key string, r []byte) {
 	}
 	start := len(o.arena)
 	o.arena = append(o.arena, r...)
-	o.put(key, ki.sensitive, start)
+	o.put(key, ki, start)
 }
 
 // strOmit adds s unless it is empty.
@@ -313,7 +317,7 @@ func (o *out) int(key string, n int64) {
 	}
 	start := len(o.arena)
 	o.arena = jsonl.AppendInt(o.arena, n)
-	o.put(key, ki.sensitive, start)
+	o.put(key, ki, start)
 }
 
 func (o *out) bool(key string, b bool) {
@@ -327,7 +331,7 @@ func (o *out) bool(key string, b bool) {
 	} else {
 		o.arena = append(o.arena, "false"...)
 	}
-	o.put(key, ki.sensitive, start)
+	o.put(key, ki, start)
 }
 
 // object adds a nested object that fill builds, keys and values written
@@ -345,7 +349,7 @@ func (o *out) object(key string, fill func(c *out)) {
 	}
 	start := len(o.arena)
 	o.arena = c.appendTo(o.arena)
-	o.put(key, ki.sensitive, start)
+	o.put(key, ki, start)
 }
 
 // array adds a JSON array whose elements fill adds.
@@ -366,7 +370,7 @@ func (o *out) array(key string, fill func(l *list)) {
 	*l = list{o: o}
 	fill(l)
 	o.arena = append(o.arena, ']')
-	o.put(key, ki.sensitive, start)
+	o.put(key, ki, start)
 }
 
 // list adds the elements of an array being built by out.array.
@@ -444,7 +448,13 @@ func (o *out) appendTo(dst []byte) []byte {
 		if i > 0 {
 			dst = append(dst, sep...)
 		}
-		dst = jsonl.AppendString(dst, kv.key, o.st)
+		if kv.plain {
+			dst = append(dst, '"')
+			dst = append(dst, kv.key...)
+			dst = append(dst, '"')
+		} else {
+			dst = jsonl.AppendString(dst, kv.key, o.st)
+		}
 		dst = append(dst, colon...)
 		if kv.ext != "" {
 			dst = append(dst, kv.ext...)
