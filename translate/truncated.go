@@ -39,13 +39,19 @@ func stringHasSuffix(v gjson.Result, suffix, rawSuffix string) bool {
 	}
 	// Another spelling of the suffix needs \u or \/ within its last 6 bytes
 	// per character.
-	tail := body[max(0, len(body)-6*len(suffix)-6):]
+	start := max(0, len(body)-6*len(suffix)-6)
+	tail := body[start:]
 	if !strings.Contains(tail, `\u`) && !strings.Contains(tail, `\/`) {
 		return false
 	}
-	// Decode what follows the last newline.
+	// Decode what follows the last newline, which must be in the tail.
+	// The tail is read from the start of the run of backslashes it may
+	// begin inside: there, every backslash begins an escape.
+	for start > 0 && body[start-1] == '\\' {
+		start--
+	}
 	after, nl := 0, false
-	for j := 0; j < len(body); j++ {
+	for j := start; j < len(body); j++ {
 		if body[j] != '\\' {
 			continue
 		}
