@@ -20,6 +20,10 @@ type Object struct {
 	// NonFinite are the bare NaN, Infinity and -Infinity tokens of the
 	// line (not JSON; Python writes them), read as null.
 	NonFinite []string
+	// Arena, when not nil, is where Get decodes strings, instead of a
+	// buffer of the Object's own: the Objects of a batch of lines share
+	// one, which their owner empties when it reuses them.
+	Arena *[]byte
 	// Keep makes every decoded string last (fresh memory for each line's),
 	// for a caller that keeps values of a line it does not reuse; by
 	// default they are valid until the Object is used for another line.
@@ -200,7 +204,11 @@ func (o *Object) Del(key string) {
 // returns a view of it. Growing o.text leaves earlier views on the old
 // array, which stays as it was.
 func (o *Object) unescape(raw string) string {
-	start := len(o.text)
-	o.text = jsonl.AppendUnescaped(o.text, raw[1:len(raw)-1])
-	return unsafe.String(unsafe.SliceData(o.text[start:]), len(o.text)-start)
+	buf := &o.text
+	if o.Arena != nil {
+		buf = o.Arena
+	}
+	start := len(*buf)
+	*buf = jsonl.AppendUnescaped(*buf, raw[1:len(raw)-1])
+	return unsafe.String(unsafe.SliceData((*buf)[start:]), len(*buf)-start)
 }

@@ -22,16 +22,13 @@ const aheadMin = 24
 // which Stream's reading goroutine adjusts batch by batch.
 const aheadLevels = 8
 
-// keepAhead is the capacity of rendered text an event keeps for its next line.
-const keepAhead = 256 << 10
-
 // renderAhead is on unless a test compares with the plain path, and
 // aheadAlways renders every line ahead (tests), whatever balance says.
 var renderAhead, aheadAlways = true, false
 
 // ahead is one value of an event rendered ahead: raw is the member's
 // value (compared by address and length), and the rendering is
-// event.aheadBuf[start:end], or raw itself when same.
+// event.aheadBuf[start:end] (in its batch's arena), or raw itself when same.
 type ahead struct {
 	raw        string
 	start, end int
@@ -58,10 +55,10 @@ func (t *Translator) aheadStyle() aheadStyle {
 // renderAhead renders the long string, object and array values of ev, a
 // line of the input that translation will rewrite.
 func (p *preparer) renderAhead(ev *event) {
-	if cap(ev.aheadBuf) > keepAhead {
-		ev.aheadBuf = nil
+	ev.ahead, ev.aheadBuf = ev.ahead[:0], nil
+	if p.aheadArena == nil {
+		return // Line: nothing runs ahead
 	}
-	ev.ahead, ev.aheadBuf = ev.ahead[:0], ev.aheadBuf[:0]
 	a := &p.ahead
 	p.aheadLine = (p.aheadLine + 1) % aheadLevels
 	if !a.on || p.aheadLine >= p.aheadLevel || ev.prefix || a.to == EvoSci && ev.kind == EvoSci {
@@ -89,12 +86,15 @@ func (p *preparer) renderAhead(ev *event) {
 			ev.ahead = append(ev.ahead, ahead{raw: raw, same: true})
 			continue
 		}
-		start := len(ev.aheadBuf)
-		buf, err := jsonl.AppendValue(ev.aheadBuf, b, a.st, a.rd)
+		arena := p.aheadArena
+		start := len(*arena)
+		buf, err := jsonl.AppendValue(*arena, b, a.st, a.rd)
 		if err != nil {
 			continue // rendered, and reported, by the translating goroutine
 		}
-		ev.aheadBuf = buf
+		// The arena may move as it grows: the event keeps the array its
+		// values are in.
+		*arena, ev.aheadBuf = buf, buf
 		ev.ahead = append(ev.ahead, ahead{raw: raw, start: start, end: len(buf)})
 	}
 }

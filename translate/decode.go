@@ -33,6 +33,9 @@ type preparer struct {
 	// lastRunID is the runId of the last Zero line, see readRunID.
 	lastRunID string
 	ahead     aheadStyle // Stream's: see ahead.go
+	// aheadArena, Stream's, holds what is rendered ahead for the batch
+	// being filled.
+	aheadArena *[]byte
 	// aheadLevel of every aheadLevels lines are rendered ahead.
 	aheadLevel, aheadLine int
 }

@@ -26,6 +26,8 @@ const (
 type batch struct {
 	buf   []byte
 	lines []prepared // reused, with their fields
+	text  []byte     // decoded strings of the lines (protocol.Object.Arena)
+	ahead []byte     // values rendered ahead (ahead.go)
 	n     int
 	flush bool          // the input would block after these lines
 	err   error         // reading ended: io.EOF or a read error
@@ -39,6 +41,17 @@ func (b *batch) reset() {
 	if b.buf == nil {
 		b.buf = make([]byte, 0, 2*batchBytes)
 	}
+	// The lines' decoded strings and values rendered ahead are in two
+	// arenas of the batch, so that memory follows the batch's bytes, not
+	// its number of lines. Cleared: a view kept past its line reads as
+	// zero bytes (which tests notice), not as another line's text.
+	for _, a := range []*[]byte{&b.text, &b.ahead} {
+		if cap(*a) > 4*batchBytes {
+			*a = nil // after a long line
+		}
+		clear(*a)
+		*a = (*a)[:0]
+	}
 	b.buf, b.n, b.flush, b.err, b.ack = b.buf[:0], 0, false, nil, nil
 	b.waited = false
 }
@@ -48,7 +61,9 @@ func (b *batch) next() *prepared {
 		b.lines = append(b.lines, prepared{})
 	}
 	b.n++
-	return &b.lines[b.n-1]
+	p := &b.lines[b.n-1]
+	p.ev.Arena = &b.text
+	return p
 }
 
 var errStopped = errors.New("translation stopped")
@@ -157,6 +172,7 @@ func (t *Translator) readAhead(r io.Reader, name string, free, full chan *batch,
 		}
 		pre.balance(waited, b.waited)
 		b.reset()
+		pre.aheadArena = &b.ahead
 		return true
 	}
 	send := func() bool {
