@@ -222,7 +222,7 @@ func (c *shapeCompiler) members(kw string, node map[string]any) check {
 			for _, m := range top.Members() {
 				// A key decoded from a broken escape is left to the
 				// general validator.
-				if strings.ContainsRune(m.Key, utf8.RuneError) || !member(m.Key, m.Value) {
+				if strings.ContainsRune(m.Key, utf8.RuneError) || !member(m.Key, m.Value()) {
 					return false
 				}
 			}

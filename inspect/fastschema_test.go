@@ -166,7 +166,7 @@ func TestFastSchemaMutants(t *testing.T) {
 		}
 		for _, m := range o.Members() {
 			for _, v := range mutants {
-				input.WriteString(strings.Replace(o.Raw, m.Value.Raw, v, 1))
+				input.WriteString(strings.Replace(o.Raw, m.Raw(), v, 1))
 				input.WriteByte('\n')
 			}
 		}

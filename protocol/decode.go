@@ -218,37 +218,30 @@ func (d *Decoder) members(b []byte, raw string, i int, o *Object) (int, bool) {
 		}
 		c := b[i]
 		if c == '"' {
-			if end, esc, m.ascii, why = stringEnd(b, i); why != rNone {
+			if end, m.esc, m.ascii, why = stringEnd(b, i); why != rNone {
 				return d.fail(end, why)
 			}
 			i = end
-			m.Value = gjson.Result{Type: gjson.String, Raw: raw[start:i]}
-			if esc {
-				m.pending = true
-			} else {
-				m.Value.Str = raw[start+1 : i-1]
-			}
+			m.raw, m.typ = raw[start:i], gjson.String
 		} else {
 			var ok bool
 			if i, ok = d.value(b, i, 1); !ok {
 				return i, false
 			}
-			m.Value.Raw = raw[start:i]
+			m.raw = raw[start:i]
 			switch c {
 			case '{', '[':
-				m.Value.Type = gjson.JSON
+				m.typ = gjson.JSON
 			case 't':
-				m.Value.Type = gjson.True
+				m.typ = gjson.True
 			case 'f':
-				m.Value.Type = gjson.False
+				m.typ = gjson.False
 			case 'n':
-				m.Value.Type = gjson.Null
+				m.typ = gjson.Null
 			default:
-				m.Value.Type = gjson.Number
-				m.pending = true // Num parsed by Get, when asked
+				m.typ = gjson.Number
 			}
 		}
-		m.Value.Index = start
 		o.put(m, true)
 		i = skipSpace(b, i)
 		if i >= len(b) {

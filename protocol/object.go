@@ -38,13 +38,35 @@ type Object struct {
 	index   map[string]int // key → position in members, once there are many
 }
 
-// Member is one top-level member.
+// Member is one top-level member. It is kept small (56 bytes, not a
+// gjson.Result's 80 and more): a line's members are written by one
+// goroutine and read by another, and every byte of them crosses.
 type Member struct {
-	Key     string
-	Value   gjson.Result // Raw always; Str and Num only once decoded
-	pending bool         // Value.Str or Value.Num not decoded yet
-	ascii   bool         // see PeekASCII
+	Key string
+	raw string
+	str string // a string's text, once decoded (escapes only)
+	typ gjson.Type
+	// esc: a string with escapes; decoded: str holds its text (or, for
+	// a number, nothing: Num is parsed when asked).
+	esc, decoded, ascii bool
 }
+
+// Value is the member's value; the Str of a string with escapes only
+// once Get has decoded it, and Num only from Get.
+func (m Member) Value() gjson.Result {
+	v := gjson.Result{Type: m.typ, Raw: m.raw}
+	if m.typ == gjson.String {
+		if !m.esc {
+			v.Str = m.raw[1 : len(m.raw)-1]
+		} else if m.decoded {
+			v.Str = m.str
+		}
+	}
+	return v
+}
+
+// Raw is the member's value as it is in the line.
+func (m Member) Raw() string { return m.raw }
 
 // ASCII reports a string from the input whose raw text is ASCII without
 // \u or \/ escapes (see Object.PeekASCII).
@@ -109,22 +131,22 @@ func (o *Object) Get(key string) gjson.Result {
 		return gjson.Result{}
 	}
 	m := &o.members[i]
-	if m.pending {
-		if m.Value.Type == gjson.String {
-			m.Value.Str = o.unescape(m.Value.Raw)
-		} else {
-			m.Value.Num, _ = strconv.ParseFloat(m.Value.Raw, 64)
-		}
-		m.pending = false
+	v := m.Value()
+	switch {
+	case m.typ == gjson.String && m.esc && !m.decoded:
+		m.str, m.decoded = o.unescape(m.raw), true
+		v.Str = m.str
+	case m.typ == gjson.Number:
+		v.Num, _ = strconv.ParseFloat(m.raw, 64)
 	}
-	return m.Value
+	return v
 }
 
 // Peek returns the value of a top-level key for its Type and Raw only: the
 // Str of a string with escapes, and the Num of a number, may be missing.
 func (o *Object) Peek(key string) gjson.Result {
 	if i := o.find(key); i >= 0 {
-		return o.members[i].Value
+		return o.members[i].Value()
 	}
 	return gjson.Result{}
 }
@@ -135,7 +157,7 @@ func (o *Object) Peek(key string) gjson.Result {
 // it is (jsonl.UnchangedASCII), without looking at it again.
 func (o *Object) PeekASCII(key string) (gjson.Result, bool) {
 	if i := o.find(key); i >= 0 {
-		return o.members[i].Value, o.members[i].ascii
+		return o.members[i].Value(), o.members[i].ascii
 	}
 	return gjson.Result{}, false
 }
@@ -162,7 +184,14 @@ func (o *Object) Lookup(path string) gjson.Result {
 func IsPath(s string) bool { return strings.ContainsAny(s, ".*?|#@\\") }
 
 // Set sets a top-level member, replacing one of the same key in place.
-func (o *Object) Set(key string, v gjson.Result) { o.put(Member{Key: key, Value: v}, false) }
+func (o *Object) Set(key string, v gjson.Result) {
+	m := Member{Key: key, raw: v.Raw, typ: v.Type}
+	if v.Type == gjson.String {
+		// The text as given: Raw need not be the same spelling.
+		m.str, m.esc, m.decoded = v.Str, true, true
+	}
+	o.put(m, false)
+}
 
 // put sets m; from the input, a key already there is a duplicate.
 func (o *Object) put(m Member, input bool) {

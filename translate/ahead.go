@@ -77,7 +77,7 @@ func (p *preparer) renderAhead(ev *event) {
 		}
 	}
 	for _, m := range ev.Members() {
-		raw := m.Value.Raw
+		raw := m.Raw()
 		if len(raw) < aheadMin || len(raw) >= bigValue || raw[0] != '"' && raw[0] != '{' && raw[0] != '[' {
 			continue
 		}

@@ -135,7 +135,7 @@ func checkZeroFields(ev *event) *Diagnostic {
 		if k == protocol.KindAny {
 			continue
 		}
-		if d := typeErr(ev, m.Key, m.Value, k.String()); d != nil {
+		if d := typeErr(ev, m.Key, m.Value(), k.String()); d != nil {
 			return d
 		}
 	}

@@ -46,6 +46,6 @@ next:
 				continue next
 			}
 		}
-		t.ob.rawASCII(f.Key, f.Value.Raw, f.ASCII())
+		t.ob.rawASCII(f.Key, f.Raw(), f.ASCII())
 	}
 }

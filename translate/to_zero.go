@@ -406,13 +406,13 @@ func (t *Translator) zeroFields(ev *event, typ string) {
 		case f.Key == "type":
 			t.ob.str("type", typ)
 		case v1 && t.v1Name(f.Key) != "":
-			t.ob.raw(t.v1Name(f.Key), renameCode(f.Value, invert(t.tables.Versions.BlockCodes)).Raw)
+			t.ob.raw(t.v1Name(f.Key), renameCode(f.Value(), invert(t.tables.Versions.BlockCodes)).Raw)
 		case v1 && t.v2Name(f.Key) != "" && ev.Has(t.v2Name(f.Key)):
 			// A stray v1 field beside its v2 name: the v2 one wins, as
 			// on the upgrade.
 			t.dropZero(typ + "." + f.Key)
 		default:
-			t.ob.raw(f.Key, f.Value.Raw)
+			t.ob.raw(f.Key, f.Raw())
 		}
 	}
 	if !t.ob.has("schemaVersion") {
