@@ -508,11 +508,15 @@ func runJQ(e *env, args []string) error {
 	}
 	// Filtering allocates many short-lived values per line while the live
 	// heap stays small; collecting less often saves a good share of the
-	// work at the cost of a few tens of megabytes.
-	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	// work at the cost of a few tens of megabytes. In parallel, the soft
+	// heap limit, not the growth of the heap, paces the collector: it runs
+	// once the heap nears the limit.
+	gc := 400
 	if f.Parallel() {
+		gc = 800
 		defer limitHeap()()
 	}
+	defer debug.SetGCPercent(debug.SetGCPercent(gc))
 	st, err := f.Run(inputs, e.stdout, e.stderr)
 	if err != nil {
 		return fmt.Errorf("writing output: %w", err)
@@ -526,7 +530,7 @@ func runJQ(e *env, args []string) error {
 // alone, catches up on a busy machine, and the heap would overshoot to
 // several times what is live. It is set here, where the process is owned,
 // not in package filter, which a host program may embed.
-const heapLimit = 32 << 20
+const heapLimit = 40 << 20
 
 // limitHeap sets heapLimit when no limit is set, and returns what undoes it.
 func limitHeap() func() {
