@@ -65,6 +65,9 @@ func (m Member) Value() gjson.Result {
 	return v
 }
 
+// Type is the JSON type of the member's value.
+func (m Member) Type() gjson.Type { return m.typ }
+
 // Raw is the member's value as it is in the line.
 func (m Member) Raw() string { return m.raw }
 

@@ -132,7 +132,7 @@ func (p *preparer) readRunID(ev *event) {
 func checkZeroFields(ev *event) *Diagnostic {
 	for _, m := range ev.Members() {
 		k := zeroFieldKinds.get(m.Key)
-		if k == protocol.KindAny {
+		if k == protocol.KindAny || plainlyOfKind(m, k) {
 			continue
 		}
 		if d := typeErr(ev, m.Key, m.Value(), k.String()); d != nil {
@@ -140,6 +140,23 @@ func checkZeroFields(ev *event) *Diagnostic {
 		}
 	}
 	return nil
+}
+
+// plainlyOfKind reports the common cases of a value of kind k, decided
+// from its type alone: typeErr decides the others.
+func plainlyOfKind(m protocol.Member, k protocol.Kind) bool {
+	t := m.Type()
+	switch k {
+	case protocol.KindString:
+		return t == gjson.String
+	case protocol.KindBoolean:
+		return t == gjson.True || t == gjson.False
+	case protocol.KindObject:
+		return t == gjson.JSON && m.Raw()[0] == '{'
+	case protocol.KindArray:
+		return t == gjson.JSON && m.Raw()[0] == '['
+	}
+	return t == gjson.Null
 }
 
 // kindTable is protocol.ZeroFieldKind as a table made once, to look up
