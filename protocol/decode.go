@@ -391,8 +391,8 @@ func stringEnd(b []byte, i int) (end int, esc, ascii bool, why reason) {
 			// Non-ASCII can only be valid inside strings: the line's
 			// UTF-8 is checked here, in the same pass.
 			ascii = false
-			r, n := utf8.DecodeRune(b[i:])
-			if r == utf8.RuneError && n == 1 {
+			n := utf8Len(b, i)
+			if n == 0 {
 				return i, esc, ascii, rUTF8
 			}
 			i += n
@@ -426,6 +426,28 @@ func stringEnd(b []byte, i int) (end int, esc, ascii bool, why reason) {
 			return i, esc, ascii, rEscape
 		}
 	}
+}
+
+// utf8Len is the length of the valid UTF-8 sequence at b[i] (not ASCII),
+// 0 when there is none: two- and three-byte ones decided here, the rest
+// by utf8.DecodeRune.
+func utf8Len(b []byte, i int) int {
+	c := b[i]
+	switch {
+	case c >= 0xC2 && c < 0xE0 && i+1 < len(b) && b[i+1]&0xC0 == 0x80:
+		return 2
+	case c&0xF0 == 0xE0 && i+2 < len(b) && b[i+1]&0xC0 == 0x80 && b[i+2]&0xC0 == 0x80:
+		r := rune(c&0x0F)<<12 | rune(b[i+1]&0x3F)<<6 | rune(b[i+2]&0x3F)
+		if r >= 0x800 && (r < 0xD800 || r > 0xDFFF) {
+			return 3
+		}
+		return 0
+	}
+	r, n := utf8.DecodeRune(b[i:])
+	if r == utf8.RuneError && n == 1 {
+		return 0
+	}
+	return n
 }
 
 func digits(b []byte, i int) int {
