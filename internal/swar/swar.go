@@ -259,26 +259,20 @@ func MayHoldRedactWord(b []byte) bool {
 	}
 }
 
-// asciiEscape reports whether a word MayHoldRedactWord looks for starts
-// at one of the 8 positions from i, a \u escape among them (rare enough to
-// look closer); b has 13 bytes from i.
+// asciiEscape reports whether one of the escapes MayHoldRedactWord looks
+// for starts at one of the 8 positions from i; b has 13 bytes from i.
 func asciiEscape(b []byte, i int) bool {
 	x0 := binary.LittleEndian.Uint64(b[i:])
 	x1 := binary.LittleEndian.Uint64(b[i+1:])
 	x2 := binary.LittleEndian.Uint64(b[i+2:])
 	x3 := binary.LittleEndian.Uint64(b[i+3:])
 	x4 := binary.LittleEndian.Uint64(b[i+4:])
-	// \u00 and a digit from 0 to 7: \u0000 to \u007f, ASCII, which holds
-	// the escapes that matter.
-	if zero((x0^(lo*'\\'))|(x1^(lo*'u'))|(x2^(lo*'0'))|(x3^(lo*'0'))|(x4&(lo*0xF8)^(lo*'0'))) == 0 {
-		return false
-	}
-	for k := i; k < i+8; k++ {
-		if hasRedactWord(b[k:]) {
-			return true
-		}
-	}
-	return false
+	x5 := binary.LittleEndian.Uint64(b[i+5:])
+	// \u004x to \u007x (the letters) and \u002d or \u002D ('-'): not
+	// \u003c, \u003e and \u0026, which Go writes for every '<', '>', '&'.
+	p := (x0 ^ (lo * '\\')) | (x1 ^ (lo * 'u')) | (x2 ^ (lo * '0')) | (x3 ^ (lo * '0'))
+	return zero(p|(x4&(lo*0xFC)^(lo*'4'))) != 0 ||
+		zero(p|(x4^(lo*'2'))|((x5|lo*0x20)^(lo*'d'))) != 0
 }
 
 // zero has the high bit set in each byte of v that is 0, and maybe in
