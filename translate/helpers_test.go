@@ -39,27 +39,40 @@ func run(t testing.TB, opt Options, input []byte) (out []byte, diags []string, s
 		buf.WriteByte('\n')
 		return nil
 	})
-	r := jsonl.NewReader(bytes.NewReader(input), "in", nil)
-	for {
-		l, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := tr.Line(l); err != nil {
-			var d *Diagnostic
-			if !errors.As(err, &d) {
-				t.Fatal(err)
-			}
-			diags = append(diags, d.Error())
-		}
-	}
+	diags = feedLines(t, tr, input, "in", nil, nil)
 	if err := tr.End("in"); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes(), diags, tr.Stats()
+}
+
+// feedLines gives each line of input, named name, to tr.Line, after
+// prep (if not nil) and after Line with the line's bytes, and returns the
+// diagnostics.
+func feedLines(t testing.TB, tr *Translator, input []byte, name string, prep func(l *jsonl.Line), after func()) (diags []string) {
+	t.Helper()
+	r := jsonl.NewReader(bytes.NewReader(input), name, nil)
+	for {
+		l, err := r.Next()
+		if err == io.EOF {
+			return diags
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if prep != nil {
+			prep(&l)
+		}
+		var d *Diagnostic
+		if err := tr.Line(l); errors.As(err, &d) {
+			diags = append(diags, d.Error())
+		} else if err != nil {
+			t.Fatalf("%s:%d: %v", name, l.Num, err)
+		}
+		if after != nil {
+			after()
+		}
+	}
 }
 
 // events decodes JSONL into values, numbers kept exact.

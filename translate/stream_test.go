@@ -10,29 +10,13 @@ import (
 	"time"
 
 	"github.com/zevo/zevo/bench/corpus"
-	"github.com/zevo/zevo/jsonl"
 )
 
 // byLine translates in with Line, the reference for Stream.
 func byLine(t *testing.T, in []byte, opt Options) (out string, diags []string) {
 	var b strings.Builder
 	tr := New(opt, func(l []byte) error { b.Write(l); b.WriteByte('\n'); return nil })
-	r := jsonl.NewReader(bytes.NewReader(in), "in", nil)
-	for {
-		l, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		var d *Diagnostic
-		if err := tr.Line(l); errors.As(err, &d) {
-			diags = append(diags, d.Error())
-		} else if err != nil {
-			t.Fatal(err)
-		}
-	}
+	diags = feedLines(t, tr, in, "in", nil, nil)
 	if err := tr.End("in"); err != nil {
 		t.Fatal(err)
 	}
