@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"encoding/binary"
 	"slices"
 	"strings"
 	"unsafe"
@@ -439,9 +440,20 @@ func (o *out) appendTo(dst []byte) []byte {
 		slices.SortStableFunc(o.kv, func(a, b kvPos) int { return strings.Compare(a.key, b.key) })
 	case o.sorted:
 		// insertion sort of positions: a dozen keys as a rule, no
-		// allocation, and a byte moved for each step, not a field
+		// allocation, and a byte moved for each step, not a field;
+		// keys compared by their first 8 bytes as a number first
+		var pfx [16]uint64
+		for i := range ord {
+			pfx[i] = keyPrefix(o.kv[i].key)
+		}
+		less := func(a, b uint8) bool {
+			if pfx[a] != pfx[b] {
+				return pfx[a] < pfx[b]
+			}
+			return o.kv[a].key < o.kv[b].key
+		}
 		for i := 1; i < len(ord); i++ {
-			for j := i; j > 0 && o.kv[ord[j]].key < o.kv[ord[j-1]].key; j-- {
+			for j := i; j > 0 && less(ord[j], ord[j-1]); j-- {
 				ord[j], ord[j-1] = ord[j-1], ord[j]
 			}
 		}
@@ -474,6 +486,14 @@ func (o *out) appendTo(dst []byte) []byte {
 		}
 	}
 	return append(dst, '}')
+}
+
+// keyPrefix is the first 8 bytes of key as a big-endian number, zeros
+// after a shorter key: keys whose prefixes differ sort as their prefixes.
+func keyPrefix(key string) uint64 {
+	var b [8]byte
+	copy(b[:], key)
+	return binary.BigEndian.Uint64(b[:])
 }
 
 // typeOut is typ as written in style st, redacted: rendered once for each

@@ -2,8 +2,11 @@ package translate
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"sort"
 	"testing"
 
+	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
 )
 
@@ -50,6 +53,43 @@ func TestKindTableAsZeroFieldKind(t *testing.T) {
 		}
 		if got := zeroFieldKinds.get(n); got != want {
 			t.Errorf("%q: table %v, protocol %v", n, got, want)
+		}
+	}
+}
+
+// A sorted event's fields come out in the order of sort.Strings, keys
+// sharing their first 8 bytes or more, empty, and up to 16 of them (the
+// positions' sort) or more (the other).
+func TestSortedFieldsInKeyOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	parts := []string{"", "a", "b", "permissi", "onGrant", "onMode", "schemaVe", "rsion", "é", "\x00", "~"}
+	var o out
+	for range 3000 {
+		o.reset(jsonl.GoStyle, nil, true)
+		seen := map[string]bool{}
+		var keys []string
+		for range 1 + rng.IntN(20) {
+			k := parts[rng.IntN(len(parts))] + parts[rng.IntN(len(parts))] + parts[rng.IntN(len(parts))]
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			keys = append(keys, k)
+			o.int(k, 1)
+		}
+		sort.Strings(keys)
+		var want []byte
+		want = append(want, '{')
+		for i, k := range keys {
+			if i > 0 {
+				want = append(want, ',')
+			}
+			want = jsonl.AppendString(want, k, jsonl.GoStyle)
+			want = append(want, ":1"...)
+		}
+		want = append(want, '}')
+		if got := o.appendTo(nil); string(got) != string(want) {
+			t.Fatalf("keys %q:\n got %s\nwant %s", keys, got, want)
 		}
 	}
 }
