@@ -152,3 +152,17 @@ func TestRunIDOwnsItsBytes(t *testing.T) {
 		t.Errorf("run id %q after the buffer was reused", s.Run.ID)
 	}
 }
+
+// A run outlives its lines: its status, decoded from escapes into memory
+// the next line reuses, is a copy.
+func TestRunStatusOutlivesItsLine(t *testing.T) {
+	got := cut(t,
+		`{"schemaVersion":2,"type":"run_start","runId":"r"}`,
+		`{"schemaVersion":2,"type":"run_end","runId":"r","status":"succ\u0065ss"}`,
+		`{"schemaVersion":2,"type":"run_start","runId":"q","model":"\u0078\u0078\u0078\u0078\u0078\u0078\u0078"}`,
+		`{"schemaVersion":2,"type":"text","runId":"q","delta":"\u0079\u0079\u0079\u0079\u0079\u0079\u0079\u0079"}`,
+	)
+	if !strings.Contains(got, "zero@2 1-2 success") {
+		t.Fatalf("runs: %s", got)
+	}
+}

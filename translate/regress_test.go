@@ -138,27 +138,55 @@ func TestPermissionIDsDistinctWithinRun(t *testing.T) {
 {"type": "done", "content": "", "response": ""}
 {"type": "interrupt", "interrupt_id": "i1", "action_requests": [{"name": "x"}]}
 `
+	// Spelled with escapes too: the ids kept to tell the next ones apart
+	// are then decoded into memory the next line reuses.
+	for _, in := range []string{in, string(escapeLetters([]byte(in)))} {
+		out, _, _ := lines(t, Options{To: Zero, RunID: "R"}, in)
+		seen := map[string]bool{}
+		var ids []string
+		for _, l := range out {
+			ev, err := strictZero(l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ev.Type != "permission_request" {
+				continue
+			}
+			key := ev.RunID + " " + ev.ID
+			if seen[key] {
+				t.Errorf("permission id %q twice in run %s", ev.ID, ev.RunID)
+			}
+			seen[key] = true
+			ids = append(ids, ev.ID)
+		}
+		// The first request of each interrupt keeps the interrupt's id
+		// when it is free; the next run starts afresh.
+		if want := "[i1 i1:2 i1:3 c1 c1:2 i1]"; fmt.Sprint(ids) != want {
+			t.Fatalf("ids %v, want %s", ids, want)
+		}
+	}
+}
+
+// The ids kept to tell permission ids apart are copies: spelled with
+// escapes, an interrupt's id is decoded into memory that the next line's
+// decoded strings reuse.
+func TestPermissionIDsKeptAsCopies(t *testing.T) {
+	in := `{"type": "interrupt", "interrupt_id": "\u0069\u0031", "action_requests": [{"name": "x"}]}
+{"type": "interrupt", "interrupt_id": "\u0069\u0032", "action_requests": [{"name": "y"}]}
+{"type": "interrupt", "interrupt_id": "i1", "action_requests": [{"name": "x"}]}
+`
 	out, _, _ := lines(t, Options{To: Zero, RunID: "R"}, in)
-	seen := map[string]bool{}
 	var ids []string
 	for _, l := range out {
 		ev, err := strictZero(l)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ev.Type != "permission_request" {
-			continue
+		if ev.Type == "permission_request" {
+			ids = append(ids, ev.ID)
 		}
-		key := ev.RunID + " " + ev.ID
-		if seen[key] {
-			t.Errorf("permission id %q twice in run %s", ev.ID, ev.RunID)
-		}
-		seen[key] = true
-		ids = append(ids, ev.ID)
 	}
-	// The first request of each interrupt keeps the interrupt's id when it
-	// is free; the next run starts afresh.
-	if want := "[i1 i1:2 i1:3 c1 c1:2 i1]"; fmt.Sprint(ids) != want {
+	if want := "[i1 i2 i1:2]"; fmt.Sprint(ids) != want {
 		t.Fatalf("ids %v, want %s", ids, want)
 	}
 }
