@@ -27,6 +27,23 @@ func lines(t *testing.T, opt Options, input string) (out []string, diags []strin
 	return out, diags, st
 }
 
+// permissionRequests decodes out strictly (strictZero) and returns its
+// permission_request events.
+func permissionRequests(t *testing.T, out []string) []zerotest.Event {
+	t.Helper()
+	var evs []zerotest.Event
+	for _, l := range out {
+		ev, err := strictZero(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Type == "permission_request" {
+			evs = append(evs, ev)
+		}
+	}
+	return evs
+}
+
 // strictZero decodes one line as a strict Zero client does: Zero's event
 // struct, unknown fields (at any depth) refused.
 func strictZero(line string) (zerotest.Event, error) {
@@ -144,14 +161,7 @@ func TestPermissionIDsDistinctWithinRun(t *testing.T) {
 		out, _, _ := lines(t, Options{To: Zero, RunID: "R"}, in)
 		seen := map[string]bool{}
 		var ids []string
-		for _, l := range out {
-			ev, err := strictZero(l)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if ev.Type != "permission_request" {
-				continue
-			}
+		for _, ev := range permissionRequests(t, out) {
 			key := ev.RunID + " " + ev.ID
 			if seen[key] {
 				t.Errorf("permission id %q twice in run %s", ev.ID, ev.RunID)
@@ -177,14 +187,8 @@ func TestPermissionIDsKeptAsCopies(t *testing.T) {
 `
 	out, _, _ := lines(t, Options{To: Zero, RunID: "R"}, in)
 	var ids []string
-	for _, l := range out {
-		ev, err := strictZero(l)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ev.Type == "permission_request" {
-			ids = append(ids, ev.ID)
-		}
+	for _, ev := range permissionRequests(t, out) {
+		ids = append(ids, ev.ID)
 	}
 	if want := "[i1 i2 i1:2]"; fmt.Sprint(ids) != want {
 		t.Fatalf("ids %v, want %s", ids, want)
@@ -450,16 +454,9 @@ func TestPermissionIDsNeverEmpty(t *testing.T) {
 	out, _, _ := lines(t, Options{To: Zero, RunID: "R"}, in)
 	seen := map[string]bool{}
 	var ids []string
-	for _, l := range out {
-		ev, err := strictZero(l)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ev.Type != "permission_request" {
-			continue
-		}
+	for _, ev := range permissionRequests(t, out) {
 		if ev.ID == "" || strings.HasPrefix(ev.ID, ":") || seen[ev.ID] {
-			t.Errorf("permission id %q: empty, stemless or seen before\n%s", ev.ID, l)
+			t.Errorf("permission id %q: empty, stemless or seen before", ev.ID)
 		}
 		seen[ev.ID] = true
 		ids = append(ids, ev.ID)
