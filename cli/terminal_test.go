@@ -128,3 +128,28 @@ func TestFlagsAnywhere(t *testing.T) {
 		}
 	}
 }
+
+// --redact-extra adds translate's stronger patterns to view's redaction,
+// in every format; with --no-redact it is a usage error.
+func TestViewRedactExtra(t *testing.T) {
+	const ghToken = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+	in := `{"type": "tool_result", "name": "execute", "content": "token ` + ghToken + `", "success": true, "id": "c1"}
+{"type": "done", "content": "ok", "response": "ok"}
+`
+	for _, format := range []string{"text", "markdown", "html"} {
+		_, plain, _ := run(t, in, "view", "--full", "--format", format)
+		if !strings.Contains(plain, ghToken) {
+			t.Fatalf("--format %s: Zero's rules alone already hide the token: test input does not tell", format)
+		}
+		code, out, errs := run(t, in, "view", "--full", "--format", format, "--redact-extra")
+		if code != 0 {
+			t.Fatalf("--format %s --redact-extra: exit %d: %s", format, code, errs)
+		}
+		if strings.Contains(out, ghToken) || !strings.Contains(out, "[REDACTED]") {
+			t.Errorf("--format %s --redact-extra shows the token:\n%s", format, out)
+		}
+	}
+	if code, _, errs := run(t, in, "view", "--redact-extra", "--no-redact"); code != 2 || !strings.Contains(errs, "contradict") {
+		t.Errorf("--redact-extra --no-redact: exit %d, %q", code, errs)
+	}
+}

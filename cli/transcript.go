@@ -30,6 +30,10 @@ func (in docInput) open() (io.ReadCloser, error) {
 // how the run ended, so the inputs are read twice: standard input is first
 // kept in a temporary file.
 func runDocument(c *ucli.Context, e *env, format inspect.DocFormat) error {
+	rd, err := viewRedactor(c)
+	if err != nil {
+		return err
+	}
 	names := c.Args().Slice()
 	if len(names) == 0 {
 		names = []string{"-"}
@@ -93,10 +97,11 @@ func runDocument(c *ucli.Context, e *env, format inspect.DocFormat) error {
 
 	w := jsonl.NewWriter(e.stdout)
 	doc := inspect.NewDocument(w, inspect.DocOptions{
-		Format:  format,
-		Full:    c.Bool("full"),
-		Redact:  !c.Bool("no-redact"),
-		Version: Version,
+		Format:   format,
+		Full:     c.Bool("full"),
+		Redact:   rd != nil,
+		Redactor: rd,
+		Version:  Version,
 	}, files)
 	e.whenStopped(func() { w.Flush(); removeSpool() })
 	flush := func() error {

@@ -28,7 +28,8 @@ run. Live input is shown event by event. Control sequences in the content
 (cursor moves, title changes, links, bidi overrides) are shown as visible
 escapes such as \x1b. Secrets are redacted with translate's rules (Zero's:
 values under keys such as password or apiKey, sk-… keys, api_key=…,
-Bearer …) unless --no-redact.
+Bearer …) unless --no-redact; --redact-extra adds translate's stronger
+patterns.
 
 --format markdown and --format html write a document instead, for a pull
 request or a browser: a heading and summary per run (status, tokens, cost,
@@ -50,10 +51,26 @@ Examples:
 			&ucli.StringFlag{Name: "format", Value: "text", Usage: "text (for a terminal), markdown or html (a document: see docs/transcripts.md)"},
 			&ucli.StringFlag{Name: "color", Value: "auto", Usage: "colour `WHEN`: auto (on a terminal, unless NO_COLOR is set), always or never"},
 			&ucli.BoolFlag{Name: "no-redact", Usage: "show secrets as they are, in every format (they are redacted with translate's rules by default)"},
+			&ucli.BoolFlag{Name: "redact-extra", Usage: "redact with Zero's rules plus GitHub tokens, AWS access keys, PEM private keys, JWTs, Slack tokens and Google API keys, as translate --redact-extra"},
 			followFlag(false),
 		}, pricingFlags()...),
 		Action: func(c *ucli.Context) error { return runView(c, e) },
 	}
+}
+
+// viewRedactor is the redaction view and its documents apply: Zero's
+// rules, with --redact-extra the stronger patterns too, nil with
+// --no-redact.
+func viewRedactor(c *ucli.Context) (*redact.Redactor, error) {
+	switch {
+	case c.Bool("redact-extra") && c.Bool("no-redact"):
+		return nil, usageErr("--redact-extra and --no-redact contradict each other")
+	case c.Bool("no-redact"):
+		return nil, nil
+	case c.Bool("redact-extra"):
+		return redact.WithExtra(), nil
+	}
+	return new(redact.Redactor), nil // Zero's rules, as translate applies them
 }
 
 // isTerminal reports whether w is a terminal.
@@ -103,9 +120,9 @@ func runView(c *ucli.Context, e *env) error {
 	out := &lastByte{w: e.stdout}
 	w := jsonl.NewWriter(out)
 	v := inspect.NewViewer(w, inspect.ViewOptions{Full: c.Bool("full"), Color: color})
-	var rd *redact.Redactor
-	if !c.Bool("no-redact") {
-		rd = new(redact.Redactor) // Zero's rules, as translate applies them
+	rd, err := viewRedactor(c)
+	if err != nil {
+		return err
 	}
 	var redacted []byte
 	// A signal: what was rendered is written out, and the terminal is
