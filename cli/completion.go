@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 
 	ucli "github.com/urfave/cli/v2"
 )
@@ -65,13 +66,25 @@ Examples:
 				if err != nil {
 					return err
 				}
-				script = s
+				script = s + fishJQOptions()
 			default:
 				return usageErr("completion: unknown shell %q (want bash, zsh or fish)", c.Args().First())
 			}
 			return writeOut(e, script)
 		},
 	}
+}
+
+// fishJQOptions completes zevo jq's options in fish, from the help's
+// option lines as bash and zsh get them: they are not urfave's flags, so
+// the generated script has none.
+func fishJQOptions() string {
+	var b strings.Builder
+	b.WriteString("\n# zevo jq's own options\n")
+	for _, m := range jqOptionNames.FindAllStringSubmatch(jqUsage, -1) {
+		fmt.Fprintf(&b, "complete -c zevo -n '__fish_seen_subcommand_from jq' -l %s\n", strings.TrimPrefix(m[1], "--"))
+	}
+	return b.String()
 }
 
 func manCommand(e *env) *ucli.Command {

@@ -48,8 +48,8 @@ func TestCompletionScripts(t *testing.T) {
 		}
 		if sh == "fish" {
 			// fish's script is complete in itself: ask it as fish would.
-			got, err := exec.Command(path, "-c", "source "+script+`; complete -C "zevo st"; complete -C "zevo stats --to"`).CombinedOutput()
-			if err != nil || !strings.Contains(string(got), "stats\t") || !strings.Contains(string(got), "--totals\t") {
+			got, err := exec.Command(path, "-c", "source "+script+`; complete -C "zevo st"; complete -C "zevo stats --to"; complete -C "zevo jq --sl"`).CombinedOutput()
+			if err != nil || !strings.Contains(string(got), "stats\t") || !strings.Contains(string(got), "--totals\t") || !strings.Contains(string(got), "--slurp") {
 				t.Errorf("fish completes to %q (%v)", got, err)
 			}
 		}
