@@ -103,7 +103,15 @@ func runDocument(c *ucli.Context, e *env, format inspect.DocFormat) error {
 		Redactor: rd,
 		Version:  Version,
 	}, files)
-	e.whenStopped(func() { w.Flush(); removeSpool() })
+	e.whenStopped(func() {
+		// The document is ended as a finished one is (the run and the
+		// file it was in closed, the page's end written), so that an
+		// interrupted transcript is still a whole document.
+		doc.EndFile()
+		doc.Close()
+		w.Flush()
+		removeSpool()
+	})
 	flush := func() error {
 		e.mu.Lock()
 		defer e.mu.Unlock()
