@@ -104,11 +104,10 @@ func runDocument(c *ucli.Context, e *env, format inspect.DocFormat) error {
 		Version:  Version,
 	}, files)
 	e.whenStopped(func() {
-		// The document is ended as a finished one is (the run and the
-		// file it was in closed, the page's end written), so that an
-		// interrupted transcript is still a whole document.
-		doc.EndFile()
-		doc.Close()
+		// The document says where it was stopped and is ended as a
+		// finished one is (the run and its file closed, the page's end
+		// written): an interrupted transcript is still a whole document.
+		doc.Interrupt()
 		w.Flush()
 		removeSpool()
 	})

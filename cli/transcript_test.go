@@ -197,6 +197,8 @@ func TestViewDocumentInterruptedIsWhole(t *testing.T) {
 			doc := got.String()
 			if !strings.Contains(doc, "half way there") {
 				t.Logf("interrupted before the second reading was rendered:\n%s", doc)
+			} else if !strings.Contains(doc, "zevo was stopped here") {
+				t.Errorf("the document does not say where it was stopped:\n%s", doc)
 			}
 			if format == "html" {
 				if !strings.HasSuffix(doc, "</html>\n") {

@@ -434,6 +434,19 @@ func (d *Document) EndFile() error {
 	return d.flush()
 }
 
+// Interrupt ends the document where it stands, for a reader stopped by a
+// signal: the open run says the rest of its events are not shown (its
+// heading says how it ended, from the scan), then the document is ended
+// as a finished one is.
+func (d *Document) Interrupt() error {
+	if d.run != nil {
+		d.settle()
+		d.buf = d.r.notice(d.buf, nWarning, "interrupted", "zevo was stopped here: the rest of this input is not shown")
+	}
+	d.EndFile()
+	return d.Close()
+}
+
 // Close ends the document.
 func (d *Document) Close() error {
 	d.begin()
