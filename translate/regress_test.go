@@ -27,6 +27,39 @@ func lines(t *testing.T, opt Options, input string) (out []string, diags []strin
 	return out, diags, st
 }
 
+// zeroRunSteps decodes out strictly (strictZero) and names each event
+// RUNID:TYPE, run_end with =STATUS.
+func zeroRunSteps(t *testing.T, out []string) []string {
+	t.Helper()
+	var got []string
+	for _, l := range out {
+		ev, err := strictZero(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := ev.RunID + ":" + ev.Type
+		if ev.Type == "run_end" {
+			s += "=" + ev.Status
+		}
+		got = append(got, s)
+	}
+	return got
+}
+
+// evoTypes is the type of each EvoScientist event of out.
+func evoTypes(t *testing.T, out []string) []string {
+	t.Helper()
+	var types []string
+	for _, l := range out {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatal(err)
+		}
+		types = append(types, fmt.Sprint(m["type"]))
+	}
+	return types
+}
+
 // permissionRequests decodes out strictly (strictZero) and returns its
 // permission_request events.
 func permissionRequests(t *testing.T, out []string) []zerotest.Event {
@@ -307,18 +340,7 @@ func TestCutZeroRunClosedBeforeEvoRunToZero(t *testing.T) {
 {"type": "done", "content": "b", "response": "b"}
 `
 	out, _, _ := lines(t, Options{To: Zero, RunID: "R"}, in)
-	var got []string
-	for _, l := range out {
-		ev, err := strictZero(l)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := ev.RunID + ":" + ev.Type
-		if ev.Type == "run_end" {
-			s += "=" + ev.Status
-		}
-		got = append(got, s)
-	}
+	got := zeroRunSteps(t, out)
 	want := "[zr1:run_start zr1:text zr1:error zr1:run_end=incomplete R:run_start R:text R:final R:run_end=success]"
 	if fmt.Sprint(got) != want {
 		t.Fatalf("got  %v\nwant %s", got, want)
@@ -332,14 +354,7 @@ func TestCutZeroRunClosedBeforeEvoRunToEvoSci(t *testing.T) {
 {"type": "done", "content": "b", "response": "b"}
 `
 	out, _, _ := lines(t, Options{To: EvoSci}, in)
-	var types []string
-	for _, l := range out {
-		var m map[string]any
-		if err := json.Unmarshal([]byte(l), &m); err != nil {
-			t.Fatal(err)
-		}
-		types = append(types, fmt.Sprint(m["type"]))
-	}
+	types := evoTypes(t, out)
 	if want := "[text error text done]"; fmt.Sprint(types) != want {
 		t.Fatalf("got %v, want %s\n%s", types, want, strings.Join(out, "\n"))
 	}
@@ -352,31 +367,13 @@ func TestCutEvoRunClosedBeforeZeroRun(t *testing.T) {
 {"schemaVersion":2,"type":"run_end","runId":"zr1","status":"success","exitCode":0}
 `
 	out, _, _ := lines(t, Options{To: Zero, RunID: "R"}, in)
-	var got []string
-	for _, l := range out {
-		ev, err := strictZero(l)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := ev.RunID + ":" + ev.Type
-		if ev.Type == "run_end" {
-			s += "=" + ev.Status
-		}
-		got = append(got, s)
-	}
+	got := zeroRunSteps(t, out)
 	want := "[R:run_start R:text R:error R:run_end=incomplete zr1:run_start zr1:text zr1:run_end=success]"
 	if fmt.Sprint(got) != want {
 		t.Fatalf("got  %v\nwant %s", got, want)
 	}
 	evo, _, _ := lines(t, Options{To: EvoSci}, in)
-	var types []string
-	for _, l := range evo {
-		var m map[string]any
-		if err := json.Unmarshal([]byte(l), &m); err != nil {
-			t.Fatal(err)
-		}
-		types = append(types, fmt.Sprint(m["type"]))
-	}
+	types := evoTypes(t, evo)
 	if want := "[text error text done]"; fmt.Sprint(types) != want {
 		t.Fatalf("--to evosci: got %v, want %s", types, want)
 	}
