@@ -319,11 +319,7 @@ func TestExecLive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	stderr := startCmd(t, cmd)
 	br := bufio.NewReader(out)
 	var got bytes.Buffer
 	for _, want := range []string{"run_start", "reasoning"} {

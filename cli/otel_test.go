@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -172,11 +171,7 @@ func TestOtelSignal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	stderr := startCmd(t, cmd)
 	defer stdin.Close()
 	// The first run ends with an error: it goes out when the next run's
 	// first event is read, so that event has been read when it arrives.

@@ -48,6 +48,17 @@ func zevoBinary(t *testing.T) string {
 	return binPath
 }
 
+// startCmd starts cmd, its standard error kept in the buffer returned.
+func startCmd(t *testing.T, cmd *exec.Cmd) *bytes.Buffer {
+	t.Helper()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return &stderr
+}
+
 // evoStream writes n EvoScientist events of one run (no done).
 func evoStream(n int) []byte {
 	var b bytes.Buffer
@@ -202,11 +213,7 @@ func TestSignals(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
+			stderr := startCmd(t, cmd)
 			defer stdin.Close()
 			out := bufio.NewReader(stdout)
 			readType := func() (string, map[string]any) {
