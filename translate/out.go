@@ -155,6 +155,12 @@ func (o *out) put(key string, ki keyInfo, start int) {
 	o.kv = append(o.kv, kvPos{key: key, plain: ki.plain, start: start, end: len(o.arena)})
 }
 
+// refer records v, a rendered value that outlives the event's writing,
+// as key's without copying it into the arena (key not sensitive).
+func (o *out) refer(key string, ki keyInfo, v string) {
+	o.kv = append(o.kv, kvPos{key: key, plain: ki.plain, ext: v})
+}
+
 // admit reports whether the target may hold v under key, counting what it
 // drops.
 func (o *out) admit(key string, ki keyInfo, v gjson.Result) bool {
@@ -200,8 +206,7 @@ func (o *out) rawASCII(key string, raw string, ascii bool) {
 		if ki.sensitive {
 			o.put(key, ki, len(o.arena))
 		} else {
-			// Referred to, not copied: it lasts as long as the event.
-			o.kv = append(o.kv, kvPos{key: key, plain: ki.plain, ext: unsafe.String(unsafe.SliceData(r), len(r))})
+			o.refer(key, ki, unsafe.String(unsafe.SliceData(r), len(r))) // it lasts as long as the event
 		}
 		return
 	}
@@ -211,7 +216,7 @@ func (o *out) rawASCII(key string, raw string, ascii bool) {
 	if len(raw) >= bigValue && !ki.sensitive && (unchanged || !known && jsonl.Unchanged(b, o.st, o.rd)) {
 		// A large value the output keeps as it is: refer to it, so that
 		// memory holds it twice (input, output line), not three times.
-		o.kv = append(o.kv, kvPos{key: key, plain: ki.plain, ext: raw})
+		o.refer(key, ki, raw)
 		return
 	}
 	start := len(o.arena)
