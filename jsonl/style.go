@@ -6,7 +6,6 @@ import (
 	"errors"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
 
@@ -566,18 +565,14 @@ func AppendUnescaped(dst []byte, body string) []byte {
 			continue
 		}
 		if c == 'u' {
-			if i+4 > len(body) {
+			// A lone surrogate decodes as itself, which AppendRune
+			// writes as U+FFFD.
+			r, n := decodeEscape(unsafe.Slice(unsafe.StringData(body[i-2:]), len(body)-i+2))
+			if n == 0 {
 				return dst
 			}
-			r := hexValue(body[i : i+4])
-			i += 4
-			if utf16.IsSurrogate(r) && i+6 <= len(body) && body[i] == '\\' && body[i+1] == 'u' {
-				if r2 := hexValue(body[i+2 : i+6]); r2 >= 0xDC00 && r2 < 0xE000 && r < 0xDC00 {
-					r = utf16.DecodeRune(r, r2)
-					i += 6
-				}
-			}
 			dst = utf8.AppendRune(dst, r)
+			i += n - 2
 		}
 	}
 	return dst
@@ -604,29 +599,9 @@ func Unescape(c byte) (b byte, ok bool) {
 	return 0, false
 }
 
-// hexValue is the value of s, hex digits already checked.
-func hexValue(s string) rune {
-	var r rune
-	for i := 0; i < len(s); i++ {
-		c := s[i] | 0x20 // lower case; digits are unchanged
-		if c >= 'a' {
-			c -= 'a' - 10
-		} else {
-			c -= '0'
-		}
-		r = r<<4 | rune(c)
-	}
-	return r
-}
-
 // PlainString reports whether s is written as it is between quotes in
 // both styles: printable ASCII without '"', '\\', '<', '>' or '&'.
 func PlainString(s string) bool {
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c < 0x20 || c >= 0x7f, c == '"', c == '\\', c == '<', c == '>', c == '&':
-			return false
-		}
-	}
-	return true
+	b := unsafe.Slice(unsafe.StringData(s), len(s))
+	return swar.PlainGo(b, 0) == len(b) && swar.PlainPython(b, 0) == len(b)
 }
