@@ -93,3 +93,33 @@ func TestSortedFieldsInKeyOrder(t *testing.T) {
 		}
 	}
 }
+
+// plainlyOfKind is a shortcut of typeErr: whenever it says a value is of
+// its kind, typeErr finds nothing wrong, for every kind and value shape.
+func TestPlainlyOfKindAsTypeErr(t *testing.T) {
+	values := []string{`"s"`, `"\u0041"`, `""`, `true`, `false`, `null`, `0`, `-1.5`, `1e400`, `12345678901234567890`, `{}`, `{"a":1}`, `[]`, `[1]`}
+	shortcuts := 0
+	for _, v := range values {
+		var d protocol.Decoder
+		var o protocol.Object
+		if err := d.Decode([]byte(`{"k":`+v+`}`), &o); err != nil {
+			t.Fatal(err)
+		}
+		m := o.Members()[0]
+		ev := &event{Object: o, typ: "x"}
+		for k := protocol.KindAny + 1; k <= protocol.KindArray; k++ {
+			if !plainlyOfKind(m, k) {
+				continue
+			}
+			shortcuts++
+			if d := typeErr(ev, "k", m.Value(), k.String()); d != nil {
+				t.Errorf("%s as %s: plainly of its kind, but typeErr says %v", v, k, d)
+			}
+		}
+	}
+	// strings 3, booleans 2, objects 2, arrays 2 as their kinds; null as
+	// the two number kinds.
+	if shortcuts != 11 {
+		t.Fatalf("%d shortcuts taken, want 11", shortcuts)
+	}
+}
