@@ -18,12 +18,6 @@ func eq(x uint64, c byte) uint64 {
 	return (y - lo) &^ y & hi
 }
 
-// less has the high bit set in each byte of x below n (n <= 128), with the
-// same caveat as eq.
-func less(x uint64, n byte) uint64 {
-	return (x - lo*uint64(n)) &^ x & hi
-}
-
 // The functions that stop at every non-ASCII byte test a word with hit and
 // below, which leave out eq's and less's masking of the bytes >= 0x80: those
 // bytes stop the scan anyway (x&hi), so the masking is work for nothing.
