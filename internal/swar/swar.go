@@ -1,4 +1,6 @@
-// Package swar finds bytes of interest in JSON text eight at a time.
+// Package swar finds bytes of interest in JSON text: sixteen at a time
+// with SSE2 on amd64, eight at a time in portable Go (SWAR, SIMD within a
+// register) elsewhere and for the last bytes.
 package swar
 
 import (
@@ -60,11 +62,8 @@ func first(i int, m uint64) int { return i + bits.TrailingZeros64(m)>>3 }
 // written out: a shared loop taking the mask as a function value is not
 // inlined, and the indirect call costs a fifth of the speed.
 
-// StringStopUTF8 returns the index of the first byte at or after i that
-// ends a plain run inside a JSON string, for a caller that validates UTF-8
-// as it goes: '"', '\\', a control character or a non-ASCII byte; len(b)
-// when there is none.
-func StringStopUTF8(b []byte, i int) int {
+// stringStopUTF8 is StringStopUTF8 in portable Go, eight bytes at a time.
+func stringStopUTF8(b []byte, i int) int {
 	for ; i+8 <= len(b); i += 8 {
 		if m := maskStringStopUTF8(binary.LittleEndian.Uint64(b[i:])); m != 0 {
 			return first(i, m)
@@ -102,11 +101,8 @@ func maskQuoteOrBackslash(x uint64) uint64 {
 	return eq(x, '"') | eq(x, '\\')
 }
 
-// SkipGo returns the index of the first byte at or after i that Go's
-// encoding/json may write differently from the input ('\\', '<', '>',
-// '&' or a non-ASCII byte) or that ends a string ('"'); len(b) when there
-// is none.
-func SkipGo(b []byte, i int) int {
+// skipGo is SkipGo in portable Go, eight bytes at a time.
+func skipGo(b []byte, i int) int {
 	for ; i+8 <= len(b); i += 8 {
 		if m := maskSkipGo(binary.LittleEndian.Uint64(b[i:])); m != 0 {
 			return first(i, m)
@@ -132,10 +128,8 @@ func quoteAmp(x uint64) uint64 { return hit(x|lo*0x04, '&') }
 // bytes that OR 0x02 makes '>'.
 func angle(x uint64) uint64 { return hit(x|lo*0x02, '>') }
 
-// SkipPython returns the index of the first byte at or after i that
-// Python's json.dumps may write differently ('\\' or a byte >= 0x7f) or
-// that ends a string ('"').
-func SkipPython(b []byte, i int) int {
+// skipPython is SkipPython in portable Go, eight bytes at a time.
+func skipPython(b []byte, i int) int {
 	for ; i+8 <= len(b); i += 8 {
 		if m := maskSkipPython(binary.LittleEndian.Uint64(b[i:])); m != 0 {
 			return first(i, m)
@@ -153,10 +147,8 @@ func maskSkipPython(x uint64) uint64 {
 	return (hit(x, '\\') | hit(x, '"') | from7f(x) | x) & hi
 }
 
-// PlainGo returns the index of the first byte at or after i that Go's
-// encoding/json writes other than as itself ('"', '\\', a control
-// character, '<', '>', '&' or a non-ASCII byte); len(b) when none.
-func PlainGo(b []byte, i int) int {
+// plainGo is PlainGo in portable Go, eight bytes at a time.
+func plainGo(b []byte, i int) int {
 	for ; i+8 <= len(b); i += 8 {
 		if m := maskPlainGo(binary.LittleEndian.Uint64(b[i:])); m != 0 {
 			return first(i, m)
@@ -174,10 +166,8 @@ func maskPlainGo(x uint64) uint64 {
 	return (hit(x, '\\') | quoteAmp(x) | angle(x) | below(x, 0x20) | x) & hi
 }
 
-// PlainPython returns the index of the first byte at or after i that
-// Python's json.dumps writes other than as itself ('"', '\\', a control
-// character, 0x7f or a non-ASCII byte); len(b) when none.
-func PlainPython(b []byte, i int) int {
+// plainPython is PlainPython in portable Go, eight bytes at a time.
+func plainPython(b []byte, i int) int {
 	for ; i+8 <= len(b); i += 8 {
 		if m := maskPlainPython(binary.LittleEndian.Uint64(b[i:])); m != 0 {
 			return first(i, m)
@@ -217,14 +207,11 @@ func maskSkipRedact(x uint64) uint64 {
 	return eq(x, '-') | eq(x, '\\') | eq(l, 'i') | eq(l, 'r')
 }
 
-// MayHoldRedactWord reports whether b holds a word Zero's redaction
-// patterns need, "sk-" or "api" or "bea" (the last two in any case), or
-// an escape that may spell a letter or '-' (\u0040 to \u007f, \u002d):
-// false means certainly none, true certainly one. Eight positions at a
-// time, each word is a zero byte of the OR of the XORs of its bytes with
-// the input shifted by 0, 1, 2 … bytes; the lowest zero byte zero flags is
-// a true one, so a flag is a match.
-func MayHoldRedactWord(b []byte) bool {
+// mayHoldRedactWord is MayHoldRedactWord in portable Go, eight positions
+// at a time: each word is a zero byte of the OR of the XORs of its bytes
+// with the input shifted by 0, 1, 2 … bytes; the lowest zero byte zero
+// flags is a true one, so a flag is a match.
+func mayHoldRedactWord(b []byte) bool {
 	const fold = lo * 0x20
 	var tail [24]byte
 	padded := false
@@ -253,7 +240,7 @@ func MayHoldRedactWord(b []byte) bool {
 	}
 }
 
-// asciiEscape reports whether one of the escapes MayHoldRedactWord looks
+// asciiEscape reports whether one of the escapes mayHoldRedactWord looks
 // for starts at one of the 8 positions from i; b has 13 bytes from i.
 func asciiEscape(b []byte, i int) bool {
 	x0 := binary.LittleEndian.Uint64(b[i:])

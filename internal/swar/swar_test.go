@@ -16,28 +16,44 @@ func naive(b []byte, i int, stop func(byte) bool) int {
 	return len(b)
 }
 
-func TestAgainstNaive(t *testing.T) {
-	fns := []struct {
-		name string
-		fast func([]byte, int) int
-		stop func(byte) bool
-	}{
+type scanner struct {
+	name string
+	fast func([]byte, int) int
+	stop func(byte) bool
+}
 
-		{"StringStopUTF8", StringStopUTF8, func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c >= 0x80 }},
-		{"QuoteOrBackslash", QuoteOrBackslash, func(c byte) bool { return c == '"' || c == '\\' }},
-		{"SkipGo", SkipGo, func(c byte) bool { return c == '\\' || c == '"' || c == '<' || c == '>' || c == '&' || c >= 0x80 }},
-		{"SkipPython", SkipPython, func(c byte) bool { return c == '\\' || c == '"' || c >= 0x7f }},
-		{"PlainGo", PlainGo, func(c byte) bool {
+// scanners are each exported scanner (blocks of 16 bytes on amd64, then
+// the portable code) and the portable code alone, with the bytes they stop
+// at.
+var scanners = func() (fns []scanner) {
+	for _, f := range []struct {
+		name           string
+		fast, portable func([]byte, int) int
+		stop           func(byte) bool
+	}{
+		{"StringStopUTF8", StringStopUTF8, stringStopUTF8, func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c >= 0x80 }},
+		{"QuoteOrBackslash", QuoteOrBackslash, QuoteOrBackslash, func(c byte) bool { return c == '"' || c == '\\' }},
+		{"SkipGo", SkipGo, skipGo, func(c byte) bool { return c == '\\' || c == '"' || c == '<' || c == '>' || c == '&' || c >= 0x80 }},
+		{"SkipPython", SkipPython, skipPython, func(c byte) bool { return c == '\\' || c == '"' || c >= 0x7f }},
+		{"PlainGo", PlainGo, plainGo, func(c byte) bool {
 			return c == '"' || c == '\\' || c < 0x20 || c == '<' || c == '>' || c == '&' || c >= 0x80
 		}},
-		{"PlainPython", PlainPython, func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c >= 0x7f }},
-		{"SkipRedact", SkipRedact, func(c byte) bool {
+		{"PlainPython", PlainPython, plainPython, func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c >= 0x7f }},
+		{"SkipRedact", SkipRedact, SkipRedact, func(c byte) bool {
 			return c == '-' || c == 'i' || c == 'I' || c == 'r' || c == 'R' || c == '\\'
 		}},
+	} {
+		fns = append(fns, scanner{f.name, f.fast, f.stop}, scanner{f.name + " (portable)", f.portable, f.stop})
 	}
-	// Every byte value at every place of short inputs: the stop in the
-	// last, padded word and a borrow next to it.
-	for n := 1; n <= 17; n++ {
+	return fns
+}()
+
+func TestAgainstNaive(t *testing.T) {
+	fns := scanners
+	// Every byte value at every place of inputs up to two and a half
+	// blocks: the stop in a block, in the last, padded word, and a borrow
+	// next to it.
+	for n := 1; n <= 40; n++ {
 		for at := 0; at < n; at++ {
 			for v := 0; v < 256; v++ {
 				b := []byte(strings.Repeat("a", n))
@@ -74,6 +90,23 @@ func TestAgainstNaive(t *testing.T) {
 	}
 }
 
+// mayHoldRedactWords are the implementations of MayHoldRedactWord: the
+// exported one (SSE2 blocks on amd64) and the portable one.
+var mayHoldRedactWords = []struct {
+	name string
+	fn   func([]byte) bool
+}{{"MayHoldRedactWord", MayHoldRedactWord}, {"mayHoldRedactWord", mayHoldRedactWord}}
+
+// anyRedactWord is MayHoldRedactWord's definition, one position at a time.
+func anyRedactWord(b []byte) bool {
+	for i := range b {
+		if hasRedactWord(b[i:]) {
+			return true
+		}
+	}
+	return false
+}
+
 // MayHoldRedactWord is true exactly when some position starts a word
 // hasRedactWord names.
 func TestMayHoldRedactWord(t *testing.T) {
@@ -87,28 +120,50 @@ func TestMayHoldRedactWord(t *testing.T) {
 				b[j] = byte(rng.IntN(256))
 			}
 		}
-		want := false
-		for i := range b {
-			want = want || hasRedactWord(b[i:])
-		}
+		want := anyRedactWord(b)
 		if want {
 			found++
 		}
-		if got := MayHoldRedactWord(b); got != want {
-			t.Fatalf("MayHoldRedactWord(%q) = %v, want %v", b, got, want)
+		for _, f := range mayHoldRedactWords {
+			if got := f.fn(b); got != want {
+				t.Fatalf("%s(%q) = %v, want %v", f.name, b, got, want)
+			}
 		}
 	}
 	if found < 1000 || found > 190000 {
 		t.Fatalf("%d of 200000 inputs hold a word: the test data does not cover both answers", found)
 	}
-	for _, s := range []string{"sk-", "xxxxxxxxxxxxsk-", "API", "xxxxxxxxxxxxxxxxxaPi", "Bearer", `\u0061`, `\u002d`, `\u002D`, `\u0041`, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxbeA"} {
-		if !MayHoldRedactWord([]byte(s)) {
-			t.Errorf("MayHoldRedactWord(%q) = false", s)
+	// Each word, escape and near miss at every place of inputs up to
+	// three blocks long, among bytes that each begin a word: the edges
+	// of the blocks and of the tail.
+	pieces := []string{"sk-", "api", "APi", "bea", "bEA", `\u0061`, `\u002d`, `\u002D`, `\u0041`, `\u007f`,
+		"sk", "s-", "ap", "be", `\u003c`, `\u0026`, `\u002e`, `\u0`, `\u`, `\`}
+	for n := 0; n < 52; n++ {
+		for at := 0; at < n; at++ {
+			for _, p := range pieces {
+				for _, fill := range []byte{'x', 's', 'a', 'b', '\\'} {
+					b := []byte(strings.Repeat(string(fill), n))
+					copy(b[at:], p)
+					want := anyRedactWord(b)
+					for _, f := range mayHoldRedactWords {
+						if got := f.fn(b); got != want {
+							t.Fatalf("%s(%q) = %v, want %v", f.name, b, got, want)
+						}
+					}
+				}
+			}
 		}
 	}
-	for _, s := range []string{"", "sk", "s-k-", "ap i", "piracy rises in the bay", `\n\t\"`, "k-sk_-", `\u00e9\u4e2d\u6587 \u0`, `\u003c\u003e\u0026\u0027`, `\u002`} {
-		if MayHoldRedactWord([]byte(s)) {
-			t.Errorf("MayHoldRedactWord(%q) = true", s)
+	for _, f := range mayHoldRedactWords {
+		for _, s := range []string{"sk-", "xxxxxxxxxxxxsk-", "API", "xxxxxxxxxxxxxxxxxaPi", "Bearer", `\u0061`, `\u002d`, `\u002D`, `\u0041`, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxbeA"} {
+			if !f.fn([]byte(s)) {
+				t.Errorf("%s(%q) = false", f.name, s)
+			}
+		}
+		for _, s := range []string{"", "sk", "s-k-", "ap i", "piracy rises in the bay", `\n\t\"`, "k-sk_-", `\u00e9\u4e2d\u6587 \u0`, `\u003c\u003e\u0026\u0027`, `\u002`} {
+			if f.fn([]byte(s)) {
+				t.Errorf("%s(%q) = true", f.name, s)
+			}
 		}
 	}
 }
@@ -138,11 +193,34 @@ func BenchmarkScan(b *testing.B) {
 			}
 		})
 	}
-	b.Run("MayHoldRedactWord", func(b *testing.B) {
-		b.SetBytes(int64(len(text)))
-		for b.Loop() {
-			if MayHoldRedactWord(text) {
-				b.Fatal("found a word")
+	for _, f := range mayHoldRedactWords {
+		b.Run(f.name, func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				if f.fn(text) {
+					b.Fatal("found a word")
+				}
+			}
+		})
+	}
+}
+
+// FuzzScanners holds every scanner and MayHoldRedactWord, in both their
+// forms, to their one-byte-at-a-time definitions.
+func FuzzScanners(f *testing.F) {
+	f.Add([]byte(`{"delta":"x \u003e y sk-live","runId":"run_1"}`), 3)
+	f.Add([]byte(strings.Repeat("abcdefghijklmnop", 3)+`\`), 0)
+	f.Fuzz(func(t *testing.T, b []byte, i int) {
+		i = max(0, min(i, len(b)))
+		for _, s := range scanners {
+			if got, want := s.fast(b, i), naive(b, i, s.stop); got != want {
+				t.Fatalf("%s(%q, %d) = %d, want %d", s.name, b, i, got, want)
+			}
+		}
+		want := anyRedactWord(b)
+		for _, m := range mayHoldRedactWords {
+			if got := m.fn(b); got != want {
+				t.Fatalf("%s(%q) = %v, want %v", m.name, b, got, want)
 			}
 		}
 	})

@@ -1,0 +1,35 @@
+package swar
+
+// Every amd64 processor has SSE2: the scanners look at sixteen bytes at a
+// time with the functions of stop_amd64.s and redact_amd64.s, and at the
+// last few with the portable code.
+const blocks = true
+
+// The functions below return the index of the first byte at or after i
+// that the scanner of the same name stops at, and true; or, when there is
+// none in the whole blocks of 16 bytes from i, the index of the first byte
+// they did not look at, and false.
+
+//go:noescape
+func stringStopUTF8Blocks(b []byte, i int) (j int, found bool)
+
+//go:noescape
+func skipPythonBlocks(b []byte, i int) (j int, found bool)
+
+//go:noescape
+func plainPythonBlocks(b []byte, i int) (j int, found bool)
+
+//go:noescape
+func skipGoBlocks(b []byte, i int) (j int, found bool)
+
+//go:noescape
+func plainGoBlocks(b []byte, i int) (j int, found bool)
+
+// redactBlocks returns the first position of b that starts "sk-", "api"
+// or "bea" (the last two in any case) or "\u", and true; or, when there
+// is none among the positions it looked at, the first it did not look at
+// and false. It looks at the positions sixteen at a time, while 18 bytes
+// remain from the first of them.
+//
+//go:noescape
+func redactBlocks(b []byte) (i int, hit bool)

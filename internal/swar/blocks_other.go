@@ -1,0 +1,14 @@
+//go:build !amd64
+
+package swar
+
+// Elsewhere the scanners are the portable code alone: the block functions
+// look at nothing.
+const blocks = false
+
+func stringStopUTF8Blocks(b []byte, i int) (int, bool) { return i, false }
+func skipPythonBlocks(b []byte, i int) (int, bool)     { return i, false }
+func plainPythonBlocks(b []byte, i int) (int, bool)    { return i, false }
+func skipGoBlocks(b []byte, i int) (int, bool)         { return i, false }
+func plainGoBlocks(b []byte, i int) (int, bool)        { return i, false }
+func redactBlocks(b []byte) (int, bool)                { return 0, false }

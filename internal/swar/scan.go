@@ -1,0 +1,92 @@
+package swar
+
+// The scanners: each looks sixteen bytes at a time at whole blocks where
+// the processor allows (blocks), then eight at a time with the portable
+// code.
+
+// StringStopUTF8 returns the index of the first byte at or after i that
+// ends a plain run inside a JSON string, for a caller that validates UTF-8
+// as it goes: '"', '\\', a control character or a non-ASCII byte; len(b)
+// when there is none.
+func StringStopUTF8(b []byte, i int) int {
+	i, found := stringStopUTF8Blocks(b, i)
+	if found {
+		return i
+	}
+	return stringStopUTF8(b, i)
+}
+
+// SkipGo returns the index of the first byte at or after i that Go's
+// encoding/json may write differently from the input ('\\', '<', '>',
+// '&' or a non-ASCII byte) or that ends a string ('"'); len(b) when there
+// is none.
+func SkipGo(b []byte, i int) int {
+	i, found := skipGoBlocks(b, i)
+	if found {
+		return i
+	}
+	return skipGo(b, i)
+}
+
+// SkipPython returns the index of the first byte at or after i that
+// Python's json.dumps may write differently ('\\' or a byte >= 0x7f) or
+// that ends a string ('"').
+func SkipPython(b []byte, i int) int {
+	i, found := skipPythonBlocks(b, i)
+	if found {
+		return i
+	}
+	return skipPython(b, i)
+}
+
+// PlainGo returns the index of the first byte at or after i that Go's
+// encoding/json writes other than as itself ('"', '\\', a control
+// character, '<', '>', '&' or a non-ASCII byte); len(b) when none.
+func PlainGo(b []byte, i int) int {
+	i, found := plainGoBlocks(b, i)
+	if found {
+		return i
+	}
+	return plainGo(b, i)
+}
+
+// PlainPython returns the index of the first byte at or after i that
+// Python's json.dumps writes other than as itself ('"', '\\', a control
+// character, 0x7f or a non-ASCII byte); len(b) when none.
+func PlainPython(b []byte, i int) int {
+	i, found := plainPythonBlocks(b, i)
+	if found {
+		return i
+	}
+	return plainPython(b, i)
+}
+
+// MayHoldRedactWord reports whether b holds a word Zero's redaction
+// patterns need, "sk-" or "api" or "bea" (the last two in any case), or
+// an escape that may spell a letter or '-' (\u0040 to \u007f, \u002d):
+// false means certainly none, true certainly one.
+func MayHoldRedactWord(b []byte) bool {
+	if !blocks {
+		return mayHoldRedactWord(b)
+	}
+	// The last positions, fewer than 18, are looked at in a copy followed
+	// by zero bytes, which no word or escape has: long enough that one
+	// block covers what remains of them after any hit.
+	var pad [48]byte
+	padded := false
+	for {
+		i, hit := redactBlocks(b)
+		if hit {
+			if hasRedactWord(b[i:]) {
+				return true
+			}
+			b = b[i+1:]
+			continue
+		}
+		if padded || i >= len(b) {
+			return false
+		}
+		copy(pad[:], b[i:])
+		b, padded = pad[:], true
+	}
+}
