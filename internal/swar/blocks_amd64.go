@@ -25,11 +25,12 @@ func skipGoBlocks(b []byte, i int) (j int, found bool)
 //go:noescape
 func plainGoBlocks(b []byte, i int) (j int, found bool)
 
-// redactBlocks returns the first position of b that starts "sk-", "api"
-// or "bea" (the last two in any case) or "\u", and true; or, when there
-// is none among the positions it looked at, the first it did not look at
-// and false. It looks at the positions sixteen at a time, while 18 bytes
-// remain from the first of them.
-//
+// redactBlocks returns the first position of b that may start a word
+// or escape MayHoldRedactWord looks for, and true; or, when there is none
+// among the positions it looked at, the first it did not look at and
+// false. It looks at the positions sixteen at a time, while 21 bytes
+// remain from the first of them. A hit is a word; or "\u" ("|u", "\U" or
+// "|U") not followed by Go's 003c, 003e or 0026, to be checked with
+// hasRedactWord.
 //go:noescape
 func redactBlocks(b []byte) (i int, hit bool)

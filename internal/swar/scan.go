@@ -69,9 +69,10 @@ func MayHoldRedactWord(b []byte) bool {
 	if !blocks {
 		return mayHoldRedactWord(b)
 	}
-	// The last positions, fewer than 18, are looked at in a copy followed
-	// by zero bytes, which no word or escape has: long enough that one
-	// block covers what remains of them after any hit.
+	// The last positions, fewer than 21, are looked at in a copy followed
+	// by zero bytes, which no word or escape has: long enough for two
+	// blocks, which cover them all, and for one block after any hit, which
+	// covers those that remain.
 	var pad [48]byte
 	padded := false
 	for {

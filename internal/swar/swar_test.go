@@ -115,7 +115,7 @@ func TestMayHoldRedactWord(t *testing.T) {
 	for n := 0; n < 200000; n++ {
 		b := make([]byte, rng.IntN(60))
 		for j := range b {
-			b[j] = "abkpeisABKPEIS-\\u x00247dD"[rng.IntN(26)]
+			b[j] = "abkpeisABKPEIS-\\u x00247dD36|U"[rng.IntN(30)]
 			if rng.IntN(10) == 0 {
 				b[j] = byte(rng.IntN(256))
 			}
@@ -137,7 +137,8 @@ func TestMayHoldRedactWord(t *testing.T) {
 	// three blocks long, among bytes that each begin a word: the edges
 	// of the blocks and of the tail.
 	pieces := []string{"sk-", "api", "APi", "bea", "bEA", `\u0061`, `\u002d`, `\u002D`, `\u0041`, `\u007f`,
-		"sk", "s-", "ap", "be", `\u003c`, `\u0026`, `\u002e`, `\u0`, `\u`, `\`}
+		`\u0046`, `\u0066`, `\u0076`, `\u0056`, `\u002D`,
+		"sk", "s-", "ap", "be", `\u003c`, `\u003e`, `\u0026`, `\u0036`, `\u002e`, `\u0`, `\u`, `\`, `|u0061`, `\U0061`}
 	for n := 0; n < 52; n++ {
 		for at := 0; at < n; at++ {
 			for _, p := range pieces {

@@ -1,0 +1,41 @@
+package swar
+
+import (
+	"syscall"
+	"testing"
+)
+
+// TestNoReadPastTheEnd runs every scanner on inputs that end where an
+// unreadable page begins: a load past the end of b is a fault, not a
+// wrong answer that the other tests might miss.
+func TestNoReadPastTheEnd(t *testing.T) {
+	page := syscall.Getpagesize()
+	mem, err := syscall.Mmap(-1, 0, 2*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Skip("mmap:", err)
+	}
+	defer syscall.Munmap(mem)
+	if err := syscall.Mprotect(mem[page:], syscall.PROT_NONE); err != nil {
+		t.Skip("mprotect:", err)
+	}
+	end := mem[:page]
+	for j := range end {
+		end[j] = "abcdefgh sk \\u00"[j%16]
+	}
+	for n := 0; n <= 80; n++ {
+		b := end[page-n:]
+		for i := 0; i <= n; i++ {
+			for _, s := range scanners {
+				if got, want := s.fast(b, i), naive(b, i, s.stop); got != want {
+					t.Fatalf("%s(%q, %d) = %d, want %d", s.name, b, i, got, want)
+				}
+			}
+		}
+		want := anyRedactWord(b)
+		for _, m := range mayHoldRedactWords {
+			if got := m.fn(b); got != want {
+				t.Fatalf("%s(%q) = %v, want %v", m.name, b, got, want)
+			}
+		}
+	}
+}
