@@ -29,8 +29,7 @@ func plainGoBlocks(b []byte, i int) (j int, found bool)
 // or escape MayHoldRedactWord looks for, and true; or, when there is none
 // among the positions it looked at, the first it did not look at and
 // false. It looks at the positions sixteen at a time, while 21 bytes
-// remain from the first of them. A hit is a word; or "\u" ("|u", "\U" or
-// "|U") not followed by Go's 003c, 003e or 0026, to be checked with
-// hasRedactWord.
+// remain from the first of them. A hit may also be "|u00", "\U00" and the
+// like: the caller checks each with hasRedactWord.
 //go:noescape
 func redactBlocks(b []byte) (i int, hit bool)

@@ -8,23 +8,28 @@ DATA redactBytes<>+0(SB)/8, $0x6262626262626262  // b
 DATA redactBytes<>+8(SB)/8, $0x6262626262626262
 DATA redactBytes<>+16(SB)/8, $0x6565656565656565 // e
 DATA redactBytes<>+24(SB)/8, $0x6565656565656565
-DATA redactBytes<>+32(SB)/8, $0x3333333333333333 // 3
-DATA redactBytes<>+40(SB)/8, $0x3333333333333333
-DATA redactBytes<>+48(SB)/8, $0x3232323232323232 // 2
-DATA redactBytes<>+56(SB)/8, $0x3232323232323232
-DATA redactBytes<>+64(SB)/8, $0x3636363636363636 // 6
-DATA redactBytes<>+72(SB)/8, $0x3636363636363636
-GLOBL redactBytes<>(SB), RODATA|NOPTR, $80
+DATA redactBytes<>+32(SB)/8, $0x3030303030303030 // 0
+DATA redactBytes<>+40(SB)/8, $0x3030303030303030
+DATA redactBytes<>+48(SB)/8, $0xfcfcfcfcfcfcfcfc // all bits but the last two
+DATA redactBytes<>+56(SB)/8, $0xfcfcfcfcfcfcfcfc
+DATA redactBytes<>+64(SB)/8, $0x3434343434343434 // 4
+DATA redactBytes<>+72(SB)/8, $0x3434343434343434
+DATA redactBytes<>+80(SB)/8, $0x3232323232323232 // 2
+DATA redactBytes<>+88(SB)/8, $0x3232323232323232
+DATA redactBytes<>+96(SB)/8, $0x6464646464646464 // d
+DATA redactBytes<>+104(SB)/8, $0x6464646464646464
+GLOBL redactBytes<>(SB), RODATA|NOPTR, $112
 
 // func redactBlocks(b []byte) (i int, hit bool)
 //
 // Positions 0, 1, 2 … of b sixteen at a time, while the block's loads
 // (from i to i+5) stay inside b. X0, X1, X2 hold the bytes at p, p+1 and
 // p+2 of the block's positions p; a position is a hit when they spell
-// "sk-", "api" or "bea" (the last two in any case), or when it starts
-// "\u" (or "|u", "\U", "|U": the letters are compared with their 0x20 bit
-// set) and is not Go's \u003c, \u003e or \u0026 (the byte at p+4 is not
-// '3', and not '2' before '6' at p+5). Every hit is checked again in Go.
+// "sk-", "api" or "bea" (the last two in any case), or an escape of a
+// letter or '-', "\u00" then '4' to '7', or "2d" in any case. The
+// backslash, the 'u' and the first '0' are compared with their 0x20 bit
+// set, so "|u00", "\U00" and the like are hits too: every hit is checked
+// again in Go.
 TEXT ·redactBlocks(SB), NOSPLIT, $0-33
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), BX
@@ -79,24 +84,34 @@ loop:
 	PAND    X14, X13
 	POR     X13, X3
 
-	// \u, but not \u003c, \u003e or \u0026
+	// \u00 then 4 to 7, or 2 then d or D
 	MOVO    X7, X13
 	PCMPEQB X0, X13
 	MOVO    X8, X14
 	PCMPEQB X1, X14
-	PAND    X14, X13                  // X13: \u
-	MOVOU   4(SI)(AX*1), X2
+	PAND    X14, X13
 	MOVOU   redactBytes<>+32(SB), X14
 	PCMPEQB X2, X14
-	PANDN   X13, X14                  // X14: \u, not 3 at p+4
-	MOVOU   5(SI)(AX*1), X0
-	MOVOU   redactBytes<>+64(SB), X1
-	PCMPEQB X0, X1
+	PAND    X14, X13                  // X13: \u0
+	MOVOU   3(SI)(AX*1), X0
+	MOVOU   redactBytes<>+32(SB), X14
+	PCMPEQB X0, X14
+	PAND    X14, X13                  // X13: \u00
+	MOVOU   4(SI)(AX*1), X2
 	MOVOU   redactBytes<>+48(SB), X0
+	PAND    X2, X0
+	MOVOU   redactBytes<>+64(SB), X14
+	PCMPEQB X0, X14                   // X14: 4 to 7 at p+4
+	MOVOU   5(SI)(AX*1), X0
+	POR     X9, X0
+	MOVOU   redactBytes<>+96(SB), X1
+	PCMPEQB X0, X1                    // X1: d or D at p+5
+	MOVOU   redactBytes<>+80(SB), X0
 	PCMPEQB X2, X0
-	PAND    X1, X0                    // X0: 2 at p+4, 6 at p+5
-	PANDN   X14, X0                   // X0: \u, not 3, not 26
-	POR     X0, X3
+	PAND    X1, X0                    // X0: 2d or 2D at p+4
+	POR     X0, X14
+	PAND    X14, X13
+	POR     X13, X3
 
 	PMOVMSKB X3, DX
 	TESTL    DX, DX
