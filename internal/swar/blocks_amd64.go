@@ -31,5 +31,6 @@ func plainGoBlocks(b []byte, i int) (j int, found bool)
 // false. It looks at the positions sixteen at a time, while 21 bytes
 // remain from the first of them. A hit may also be "|u00", "\U00" and the
 // like: the caller checks each with hasRedactWord.
+//
 //go:noescape
 func redactBlocks(b []byte) (i int, hit bool)
