@@ -206,23 +206,28 @@ func BenchmarkScan(b *testing.B) {
 	}
 }
 
-// FuzzScanners holds every scanner and MayHoldRedactWord, in both their
-// forms, to their one-byte-at-a-time definitions.
+// agree holds every scanner (from i) and MayHoldRedactWord, in both their
+// forms, to their one-byte-at-a-time definitions on b.
+func agree(t *testing.T, b []byte, i int) {
+	t.Helper()
+	for _, s := range scanners {
+		if got, want := s.fast(b, i), naive(b, i, s.stop); got != want {
+			t.Fatalf("%s(%q, %d) = %d, want %d", s.name, b, i, got, want)
+		}
+	}
+	want := anyRedactWord(b)
+	for _, m := range mayHoldRedactWords {
+		if got := m.fn(b); got != want {
+			t.Fatalf("%s(%q) = %v, want %v", m.name, b, got, want)
+		}
+	}
+}
+
+// FuzzScanners runs agree on any input.
 func FuzzScanners(f *testing.F) {
 	f.Add([]byte(`{"delta":"x \u003e y sk-live","runId":"run_1"}`), 3)
 	f.Add([]byte(strings.Repeat("abcdefghijklmnop", 3)+`\`), 0)
 	f.Fuzz(func(t *testing.T, b []byte, i int) {
-		i = max(0, min(i, len(b)))
-		for _, s := range scanners {
-			if got, want := s.fast(b, i), naive(b, i, s.stop); got != want {
-				t.Fatalf("%s(%q, %d) = %d, want %d", s.name, b, i, got, want)
-			}
-		}
-		want := anyRedactWord(b)
-		for _, m := range mayHoldRedactWords {
-			if got := m.fn(b); got != want {
-				t.Fatalf("%s(%q) = %v, want %v", m.name, b, got, want)
-			}
-		}
+		agree(t, b, max(0, min(i, len(b))))
 	})
 }
