@@ -10,10 +10,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // These tests run the built zevo binary with real pipes, files and
@@ -332,5 +334,113 @@ func TestStopWhileBusy(t *testing.T) {
 	n := len(evs)
 	if n < 3 || !strings.Contains(evs[n-2], `"code":"interrupted"`) || !strings.Contains(evs[n-1], `"status":"interrupted"`) {
 		t.Fatalf("the output does not end with the interrupted run's close:\n%s\n%s", evs[max(0, n-2)], evs[n-1])
+	}
+}
+
+// readBytes is what process pid has read so far (rchar in /proc/PID/io).
+func readBytes(t *testing.T, pid int) int {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/io", pid))
+	if err != nil {
+		t.Skip("no /proc/PID/io here:", err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "rchar: "); ok {
+			n, _ := strconv.Atoi(v)
+			return n
+		}
+	}
+	t.Skip("no rchar in /proc/PID/io")
+	return 0
+}
+
+// An interrupted validate (tail -f run.jsonl | zevo validate, then Ctrl-C)
+// reports what it read as if the input ended there: the diagnostics so far,
+// the run left open, and with --json the whole report; exit 130.
+func TestValidateInterrupted(t *testing.T) {
+	bin := zevoBinary(t)
+	const input = `{"cwd":"/w","model":"m","provider":"p","runId":"run_v","schemaVersion":2,"sessionId":"s","type":"run_start"}
+{"id":"c9","name":"read_file","output":"x","runId":"run_v","schemaVersion":2,"status":"ok","type":"tool_result"}
+{"delta":"still going","runId":"run_v","schemaVersion":2,"type":"text"}
+`
+	for _, asJSON := range []bool{false, true} {
+		t.Run(fmt.Sprintf("json=%v", asJSON), func(t *testing.T) {
+			args := []string{"validate"}
+			if asJSON {
+				args = append(args, "--json")
+			}
+			cmd := exec.Command(bin, args...)
+			stdin, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			stderr := startCmd(t, cmd)
+			defer stdin.Close()
+			// With --json nothing is written before the end: zevo has read
+			// the input once the bytes it has read (at start up, then the
+			// input) have grown by the input's size.
+			base := 0
+			if asJSON {
+				for i, same := 0, 0; same < 5; i++ {
+					if i == 1000 {
+						t.Fatal("zevo keeps reading at start up")
+					}
+					time.Sleep(10 * time.Millisecond)
+					if n := readBytes(t, cmd.Process.Pid); n == base {
+						same++
+					} else {
+						base, same = n, 0
+					}
+				}
+			}
+			io.WriteString(stdin, input) // one write: under PIPE_BUF, read at once
+			out := bufio.NewReader(stdout)
+			if !asJSON {
+				// Text: the tool result's diagnostic, flushed as the input waits.
+				l, err := out.ReadString('\n')
+				if err != nil || !strings.HasPrefix(l, "<stdin>:2: error: ") {
+					t.Fatalf("first output %q, %v (stderr %q)", l, err, stderr.String())
+				}
+			} else {
+				for i := 0; readBytes(t, cmd.Process.Pid) < base+len(input); i++ {
+					if i == 1000 {
+						t.Fatal("zevo does not read its input")
+					}
+					time.Sleep(10 * time.Millisecond)
+				}
+			}
+			if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+				t.Fatal(err)
+			}
+			rest, _ := io.ReadAll(out)
+			if code := exitCodeOf(t, cmd.Wait()); code != ExitInterrupt {
+				t.Errorf("exit %d, want %d (stderr %q)", code, ExitInterrupt, stderr.String())
+			}
+			checkQuietStderr(t, stderr.String())
+			if !asJSON {
+				if want := "<stdin>:3: error: the input ends inside run \"run_v\" (line 1): no run_end\n"; string(rest) != want {
+					t.Errorf("after the signal %q, want %q", rest, want)
+				}
+				return
+			}
+			var rep validateReport
+			if err := json.Unmarshal(rest, &rep); err != nil {
+				t.Fatalf("report %q: %v", rest, err)
+			}
+			if len(rep.Files) != 1 || rep.Valid {
+				t.Fatalf("report %+v", rep)
+			}
+			if f := rep.Files[0]; f.Lines < 3 {
+				t.Logf("interrupted after %d lines were checked (the report holds them): %+v", f.Lines, f)
+				return
+			}
+			if rep.Errors != 2 || len(rep.Diagnostics) != 2 || !strings.Contains(rep.Diagnostics[1].Message, "the input ends inside run") {
+				t.Errorf("report %+v", rep)
+			}
+		})
 	}
 }

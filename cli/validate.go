@@ -24,6 +24,8 @@ them (docs/runs.md). A run cut short (the input ends inside it, or a line
 of the other protocol comes) is an error, or with --allow-unfinished a
 warning. Problems are printed as
 FILE:LINE: error|warning: FIELD: MESSAGE; the exit status is 1 when any line is invalid.
+Interrupted (SIGINT, SIGTERM), it reports what it has read as if the input
+ended there, and exits 130 or 143.
 
 Examples:
    zevo validate testdata/translate/v1.zero.jsonl
@@ -62,16 +64,78 @@ func runValidate(c *ucli.Context, e *env) error {
 		}
 		w.WriteLine(diagLine(d))
 	}
-	failed, err := eachInput(e, c.Args().Slice(), func(name string, r io.Reader) error {
-		fr, err := inspect.Validate(r, name, inspect.ValidateOptions{As: as, AllowUnfinished: c.Bool("allow-unfinished"), Idle: w.Flush}, emit)
+	// Each line is checked with e.mu held, so that an interruption (tail -f
+	// run.jsonl | zevo validate, then Ctrl-C) finds the report whole: the
+	// input read so far is validated as if it ended there, and the
+	// report, text or JSON, is written out.
+	var cur *inspect.Validator
+	fileDone := func(fr inspect.FileReport) {
 		rep.Files = append(rep.Files, fr)
 		rep.Errors += fr.Errors
 		rep.Warnings += fr.Warnings
+	}
+	finish := func(failed int) error {
+		rep.Valid = rep.Errors == 0 && failed == 0
+		if asJSON {
+			b, err := jsonOut(e.stdout, rep)
+			if err != nil {
+				return err
+			}
+			w.WriteLine(b)
+		}
+		return w.Flush()
+	}
+	finished := false
+	e.whenStopped(func() {
+		if finished {
+			return
+		}
+		if cur != nil {
+			fileDone(cur.End())
+		}
+		// An input that could not be opened was said on stderr; what was
+		// read is reported as it stands.
+		if err := finish(0); err != nil {
+			fmt.Fprintf(e.stderr, "zevo: writing output: %v\n", err)
+		}
+	})
+	opt := inspect.ValidateOptions{As: as, AllowUnfinished: c.Bool("allow-unfinished")}
+	flush := func() error {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		return w.Flush()
+	}
+	failed, err := eachInput(e, c.Args().Slice(), func(name string, r io.Reader) error {
+		v, err := inspect.NewValidator(name, opt, emit)
+		if err != nil {
+			return err
+		}
+		e.mu.Lock()
+		cur = v
+		e.mu.Unlock()
+		lr := jsonl.NewReader(r, name, flush)
+		var rerr error
+		for {
+			l, err := lr.Next()
+			if err != nil {
+				if err != io.EOF {
+					rerr = err
+				}
+				break
+			}
+			e.mu.Lock()
+			v.Line(l)
+			e.mu.Unlock()
+		}
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		fileDone(v.End())
+		cur = nil
 		if w.Err() != nil {
 			return w.Err()
 		}
-		if err != nil {
-			fmt.Fprintf(e.stderr, "zevo: %s: read error: %v\n", name, err)
+		if rerr != nil {
+			fmt.Fprintf(e.stderr, "zevo: %s: read error: %v\n", name, rerr)
 			rep.Errors++
 		}
 		return nil
@@ -79,15 +143,11 @@ func runValidate(c *ucli.Context, e *env) error {
 	if err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
-	rep.Valid = rep.Errors == 0 && failed == 0
-	if asJSON {
-		b, err := jsonOut(e.stdout, rep)
-		if err != nil {
-			return err
-		}
-		w.WriteLine(b)
-	}
-	if err := w.Flush(); err != nil {
+	e.mu.Lock()
+	finished = true
+	err = finish(failed)
+	e.mu.Unlock()
+	if err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
 	if !rep.Valid {
