@@ -114,8 +114,18 @@ func (o *Object) find(key string) int {
 		}
 		return -1
 	}
+	if key == "" {
+		for i := range o.members {
+			if o.members[i].Key == "" {
+				return i
+			}
+		}
+		return -1
+	}
+	// The first byte first: keys of one length (delta and runId) mostly
+	// differ there, and the comparison of the rest is a call.
 	for i := range o.members {
-		if o.members[i].Key == key {
+		if k := o.members[i].Key; len(k) == len(key) && k[0] == key[0] && k == key {
 			return i
 		}
 	}
