@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -89,6 +90,44 @@ func TestValidateCommand(t *testing.T) {
 	}
 	if code, _, errs := run(t, "", "validate", "no-such-file.jsonl"); code != ExitDiagnostics || !strings.Contains(errs, "no-such-file.jsonl") {
 		t.Errorf("missing file: %d %q", code, errs)
+	}
+}
+
+// Lines that are not JSON objects are named on stderr with their place,
+// the first hundred of an input and a count of the rest, in the order of
+// the inputs; the summary still counts them; the exit code is 1.
+func TestStatsNamesBadLines(t *testing.T) {
+	junk := filepath.Join(t.TempDir(), "junk.jsonl")
+	var b strings.Builder
+	b.WriteString(`{"type": "text", "content": "hi"}` + "\n")
+	for range 150 {
+		b.WriteString("[1]\n")
+	}
+	if err := os.WriteFile(junk, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := run(t, "{\"type\": \"text\", \"content\": \"hi\"}\nnot json\n", "stats", "-", junk)
+	if code != ExitDiagnostics {
+		t.Errorf("exit %d, want %d", code, ExitDiagnostics)
+	}
+	lines := strings.Split(strings.TrimSuffix(errs, "\n"), "\n")
+	if len(lines) != 1+100+1 {
+		t.Fatalf("%d lines of stderr:\n%s", len(lines), errs)
+	}
+	if want := "zevo: <stdin>:2: not valid JSON at byte 1: unexpected 'n' (not counted)"; lines[0] != want {
+		t.Errorf("stderr line 1 %q, want %q", lines[0], want)
+	}
+	if want := "zevo: " + junk + ":2: not a JSON object: an array (not counted)"; lines[1] != want {
+		t.Errorf("stderr line 2 %q, want %q", lines[1], want)
+	}
+	if want := "zevo: " + junk + ":101: not a JSON object: an array (not counted)"; lines[100] != want {
+		t.Errorf("stderr line 101 %q, want %q", lines[100], want)
+	}
+	if want := "zevo: " + junk + ": 50 more lines not JSON objects (not counted)"; lines[101] != want {
+		t.Errorf("last stderr line %q, want %q", lines[101], want)
+	}
+	if !strings.Contains(out, "150 lines not JSON objects (not counted)") || !strings.Contains(out, "1 line not JSON objects (not counted)") {
+		t.Errorf("the summary does not count them:\n%s", out)
 	}
 }
 

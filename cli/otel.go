@@ -145,7 +145,12 @@ func runOtel(c *ucli.Context, e *env) error {
 		write()
 	})
 	failed, err := eachInput(e, c.Args().Slice(), func(name string, r io.Reader) error {
-		tr := otel.New(name, opt, emit(name))
+		fopt := opt
+		fopt.Invalid = func(n int, err error) {
+			fmt.Fprintf(e.stderr, "zevo: %s:%d: %v (not exported)\n", name, n, err)
+			bad++
+		}
+		tr := otel.New(name, fopt, emit(name))
 		e.mu.Lock()
 		open = tr
 		e.mu.Unlock()
@@ -167,9 +172,7 @@ func runOtel(c *ucli.Context, e *env) error {
 		e.mu.Lock()
 		defer e.mu.Unlock()
 		open = nil
-		if fs := tr.End(); fs.Invalid > 0 {
-			fmt.Fprintf(e.stderr, "zevo: %s: %d lines not JSON objects (not exported)\n", name, fs.Invalid)
-		}
+		tr.End()
 		return nil
 	})
 	if err != nil {

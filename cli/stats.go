@@ -102,6 +102,42 @@ type statsInput struct {
 	sum   *inspect.Summarizer
 	stats *inspect.FileStats // at the end
 	err   error
+	// bad: the lines that are not JSON objects, as FILE:LINE: PROBLEM,
+	// the first maxBadLines of them; badMore counts the others.
+	bad     []string
+	badMore int
+	name    string // as in the report
+}
+
+// maxBadLines bounds the bad lines stats names for one input: a file of
+// binary junk gets a hundred lines of stderr and a count, not millions.
+const maxBadLines = 100
+
+// invalid records a line that is not a JSON object.
+func (in *statsInput) invalid(name string) func(int, error) {
+	in.name = name
+	return func(n int, err error) {
+		if len(in.bad) == maxBadLines {
+			in.badMore++
+			return
+		}
+		in.bad = append(in.bad, fmt.Sprintf("%s:%d: %v (not counted)", name, n, err))
+	}
+}
+
+// sayBad writes the input's bad lines to w, once.
+func (in *statsInput) sayBad(w io.Writer) int {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	n := len(in.bad) + in.badMore
+	for _, b := range in.bad {
+		fmt.Fprintf(w, "zevo: %s\n", b)
+	}
+	if in.badMore > 0 {
+		fmt.Fprintf(w, "zevo: %s: %d more lines not JSON objects (not counted)\n", in.name, in.badMore)
+	}
+	in.bad, in.badMore = nil, 0
+	return n
 }
 
 // result ends the input's summary (once) and returns it.
@@ -146,6 +182,9 @@ func runStats(c *ucli.Context, e *env) error {
 	// SIGINT or SIGTERM: the summary of what was read so far (tail -f log |
 	// zevo stats, then Ctrl-C).
 	e.whenStopped(func() {
+		for _, in := range inputs {
+			in.sayBad(e.stderr)
+		}
 		if err := report(); err != nil {
 			fmt.Fprintf(e.stderr, "zevo: writing output: %v\n", err)
 		}
@@ -176,6 +215,7 @@ func runStats(c *ucli.Context, e *env) error {
 			defer rc.Close()
 			in.mu.Lock()
 			in.sum = inspect.NewSummarizer(display, as)
+			in.sum.Invalid = in.invalid(display)
 			in.mu.Unlock()
 			lr := jsonl.NewReader(rc, display, nil)
 			for {
@@ -199,6 +239,9 @@ func runStats(c *ucli.Context, e *env) error {
 	}
 	failed := 0
 	for _, in := range inputs {
+		if in.sayBad(e.stderr) > 0 {
+			failed++
+		}
 		if in.err != nil {
 			fmt.Fprintf(e.stderr, "zevo: %v\n", in.err)
 			failed++

@@ -147,6 +147,11 @@ type FileStats struct {
 
 // Summarizer builds the statistics of one input, line by line.
 type Summarizer struct {
+	// Invalid, when set, is called for each line that is not a JSON
+	// object (counted in FileStats.Invalid, and nowhere else), with its
+	// number and what is wrong with it.
+	Invalid func(line int, err error)
+
 	fs    FileStats
 	lines lines
 	run   *Run              // the open run, or the one that ended last
@@ -185,6 +190,9 @@ func (s *Summarizer) Read(l jsonl.Line) *Event {
 	ev, lerr := s.lines.read(l)
 	if lerr != nil {
 		s.fs.Invalid++
+		if s.Invalid != nil {
+			s.Invalid(l.Num, lerr)
+		}
 		return nil
 	}
 	if ev == nil {

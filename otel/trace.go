@@ -41,6 +41,9 @@ var syntheticBase = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 // Options configure a Tracer.
 type Options struct {
 	Clock Clock
+	// Invalid, when set, is called for each line that is not a JSON
+	// object (not exported), with its number and what is wrong with it.
+	Invalid func(line int, err error)
 	// Now is the reading time (time.Now when nil).
 	Now func() time.Time
 	// Model and Provider stand for what a run does not name (EvoScientist
@@ -93,7 +96,9 @@ func New(file string, opt Options, emit func(ptrace.Traces, *inspect.Run)) *Trac
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
-	return &Tracer{file: file, opt: opt, emit: emit, sum: inspect.NewSummarizer(file, opt.As)}
+	sum := inspect.NewSummarizer(file, opt.As)
+	sum.Invalid = opt.Invalid
+	return &Tracer{file: file, opt: opt, emit: emit, sum: sum}
 }
 
 // Line adds one line. A run's trace is emitted as soon as the run ends,
