@@ -486,10 +486,14 @@ func runJQ(e *env, args []string) error {
 	}
 	a.layout(jqTerminal(e.stdout), os.Getenv, e.stderr)
 	a.opt.Environ = os.Environ
+	a.opt.Lock = &e.mu
 	f, err := filter.Compile(a.opt)
 	if err != nil {
 		return &exitError{ExitJQCompile, "jq: " + err.Error()}
 	}
+	// A signal: the results so far are written out, whole (the filter
+	// writes with e.mu held, which the signal's handler holds too).
+	e.whenStopped(func() { f.Flush() })
 	e.setFollow(a.follow, a.files)
 	names := a.files
 	if len(names) == 0 {

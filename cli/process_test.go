@@ -308,11 +308,41 @@ func (w *signalWriter) Write(p []byte) (int, error) {
 // buffered): the buffered events are flushed whole, the run is closed,
 // and nothing is written after.
 func TestStopWhileBusy(t *testing.T) {
+	evs := stopWhenBusy(t, "translate", "--to", "zero", "--run-id", "run_busy")
+	n := len(evs)
+	if n < 3 || !strings.Contains(evs[n-2], `"code":"interrupted"`) || !strings.Contains(evs[n-1], `"status":"interrupted"`) {
+		t.Fatalf("the output does not end with the interrupted run's close:\n%s\n%s", evs[max(0, n-2)], evs[n-1])
+	}
+}
+
+// The same for zevo jq, on every core and on one (input, inputs): the
+// results so far are written out whole.
+func TestJQStopWhileBusy(t *testing.T) {
+	for _, args := range [][]string{{"jq", "-c", "."}, {"jq", "-c", "-n", "inputs"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			for i, l := range stopWhenBusy(t, args...) {
+				if !strings.Contains(l, `"content":"busy"`) {
+					t.Fatalf("output line %d is %q", i+1, l)
+				}
+			}
+		})
+	}
+}
+
+// stopWhenBusy runs zevo ARGS on endless input, stops it with SIGTERM once
+// its first block of output is out, and returns its output lines, each of
+// them JSON: the output must end at the end of a line.
+func stopWhenBusy(t *testing.T, args ...string) []string {
+	t.Helper()
 	w := &signalWriter{started: make(chan struct{})}
 	stdin := repeatReader(`{"type": "text", "content": "busy"}` + "\n")
 	e := newEnv(stdin, w, io.Discard)
-	go e.run([]string{"zevo", "translate", "--to", "zero", "--run-id", "run_busy"})
-	<-w.started // the first 256 KB block is out: zevo is in the middle of the stream
+	go e.run(append([]string{"zevo"}, args...))
+	select {
+	case <-w.started: // the first 256 KB block is out: zevo is in the middle of the stream
+	case <-time.After(time.Minute):
+		t.Fatal("no output from an endless input after a minute")
+	}
 	if code := e.stop(syscall.SIGTERM, nil); code != ExitTerminate {
 		t.Fatalf("stop = %d, want %d", code, ExitTerminate)
 	}
@@ -331,10 +361,7 @@ func TestStopWhileBusy(t *testing.T) {
 			t.Fatalf("output line %d is not JSON: %q", i+1, l)
 		}
 	}
-	n := len(evs)
-	if n < 3 || !strings.Contains(evs[n-2], `"code":"interrupted"`) || !strings.Contains(evs[n-1], `"status":"interrupted"`) {
-		t.Fatalf("the output does not end with the interrupted run's close:\n%s\n%s", evs[max(0, n-2)], evs[n-1])
-	}
+	return evs
 }
 
 // readBytes is what process pid has read so far (rchar in /proc/PID/io).

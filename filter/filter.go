@@ -8,9 +8,12 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/itchyny/gojq"
+
+	"github.com/zevo/zevo/jsonl"
 )
 
 // Var is a named variable for the expression ($name), as --arg and
@@ -42,6 +45,10 @@ type Options struct {
 	Workers  int  // goroutines for per-line expressions; 0: one per CPU
 	// Environ gives $ENV and env; nil: empty.
 	Environ func() []string
+	// Lock, when set, is held while Run writes results out, so that
+	// whoever holds it sees the output end at a result's end and can
+	// write out the rest with Flush (an interruption).
+	Lock sync.Locker
 }
 
 // CompileError is an expression that does not parse or compile. It names
@@ -84,6 +91,8 @@ type Filter struct {
 	want map[string]bool
 	// ctx bounds every run of the expression (tests give it a deadline).
 	ctx context.Context
+	// w is the output of the running Run, set and read with opt.Lock held.
+	w *jsonl.Writer
 }
 
 // Names of the hidden variables that carry a line's place to the

@@ -78,6 +78,7 @@ func (f *Filter) runParallel(inputs []Input, w *jsonl.Writer, errw io.Writer) (S
 		defer close(writerDone)
 		for b := range order {
 			<-b.done
+			unlock := f.lock()
 			if !stopped.Load() {
 				w.Write(b.out)
 				if len(b.msgs) > 0 {
@@ -94,6 +95,7 @@ func (f *Filter) runParallel(inputs []Input, w *jsonl.Writer, errw io.Writer) (S
 					werr = w.Err()
 				}
 			}
+			unlock()
 			b.reset()
 			free <- b
 		}
@@ -174,7 +176,9 @@ inputs:
 	wg.Wait()
 	<-writerDone
 	if werr == nil {
+		unlock := f.lock()
 		werr = w.Flush()
+		unlock()
 	}
 	return total, werr
 }

@@ -68,7 +68,15 @@ type runner struct {
 	events []any // scratch list of --stream events
 	st     Stats
 	stop   bool // halt or FailFast: no more values
+	// spill, when set, writes out the results so far: value calls it
+	// whenever they pass spillBytes, so that one run that yields without
+	// end (-n 'inputs', range(1e9)) is written as it goes, in bounded
+	// memory.
+	spill func()
 }
+
+// spillBytes is how much output value keeps before it calls spill.
+const spillBytes = 32 << 10
 
 func (f *Filter) newRunner() *runner {
 	r := &runner{f: f, enc: newEncoder(&f.opt.Output), menc: encoder{}}
@@ -214,6 +222,9 @@ func (r *runner) value(v any, raw []byte, exact bool, name string, num int) {
 			return
 		}
 		r.emit(x, v, raw, exact, name, num)
+		if r.spill != nil && len(r.out) >= spillBytes {
+			r.spill()
+		}
 	}
 }
 
@@ -339,10 +350,37 @@ func (r *runner) stderr(v any) {
 // reading would wait for input. The error is a failure to write out.
 func (f *Filter) Run(inputs []Input, out, errw io.Writer) (Stats, error) {
 	w := jsonl.NewWriter(out)
+	unlock := f.lock()
+	f.w = w
+	unlock()
+	defer func() {
+		unlock := f.lock()
+		f.w = nil
+		unlock()
+	}()
 	if f.parallel {
 		return f.runParallel(inputs, w, errw)
 	}
 	return f.runSerial(inputs, w, errw)
+}
+
+// lock takes opt.Lock, if any, and returns what releases it.
+func (f *Filter) lock() func() {
+	if f.opt.Lock == nil {
+		return func() {}
+	}
+	f.opt.Lock.Lock()
+	return f.opt.Lock.Unlock
+}
+
+// Flush writes out the results Run has buffered. The caller holds
+// opt.Lock, so the output then ends at the end of a result: an
+// interrupted run leaves no half line behind.
+func (f *Filter) Flush() error {
+	if f.w == nil {
+		return nil
+	}
+	return f.w.Flush()
 }
 
 // Eval runs the expression on the JSON value text raw, read at name:num,

@@ -140,6 +140,7 @@ func (f *Filter) runSerial(inputs []Input, w *jsonl.Writer, errw io.Writer) (Sta
 	s := f.src
 	s.inputs, s.idx, s.r = inputs, 0, r
 	drain := func() error {
+		defer f.lock()()
 		if len(r.out) > 0 {
 			w.Write(r.out)
 			r.out = r.out[:0]
@@ -157,8 +158,16 @@ func (f *Filter) runSerial(inputs []Input, w *jsonl.Writer, errw io.Writer) (Sta
 		if err := drain(); err != nil {
 			return err
 		}
+		defer f.lock()()
 		return w.Flush()
 	}
+	r.spill = func() {
+		if err := drain(); err != nil && s.err == nil {
+			s.err = err
+			r.stop = true
+		}
+	}
+	defer func() { r.spill = nil }() // Eval runs on r too, into its own output
 	defer s.close()
 	switch {
 	case f.opt.Slurp:
@@ -208,9 +217,11 @@ func (f *Filter) runSerial(inputs []Input, w *jsonl.Writer, errw io.Writer) (Sta
 	if s.err == nil {
 		s.err = drain()
 	}
+	unlock := f.lock()
 	if err := w.Flush(); s.err == nil {
 		s.err = err
 	}
+	unlock()
 	return r.st, s.err
 }
 
