@@ -33,7 +33,17 @@ type batch struct {
 	msgs  []byte
 	st    Stats
 	done  chan struct{}
+	// spilled carries the results of a batch that outgrow spillBytes (one
+	// line yielding without end: range(1e9), .[] of a huge array) to the
+	// writing goroutine while the batch still runs. Its few places bound
+	// the memory of a batch that is not the next to be written: its worker
+	// waits until it is. Closed when the batch is done.
+	spilled chan []byte
 }
+
+// spillChunks is how many chunks of results a batch holds before its
+// worker waits for the writing goroutine.
+const spillChunks = 4
 
 func (b *batch) reset() {
 	b.buf, b.lines, b.out, b.msgs = b.buf[:0], b.lines[:0], b.out[:0], b.msgs[:0]
@@ -65,10 +75,17 @@ func (f *Filter) runParallel(inputs []Input, w *jsonl.Writer, errw io.Writer) (S
 		go func() {
 			defer wg.Done()
 			r := f.newRunner()
+			var cur *batch
+			r.spill = func() {
+				cur.spilled <- r.out
+				r.out = make([]byte, 0, spillBytes+spillBytes/2)
+			}
 			for b := range work {
 				if !stopped.Load() {
+					cur = b
 					r.batch(b)
 				}
+				close(b.spilled)
 				close(b.done)
 			}
 		}()
@@ -77,6 +94,17 @@ func (f *Filter) runParallel(inputs []Input, w *jsonl.Writer, errw io.Writer) (S
 	go func() {
 		defer close(writerDone)
 		for b := range order {
+			for c := range b.spilled {
+				unlock := f.lock()
+				if !stopped.Load() {
+					w.Write(c)
+					if w.Err() != nil {
+						stopped.Store(true)
+						werr = w.Err()
+					}
+				}
+				unlock()
+			}
 			<-b.done
 			unlock := f.lock()
 			if !stopped.Load() {
@@ -107,8 +135,10 @@ func (f *Filter) runParallel(inputs []Input, w *jsonl.Writer, errw io.Writer) (S
 	dispatch := func(flush bool) {
 		cur.flush = flush
 		cur.done = make(chan struct{})
+		cur.spilled = make(chan []byte, spillChunks)
 		if len(cur.lines) == 0 {
-			close(cur.done) // nothing to run: only messages or a flush
+			close(cur.spilled) // nothing to run: only messages or a flush
+			close(cur.done)
 		} else {
 			work <- cur
 		}

@@ -2,6 +2,7 @@ package filter
 
 import (
 	"io"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -72,5 +73,46 @@ func TestOneRunWritesAsItGoes(t *testing.T) {
 	<-done
 	if got := out.got.String(); strings.Count(got, "still going") != 10000 || strings.Count(got, "\n") != 10000 {
 		t.Errorf("output %d bytes, not the 10000 results", len(got))
+	}
+}
+
+// heapWriter counts what is written to it and samples the Go heap every
+// megabyte of it.
+type heapWriter struct {
+	n, next int
+	peak    uint64
+}
+
+func (w *heapWriter) Write(p []byte) (int, error) {
+	w.n += len(p)
+	if w.n >= w.next {
+		w.next += 1 << 20
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		w.peak = max(w.peak, ms.HeapAlloc)
+	}
+	return len(p), nil
+}
+
+// One line whose results have no end in sight (range(1e9), .[] of a huge
+// array) is written as it goes on the parallel path too, in bounded
+// memory: its results wait in a few chunks, not whole in its batch.
+func TestOneLineWritesAsItGoes(t *testing.T) {
+	f, err := Compile(Options{Expr: "range(5000000)", Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.Parallel() {
+		t.Fatal("range(…) on each line should run on the parallel path")
+	}
+	runtime.GC()
+	w := &heapWriter{}
+	st, err := f.Run([]Input{strInput("one", "1\n")}, w, io.Discard)
+	if err != nil || st.Outputs != 5000000 {
+		t.Fatalf("%v, %d results", err, st.Outputs)
+	}
+	// 37 MiB of results; a few chunks of 32 KB in flight.
+	if w.n < 37<<20 || w.peak > 16<<20 {
+		t.Errorf("%d bytes written; the heap peaked at %d MB", w.n, w.peak>>20)
 	}
 }
