@@ -390,11 +390,19 @@ func (f *Filter) Flush() error {
 func (f *Filter) Eval(raw []byte, name string, num int, out, errw io.Writer) (stop bool, err error) {
 	r := f.seq
 	f.src.name, f.src.num, f.src.r = name, num, r
-	r.line(raw, name, num)
-	if len(r.out) > 0 {
-		_, err = out.Write(r.out)
+	// Results beyond spillBytes are written as they come.
+	r.spill = func() {
+		if _, werr := out.Write(r.out); werr != nil && err == nil {
+			err, r.stop = werr, true
+		}
 		r.out = r.out[:0]
 	}
+	defer func() { r.spill = nil }()
+	r.line(raw, name, num)
+	if len(r.out) > 0 && err == nil {
+		_, err = out.Write(r.out)
+	}
+	r.out = r.out[:0]
 	if len(r.msgs) > 0 {
 		errw.Write(r.msgs)
 		r.msgs = r.msgs[:0]

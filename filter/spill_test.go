@@ -116,3 +116,20 @@ func TestOneLineWritesAsItGoes(t *testing.T) {
 		t.Errorf("%d bytes written; the heap peaked at %d MB", w.n, w.peak>>20)
 	}
 }
+
+// The same for Eval (translate --jq): one event's results are written as
+// they come.
+func TestEvalWritesAsItGoes(t *testing.T) {
+	f, err := Compile(Options{Expr: "range(5000000)"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	w := &heapWriter{}
+	if stop, err := f.Eval([]byte("1"), "one", 1, w, io.Discard); stop || err != nil {
+		t.Fatal(stop, err)
+	}
+	if w.n < 37<<20 || w.peak > 16<<20 {
+		t.Errorf("%d bytes written; the heap peaked at %d MB", w.n, w.peak>>20)
+	}
+}
