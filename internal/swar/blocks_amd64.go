@@ -1,3 +1,5 @@
+//go:build !purego
+
 package swar
 
 // Every amd64 processor has SSE2: the scanners look at sixteen bytes at a

@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // BCAST fills the 16 bytes of X with the byte repeated in the 8 of c.

@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // The scanners' blocks: each function below returns the index of the
