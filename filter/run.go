@@ -73,6 +73,11 @@ type runner struct {
 	// end (-n 'inputs', range(1e9)) is written as it goes, in bounded
 	// memory.
 	spill func()
+	// evalSpill is Eval's spill, made once; it writes to evalOut and keeps
+	// the first error in evalErr.
+	evalSpill func()
+	evalOut   io.Writer
+	evalErr   error
 }
 
 // spillBytes is how much output value keeps before it calls spill.
@@ -391,14 +396,18 @@ func (f *Filter) Eval(raw []byte, name string, num int, out, errw io.Writer) (st
 	r := f.seq
 	f.src.name, f.src.num, f.src.r = name, num, r
 	// Results beyond spillBytes are written as they come.
-	r.spill = func() {
-		if _, werr := out.Write(r.out); werr != nil && err == nil {
-			err, r.stop = werr, true
+	if r.evalSpill == nil {
+		r.evalSpill = func() {
+			if _, err := r.evalOut.Write(r.out); err != nil && r.evalErr == nil {
+				r.evalErr, r.stop = err, true
+			}
+			r.out = r.out[:0]
 		}
-		r.out = r.out[:0]
 	}
-	defer func() { r.spill = nil }()
+	r.evalOut, r.evalErr, r.spill = out, nil, r.evalSpill
 	r.line(raw, name, num)
+	r.spill, r.evalOut = nil, nil
+	err = r.evalErr
 	if len(r.out) > 0 && err == nil {
 		_, err = out.Write(r.out)
 	}
