@@ -61,6 +61,23 @@ func startCmd(t *testing.T, cmd *exec.Cmd) *bytes.Buffer {
 	return &stderr
 }
 
+// startPiped starts cmd with pipes to its standard input (closed when the
+// test ends) and from its standard output, and its standard error kept.
+func startPiped(t *testing.T, cmd *exec.Cmd) (io.WriteCloser, *bufio.Reader, *bytes.Buffer) {
+	t.Helper()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := startCmd(t, cmd)
+	t.Cleanup(func() { stdin.Close() })
+	return stdin, bufio.NewReader(stdout), stderr
+}
+
 // evoStream writes n EvoScientist events of one run (no done).
 func evoStream(n int) []byte {
 	var b bytes.Buffer
@@ -207,17 +224,7 @@ func TestSignals(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%v to %s", c.sig, c.to), func(t *testing.T) {
 			cmd := exec.Command(bin, "translate", "--to", c.to, "--run-id", "run_sig")
-			stdin, err := cmd.StdinPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			stdout, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			stderr := startCmd(t, cmd)
-			defer stdin.Close()
-			out := bufio.NewReader(stdout)
+			stdin, out, stderr := startPiped(t, cmd)
 			readType := func() (string, map[string]any) {
 				l, err := out.ReadString('\n')
 				if err != nil {
@@ -397,16 +404,7 @@ func TestValidateInterrupted(t *testing.T) {
 				args = append(args, "--json")
 			}
 			cmd := exec.Command(bin, args...)
-			stdin, err := cmd.StdinPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			stdout, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			stderr := startCmd(t, cmd)
-			defer stdin.Close()
+			stdin, out, stderr := startPiped(t, cmd)
 			// With --json nothing is written before the end: zevo has read
 			// the input once the bytes it has read (at start up, then the
 			// input) have grown by the input's size.
@@ -425,7 +423,6 @@ func TestValidateInterrupted(t *testing.T) {
 				}
 			}
 			io.WriteString(stdin, input) // one write: under PIPE_BUF, read at once
-			out := bufio.NewReader(stdout)
 			if !asJSON {
 				// Text: the tool result's diagnostic, flushed as the input waits.
 				l, err := out.ReadString('\n')
