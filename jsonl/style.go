@@ -181,9 +181,9 @@ func Unchanged(raw []byte, st Style, rd *redact.Redactor) bool {
 	body := raw[1 : len(raw)-1]
 	for i := 0; i < len(body); i += 2 {
 		if st == GoStyle {
-			i = swar.SkipGo(body, i)
+			i = swar.SkipGoEsc(body, i)
 		} else {
-			i = swar.SkipPython(body, i)
+			i = swar.SkipPythonEsc(body, i)
 		}
 		if i >= len(body) {
 			break
@@ -336,9 +336,9 @@ func restyle(dst, body []byte, i int, st Style) ([]byte, int) {
 	start := i
 	for i < len(body) {
 		if st == GoStyle {
-			i = swar.SkipGo(body, i)
+			i = swar.SkipGoEsc(body, i)
 		} else {
-			i = swar.SkipPython(body, i)
+			i = swar.SkipPythonEsc(body, i)
 		}
 		if i >= len(body) {
 			break

@@ -380,7 +380,9 @@ func stringEnd(b []byte, i int) (end int, esc, ascii bool, why reason) {
 	i++
 	ascii = true
 	for {
-		i = swar.StringStopUTF8(b, i)
+		var e bool
+		i, e = swar.StringStopEsc(b, i)
+		esc = esc || e
 		if i >= len(b) {
 			return i, esc, ascii, rEnd
 		}

@@ -205,6 +205,20 @@ func TestDecodeAsReference(t *testing.T) {
 	} {
 		checkAsReference(t, []byte(s))
 	}
+	// Escapes at every place of strings across the edges of the scanner's
+	// 16-byte blocks: one passed over (\n, \"), one stopped at (\\, \u),
+	// and a closing quote after each.
+	for n := 0; n < 40; n++ {
+		for _, e := range []string{`\n`, `\"`, `\\`, `\\"`, `\u00e9`, `\/`, `\t\"\\`, "é", `\"\"`} {
+			for _, fill := range []string{"a", "\\n"} {
+				checkAsReference(t, []byte(`{"s":"`+strings.Repeat(fill, n/len(fill))+e+`","t":"`+e+strings.Repeat("b", n)+`"}`))
+				checkAsReference(t, []byte(`{"s":"`+strings.Repeat(fill, n/len(fill))+e+`x`+e))
+			}
+			for m := 0; m < 20; m++ {
+				checkAsReference(t, []byte(`{"s":"`+strings.Repeat("a", n)+e+strings.Repeat("b", m)+`"}`))
+			}
+		}
+	}
 }
 
 func FuzzDecode(f *testing.F) {

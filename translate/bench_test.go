@@ -108,3 +108,7 @@ func TestAllocationsPerLineStayLow(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkToEvoSciRedact(b *testing.B) {
+	benchTranslate(b, corpus.Zero, Options{To: EvoSci, Redact: true})
+}

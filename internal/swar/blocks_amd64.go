@@ -13,16 +13,7 @@ const blocks = true
 // they did not look at, and false.
 
 //go:noescape
-func stringStopUTF8Blocks(b []byte, i int) (j int, found bool)
-
-//go:noescape
-func skipPythonBlocks(b []byte, i int) (j int, found bool)
-
-//go:noescape
 func plainPythonBlocks(b []byte, i int) (j int, found bool)
-
-//go:noescape
-func skipGoBlocks(b []byte, i int) (j int, found bool)
 
 //go:noescape
 func plainGoBlocks(b []byte, i int) (j int, found bool)
@@ -36,3 +27,17 @@ func plainGoBlocks(b []byte, i int) (j int, found bool)
 //
 //go:noescape
 func redactBlocks(b []byte) (i int, hit bool)
+
+// The escape-aware scanners' blocks (escape.go) look at sixteen positions
+// at a time while the byte after the last of them remains. When they find
+// no stop, the index they return is past an escape begun by the last byte
+// they looked at.
+
+//go:noescape
+func stringStopEscBlocks(b []byte, i int) (j int, found, esc bool)
+
+//go:noescape
+func skipPythonEscBlocks(b []byte, i int) (j int, found bool)
+
+//go:noescape
+func skipGoEscBlocks(b []byte, i int) (j int, found bool)

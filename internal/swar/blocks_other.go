@@ -6,9 +6,10 @@ package swar
 // look at nothing.
 const blocks = false
 
-func stringStopUTF8Blocks(b []byte, i int) (int, bool) { return i, false }
-func skipPythonBlocks(b []byte, i int) (int, bool)     { return i, false }
-func plainPythonBlocks(b []byte, i int) (int, bool)    { return i, false }
-func skipGoBlocks(b []byte, i int) (int, bool)         { return i, false }
-func plainGoBlocks(b []byte, i int) (int, bool)        { return i, false }
-func redactBlocks(b []byte) (int, bool)                { return 0, false }
+func plainPythonBlocks(b []byte, i int) (int, bool) { return i, false }
+func plainGoBlocks(b []byte, i int) (int, bool)     { return i, false }
+func redactBlocks(b []byte) (int, bool)             { return 0, false }
+
+func stringStopEscBlocks(b []byte, i int) (int, bool, bool) { return i, false, false }
+func skipPythonEscBlocks(b []byte, i int) (int, bool)       { return i, false }
+func skipGoEscBlocks(b []byte, i int) (int, bool)           { return i, false }

@@ -4,41 +4,6 @@ package swar
 // the processor allows (blocks), then eight at a time with the portable
 // code.
 
-// StringStopUTF8 returns the index of the first byte at or after i that
-// ends a plain run inside a JSON string, for a caller that validates UTF-8
-// as it goes: '"', '\\', a control character or a non-ASCII byte; len(b)
-// when there is none.
-func StringStopUTF8(b []byte, i int) int {
-	i, found := stringStopUTF8Blocks(b, i)
-	if found {
-		return i
-	}
-	return stringStopUTF8(b, i)
-}
-
-// SkipGo returns the index of the first byte at or after i that Go's
-// encoding/json may write differently from the input ('\\', '<', '>',
-// '&' or a non-ASCII byte) or that ends a string ('"'); len(b) when there
-// is none.
-func SkipGo(b []byte, i int) int {
-	i, found := skipGoBlocks(b, i)
-	if found {
-		return i
-	}
-	return skipGo(b, i)
-}
-
-// SkipPython returns the index of the first byte at or after i that
-// Python's json.dumps may write differently ('\\' or a byte >= 0x7f) or
-// that ends a string ('"').
-func SkipPython(b []byte, i int) int {
-	i, found := skipPythonBlocks(b, i)
-	if found {
-		return i
-	}
-	return skipPython(b, i)
-}
-
 // PlainGo returns the index of the first byte at or after i that Go's
 // encoding/json writes other than as itself ('"', '\\', a control
 // character, '<', '>', '&' or a non-ASCII byte); len(b) when none.

@@ -49,43 +49,6 @@ found: \
 	MOVB $1, found+40(FP); \
 	RET
 
-// func stringStopUTF8Blocks(b []byte, i int) (j int, found bool)
-// '"', '\\', a control character or a byte >= 0x80.
-TEXT ·stringStopUTF8Blocks(SB), NOSPLIT, $0-41
-	START
-	BCAST(0x2222222222222222, X4)
-	BCAST(0x5c5c5c5c5c5c5c5c, X5)
-	BCAST(0x2020202020202020, X6)
-	CMPQ AX, BX
-	JG   end
-loop:
-	MOVOU (SI)(AX*1), X0
-	FIRST(X4)
-	EQ(X5)
-	BELOW(X6)
-	NEXT
-end:
-	END
-
-// func skipPythonBlocks(b []byte, i int) (j int, found bool)
-// '"', '\\' or a byte >= 0x7f.
-TEXT ·skipPythonBlocks(SB), NOSPLIT, $0-41
-	START
-	BCAST(0x2222222222222222, X4)
-	BCAST(0x5c5c5c5c5c5c5c5c, X5)
-	BCAST(0x7f7f7f7f7f7f7f7f, X6)
-	CMPQ AX, BX
-	JG   end
-loop:
-	MOVOU (SI)(AX*1), X0
-	MOVO  X0, X1
-	EQ(X4)
-	EQ(X5)
-	EQ(X6)
-	NEXT
-end:
-	END
-
 // func plainPythonBlocks(b []byte, i int) (j int, found bool)
 // '"', '\\', a control character or a byte >= 0x7f.
 TEXT ·plainPythonBlocks(SB), NOSPLIT, $0-41
@@ -102,29 +65,6 @@ loop:
 	EQ(X5)
 	EQ(X6)
 	BELOW(X7)
-	NEXT
-end:
-	END
-
-// func skipGoBlocks(b []byte, i int) (j int, found bool)
-// '"', '\\', '<', '>', '&' or a byte >= 0x80.
-TEXT ·skipGoBlocks(SB), NOSPLIT, $0-41
-	START
-	BCAST(0x2222222222222222, X4)
-	BCAST(0x5c5c5c5c5c5c5c5c, X5)
-	BCAST(0x3c3c3c3c3c3c3c3c, X6)
-	BCAST(0x3e3e3e3e3e3e3e3e, X7)
-	BCAST(0x2626262626262626, X8)
-	CMPQ AX, BX
-	JG   end
-loop:
-	MOVOU (SI)(AX*1), X0
-	MOVO  X0, X1
-	EQ(X4)
-	EQ(X5)
-	EQ(X6)
-	EQ(X7)
-	EQ(X8)
 	NEXT
 end:
 	END

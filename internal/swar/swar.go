@@ -62,7 +62,11 @@ func first(i int, m uint64) int { return i + bits.TrailingZeros64(m)>>3 }
 // written out: a shared loop taking the mask as a function value is not
 // inlined, and the indirect call costs a fifth of the speed.
 
-// stringStopUTF8 is StringStopUTF8 in portable Go, eight bytes at a time.
+// stringStopUTF8 returns the index of the first byte at or after i that
+// ends a plain run inside a JSON string, for a caller that validates UTF-8
+// as it goes: '"', '\\', a control character or a non-ASCII byte; len(b)
+// when there is none. Eight bytes at a time, the portable part of
+// StringStopEsc.
 func stringStopUTF8(b []byte, i int) int {
 	for ; i+8 <= len(b); i += 8 {
 		if m := maskStringStopUTF8(binary.LittleEndian.Uint64(b[i:])); m != 0 {
@@ -101,7 +105,10 @@ func maskQuoteOrBackslash(x uint64) uint64 {
 	return eq(x, '"') | eq(x, '\\')
 }
 
-// skipGo is SkipGo in portable Go, eight bytes at a time.
+// skipGo returns the index of the first byte at or after i that Go's
+// encoding/json may write differently from the input ('\\', '<', '>',
+// '&' or a non-ASCII byte) or that ends a string ('"'); len(b) when there
+// is none. The portable part of SkipGoEsc.
 func skipGo(b []byte, i int) int {
 	for ; i+8 <= len(b); i += 8 {
 		if m := maskSkipGo(binary.LittleEndian.Uint64(b[i:])); m != 0 {
@@ -128,7 +135,10 @@ func quoteAmp(x uint64) uint64 { return hit(x|lo*0x04, '&') }
 // bytes that OR 0x02 makes '>'.
 func angle(x uint64) uint64 { return hit(x|lo*0x02, '>') }
 
-// skipPython is SkipPython in portable Go, eight bytes at a time.
+// skipPython returns the index of the first byte at or after i that
+// Python's json.dumps may write differently ('\\' or a byte >= 0x7f) or
+// that ends a string ('"'); len(b) when there is none. The portable part
+// of SkipPythonEsc.
 func skipPython(b []byte, i int) int {
 	for ; i+8 <= len(b); i += 8 {
 		if m := maskSkipPython(binary.LittleEndian.Uint64(b[i:])); m != 0 {

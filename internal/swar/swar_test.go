@@ -31,10 +31,10 @@ var scanners = func() (fns []scanner) {
 		fast, portable func([]byte, int) int
 		stop           func(byte) bool
 	}{
-		{"StringStopUTF8", StringStopUTF8, stringStopUTF8, func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c >= 0x80 }},
+		{"stringStopUTF8", stringStopUTF8, stringStopUTF8, func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c >= 0x80 }},
 		{"QuoteOrBackslash", QuoteOrBackslash, QuoteOrBackslash, func(c byte) bool { return c == '"' || c == '\\' }},
-		{"SkipGo", SkipGo, skipGo, func(c byte) bool { return c == '\\' || c == '"' || c == '<' || c == '>' || c == '&' || c >= 0x80 }},
-		{"SkipPython", SkipPython, skipPython, func(c byte) bool { return c == '\\' || c == '"' || c >= 0x7f }},
+		{"skipGo", skipGo, skipGo, func(c byte) bool { return c == '\\' || c == '"' || c == '<' || c == '>' || c == '&' || c >= 0x80 }},
+		{"skipPython", skipPython, skipPython, func(c byte) bool { return c == '\\' || c == '"' || c >= 0x7f }},
 		{"PlainGo", PlainGo, plainGo, func(c byte) bool {
 			return c == '"' || c == '\\' || c < 0x20 || c == '<' || c == '>' || c == '&' || c >= 0x80
 		}},
@@ -184,7 +184,10 @@ func BenchmarkScan(b *testing.B) {
 	for _, f := range []struct {
 		name string
 		fn   func([]byte, int) int
-	}{{"StringStopUTF8", StringStopUTF8}, {"SkipPython", SkipPython}, {"SkipGo", SkipGo}, {"PlainGo", PlainGo}} {
+	}{
+		{"StringStopEsc", func(b []byte, i int) int { j, _ := StringStopEsc(b, i); return j }},
+		{"SkipPythonEsc", SkipPythonEsc}, {"SkipGoEsc", SkipGoEsc}, {"PlainGo", PlainGo},
+	} {
 		b.Run(f.name, func(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			for b.Loop() {
@@ -206,7 +209,7 @@ func BenchmarkScan(b *testing.B) {
 	}
 }
 
-// agree holds every scanner (from i) and MayHoldRedactWord, in both their
+// agree holds every scanner (from i), the escape-aware ones included, and MayHoldRedactWord, in both their
 // forms, to their one-byte-at-a-time definitions on b.
 func agree(t *testing.T, b []byte, i int) {
 	t.Helper()
@@ -215,6 +218,7 @@ func agree(t *testing.T, b []byte, i int) {
 			t.Fatalf("%s(%q, %d) = %d, want %d", s.name, b, i, got, want)
 		}
 	}
+	escAgree(t, b, i)
 	want := anyRedactWord(b)
 	for _, m := range mayHoldRedactWords {
 		if got := m.fn(b); got != want {
