@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/zevo/zevo/internal/swar"
 	"github.com/zevo/zevo/jsonl"
 )
 
@@ -593,16 +594,18 @@ func (d *decoder) skipString() error {
 	b := d.data
 	i := d.pos + 1
 	for {
-		j := i
-		var or byte
-		for j < len(b) && !strStop[b[j]] {
-			or |= b[j]
-			j++
+		// Past the plain text and the escapes \", \n, \t, \r, \b, \f,
+		// which are valid as they are.
+		i, _ = swar.StringStopEsc(b, i)
+		if i < len(b) && b[i] >= 0x80 {
+			if r, n := utf8.DecodeRune(b[i:]); r == utf8.RuneError && n == 1 {
+				d.exact = false
+				i++
+			} else {
+				i += n
+			}
+			continue
 		}
-		if or >= 0x80 && !utf8.Valid(b[i:j]) {
-			d.exact = false
-		}
-		i = j
 		if i >= len(b) {
 			d.pos = i
 			return d.errorf(endValue)

@@ -140,6 +140,45 @@ func TestDecodeExact(t *testing.T) {
 	}
 }
 
+// A string skipped for a projection is read as one decoded: the same
+// lines are accepted, with the same message for the others, and the
+// same lines are not exact (invalid UTF-8, a lone surrogate). The bodies
+// put escapes, bad bytes and the closing quote at every place around the
+// edges of the 16-byte blocks the skip scans.
+func TestSkipStringAsDecode(t *testing.T) {
+	pieces := []string{`\n`, `\"`, `\\`, `\\"`, `\/`, `\u00e9`, `\ud83d\ude00`, `\ud800`, `\ud800x`, `\u12`, `\x`, `\`,
+		"é", "\xff", "\xe2\x80", "\x01", "\t\\\"\\\\", "日本"}
+	decode := func(line string, want map[string]bool) (bool, string) {
+		var d decoder
+		d.reset([]byte(line))
+		d.want = want
+		_, _, err := d.next()
+		if err != nil {
+			return false, err.Error()
+		}
+		return d.exact, ""
+	}
+	n := 0
+	for pad := 0; pad < 36; pad++ {
+		for _, p := range pieces {
+			for _, after := range []string{"", "abc", `\"x`, `\\`} {
+				line := `{"a":1,"b":"` + strings.Repeat("x", pad) + p + after + `"}`
+				wantExact, wantErr := decode(line, nil)
+				gotExact, gotErr := decode(line, map[string]bool{"a": true})
+				if gotExact != wantExact || gotErr != wantErr {
+					t.Fatalf("%q: skipped: exact %v, error %q; decoded: exact %v, error %q", line, gotExact, gotErr, wantExact, wantErr)
+				}
+				if wantErr != "" {
+					n++
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no line was rejected: the bodies do not test the errors")
+	}
+}
+
 // FuzzDecode checks the decoder against encoding/json: every value
 // encoding/json reads, it reads the same; it accepts nothing else but
 // Python's NaN and infinities.
