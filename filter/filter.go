@@ -89,6 +89,9 @@ type Filter struct {
 	seq      *runner // the runner of the sequential path and of Eval
 	// want are the only top-level keys the expression sees (nil: all).
 	want map[string]bool
+	// fast evaluates the expression on objects without gojq (nil: it
+	// cannot); see fast.go.
+	fast *fast
 	// ctx bounds every run of the expression (tests give it a deadline).
 	ctx context.Context
 	// w is the output of the running Run, set and read with opt.Lock held.
@@ -130,6 +133,7 @@ func Compile(opt Options) (*Filter, error) {
 	if f.parallel && !opt.SortKeys && !opt.ASCII && !opt.RawInput && !opt.Stream {
 		f.want = project(q)
 	}
+	fq := compileFast(q)
 	q.FuncDefs = append(missing(opt.Expr), q.FuncDefs...)
 
 	names := make([]string, 0, len(opt.Vars)+3)
@@ -158,7 +162,13 @@ func Compile(opt Options) (*Filter, error) {
 	if len(paths) == 0 {
 		paths = []string{"~/.jq", "$ORIGIN/../lib/jq", "$ORIGIN/../lib"}
 	}
-	copts = append(copts, gojq.WithModuleLoader(gojq.NewModuleLoader(paths)))
+	loader := gojq.NewModuleLoader(paths)
+	watch, watched := loader.(moduleLoader)
+	if watched {
+		watch = &initWatch{moduleLoader: watch}
+		loader = watch
+	}
+	copts = append(copts, gojq.WithModuleLoader(loader))
 	if f.places {
 		// The place of a line reaches the expression as variables, since a
 		// function registered with the compiler cannot tell which
@@ -205,7 +215,31 @@ func Compile(opt Options) (*Filter, error) {
 		return nil, ce
 	}
 	f.code = code
+	// An init module (~/.jq) may define select or empty anew: then the
+	// expression is not what fast knows.
+	if watched && !watch.(*initWatch).loaded {
+		f.fast = fq
+	}
 	return f, nil
+}
+
+// moduleLoader is what gojq's module loader does.
+type moduleLoader interface {
+	LoadInitModules() ([]*gojq.Query, error)
+	LoadModuleWithMeta(name string, meta map[string]any) (*gojq.Query, error)
+	LoadJSONWithMeta(name string, meta map[string]any) (any, error)
+}
+
+// initWatch is gojq's module loader, noting whether it loaded init modules.
+type initWatch struct {
+	moduleLoader
+	loaded bool
+}
+
+func (w *initWatch) LoadInitModules() ([]*gojq.Query, error) {
+	qs, err := w.moduleLoader.LoadInitModules()
+	w.loaded = w.loaded || len(qs) > 0 || err != nil
+	return qs, err
 }
 
 // jqOnly are definitions of jq builtins that gojq lacks, as far as gojq

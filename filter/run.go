@@ -215,6 +215,15 @@ func (r *runner) unread(msg string) {
 // value runs the expression on v, whose JSON text is raw (exact: raw
 // spells v faithfully), read at name:num (num 0: no place).
 func (r *runner) value(v any, raw []byte, exact bool, name string, num int) {
+	if obj, ok := v.(map[string]any); ok && r.f.fast != nil {
+		if x, ok := r.f.fast.eval(obj); ok {
+			r.emit(x, v, raw, exact, name, num)
+			if r.spill != nil && len(r.out) >= spillBytes {
+				r.spill()
+			}
+		}
+		return
+	}
 	r.setPlace(name, num)
 	iter := r.f.code.RunWithContext(r.f.ctx, v, r.vals...)
 	for {

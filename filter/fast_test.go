@@ -1,0 +1,150 @@
+package filter
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/itchyny/gojq"
+)
+
+func TestCompileFast(t *testing.T) {
+	for expr, want := range map[string]*fast{
+		`select(.type=="tool_call")`:          {op: fastSelect, key: "type", lit: "tool_call"},
+		`select("x\u00e9" != ."a b")`:         {op: fastSelect, key: "a b", lit: "xé", ne: true},
+		`.content`:                            {op: fastIndex, key: "content"},
+		`."type"`:                             {op: fastIndex, key: "type"},
+		`.content // empty`:                   {op: fastOrEmpty, key: "content"},
+		`.a?`:                                 nil,
+		`.a.b`:                                nil,
+		`.["a"]`:                              nil,
+		`.`:                                   nil,
+		`select(.a=="x"|not)`:                 nil,
+		`select((.a)=="x")`:                   nil,
+		`select(.a=="\(.b)")`:                 nil,
+		`select(.a==1)`:                       nil,
+		`select(.a=="x") | .b`:                nil,
+		`select(.a=="x", .b=="y")`:            nil,
+		`select(.a < "x")`:                    nil,
+		`select(.a == @base64 "x")`:           nil,
+		`.a // empty // 1`:                    nil,
+		`(.a // empty)`:                       nil,
+		`.a // "none"`:                        nil,
+		`def f: 1; .a`:                        nil,
+		`def select(f): 1; select(.a == "x")`: nil,
+		`.a as $x | $x`:                       nil,
+		`empty`:                               nil,
+	} {
+		q, err := gojq.Parse(expr)
+		if err != nil {
+			t.Fatal(expr, err)
+		}
+		got := compileFast(q)
+		if (got == nil) != (want == nil) || got != nil && *got != *want {
+			t.Errorf("%s: %+v, want %+v", expr, got, want)
+		}
+	}
+}
+
+// fastInputs are values of every kind under the keys the expressions of
+// TestFastAsGojq read, and values that are not objects.
+func fastInputs(rng *rand.Rand, n int) string {
+	vals := []string{`null`, `false`, `true`, `0`, `-0`, `1.50`, `1e2`, `100000000000000000000001`, `NaN`,
+		`"x"`, `"tool_call"`, `"tool_call "`, `"Tool_call"`, `"tool\u005fcall"`, `"xé"`, `"x\u00e9"`, `""`,
+		"\"\xff\"", `"a\"b"`, `[]`, `["x"]`, `{}`, `{"type":"x"}`}
+	keys := []string{"type", "a", "a b", "content", "b"}
+	var b strings.Builder
+	for range n {
+		switch rng.IntN(12) {
+		case 0:
+			b.WriteString(vals[rng.IntN(len(vals))] + "\n")
+		case 1:
+			b.WriteString(`{"type": "x", ` + "\n") // a bad line
+		default:
+			b.WriteString("{")
+			for i := range rng.IntN(5) {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, "%q: %s", keys[rng.IntN(len(keys))], vals[rng.IntN(len(vals))])
+			}
+			b.WriteString("}\n")
+		}
+	}
+	return b.String()
+}
+
+// TestFastAsGojq runs each expression fast knows with and without it, in
+// every output layout, serially and in parallel: the output, the messages
+// and the counts must be the same.
+func TestFastAsGojq(t *testing.T) {
+	exprs := []string{
+		`select(.type=="tool_call")`, `select(.type!="tool_call")`, `select("x" == .a)`, `select(.a == "xé")`,
+		`select(."a b" == "")`, `select(.content != "x")`, `.type`, `.content`, `."a b"`, `.a // empty`, `.type//empty`,
+	}
+	layouts := []Output{{}, {Compact: true}, {Pretty: true, Indent: 2}, {Pretty: true, Tab: true, Colors: &DefaultPalette},
+		{Raw: true}, {Join: true}, {Raw0: true}, {Seq: true}, {ASCII: true}, {SortKeys: true}, {Raw: true, ASCII: true}}
+	rng := rand.New(rand.NewPCG(7, 8))
+	rounds := 6
+	if testing.Short() {
+		rounds = 2
+	}
+	for _, expr := range exprs {
+		for _, layout := range layouts {
+			for _, workers := range []int{1, 2} {
+				for range rounds {
+					input := fastInputs(rng, 40)
+					var outs, errs [2]string
+					for i, on := range []bool{true, false} {
+						f, err := Compile(Options{Expr: expr, Workers: workers, Output: layout})
+						if err != nil {
+							t.Fatal(expr, err)
+						}
+						if f.fast == nil {
+							t.Fatalf("%s: no fast form", expr)
+						}
+						if !on {
+							f.fast = nil
+						}
+						var out, ew strings.Builder
+						st, err := f.Run([]Input{strInput("in", input)}, &out, &ew)
+						if err != nil {
+							t.Fatal(err)
+						}
+						outs[i], errs[i] = out.String()+fmt.Sprintf("%+v", st), ew.String()
+					}
+					if outs[0] != outs[1] || errs[0] != errs[1] {
+						t.Fatalf("%s, %+v, %d workers, on\n%s\nfast:\n%s\n%s\ngojq:\n%s\n%s", expr, layout, workers, input, outs[0], errs[0], outs[1], errs[1])
+					}
+				}
+			}
+		}
+	}
+}
+
+// An init module (~/.jq) may define select anew: the expression is then
+// gojq's alone.
+func TestFastNotWithInitModule(t *testing.T) {
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, ".jq"), []byte(`def select(f): "mine";`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", home)
+	f, err := Compile(Options{Expr: `select(.type == "x")`, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.fast != nil {
+		t.Fatal("fast form despite ~/.jq")
+	}
+	var out, ew strings.Builder
+	if _, err := f.Run([]Input{strInput("in", `{"type":"y"}`+"\n")}, &out, &ew); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != "\"mine\"\n" {
+		t.Fatalf("output %q, stderr %q: ~/.jq's select not used", out.String(), ew.String())
+	}
+}
