@@ -108,7 +108,8 @@ check "to evosci" translate --to evosci "$WORK/check.zero.jsonl" -- \
 
 # --- timing -----------------------------------------------------------------
 # measure CASE TOOL INPUT CMD...: one run, output to /dev/null; appends
-# "case|tool|wall s|cpu s|maxrss KiB|bytes" to $RESULTS.
+# "case, tool, wall s, cpu s, maxrss KiB, bytes", tab-separated (a case
+# may hold '|'), to $RESULTS.
 RESULTS=$WORK/results.txt
 : >"$RESULTS"
 LOAD0=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -125,7 +126,8 @@ measure() {
 		exit 1
 	fi
 	read -r rss usr sys < <(tail -1 "$WORK/time.out")
-	echo "$c|$tool|$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f", (b-a)/1e9}')|$(awk -v u="$usr" -v s="$sys" 'BEGIN{printf "%.2f", u+s}')|$rss|$(stat -c %s "$in")" >>"$RESULTS"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$c" "$tool" "$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f", (b-a)/1e9}')" \
+		"$(awk -v u="$usr" -v s="$sys" 'BEGIN{printf "%.2f", u+s}')" "$rss" "$(stat -c %s "$in")" >>"$RESULTS"
 }
 
 # The zevo binaries: this tree's, and the base revision's when BASE is set.
@@ -182,7 +184,7 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 echo
 # "x jq 1.6" is jq's median over this row's (how many times faster than jq);
 # "x base" is zevo-base's median over zevo's, both from the same run.
-awk -F'|' '
+awk -F'\t' '
 {
 	k = $1 SUBSEP $2
 	if (!(k in n)) { order[++m] = k; cs[k] = $1; ts[k] = $2 }
@@ -213,7 +215,9 @@ END {
 		rw = "-"; rc = "-"; xw = "-"; xc = "-"
 		if (ts[k] != "jq" && (cs[k] in jw)) { rw = ratio(jw[cs[k]], mw[k]); rc = ratio(jc[cs[k]], mc[k]) }
 		if (ts[k] == "zevo" && (cs[k] in bw)) { xw = ratio(bw[cs[k]], mw[k]); xc = ratio(bc[cs[k]], mc[k]) }
-		printf "| %s | %s | %.2f | %.0f | %.2f | %.1f | %s | %s | %s | %s |\n", cs[k], ts[k], mw[k], bytes[k] / 1048576 / mw[k], mc[k], rss[k] / 1024, rw, rc, xw, xc
+		name = cs[k]
+		gsub(/\|/, "\\|", name) # a bar, escaped in a Markdown table cell
+		printf "| %s | %s | %.2f | %.0f | %.2f | %.1f | %s | %s | %s | %s |\n", name, ts[k], mw[k], bytes[k] / 1048576 / mw[k], mc[k], rss[k] / 1024, rw, rc, xw, xc
 	}
 	for (i = 1; i <= m; i++) {
 		k = order[i]
@@ -226,7 +230,7 @@ if [ "$HUGE" != 0 ]; then
 	echo
 	for p in evosci zero; do
 		f=$WORK/huge-$HUGE.$p.jsonl
-		echo "huge line ($p): $(stat -c %s "$f") bytes; peak RSS / line = $(awk -F'|' -v c="huge-$p-to-$([ $p = evosci ] && echo zero || echo evosci)" -v b="$(stat -c %s "$f")" '$1 == c && $2 == "zevo" {printf "%.2f", $5 * 1024 / b}' "$RESULTS")"
+		echo "huge line ($p): $(stat -c %s "$f") bytes; peak RSS / line = $(awk -F'\t' -v c="huge-$p-to-$([ $p = evosci ] && echo zero || echo evosci)" -v b="$(stat -c %s "$f")" '$1 == c && $2 == "zevo" {printf "%.2f", $5 * 1024 / b}' "$RESULTS")"
 	done
 fi
 if [ "${LATENCY_LINES:-1000}" != 0 ]; then
