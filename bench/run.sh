@@ -157,7 +157,7 @@ for rep in $(seq "$REPS"); do
 	done
 	# The first two are evaluated without gojq (filter/fast.go); the third
 	# is not, and shows what any other expression costs.
-	for f in 'select(.type=="tool_call")' '.content // empty' 'select(.type=="tool_call") | .name'; do
+	for f in 'select(.type=="tool_call")' '.content // empty' 'select(.type=="tool_call") | {name, id}'; do
 		c="jq:$f"
 		for z in "${ORDER[@]}"; do
 			if has "$z" jq; then measure "$c" "$z" "$EVO" "$(bin "$z")" jq -c "$f"; fi

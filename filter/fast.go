@@ -6,6 +6,7 @@ import "github.com/itchyny/gojq"
 // of agent logs comes down to, without gojq:
 //
 //	select(.key == "text")   (or !=, the string on either side)
+//	select(.key == "text") | .other
 //	.key
 //	.key // empty
 //
@@ -16,10 +17,11 @@ import "github.com/itchyny/gojq"
 // the same result: TestFastAsGojq compares the two paths on every kind of
 // value.
 type fast struct {
-	op  fastOp
-	key string
-	lit string // the text select compares with
-	ne  bool   // select(... != ...)
+	op   fastOp
+	key  string
+	lit  string // the text select compares with
+	ne   bool   // select(... != ...)
+	then string // select(...) | .then, when not ""
 }
 
 type fastOp int
@@ -37,7 +39,13 @@ func (p *fast) eval(obj map[string]any) (any, bool) {
 	switch p.op {
 	case fastSelect:
 		s, ok := v.(string)
-		return obj, (ok && s == p.lit) != p.ne
+		if (ok && s == p.lit) == p.ne {
+			return nil, false
+		}
+		if p.then != "" {
+			return obj[p.then], true
+		}
+		return obj, true
 	case fastOrEmpty:
 		return v, v != nil && v != false
 	}
@@ -50,6 +58,15 @@ func (p *fast) eval(obj map[string]any) (any, bool) {
 func compileFast(q *gojq.Query) *fast {
 	if q == nil || q.Meta != nil || len(q.Imports) > 0 || len(q.FuncDefs) > 0 || len(q.Patterns) > 0 {
 		return nil
+	}
+	if q.Op == gojq.OpPipe {
+		sel := compileFast(q.Left)
+		k, ok := indexKey(q.Right)
+		if sel == nil || sel.op != fastSelect || sel.then != "" || !ok {
+			return nil
+		}
+		sel.then = k
+		return sel
 	}
 	if q.Op == gojq.OpAlt {
 		if k, ok := indexKey(q.Left); ok && isFunc(q.Right, "empty", 0) {

@@ -26,7 +26,12 @@ func TestCompileFast(t *testing.T) {
 		`select((.a)=="x")`:                   nil,
 		`select(.a=="\(.b)")`:                 nil,
 		`select(.a==1)`:                       nil,
-		`select(.a=="x") | .b`:                nil,
+		`select(.a=="x") | .b`:                {op: fastSelect, key: "a", lit: "x", then: "b"},
+		`select(.a=="x") | .b | .c`:           nil,
+		`select(.a=="x") | .b?`:               nil,
+		`select(.a=="x") | .b // empty`:       nil,
+		`.b | select(.a=="x")`:                nil,
+		`select(.a=="x") | select(.b=="y")`:   nil,
 		`select(.a=="x", .b=="y")`:            nil,
 		`select(.a < "x")`:                    nil,
 		`select(.a == @base64 "x")`:           nil,
@@ -83,7 +88,7 @@ func fastInputs(rng *rand.Rand, n int) string {
 func TestFastAsGojq(t *testing.T) {
 	exprs := []string{
 		`select(.type=="tool_call")`, `select(.type!="tool_call")`, `select("x" == .a)`, `select(.a == "xé")`,
-		`select(."a b" == "")`, `select(.content != "x")`, `.type`, `.content`, `."a b"`, `.a // empty`, `.type//empty`,
+		`select(."a b" == "")`, `select(.content != "x")`, `select(.type == "x") | .content`, `select(.a != "") | .a`, `.type`, `.content`, `."a b"`, `.a // empty`, `.type//empty`,
 	}
 	layouts := []Output{{}, {Compact: true}, {Pretty: true, Indent: 2}, {Pretty: true, Tab: true, Colors: &DefaultPalette},
 		{Raw: true}, {Join: true}, {Raw0: true}, {Seq: true}, {ASCII: true}, {SortKeys: true}, {Raw: true, ASCII: true}}
