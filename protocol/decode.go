@@ -242,7 +242,7 @@ func (d *Decoder) members(b []byte, raw string, i int, o *Object) (int, bool) {
 				m.typ = gjson.Number
 			}
 		}
-		o.put(m, true)
+		o.put(&m, true)
 		i = skipSpace(b, i)
 		if i >= len(b) {
 			return d.fail(i, rEnd)

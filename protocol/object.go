@@ -203,20 +203,20 @@ func (o *Object) Set(key string, v gjson.Result) {
 		// The text as given: Raw need not be the same spelling.
 		m.str, m.esc, m.decoded = v.Str, true, true
 	}
-	o.put(m, false)
+	o.put(&m, false)
 }
 
 // put sets m; from the input, a key already there is a duplicate.
-func (o *Object) put(m Member, input bool) {
+func (o *Object) put(m *Member, input bool) {
 	if i := o.find(m.Key); i >= 0 {
 		if input && o.Dup == "" {
 			o.Dup = m.Key
 		}
-		o.members[i] = m
+		o.members[i] = *m
 		return
 	}
 	o.lens |= 1 << (len(m.Key) & 63)
-	o.members = append(o.members, m)
+	o.members = append(o.members, *m)
 	switch {
 	case o.index != nil:
 		o.index[m.Key] = len(o.members) - 1
