@@ -412,6 +412,12 @@ func FuzzRoundTrip(f *testing.F) {
 		if !json.Valid([]byte(args)) || !utf8.ValidString(args) || !strings.HasPrefix(strings.TrimSpace(args), "{") || text == "" {
 			return
 		}
+		// On one line: a line break between its tokens would end the line.
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, []byte(args)); err != nil {
+			t.Fatal(err)
+		}
+		args = compact.String()
 		str := func(s string) string { b, _ := json.Marshal(s); return string(b) }
 		var b strings.Builder
 		fmt.Fprintf(&b, `{"type": "thinking", "content": %s, "id": 0}`+"\n", str(text))
