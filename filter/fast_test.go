@@ -82,14 +82,45 @@ func fastInputs(rng *rand.Rand, n int) string {
 	return b.String()
 }
 
+// fastDiff runs expr on input with and without its fast form and
+// describes any difference in output, messages or counts.
+func fastDiff(t *testing.T, expr string, layout Output, workers int, input string) string {
+	t.Helper()
+	var outs, errs [2]string
+	for i, on := range []bool{true, false} {
+		f, err := Compile(Options{Expr: expr, Workers: workers, Output: layout})
+		if err != nil {
+			t.Fatal(expr, err)
+		}
+		if f.fast == nil {
+			t.Fatalf("%s: no fast form", expr)
+		}
+		if !on {
+			f.fast = nil
+		}
+		var out, ew strings.Builder
+		st, err := f.Run([]Input{strInput("in", input)}, &out, &ew)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs[i], errs[i] = out.String()+fmt.Sprintf("%+v", st), ew.String()
+	}
+	if outs[0] != outs[1] || errs[0] != errs[1] {
+		return fmt.Sprintf("%s, %+v, %d workers, on\n%s\nfast:\n%s\n%s\ngojq:\n%s\n%s", expr, layout, workers, input, outs[0], errs[0], outs[1], errs[1])
+	}
+	return ""
+}
+
+var fastExprs = []string{
+	`select(.type=="tool_call")`, `select(.type!="tool_call")`, `select("x" == .a)`, `select(.a == "xé")`,
+	`select(."a b" == "")`, `select(.content != "x")`, `select(.type == "x") | .content`, `select(.a != "") | .a`, `.type`,
+	`.content`, `."a b"`, `.a // empty`, `.type//empty`,
+}
+
 // TestFastAsGojq runs each expression fast knows with and without it, in
 // every output layout, serially and in parallel: the output, the messages
 // and the counts must be the same.
 func TestFastAsGojq(t *testing.T) {
-	exprs := []string{
-		`select(.type=="tool_call")`, `select(.type!="tool_call")`, `select("x" == .a)`, `select(.a == "xé")`,
-		`select(."a b" == "")`, `select(.content != "x")`, `select(.type == "x") | .content`, `select(.a != "") | .a`, `.type`, `.content`, `."a b"`, `.a // empty`, `.type//empty`,
-	}
 	layouts := []Output{{}, {Compact: true}, {Pretty: true, Indent: 2}, {Pretty: true, Tab: true, Colors: &DefaultPalette},
 		{Raw: true}, {Join: true}, {Raw0: true}, {Seq: true}, {ASCII: true}, {SortKeys: true}, {Raw: true, ASCII: true}}
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -97,37 +128,31 @@ func TestFastAsGojq(t *testing.T) {
 	if testing.Short() {
 		rounds = 2
 	}
-	for _, expr := range exprs {
+	for _, expr := range fastExprs {
 		for _, layout := range layouts {
 			for _, workers := range []int{1, 2} {
 				for range rounds {
-					input := fastInputs(rng, 40)
-					var outs, errs [2]string
-					for i, on := range []bool{true, false} {
-						f, err := Compile(Options{Expr: expr, Workers: workers, Output: layout})
-						if err != nil {
-							t.Fatal(expr, err)
-						}
-						if f.fast == nil {
-							t.Fatalf("%s: no fast form", expr)
-						}
-						if !on {
-							f.fast = nil
-						}
-						var out, ew strings.Builder
-						st, err := f.Run([]Input{strInput("in", input)}, &out, &ew)
-						if err != nil {
-							t.Fatal(err)
-						}
-						outs[i], errs[i] = out.String()+fmt.Sprintf("%+v", st), ew.String()
-					}
-					if outs[0] != outs[1] || errs[0] != errs[1] {
-						t.Fatalf("%s, %+v, %d workers, on\n%s\nfast:\n%s\n%s\ngojq:\n%s\n%s", expr, layout, workers, input, outs[0], errs[0], outs[1], errs[1])
+					if d := fastDiff(t, expr, layout, workers, fastInputs(rng, 40)); d != "" {
+						t.Fatal(d)
 					}
 				}
 			}
 		}
 	}
+}
+
+// FuzzFastAsGojq holds the fast forms to gojq on any input.
+func FuzzFastAsGojq(f *testing.F) {
+	f.Add(`{"type": "tool_call", "a": "x", "content": false}`+"\n"+`[1]`, uint8(0), false)
+	f.Add(`{"type": "x", "content": "\u00e9", "type": "y"}`, uint8(6), true)
+	f.Fuzz(func(t *testing.T, input string, which uint8, raw bool) {
+		if len(input) > 4096 {
+			return
+		}
+		if d := fastDiff(t, fastExprs[int(which)%len(fastExprs)], Output{Raw: raw}, 2, input); d != "" {
+			t.Fatal(d)
+		}
+	})
 }
 
 // An init module (~/.jq) may define select anew: the expression is then
