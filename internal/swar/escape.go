@@ -11,10 +11,12 @@ import "encoding/binary"
 // '\\' that begins an escape) from a closing one (after "\\\\") without
 // looking back further than one byte.
 
-// StringStopEsc is StringStopUTF8 passing over the escapes \", \n, \t,
-// \r, \b and \f: it returns the index of the first control character,
-// non-ASCII byte, closing '"' or other '\\' at or after i (len(b) when
-// none), and whether it passed over an escape.
+// StringStopEsc returns the index of the first byte at or after i that
+// ends a plain run inside a JSON string, for a caller that validates the
+// string as it goes: a control character, a non-ASCII byte, a closing
+// '"', or a '\\' that does not begin \", \n, \t, \r, \b or \f (those
+// are passed over); len(b) when there is none. esc reports whether it
+// passed over an escape.
 func StringStopEsc(b []byte, i int) (j int, esc bool) {
 	// Most strings are short (keys, ids): their end is in the first
 	// word, found without a call to the blocks.
@@ -33,9 +35,11 @@ func StringStopEsc(b []byte, i int) (j int, esc bool) {
 	return j, esc || e
 }
 
-// SkipPythonEsc is SkipPython passing over every two-byte escape but \u,
-// \/ and "\\\\" (which Python writes as they are): it returns the index
-// of the first byte >= 0x7f, closing '"' or other '\\' at or after i.
+// SkipPythonEsc returns the index of the first byte at or after i that
+// Python's json.dumps may write differently from a valid JSON string's
+// text (a byte >= 0x7f, or a '\\' that begins \u, \/ or "\\\\"), or that
+// ends the string (a closing '"'); len(b) when there is none. The other
+// escapes, which Python writes as they are, are passed over.
 func SkipPythonEsc(b []byte, i int) int {
 	j, found := skipPythonEscBlocks(b, i)
 	if found {
@@ -44,9 +48,9 @@ func SkipPythonEsc(b []byte, i int) int {
 	return skipPythonEsc(b, j)
 }
 
-// SkipGoEsc is SkipGo passing over every two-byte escape but \u, \/ and
-// "\\\\": it returns the index of the first '<', '>', '&', byte >= 0x80,
-// closing '"' or other '\\' at or after i.
+// SkipGoEsc is SkipPythonEsc for Go's encoding/json: it stops at '<',
+// '>', '&' and bytes >= 0x80 (not at 0x7f), at a '\\' that begins \u, \/
+// or "\\\\", and at a closing '"'.
 func SkipGoEsc(b []byte, i int) int {
 	j, found := skipGoEscBlocks(b, i)
 	if found {
