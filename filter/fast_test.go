@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -12,21 +13,34 @@ import (
 )
 
 func TestCompileFast(t *testing.T) {
+	eq := func(path []string, lit string) *fastCond { return &fastCond{op: gojq.OpEq, path: path, lit: lit} }
+	p := func(k ...string) []string { return k }
 	for expr, want := range map[string]*fast{
-		`select(.type=="tool_call")`:          {op: fastSelect, key: "type", lit: "tool_call"},
-		`select("x\u00e9" != ."a b")`:         {op: fastSelect, key: "a b", lit: "xé", ne: true},
-		`.content`:                            {op: fastIndex, key: "content"},
-		`."type"`:                             {op: fastIndex, key: "type"},
-		`.content // empty`:                   {op: fastOrEmpty, key: "content"},
+		`select(.type=="tool_call")`:  {op: fastSelect, cond: eq(p("type"), "tool_call")},
+		`select("x\u00e9" != ."a b")`: {op: fastSelect, cond: &fastCond{op: gojq.OpNe, path: p("a b"), lit: "xé"}},
+		`select(.a=="x") | .b`:        {op: fastSelect, cond: eq(p("a"), "x"), path: p("b")},
+		`select(.a.b=="x") | .c."d"`:  {op: fastSelect, cond: eq(p("a", "b"), "x"), path: p("c", "d")},
+		`select(.a=="x" and .b=="y" or "z"==.c)`: {op: fastSelect, cond: &fastCond{op: gojq.OpOr,
+			l: &fastCond{op: gojq.OpAnd, l: eq(p("a"), "x"), r: eq(p("b"), "y")}, r: eq(p("c"), "z")}},
+		`.content`:                            {op: fastPath, path: p("content")},
+		`."type"`:                             {op: fastPath, path: p("type")},
+		`.usage.input_tokens`:                 {op: fastPath, path: p("usage", "input_tokens")},
+		`.content // empty`:                   {op: fastOrEmpty, path: p("content")},
+		`.a.b // empty`:                       {op: fastOrEmpty, path: p("a", "b")},
 		`.a?`:                                 nil,
-		`.a.b`:                                nil,
+		`.a.b?`:                               nil,
+		`.a[]`:                                nil,
+		`.a[0]`:                               nil,
 		`.["a"]`:                              nil,
 		`.`:                                   nil,
+		`..`:                                  nil,
 		`select(.a=="x"|not)`:                 nil,
 		`select((.a)=="x")`:                   nil,
+		`select((.a=="x") and .b=="y")`:       nil,
+		`select(.a=="x" and .b)`:              nil,
 		`select(.a=="\(.b)")`:                 nil,
 		`select(.a==1)`:                       nil,
-		`select(.a=="x") | .b`:                {op: fastSelect, key: "a", lit: "x", then: "b"},
+		`select(.a=="x"?)`:                    nil,
 		`select(.a=="x") | .b | .c`:           nil,
 		`select(.a=="x") | .b?`:               nil,
 		`select(.a=="x") | .b // empty`:       nil,
@@ -35,8 +49,10 @@ func TestCompileFast(t *testing.T) {
 		`select(.a=="x", .b=="y")`:            nil,
 		`select(.a < "x")`:                    nil,
 		`select(.a == @base64 "x")`:           nil,
+		`select(.a=="x")?`:                    nil,
 		`.a // empty // 1`:                    nil,
 		`(.a // empty)`:                       nil,
+		`.a // empty?`:                        nil,
 		`.a // "none"`:                        nil,
 		`def f: 1; .a`:                        nil,
 		`def select(f): 1; select(.a == "x")`: nil,
@@ -47,11 +63,27 @@ func TestCompileFast(t *testing.T) {
 		if err != nil {
 			t.Fatal(expr, err)
 		}
-		got := compileFast(q)
-		if (got == nil) != (want == nil) || got != nil && *got != *want {
-			t.Errorf("%s: %+v, want %+v", expr, got, want)
+		if got := compileFast(q); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: %s, want %s", expr, describeFast(got), describeFast(want))
 		}
 	}
+}
+
+func describeFast(f *fast) string {
+	if f == nil {
+		return "nil"
+	}
+	var cond func(c *fastCond) string
+	cond = func(c *fastCond) string {
+		if c == nil {
+			return ""
+		}
+		if c.l != nil {
+			return fmt.Sprintf("(%s %v %s)", cond(c.l), c.op, cond(c.r))
+		}
+		return fmt.Sprintf("%q %v %q", c.path, c.op, c.lit)
+	}
+	return fmt.Sprintf("{op %d cond %s path %q}", f.op, cond(f.cond), f.path)
 }
 
 // fastInputs are values of every kind under the keys the expressions of
@@ -59,7 +91,8 @@ func TestCompileFast(t *testing.T) {
 func fastInputs(rng *rand.Rand, n int) string {
 	vals := []string{`null`, `false`, `true`, `0`, `-0`, `1.50`, `1e2`, `100000000000000000000001`, `NaN`,
 		`"x"`, `"tool_call"`, `"tool_call "`, `"Tool_call"`, `"tool\u005fcall"`, `"xé"`, `"x\u00e9"`, `""`,
-		"\"\xff\"", `"a\"b"`, `[]`, `["x"]`, `{}`, `{"type":"x"}`}
+		"\"\xff\"", `"a\"b"`, `[]`, `["x"]`, `{}`, `{"type":"x"}`, `{"b":"y","type":"tool_call","a":null}`,
+		`{"a":{"type":"x"},"b":[1]}`, `{"type":1.0}`}
 	keys := []string{"type", "a", "a b", "content", "b"}
 	var b strings.Builder
 	for range n {
@@ -114,7 +147,8 @@ func fastDiff(t *testing.T, expr string, layout Output, workers int, input strin
 var fastExprs = []string{
 	`select(.type=="tool_call")`, `select(.type!="tool_call")`, `select("x" == .a)`, `select(.a == "xé")`,
 	`select(."a b" == "")`, `select(.content != "x")`, `select(.type == "x") | .content`, `select(.a != "") | .a`, `.type`,
-	`.content`, `."a b"`, `.a // empty`, `.type//empty`,
+	`.content`, `."a b"`, `.a // empty`, `.type//empty`, `.a.type`, `.content.a // empty`, `select(.a.type == "x")`,
+	`select(.type == "x" and .a.b != "y") | .content.type`, `select(.type == "tool_call" or .a == "x" and .content == "")`,
 }
 
 // TestFastAsGojq runs each expression fast knows with and without it, in

@@ -216,13 +216,15 @@ func (r *runner) unread(msg string) {
 // spells v faithfully), read at name:num (num 0: no place).
 func (r *runner) value(v any, raw []byte, exact bool, name string, num int) {
 	if obj, ok := v.(map[string]any); ok && r.f.fast != nil {
-		if x, ok := r.f.fast.eval(obj); ok {
-			r.emit(x, v, raw, exact, name, num)
-			if r.spill != nil && len(r.out) >= spillBytes {
-				r.spill()
+		if x, out, known := r.f.fast.eval(obj); known {
+			if out {
+				r.emit(x, v, raw, exact, name, num)
+				if r.spill != nil && len(r.out) >= spillBytes {
+					r.spill()
+				}
 			}
+			return
 		}
-		return
 	}
 	r.setPlace(name, num)
 	iter := r.f.code.RunWithContext(r.f.ctx, v, r.vals...)
