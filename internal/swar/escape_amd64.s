@@ -1,6 +1,7 @@
 //go:build !purego
 
 #include "textflag.h"
+#include "blocks_amd64.h"
 
 // The escape-aware scanners' blocks (escape.go). Every '\\' a block holds
 // begins an escape, as long as no stop came before it in the string: a
@@ -167,18 +168,11 @@ found:
 	SETNE esc+41(FP)
 	RET
 
+// ENDSKIP is END, past an escape begun by the last byte looked at.
 #define ENDSKIP \
 end: \
 	ADDQ CX, AX; \
-	MOVQ AX, j+32(FP); \
-	MOVB $0, found+40(FP); \
-	RET; \
-found: \
-	BSFL DX, DX; \
-	ADDQ DX, AX; \
-	MOVQ AX, j+32(FP); \
-	MOVB $1, found+40(FP); \
-	RET
+	END
 
 // RESTYLEESC flags into X14 the '\\' of \u, \/ and "\\\\".
 #define RESTYLEESC \

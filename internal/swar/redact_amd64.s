@@ -1,9 +1,7 @@
 //go:build !purego
 
 #include "textflag.h"
-
-// BCAST fills the 16 bytes of X with the byte repeated in the 8 of c.
-#define BCAST(c, X) MOVQ $c, DX; MOVQ DX, X; PUNPCKLQDQ X, X
+#include "blocks_amd64.h"
 
 // Bytes the loop compares with from memory, for want of registers.
 DATA redactBytes<>+0(SB)/8, $0x6262626262626262  // b

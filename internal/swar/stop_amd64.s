@@ -1,6 +1,7 @@
 //go:build !purego
 
 #include "textflag.h"
+#include "blocks_amd64.h"
 
 // The scanners' blocks: each function below returns the index of the
 // first byte of its class at or after i and true, looking sixteen bytes
@@ -8,9 +9,6 @@
 // the first byte not looked at (fewer than 16 remain from it) and false. X1 gathers a block's
 // flags, whose high bits PMOVMSKB reads: a byte of the block with its own
 // high bit set (>= 0x80) is flagged by ORing the block into X1.
-
-// BCAST fills the 16 bytes of X with the byte repeated in the 8 of c.
-#define BCAST(c, X) MOVQ $c, DX; MOVQ DX, X; PUNPCKLQDQ X, X
 
 // START loads b and i, and sets BX to the last start of a whole block.
 #define START \
@@ -37,17 +35,6 @@
 	ADDQ $16, AX; \
 	CMPQ AX, BX; \
 	JLE loop
-
-#define END \
-	MOVQ AX, j+32(FP); \
-	MOVB $0, found+40(FP); \
-	RET; \
-found: \
-	BSFL DX, DX; \
-	ADDQ DX, AX; \
-	MOVQ AX, j+32(FP); \
-	MOVB $1, found+40(FP); \
-	RET
 
 // func plainPythonBlocks(b []byte, i int) (j int, found bool)
 // '"', '\\', a control character or a byte >= 0x7f.
