@@ -218,10 +218,7 @@ func (r *runner) value(v any, raw []byte, exact bool, name string, num int) {
 	if obj, ok := v.(map[string]any); ok && r.f.fast != nil {
 		if x, out, known := r.f.fast.eval(obj); known {
 			if out {
-				r.emit(x, v, raw, exact, name, num)
-				if r.spill != nil && len(r.out) >= spillBytes {
-					r.spill()
-				}
+				r.result(x, v, raw, exact, name, num)
 			}
 			return
 		}
@@ -237,10 +234,16 @@ func (r *runner) value(v any, raw []byte, exact bool, name string, num int) {
 			r.error(err, name, num)
 			return
 		}
-		r.emit(x, v, raw, exact, name, num)
-		if r.spill != nil && len(r.out) >= spillBytes {
-			r.spill()
-		}
+		r.result(x, v, raw, exact, name, num)
+	}
+}
+
+// result writes one result of the expression on v (see emit), and the
+// results so far out once they pass spillBytes (see spill).
+func (r *runner) result(x, v any, raw []byte, exact bool, name string, num int) {
+	r.emit(x, v, raw, exact, name, num)
+	if r.spill != nil && len(r.out) >= spillBytes {
+		r.spill()
 	}
 }
 
