@@ -139,6 +139,14 @@ escapes: \
 	PANDN X13, X14 // a '\\' whose escape is none of those
 #define STRINGAFTER ORL R8, R11
 
+// RETESC returns AX, found F and whether R11 holds a '\\' passed over.
+#define RETESC(F) \
+	MOVQ AX, j+32(FP); \
+	MOVB F, found+40(FP); \
+	TESTL R11, R11; \
+	SETNE esc+41(FP); \
+	RET
+
 TEXT ·stringStopEscBlocks(SB), NOSPLIT, $0-42
 	START
 	XORL R11, R11
@@ -148,11 +156,7 @@ TEXT ·stringStopEscBlocks(SB), NOSPLIT, $0-42
 	BLOCK(STRINGOWN, STRINGESC, STRINGAFTER)
 end:
 	ADDQ CX, AX
-	MOVQ AX, j+32(FP)
-	MOVB $0, found+40(FP)
-	TESTL R11, R11
-	SETNE esc+41(FP)
-	RET
+	RETESC($0)
 found:
 	BSFL DX, DX
 	MOVL DX, CX
@@ -162,11 +166,7 @@ found:
 	ANDL R10, R8 // the '\\' before the stop
 	ORL  R8, R11
 	ADDQ DX, AX
-	MOVQ AX, j+32(FP)
-	MOVB $1, found+40(FP)
-	TESTL R11, R11
-	SETNE esc+41(FP)
-	RET
+	RETESC($1)
 
 // ENDSKIP is END, past an escape begun by the last byte looked at.
 #define ENDSKIP \
