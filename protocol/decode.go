@@ -77,6 +77,7 @@ type Decoder struct {
 func (d *Decoder) Decode(b []byte, o *Object) *LineError {
 	raw := unsafe.String(unsafe.SliceData(b), len(b))
 	o.reset(raw)
+	defer o.seal()
 	valid, object := d.line(b, raw, o)
 	if !valid {
 		first := d.error(b)

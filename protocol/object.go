@@ -24,6 +24,10 @@ type Object struct {
 	// buffer of the Object's own: the Objects of a batch of lines share
 	// one, which their owner empties when it reuses them.
 	Arena *[]byte
+	// Members, when not nil, is where the members of the line are kept:
+	// the Objects of a batch of lines take consecutive places in one
+	// array, which their owner empties when it reuses them.
+	MemberArena *[]Member
 	// Keep makes every decoded string last (fresh memory for each line's),
 	// for a caller that keeps values of a line it does not reuse; by
 	// default they are valid until the Object is used for another line.
@@ -83,6 +87,12 @@ const indexAfter = 32
 func (o *Object) reset(raw string) {
 	o.Raw, o.NonFinite, o.Dup = raw, o.NonFinite[:0], ""
 	o.members, o.lens, o.index = o.members[:0], 0, nil
+	if a := o.MemberArena; a != nil {
+		if cap(*a)-len(*a) < 16 {
+			*a = make([]Member, 0, max(2*cap(*a), 1024))
+		}
+		o.members = (*a)[len(*a):len(*a)]
+	}
 	if o.Keep || cap(o.text) > keepText {
 		o.text = nil // or one huge line does not hold memory for the rest
 	} else {
@@ -91,6 +101,21 @@ func (o *Object) reset(raw string) {
 		clear(o.text)
 		o.text = o.text[:0]
 	}
+}
+
+// seal ends the line's use of MemberArena: the members' places are its.
+func (o *Object) seal() {
+	a := o.MemberArena
+	if a == nil {
+		return
+	}
+	n := len(o.members)
+	if n > 0 && len(*a) < cap(*a) && unsafe.SliceData(o.members) == &(*a)[:len(*a)+1][len(*a)] {
+		*a = (*a)[:len(*a)+n]
+	}
+	// A member added later goes to memory of its own, not to the next
+	// line's places.
+	o.members = o.members[:n:n]
 }
 
 // keepText is the capacity of decoded text an Object keeps for the next line.

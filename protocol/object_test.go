@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tidwall/gjson"
 	. "github.com/zevo/zevo/protocol"
 )
 
@@ -48,4 +49,67 @@ func TestObjectLookupAsMap(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Objects that keep their members in one MemberArena, one after the
+// other, hold the same members as Objects of their own: whether a line
+// fits the arena's free places or outgrows them, is repaired (NaN) or
+// bad, and when a member is set or removed after the next line is decoded.
+func TestMemberArenaAsOwnMembers(t *testing.T) {
+	lines := []string{
+		`{"type":"text","delta":"a","runId":"r"}`,
+		`{}`,
+		`{"a":NaN,"b":[1,2],"c":{"d":null}}`,
+		`{"a":1,"a":2,"b":"x\ny"}`,
+		`not json`,
+		`{"a":1,"b":`,
+	}
+	var big strings.Builder
+	big.WriteByte('{')
+	for i := range 300 { // outgrows any free places
+		if i > 0 {
+			big.WriteByte(',')
+		}
+		big.WriteString(`"k` + strconv.Itoa(i) + `":` + strconv.Itoa(i))
+	}
+	big.WriteByte('}')
+	lines = append(lines, big.String())
+	rng := rand.New(rand.NewPCG(7, 8))
+	for round := range 50 {
+		var d Decoder
+		var arena []Member
+		objs := make([]Object, 40)
+		seq := make([]string, len(objs))
+		for i := range objs {
+			seq[i] = lines[rng.IntN(len(lines))]
+			objs[i].MemberArena = &arena
+			d.Decode([]byte(seq[i]), &objs[i])
+			if i > 0 && rng.IntN(3) == 0 { // the line before changes after this one is decoded
+				objs[i-1].Set("added", gjson.Parse(`"v"`))
+				objs[i-1].Del("a")
+			}
+		}
+		for i := range objs {
+			var own Object
+			d.Decode([]byte(seq[i]), &own)
+			if i < len(objs)-1 && objs[i].Has("added") {
+				own.Set("added", gjson.Parse(`"v"`))
+				own.Del("a")
+			}
+			if got, want := describeMembers(&objs[i]), describeMembers(&own); got != want {
+				t.Fatalf("round %d, line %d %.40q: in the arena %s, on its own %s", round, i, seq[i], got, want)
+			}
+		}
+		if round == 0 && len(arena) == 0 {
+			t.Fatal("no member was kept in the arena")
+		}
+	}
+}
+
+func describeMembers(o *Object) string {
+	var b strings.Builder
+	for _, m := range o.Members() {
+		b.WriteString(strconv.Quote(m.Key) + "=" + m.Raw() + ";")
+	}
+	return b.String()
 }

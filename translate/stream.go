@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/protocol"
 )
 
 // ReadError is an error reading an input, as Stream returns it.
@@ -24,14 +25,15 @@ const (
 )
 
 type batch struct {
-	buf   []byte
-	lines []prepared // reused, with their fields
-	text  []byte     // decoded strings of the lines (protocol.Object.Arena)
-	ahead []byte     // values rendered ahead (ahead.go)
-	n     int
-	flush bool          // the input would block after these lines
-	err   error         // reading ended: io.EOF or a read error
-	ack   chan struct{} // closed once translated: the line is still in the reader's buffer
+	buf     []byte
+	lines   []prepared        // reused, with their fields
+	text    []byte            // decoded strings of the lines (protocol.Object.Arena)
+	members []protocol.Member // the lines' members (protocol.Object.MemberArena)
+	ahead   []byte            // values rendered ahead (ahead.go)
+	n       int
+	flush   bool          // the input would block after these lines
+	err     error         // reading ended: io.EOF or a read error
+	ack     chan struct{} // closed once translated: the line is still in the reader's buffer
 	// waited: the translating goroutine waited for this batch; it tells
 	// the reading one to do less for it (preparer.balance).
 	waited bool
@@ -52,6 +54,14 @@ func (b *batch) reset() {
 		clear(*a)
 		*a = (*a)[:0]
 	}
+	// The members of a batch's lines are in one array, in line order:
+	// the translating goroutine then reads, and the reading one later
+	// overwrites, consecutive memory, which the other core's cache
+	// hands over faster than members scattered line by line. Cleared
+	// like the arenas above, and so that no member holds on to a long
+	// line's memory.
+	clear(b.members)
+	b.members = b.members[:0]
 	b.buf, b.n, b.flush, b.err, b.ack = b.buf[:0], 0, false, nil, nil
 	b.waited = false
 }
@@ -63,6 +73,7 @@ func (b *batch) next() *prepared {
 	b.n++
 	p := &b.lines[b.n-1]
 	p.ev.Arena = &b.text
+	p.ev.MemberArena = &b.members
 	return p
 }
 
