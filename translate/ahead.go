@@ -18,13 +18,15 @@ import (
 // ones cost less to render than to look up.
 const aheadMin = 24
 
-// aheadLevels is the resolution of the share of lines rendered ahead,
-// which Stream's reading goroutine adjusts batch by batch.
+// aheadLevels is the resolution of the shares of lines that Stream's
+// reading goroutine prepares and renders ahead, which it adjusts batch by
+// batch (balance).
 const aheadLevels = 8
 
-// renderAhead is on unless a test compares with the plain path, and
-// aheadAlways renders every line ahead (tests), whatever balance says.
-var renderAhead, aheadAlways = true, false
+// renderAhead is on unless a test compares with the plain path;
+// fixedLevel, when not -1, is the level balance keeps (tests), whatever
+// the goroutines' waits say.
+var renderAhead, fixedLevel = true, -1
 
 // ahead is one value of an event rendered ahead: raw is the member's
 // value (compared by address and length), and the rendering is
@@ -60,8 +62,7 @@ func (p *preparer) renderAhead(ev *event) {
 		return // Line: nothing runs ahead
 	}
 	a := &p.ahead
-	p.aheadLine = (p.aheadLine + 1) % aheadLevels
-	if !a.on || p.aheadLine >= p.aheadLevel || ev.prefix || a.to == EvoSci && ev.kind == EvoSci {
+	if !a.on || p.slot >= p.level-aheadLevels || ev.prefix || a.to == EvoSci && ev.kind == EvoSci {
 		return // events passed through as they are
 	}
 	if !a.keep {
@@ -113,18 +114,28 @@ func (o *out) renderedAhead(raw string) ([]byte, bool) {
 	return nil, false
 }
 
-// balance sets how many lines of the next batch are rendered ahead:
-// more when the reading goroutine found every batch full (the translating
-// one is behind), fewer when the translating goroutine waited for the
-// batch coming back (this one is behind). Only the time taken changes;
-// the output does not.
+// here reports whether the reading goroutine prepares the next line
+// itself (and then perhaps renders it ahead), or leaves it to the
+// translating one (prepared.later): slot goes round the aheadLevels lines.
+func (p *preparer) here() bool {
+	p.slot = (p.slot + 1) % aheadLevels
+	return p.slot < p.level
+}
+
+// balance sets how much the reading goroutine does for the next batch.
+// level counts eighths of the lines: up to aheadLevels, the share it
+// prepares (the translating goroutine prepares the rest); beyond, the
+// share it also renders ahead. More when the reading goroutine found
+// every batch full (the translating one is behind), less when the
+// translating goroutine waited for the batch coming back (this one is
+// behind). Only the time taken changes; the output does not.
 func (p *preparer) balance(readerWaited, translatorWaited bool) {
 	switch {
-	case aheadAlways:
-		p.aheadLevel = aheadLevels
+	case fixedLevel >= 0:
+		p.level = fixedLevel
 	case readerWaited:
-		p.aheadLevel = min(p.aheadLevel+1, aheadLevels)
+		p.level = min(p.level+1, 2*aheadLevels)
 	case translatorWaited:
-		p.aheadLevel = max(p.aheadLevel-1, 0)
+		p.level = max(p.level-1, 0)
 	}
 }

@@ -18,7 +18,7 @@ import (
 // bad values, mixed protocols). The same with each input's letters spelled
 // as escapes.
 func TestRenderAheadChangesNothing(t *testing.T) {
-	defer func(on, always bool) { renderAhead, aheadAlways = on, always }(renderAhead, aheadAlways)
+	defer func(on bool, level int) { renderAhead, fixedLevel = on, level }(renderAhead, fixedLevel)
 	var inputs [][]byte
 	files, _ := filepath.Glob("../testdata/translate/*.jsonl")
 	for _, f := range files {
@@ -56,10 +56,10 @@ func TestRenderAheadChangesNothing(t *testing.T) {
 	}
 	for i, in := range inputs {
 		for _, opt := range opts {
-			renderAhead, aheadAlways = false, false
+			renderAhead, fixedLevel = false, aheadLevels
 			plain := streamedBytes(t, opt, in)
 			lineOut, _, _ := run(t, opt, in)
-			renderAhead, aheadAlways = true, true
+			renderAhead, fixedLevel = true, 2*aheadLevels
 			got := streamedBytes(t, opt, in)
 			if len(plain) == 0 {
 				t.Fatalf("input %d %+v: no output", i, opt)

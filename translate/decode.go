@@ -12,6 +12,10 @@ import (
 
 // prepared is a line validated and split, ready for apply.
 type prepared struct {
+	// later: the line (in line) is left for the translating goroutine
+	// to prepare (preparer.here).
+	later     bool
+	line      jsonl.Line
 	name      string
 	num       int
 	ev        event
@@ -36,8 +40,8 @@ type preparer struct {
 	// aheadArena, Stream's, holds what is rendered ahead for the batch
 	// being filled.
 	aheadArena *[]byte
-	// aheadLevel of every aheadLevels lines are rendered ahead.
-	aheadLevel, aheadLine int
+	// level and slot: see here and balance.
+	level, slot int
 }
 
 func (p *preparer) prepare(l jsonl.Line, out *prepared) {

@@ -268,6 +268,12 @@ const (
 	streamPlain  // Stream, nothing rendered ahead
 	streamAhead  // Stream, every value rendered ahead
 	streamRagged // streamAhead, the input read in ragged chunks
+	// streamShared is Stream with the translating goroutine preparing
+	// five lines of eight, the input read in ragged chunks.
+	streamShared
+	// streamTranslatorPrepares is Stream with the translating goroutine
+	// preparing every line.
+	streamTranslatorPrepares
 	// streamAdaptive is Stream as it runs: a share of the lines rendered
 	// ahead that follows which goroutine waits, the input read in ragged
 	// chunks.
@@ -275,15 +281,19 @@ const (
 )
 
 func (w way) String() string {
-	return [...]string{"Line", "Line, its buffer overwritten", "Stream", "Stream rendering ahead", "Stream rendering ahead, ragged reads", "Stream rendering some lines ahead, ragged reads"}[w]
+	return [...]string{"Line", "Line, its buffer overwritten", "Stream", "Stream rendering ahead", "Stream rendering ahead, ragged reads",
+		"Stream, 5 lines of 8 prepared by the translating goroutine, ragged reads", "Stream, every line prepared by the translating goroutine",
+		"Stream sharing and rendering ahead as the goroutines' waits say, ragged reads"}[w]
 }
 
 // translateFiles translates each of files as zevo translate does FILEs,
 // on one Translator, the way w says.
 func translateFiles(t *testing.T, opt Options, files [][]byte, w way) translation {
 	t.Helper()
-	defer func(on, always bool) { renderAhead, aheadAlways = on, always }(renderAhead, aheadAlways)
-	renderAhead, aheadAlways = w >= streamAhead, w == streamAhead || w == streamRagged
+	defer func(on bool, level int) { renderAhead, fixedLevel = on, level }(renderAhead, fixedLevel)
+	renderAhead = w >= streamAhead
+	fixedLevel = map[way]int{streamPlain: aheadLevels, streamAhead: 2 * aheadLevels, streamRagged: 2 * aheadLevels,
+		streamShared: 3, streamTranslatorPrepares: 0, streamAdaptive: -1}[w]
 	opt.Now, opt.Rand = fixedNow, zeroReader{}
 	var res translation
 	var out strings.Builder
@@ -295,7 +305,7 @@ func translateFiles(t *testing.T, opt Options, files [][]byte, w way) translatio
 		name := fmt.Sprintf("f%d", i)
 		if w >= streamPlain {
 			var r io.Reader = bytes.NewReader(f)
-			if w >= streamRagged {
+			if w >= streamRagged && w != streamTranslatorPrepares {
 				r = &raggedReader{f, rand.New(rand.NewSource(int64(i)))}
 			}
 			if err := tr.Stream(r, name, nil, func() error { return nil }, diag); err != nil {

@@ -147,7 +147,14 @@ func (t *Translator) applyBatch(b *batch, lk sync.Locker, diag func(*Diagnostic)
 		defer lk.Unlock()
 	}
 	for i := 0; i < b.n; i++ {
-		err := t.apply(&b.lines[i])
+		p := &b.lines[i]
+		if p.later {
+			// Prepared here, in memory this core has: the reading
+			// goroutine was behind.
+			p.later = false
+			t.pre.prepare(p.line, p)
+		}
+		err := t.apply(p)
 		if err == nil {
 			continue
 		}
@@ -165,7 +172,7 @@ func (t *Translator) applyBatch(b *batch, lk sync.Locker, diag func(*Diagnostic)
 
 // readAhead reads lines into batches and prepares them.
 func (t *Translator) readAhead(r io.Reader, name string, free, full chan *batch, done chan struct{}) {
-	pre := preparer{from: t.opt.From, tables: t.tables, ahead: t.aheadStyle()}
+	pre := preparer{from: t.opt.From, tables: t.tables, ahead: t.aheadStyle(), level: aheadLevels}
 	var b *batch
 	get := func() bool {
 		waited := false
@@ -241,7 +248,11 @@ func (t *Translator) readAhead(r io.Reader, name string, free, full chan *batch,
 		start := len(b.buf)
 		b.buf = append(b.buf, l.Bytes...)
 		l.Bytes = b.buf[start:len(b.buf):len(b.buf)]
-		pre.prepare(l, b.next())
+		if p := b.next(); pre.here() {
+			pre.prepare(l, p)
+		} else {
+			p.later, p.line = true, l
+		}
 		if len(b.buf) >= batchBytes || b.n >= batchLines {
 			if !send() || !get() {
 				return
