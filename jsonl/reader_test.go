@@ -3,6 +3,7 @@ package jsonl
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -108,5 +109,55 @@ func TestReaderIdle(t *testing.T) {
 	lr = NewReader(strings.NewReader("a\n"), "f", func() error { return stop })
 	if _, err := lr.Next(); !errors.Is(err, stop) {
 		t.Fatalf("idle error not returned: %v", err)
+	}
+}
+
+// A line past hugeLine, read in the reader's own blocks, comes whole and
+// in order: every 8 bytes spell their own offset, so a block copied to the
+// wrong place, or a page left as zeros, shows.
+func TestReaderHugeLine(t *testing.T) {
+	n := hugeLine + hugeLine/2 + 12345
+	var b strings.Builder
+	b.Grow(n + 20)
+	b.WriteString("first\n")
+	for i := 0; b.Len() < n; i += 8 {
+		fmt.Fprintf(&b, "%08x", i)
+	}
+	huge := b.String()[len("first\n"):]
+	b.WriteString("\nlast")
+	got := readAll(t, strings.NewReader(b.String()))
+	if len(got) != 3 || string(got[0].Bytes) != "first" || string(got[2].Bytes) != "last" {
+		t.Fatalf("%d lines", len(got))
+	}
+	if g := got[1].Bytes; string(g) != huge {
+		i := 0
+		for i < len(g) && i < len(huge) && g[i] == huge[i] {
+			i++
+		}
+		t.Fatalf("the huge line (%d bytes, want %d) differs from byte %d", len(g), len(huge), i)
+	}
+}
+
+// copyPreemptible copies as copy does, whatever the length against its
+// megabyte steps and pages, and touches nothing past len(src).
+func TestCopyPreemptible(t *testing.T) {
+	src := make([]byte, 3<<20+4099)
+	for i := range src {
+		src[i] = byte(i*7 + i>>12)
+	}
+	for _, n := range []int{0, 1, 4095, 4096, 4097, 1 << 20, 1<<20 + 1, 2<<20 - 1, len(src)} {
+		dst := make([]byte, len(src)+1)
+		for i := range dst {
+			dst[i] = 0xAA
+		}
+		copyPreemptible(dst, src[:n])
+		if !bytes.Equal(dst[:n], src[:n]) {
+			t.Fatalf("%d bytes: the copy differs", n)
+		}
+		for i := n; i < len(dst); i++ {
+			if dst[i] != 0xAA {
+				t.Fatalf("%d bytes: byte %d past the copy was written", n, i)
+			}
+		}
 	}
 }
