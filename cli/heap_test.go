@@ -26,3 +26,34 @@ func TestLimitHeap(t *testing.T) {
 	}
 	undo()
 }
+
+// raiseHeapLimit raises limitHeap's limit for a long line, never lowers
+// it, and leaves alone a limit limitHeap did not set.
+func TestRaiseHeapLimit(t *testing.T) {
+	orig := debug.SetMemoryLimit(math.MaxInt64)
+	defer debug.SetMemoryLimit(orig)
+	undo := limitHeap()
+	raiseHeapLimit(100 << 20)
+	if got, want := debug.SetMemoryLimit(-1), int64(heapLimit+300<<20); got != want {
+		t.Errorf("limit for a 100 MiB line: %d, want %d", got, want)
+	}
+	raiseHeapLimit(1 << 20)
+	if got, want := debug.SetMemoryLimit(-1), int64(heapLimit+300<<20); got != want {
+		t.Errorf("limit after a shorter line: %d, want %d kept", got, want)
+	}
+	undo()
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("limit after: %d, want none", got)
+	}
+	raiseHeapLimit(100 << 20)
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("limit raised with none of limitHeap's in force: %d", got)
+	}
+	debug.SetMemoryLimit(1 << 30) // as GOMEMLIMIT=1GiB would
+	undo = limitHeap()
+	raiseHeapLimit(1 << 30)
+	if got := debug.SetMemoryLimit(-1); got != 1<<30 {
+		t.Errorf("limit with one already set: %d, want 1 GiB kept", got)
+	}
+	undo()
+}

@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	ucli "github.com/urfave/cli/v2"
 	"github.com/zevo/zevo/filter"
@@ -487,6 +488,7 @@ func runJQ(e *env, args []string) error {
 	a.layout(jqTerminal(e.stdout), os.Getenv, e.stderr)
 	a.opt.Environ = os.Environ
 	a.opt.Lock = &e.mu
+	a.opt.LineGrows = raiseHeapLimit
 	f, err := filter.Compile(a.opt)
 	if err != nil {
 		return &exitError{ExitJQCompile, "jq: " + err.Error()}
@@ -536,13 +538,35 @@ func runJQ(e *env, args []string) error {
 // not in package filter, which a host program may embed.
 const heapLimit = 40 << 20
 
+// heapLimited is whether limitHeap's limit is in force.
+var heapLimited atomic.Bool
+
 // limitHeap sets heapLimit when no limit is set, and returns what undoes it.
 func limitHeap() func() {
 	if debug.SetMemoryLimit(-1) != math.MaxInt64 {
 		return func() {}
 	}
 	prev := debug.SetMemoryLimit(heapLimit)
-	return func() { debug.SetMemoryLimit(prev) }
+	heapLimited.Store(true)
+	return func() {
+		heapLimited.Store(false)
+		debug.SetMemoryLimit(prev)
+	}
+}
+
+// raiseHeapLimit makes room under limitHeap's limit, never lowering it,
+// for a line whose buffer grows to capacity bytes: the line, the values
+// decoded from it and a result as long are live at once. Under 40 MiB, a
+// 200 MB line had the collector run 520 times while it was read and
+// filtered, each run signalling the reading goroutine until it could stop
+// it: 4.8 s, against 2.9 s without the limit.
+func raiseHeapLimit(capacity int) {
+	if !heapLimited.Load() {
+		return
+	}
+	if want := int64(heapLimit) + 3*int64(capacity); want > debug.SetMemoryLimit(-1) {
+		debug.SetMemoryLimit(want)
+	}
 }
 
 // jqExitCode picks the exit code of a finished run; see cli/exit.go for the

@@ -45,6 +45,11 @@ type Options struct {
 	Workers  int  // goroutines for per-line expressions; 0: one per CPU
 	// Environ gives $ENV and env; nil: empty.
 	Environ func() []string
+	// LineGrows, when set, is called by the goroutine that reads with the
+	// new capacity of the buffer of a line longer than jsonl.ReaderSize
+	// each time it grows (jsonl.Reader.OnGrow): a program that limits
+	// its heap can raise the limit for a huge line.
+	LineGrows func(capacity int)
 	// Lock, when set, is held while Run writes results out, so that
 	// whoever holds it sees the output end at a result's end and can
 	// write out the rest with Flush (an interruption).

@@ -117,6 +117,29 @@ func TestLongLine(t *testing.T) {
 	}
 }
 
+// LineGrows hears of a long line's buffer growing, before the line is
+// filtered, in parallel and in serial, and not of short lines.
+func TestLineGrows(t *testing.T) {
+	long := strings.Repeat("x", 3<<20)
+	in := "{\"a\": 1}\n{\"content\": \"" + long + "\"}\n{\"a\": 2}\n{\"a\": 3}\n"
+	for _, expr := range []string{".content | length", "[., input] | length"} { // parallel, serial
+		var caps []int
+		opt := Options{Expr: expr, Workers: 2, LineGrows: func(c int) { caps = append(caps, c) }}
+		out, errs, _ := run(t, opt, strInput("x", in))
+		if errs != "" || out == "" {
+			t.Fatalf("%s: got %q, stderr %q", expr, out, errs)
+		}
+		if len(caps) == 0 || caps[len(caps)-1] < len(long) {
+			t.Fatalf("%s: capacities %v for a line of %d bytes", expr, caps, len(long))
+		}
+		caps = nil
+		run(t, opt, strInput("x", "{\"a\": 1}\n"))
+		if len(caps) != 0 {
+			t.Fatalf("%s: a short line grew the buffer: %v", expr, caps)
+		}
+	}
+}
+
 func TestSerialChosenWhenNeeded(t *testing.T) {
 	for expr, par := range map[string]bool{
 		".a":                              true,

@@ -169,7 +169,9 @@ inputs:
 			report("zevo: " + err.Error() + "\n")
 			continue
 		}
-		rd := newUnits(jsonl.NewReader(rc, in.Name, idleFor(rc, idle)), f.opt.RawInput)
+		lr := jsonl.NewReader(rc, in.Name, idleFor(rc, idle))
+		lr.OnGrow(f.opt.LineGrows)
+		rd := newUnits(lr, f.opt.RawInput)
 		num := 0
 		for {
 			l, err := rd.next()

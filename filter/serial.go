@@ -108,7 +108,9 @@ func (s *source) open() bool {
 			continue
 		}
 		s.rc = rc
-		s.rd = newUnits(jsonl.NewReader(rc, in.Name, idleFor(rc, s.idle)), s.f.opt.RawInput)
+		lr := jsonl.NewReader(rc, in.Name, idleFor(rc, s.idle))
+		lr.OnGrow(s.f.opt.LineGrows)
+		s.rd = newUnits(lr, s.f.opt.RawInput)
 		return true
 	}
 	return false

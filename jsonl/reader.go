@@ -33,6 +33,7 @@ type Reader struct {
 	num     int
 	long    []byte
 	idle    func() error
+	grown   func(capacity int)
 	started bool
 	err     error
 }
@@ -53,6 +54,12 @@ func NewReader(r io.Reader, name string, idle func() error) *Reader {
 func newReaderSize(r io.Reader, name string, idle func() error, size int) *Reader {
 	return &Reader{br: bufio.NewReaderSize(r, size), name: name, idle: idle}
 }
+
+// OnGrow sets f to be called with the new capacity each time the buffer
+// of a line longer than ReaderSize grows, before it grows: a program that
+// limits its heap can make room for a line that is all live memory, or
+// the collector runs again and again for nothing it can free.
+func (r *Reader) OnGrow(f func(capacity int)) { r.grown = f }
 
 var bom = []byte{0xEF, 0xBB, 0xBF}
 
@@ -126,6 +133,9 @@ func (r *Reader) appendLong(chunk []byte) {
 		c := max(n, 2*cap(r.long))
 		if huge {
 			c = max(n, cap(r.long)+cap(r.long)/2)
+		}
+		if r.grown != nil {
+			r.grown(c)
 		}
 		grown := make([]byte, len(r.long), c)
 		copyPreemptible(grown, r.long)

@@ -161,3 +161,35 @@ func TestCopyPreemptible(t *testing.T) {
 		}
 	}
 }
+
+// OnGrow hears each growth of a long line's buffer, with capacities that
+// rise and end at least as long as the line; a short line grows nothing.
+func TestReaderOnGrow(t *testing.T) {
+	long := strings.Repeat("y", 5*ReaderSize+3)
+	var caps []int
+	lr := NewReader(strings.NewReader("short\n"+long+"\nshort\n"), "x", nil)
+	lr.OnGrow(func(c int) { caps = append(caps, c) })
+	for i := 0; ; i++ {
+		l, err := lr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 && len(caps) != 0 {
+			t.Fatalf("a short line grew the buffer: %v", caps)
+		}
+		if i == 1 && string(l.Bytes) != long {
+			t.Fatalf("the long line is %d bytes", len(l.Bytes))
+		}
+	}
+	if len(caps) == 0 || caps[len(caps)-1] < len(long) {
+		t.Fatalf("capacities %v for a line of %d bytes", caps, len(long))
+	}
+	for i := 1; i < len(caps); i++ {
+		if caps[i] <= caps[i-1] {
+			t.Fatalf("capacities %v do not rise", caps)
+		}
+	}
+}
