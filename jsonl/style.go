@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -548,6 +549,10 @@ func AppendInt(dst []byte, n int64) []byte { return strconv.AppendInt(dst, n, 10
 // string, with its escapes decoded. A \u escape of a surrogate that is not
 // half of a pair becomes U+FFFD, as gjson and encoding/json decode it.
 func AppendUnescaped(dst []byte, body string) []byte {
+	// The text is never longer than body: growing dst once, not append by
+	// append, means no copy of all of it, which on a huge string is a
+	// long stretch the scheduler cannot interrupt (copyPreemptible).
+	dst = slices.Grow(dst, len(body))
 	for i := 0; i < len(body); {
 		j := strings.IndexByte(body[i:], '\\')
 		if j < 0 {
