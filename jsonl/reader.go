@@ -121,9 +121,9 @@ func (r *Reader) Next() (Line, error) {
 // hugeLine is the size from which the buffer of a long line grows by hand.
 const hugeLine = 32 << 20
 
-// appendLong adds chunk to the long line being assembled. Past hugeLine the
-// buffer grows by half and the old one is handed back to the system at
-// once: a huge line then costs at most about twice its size while it is
+// appendLong adds chunk to the long line being assembled. The buffer
+// doubles as it grows; past hugeLine it grows by half and the old one is
+// handed back to the system at once: a huge line then costs at most about twice its size while it is
 // read, not what append's small steps and the collector's pacing would
 // leave behind (several times its size).
 func (r *Reader) appendLong(chunk []byte) {

@@ -24,9 +24,10 @@ type Object struct {
 	// buffer of the Object's own: the Objects of a batch of lines share
 	// one, which their owner empties when it reuses them.
 	Arena *[]byte
-	// Members, when not nil, is where the members of the line are kept:
-	// the Objects of a batch of lines take consecutive places in one
-	// array, which their owner empties when it reuses them.
+	// MemberArena, when not nil, is where the members of the line are
+	// kept: the Objects of a batch of lines take consecutive places in
+	// one array, which their owner empties when it reuses them. A line
+	// with more members than the places left takes memory of its own.
 	MemberArena *[]Member
 	// Keep makes every decoded string last (fresh memory for each line's),
 	// for a caller that keeps values of a line it does not reuse; by

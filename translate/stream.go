@@ -72,6 +72,7 @@ func (b *batch) next() *prepared {
 	}
 	b.n++
 	p := &b.lines[b.n-1]
+	p.later = false // left set only if translation stopped early
 	p.ev.Arena = &b.text
 	p.ev.MemberArena = &b.members
 	return p
