@@ -169,9 +169,7 @@ inputs:
 			report("zevo: " + err.Error() + "\n")
 			continue
 		}
-		lr := jsonl.NewReader(rc, in.Name, idleFor(rc, idle))
-		lr.OnGrow(f.opt.LineGrows)
-		rd := newUnits(lr, f.opt.RawInput)
+		rd := f.openUnits(rc, in.Name, idle)
 		num := 0
 		for {
 			l, err := rd.next()

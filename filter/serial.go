@@ -108,9 +108,7 @@ func (s *source) open() bool {
 			continue
 		}
 		s.rc = rc
-		lr := jsonl.NewReader(rc, in.Name, idleFor(rc, s.idle))
-		lr.OnGrow(s.f.opt.LineGrows)
-		s.rd = newUnits(lr, s.f.opt.RawInput)
+		s.rd = s.f.openUnits(rc, in.Name, s.idle)
 		return true
 	}
 	return false

@@ -46,6 +46,14 @@ func newUnits(rd *jsonl.Reader, raw bool) *units {
 	return &units{rd: rd, raw: raw}
 }
 
+// openUnits reads the units of input r, named name, as both paths do: idle
+// as idleFor says, and opt.LineGrows told of a long line's growth.
+func (f *Filter) openUnits(r io.Reader, name string, idle func() error) *units {
+	lr := jsonl.NewReader(r, name, idleFor(r, idle))
+	lr.OnGrow(f.opt.LineGrows)
+	return newUnits(lr, f.opt.RawInput)
+}
+
 func (u *units) line() (jsonl.Line, error) {
 	if u.hasHeld {
 		u.hasHeld = false
