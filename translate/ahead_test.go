@@ -11,14 +11,17 @@ import (
 	"github.com/zevo/zevo/redact"
 )
 
-// Rendering values ahead on the reading goroutine is an optimisation only:
-// with every line rendered ahead, Stream writes exactly what it writes with
-// none, and what Line writes, for every option, on goldens, generated
+// Rendering values ahead on the reading goroutine is an optimisation only,
+// and so are layouts and templates: with every line rendered ahead, Stream
+// writes exactly what it writes with none and without layouts and
+// templates, and what Line writes, for every option, on goldens, generated
 // corpora (many batches) and adversarial streams (secrets at every depth,
 // bad values, mixed protocols). The same with each input's letters spelled
 // as escapes.
 func TestRenderAheadChangesNothing(t *testing.T) {
-	defer func(on bool, level int) { renderAhead, fixedLevel = on, level }(renderAhead, fixedLevel)
+	defer func(on bool, level int, lay, tmpl bool) {
+		renderAhead, fixedLevel, layouts, templates = on, level, lay, tmpl
+	}(renderAhead, fixedLevel, layouts, templates)
 	var inputs [][]byte
 	files, _ := filepath.Glob("../testdata/translate/*.jsonl")
 	for _, f := range files {
@@ -56,8 +59,9 @@ func TestRenderAheadChangesNothing(t *testing.T) {
 	}
 	for i, in := range inputs {
 		for _, opt := range opts {
-			renderAhead, fixedLevel = false, aheadLevels
+			renderAhead, fixedLevel, layouts, templates = false, aheadLevels, false, false
 			plain := streamedBytes(t, opt, in)
+			layouts, templates = true, true
 			lineOut, _, _ := run(t, opt, in)
 			renderAhead, fixedLevel = true, 2*aheadLevels
 			got := streamedBytes(t, opt, in)

@@ -14,7 +14,8 @@ import (
 
 // The fast paths of translation (values rendered ahead into a batch's
 // arena, decoded strings in reused memory, SWAR scans and the redaction
-// sweep) must change no byte of any result. These tests translate hostile
+// sweep, lines split by their layout, events written through templates)
+// must change no byte of any result. These tests translate hostile
 // streams every way there is: Line; Stream with nothing rendered ahead;
 // Stream with every value rendered ahead, read whole or in ragged chunks
 // that make the reading goroutine hand over half-full batches; and the
@@ -168,7 +169,7 @@ func (g *hostileGen) evo() string {
 func (g *hostileGen) zero(run string) string {
 	h := `"schemaVersion":2,"runId":"` + run + `"`
 	id, name := g.pick(hostileIDs), g.pick(hostileNames)
-	switch g.r.Intn(13) {
+	switch g.r.Intn(15) {
 	case 0:
 		return `{` + h + `,"type":"run_start","sessionId":"zero_1"}`
 	case 1:
@@ -193,6 +194,9 @@ func (g *hostileGen) zero(run string) string {
 		return `{"completionTokens":2,"promptTokens":1,` + h + `,"totalTokens":3,"type":"usage"}`
 	case 11:
 		return `{` + h + `,"type":` + g.pick([]string{`"checkpoint"`, `"n\u006fte"`, `"evosci.text"`}) + `,"x":` + g.str() + `}`
+	case 12, 13:
+		// as Zero writes its deltas (protocol.ZeroDeltas), and next to it
+		return `{"delta":` + g.str() + `,"runId":"` + run + `","schemaVersion":2,"type":` + g.pick([]string{`"text"`, `"reasoning"`, `"text" `, `"reasoning"}`, `"tex"`}) + `}`
 	}
 	return `{"schemaVersion":1,"runId":"` + run + `","type":"text","delta":` + g.str() + `}`
 }
@@ -290,8 +294,13 @@ func (w way) String() string {
 // on one Translator, the way w says.
 func translateFiles(t *testing.T, opt Options, files [][]byte, w way) translation {
 	t.Helper()
-	defer func(on bool, level int) { renderAhead, fixedLevel = on, level }(renderAhead, fixedLevel)
+	defer func(on bool, level int, lay, tmpl bool) {
+		renderAhead, fixedLevel, layouts, templates = on, level, lay, tmpl
+	}(renderAhead, fixedLevel, layouts, templates)
 	renderAhead = w >= streamAhead
+	// The reference goes the plain way: every line decoded member by
+	// member, every event built field by field.
+	layouts, templates = w != lineIdeal, w != lineIdeal
 	fixedLevel = map[way]int{streamPlain: aheadLevels, streamAhead: 2 * aheadLevels, streamRagged: 2 * aheadLevels,
 		streamShared: 3, streamTranslatorPrepares: 0, streamAdaptive: -1}[w]
 	opt.Now, opt.Rand = fixedNow, zeroReader{}

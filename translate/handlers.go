@@ -279,6 +279,11 @@ func (t *Translator) zeroToEvo(ev *event) (bool, error) {
 		}
 	}
 	if rule.Handler == "" {
+		if tp := t.evoTemplate(rule, rule.To); tp.ok {
+			if done, err := t.templated(ev, tp, rule.Fields[0].From); done || err != nil {
+				return false, err
+			}
+		}
 		return t.zeroRule(ev, rule, rule.To)
 	}
 	h := zeroToEvoHandlers[rule.Handler]

@@ -108,6 +108,7 @@ type Translator struct {
 	names     map[typeKey]string   // see unmappedName
 	batches   []*batch             // Stream's, reused from one input to the next
 	typesOut  [2]map[string][]byte // by jsonl.Style: see typeOut
+	tmpl      map[templateKey]*template
 }
 
 // New returns a Translator that passes each output event, without line end,

@@ -1,0 +1,142 @@
+package protocol
+
+import (
+	"bytes"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/zevo/zevo/jsonl"
+)
+
+// layoutAgrees checks one line: when a layout takes it, Decode splits it
+// into the same members, and no other layout takes it.
+func layoutAgrees(t *testing.T, b []byte) (taken bool) {
+	t.Helper()
+	var d Decoder
+	for i, z := range ZeroDeltas {
+		var lo Object
+		if !z.Layout.Decode(b, &lo) {
+			continue
+		}
+		if taken {
+			t.Fatalf("%q: taken by two layouts", b)
+		}
+		taken = true
+		var do Object
+		if err := d.Decode(b, &do); err != nil {
+			t.Fatalf("layout %d takes %q, which Decode refuses: %v", i, b, err)
+		}
+		if do.Dup != "" || len(do.NonFinite) > 0 || lo.Dup != "" || len(lo.NonFinite) > 0 || lo.Raw != do.Raw {
+			t.Fatalf("%q: Dup %q/%q, NonFinite %v/%v", b, lo.Dup, do.Dup, lo.NonFinite, do.NonFinite)
+		}
+		lm, dm := lo.Members(), do.Members()
+		if len(lm) != len(dm) {
+			t.Fatalf("%q: %d members by layout, %d by Decode", b, len(lm), len(dm))
+		}
+		for j := range lm {
+			l, m := lm[j], dm[j]
+			if l.Key != m.Key || l.raw != m.raw || l.typ != m.typ || l.esc != m.esc || l.ascii != m.ascii || l.decoded != m.decoded {
+				t.Fatalf("%q: member %d by layout %+v, by Decode %+v", b, j, l, m)
+			}
+		}
+		for _, k := range []string{"delta", "runId", "schemaVersion", "type", "x"} {
+			if lv, dv := lo.Get(k), do.Get(k); lv.Raw != dv.Raw || lv.Str != dv.Str || lv.Type != dv.Type || lv.Num != dv.Num {
+				t.Fatalf("%q: Get(%q) by layout %+v, by Decode %+v", b, k, lv, dv)
+			}
+		}
+		if Detect(&lo) != ZeroV2 || lo.Str("type") != z.Type {
+			t.Fatalf("%q: detected %v, type %q; layout of %q", b, Detect(&lo).Name, lo.Str("type"), z.Type)
+		}
+	}
+	return taken
+}
+
+// TestLayoutAsDecode holds the layouts to Decode: on Zero's deltas with
+// strings of every kind, and on each of them changed at every byte (each
+// byte replaced, removed, doubled), a line a layout takes is one Decode
+// accepts and splits into the same members. And it takes every delta
+// written in its layout that Decode accepts, and Zero's own lines.
+func TestLayoutAsDecode(t *testing.T) {
+	strs := []string{``, `a`, `\n`, `\"`, `\\`, `\u003c`, `\u00e9`, `\ud83d\ude00`, `é`, `中`, `😀`, `\/`, `\u0000`,
+		`","runId":"x`, `\",\"runId\":\"x`, `}`, `"`, `\`, `\u12`, `\uzzzz`, "\x01", "\xff", "\xc3", "\xed\xa0\x80",
+		`x\\`, `\\\"`, strings.Repeat("long text ", 40), strings.Repeat(`\u003c`, 20)}
+	r := rand.New(rand.NewSource(1))
+	var d Decoder
+	taken := 0
+	for i := range 400 {
+		delta := strs[i%len(strs)]
+		if i >= len(strs) {
+			delta = strs[r.Intn(len(strs))] + strs[r.Intn(len(strs))] + strs[r.Intn(len(strs))]
+		}
+		run := []string{"run_20260101000000_abcdef", `run_2026\u0030101000000_abcdef`, "", "é"}[r.Intn(4)]
+		typ := []string{"reasoning", "text"}[r.Intn(2)]
+		line := []byte(`{"delta":"` + delta + `","runId":"` + run + `","schemaVersion":2,"type":"` + typ + `"}`)
+		var o Object
+		if ok := layoutAgrees(t, line); ok != (d.Decode(line, &o) == nil && o.Dup == "" && o.Len() == 4) {
+			t.Fatalf("%q: taken by a layout %v, accepted by Decode %v", line, ok, !ok)
+		} else if ok {
+			taken++
+		}
+		if i%8 != 0 {
+			continue
+		}
+		for j := range line {
+			for _, c := range []byte{'"', '\\', '}', ',', ' ', 'x', '2', 0x80} {
+				m := bytes.Clone(line)
+				m[j] = c
+				layoutAgrees(t, m)
+			}
+			layoutAgrees(t, append(bytes.Clone(line[:j]), line[j+1:]...))
+			layoutAgrees(t, append(bytes.Clone(line[:j+1]), line[j:]...))
+		}
+	}
+	if taken < 100 {
+		t.Fatalf("the layouts took %d of 400 delta lines", taken)
+	}
+	// Zero's own serialization of its deltas, from the shipped samples.
+	for _, l := range []string{
+		`{"delta":"Let me look at the tests.","runId":"run_20260101000000_abcdef","schemaVersion":2,"type":"reasoning"}`,
+		`{"delta":"Done \u003cok\u003e","runId":"run_20260101000000_abcdef","schemaVersion":2,"type":"text"}`,
+	} {
+		if !layoutAgrees(t, []byte(l)) {
+			t.Errorf("no layout takes %s", l)
+		}
+	}
+	for _, l := range []string{
+		`{"delta":"x","runId":"r","schemaVersion":2,"type":"text"} `,
+		` {"delta":"x","runId":"r","schemaVersion":2,"type":"text"}`,
+		`{"delta":"x","runId":"r","schemaVersion":1,"type":"text"}`,
+		`{"delta":"x","runId":"r","schemaVersion":2,"type":"text","x":1}`,
+		`{"delta":5,"runId":"r","schemaVersion":2,"type":"text"}`,
+		`{"runId":"r","delta":"x","schemaVersion":2,"type":"text"}`,
+		`{"delta":"x","runId":"r","schemaVersion":2,"type":"text"}{"delta":"x","runId":"r","schemaVersion":2,"type":"text"}`,
+	} {
+		if layoutAgrees(t, []byte(l)) {
+			t.Errorf("a layout takes %s", l)
+		}
+	}
+}
+
+// A layout with no varying string takes its line and nothing longer.
+func TestLayoutOfFixedValues(t *testing.T) {
+	l := NewLayout(jsonl.PythonStyle, LayoutField{Key: "type", Raw: `"done"`}, LayoutField{Key: "n", Raw: "1"})
+	var o Object
+	if !l.Decode([]byte(`{"type": "done", "n": 1}`), &o) || o.Str("type") != "done" || o.Get("n").Num != 1 {
+		t.Fatalf("not taken: %+v", o.Members())
+	}
+	for _, s := range []string{`{"type": "done", "n": 1}{"type": "done", "n": 1}`, `{"type": "done", "n": 1}}`, `{"type":"done","n":1}`} {
+		if l.Decode([]byte(s), &o) {
+			t.Errorf("taken: %s", s)
+		}
+	}
+}
+
+func FuzzLayoutAsDecode(f *testing.F) {
+	f.Add([]byte(`{"delta":"a\u003cb","runId":"run_20260101000000_abcdef","schemaVersion":2,"type":"text"}`))
+	f.Add([]byte(`{"delta":"é\"","runId":"r","schemaVersion":2,"type":"reasoning"}`))
+	f.Add([]byte(`{"delta":"x","runId":"r","schemaVersion":2,"type":"text"}x`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		layoutAgrees(t, b)
+	})
+}
