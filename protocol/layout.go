@@ -137,7 +137,7 @@ func (l *Layout) Decode(b []byte, o *Object) bool {
 			m.raw, m.typ, m.esc, m.ascii = raw[s.start:s.end], gjson.String, s.esc, s.ascii
 			k++
 		}
-		o.put(&m, true)
+		o.add(&m) // distinct keys: NewLayout's line decoded so
 	}
 	o.seal()
 	return true

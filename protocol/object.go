@@ -251,6 +251,16 @@ func (o *Object) put(m *Member, input bool) {
 	}
 }
 
+// add appends m, whose key the object does not have (a layout's): put
+// without the search for a duplicate.
+func (o *Object) add(m *Member) {
+	o.lens |= 1 << (len(m.Key) & 63)
+	o.members = append(o.members, *m)
+	if o.index != nil || len(o.members) > indexAfter {
+		o.reindex()
+	}
+}
+
 func (o *Object) reindex() {
 	o.index = make(map[string]int, len(o.members))
 	for i, m := range o.members {

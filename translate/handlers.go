@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
 	"github.com/zevo/zevo/protocol"
 )
@@ -264,22 +265,23 @@ func (t *Translator) zeroToEvo(ev *event) (bool, error) {
 	if rule == nil || rule.Unmapped {
 		return true, t.keepZeroInEvo(ev)
 	}
-	if ev.typ != "run_end" && ev.typ != "run_start" && !zeroInputTypes[ev.typ] {
+	if ev.typ != "run_end" && ev.typ != "run_start" && !isZeroInput(ev.typ) {
 		t.toEvo.active = true
 	}
 	if ev.typ == "text" {
-		if d := ev.Get("delta"); d.Type == gjson.String && len(t.toEvo.text) < maxCallMem {
-			// Each delta as its own event writes it: a secret it begins
-			// is found there, not only after the text before it.
-			s := d.Str
-			if t.opt.Redactor != nil {
-				s = t.opt.Redactor.String(s)
+		if d := ev.Peek("delta"); d.Type == gjson.String && len(t.toEvo.text) < maxCallMem {
+			if t.opt.Redactor == nil {
+				// Decoded where it is kept.
+				t.toEvo.text = jsonl.AppendUnescaped(t.toEvo.text, d.Raw[1:len(d.Raw)-1])
+			} else {
+				// Each delta as its own event writes it: a secret it
+				// begins is found there, not only after the text before it.
+				t.toEvo.text = append(t.toEvo.text, t.opt.Redactor.String(ev.Get("delta").Str)...)
 			}
-			t.toEvo.text = append(t.toEvo.text, s...)
 		}
 	}
 	if rule.Handler == "" {
-		if tp := t.evoTemplate(rule, rule.To); tp.ok {
+		if tp := t.evoTemplate(rule); tp.ok {
 			if done, err := t.templated(ev, tp, rule.Fields[0].From); done || err != nil {
 				return false, err
 			}

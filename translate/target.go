@@ -153,9 +153,9 @@ func eventShape(p *protocol.Protocol) *shape {
 	return sh
 }
 
-// zeroInputTypes are the events a Zero client writes to Zero, not Zero to
-// its clients: never Zero output.
-var zeroInputTypes = map[string]bool{"message": true, "prompt": true}
+// isZeroInput reports the events a Zero client writes to Zero, not Zero
+// to its clients: never Zero output.
+func isZeroInput(typ string) bool { return typ == "message" || typ == "prompt" }
 
 // targetShape is the shape of the Zero events the translator writes, or
 // nil when it writes all it is given (EvoScientist output, --unmapped keep).

@@ -27,32 +27,25 @@ type template struct {
 	prefix, suffix []byte
 }
 
-// templateKey names a template: the rule, and the type it writes.
-type templateKey struct {
-	rule *mappings.Rule
-	to   string
-}
-
 // maxTemplates bounds the templates a translator keeps; rules are few.
 const maxTemplates = 64
 
-// evoTemplate returns the template of rule writing EvoScientist events of
-// type to, made on first use.
-func (t *Translator) evoTemplate(rule *mappings.Rule, to string) *template {
-	k := templateKey{rule, to}
-	if tp, ok := t.tmpl[k]; ok {
+// evoTemplate returns the template of rule writing EvoScientist events
+// (of type rule.To), made on first use.
+func (t *Translator) evoTemplate(rule *mappings.Rule) *template {
+	if tp, ok := t.tmpl[rule]; ok {
 		return tp
 	}
 	tp := &template{}
 	if f := rule.Fields; templates && rule.Handler == "" && len(f) == 1 && !f[0].Path && f[0].Type == "string" {
-		t.headEvo(to)
+		t.headEvo(rule.To)
 		tp.prefix, tp.suffix, tp.ok = t.ob.around(f[0].To, rule.Const)
 	}
 	if len(t.tmpl) < maxTemplates {
 		if t.tmpl == nil {
-			t.tmpl = map[templateKey]*template{}
+			t.tmpl = map[*mappings.Rule]*template{}
 		}
-		t.tmpl[k] = tp
+		t.tmpl[rule] = tp
 	}
 	return tp
 }

@@ -356,7 +356,7 @@ func (t *Translator) evoError(ev *event, rule *mappings.Rule, to string) (bool, 
 // downgraded for --to zero@1, held to Zero's types, redacted, and tracked
 // for run framing.
 func (t *Translator) zeroToZero(ev *event) (bool, error) {
-	if zeroInputTypes[ev.typ] || (t.opt.To == Zero1 && t.tables.Versions.V2Only[ev.typ]) {
+	if isZeroInput(ev.typ) || (t.opt.To == Zero1 && t.tables.Versions.V2Only[ev.typ]) {
 		// Zero's input events are no output; v1 has no reasoning.
 		return true, t.keepZeroInZero(ev)
 	}

@@ -104,11 +104,11 @@ type Translator struct {
 	pre       preparer
 	placeName string
 	placeNum  int
-	cur       prepared             // the line being translated by Line, reused
-	names     map[typeKey]string   // see unmappedName
-	batches   []*batch             // Stream's, reused from one input to the next
-	typesOut  [2]map[string][]byte // by jsonl.Style: see typeOut
-	tmpl      map[templateKey]*template
+	cur       prepared                     // the line being translated by Line, reused
+	names     map[typeKey]string           // see unmappedName
+	batches   []*batch                     // Stream's, reused from one input to the next
+	typesOut  [2]map[string][]byte         // by jsonl.Style: see typeOut
+	tmpl      map[*mappings.Rule]*template // see evoTemplate
 }
 
 // New returns a Translator that passes each output event, without line end,
