@@ -14,7 +14,8 @@ import (
 //
 //	{"delta":"…","runId":"…","schemaVersion":2,"type":"reasoning"}
 //
-// and such lines are most of a stream. A Layout is one such way of
+// and such lines are most of a stream (EvoScientist's thinking and text
+// likewise). A Layout is one such way of
 // writing: the bytes of the line but for some string values. A line in
 // the layout is checked by comparing those bytes and validating the
 // strings, instead of being scanned member by member; it is split into
@@ -156,4 +157,14 @@ func zeroDeltaLayout(typ string) *Layout {
 		LayoutField{Key: "runId"},
 		LayoutField{Key: "schemaVersion", Raw: "2"},
 		LayoutField{Key: "type", Raw: `"` + typ + `"`})
+}
+
+// EvoSciDeltas are the layouts in which EvoScientist writes its thinking
+// and text events (Python's json.dumps: ", " and ": "), by event type.
+var EvoSciDeltas = [...]struct {
+	Type   string
+	Layout *Layout
+}{
+	{"thinking", NewLayout(jsonl.PythonStyle, LayoutField{Key: "type", Raw: `"thinking"`}, LayoutField{Key: "content"}, LayoutField{Key: "id", Raw: "0"})},
+	{"text", NewLayout(jsonl.PythonStyle, LayoutField{Key: "type", Raw: `"text"`}, LayoutField{Key: "content"})},
 }

@@ -9,12 +9,28 @@ import (
 	"github.com/zevo/zevo/jsonl"
 )
 
+type producerLayout struct {
+	proto  *Protocol
+	Type   string
+	Layout *Layout
+}
+
+func producerLayouts() (ls []producerLayout) {
+	for _, z := range ZeroDeltas {
+		ls = append(ls, producerLayout{ZeroV2, z.Type, z.Layout})
+	}
+	for _, e := range EvoSciDeltas {
+		ls = append(ls, producerLayout{EvoSci, e.Type, e.Layout})
+	}
+	return ls
+}
+
 // layoutAgrees checks one line: when a layout takes it, Decode splits it
 // into the same members, and no other layout takes it.
 func layoutAgrees(t *testing.T, b []byte) (taken bool) {
 	t.Helper()
 	var d Decoder
-	for i, z := range ZeroDeltas {
+	for i, z := range producerLayouts() {
 		var lo Object
 		if !z.Layout.Decode(b, &lo) {
 			continue
@@ -45,8 +61,8 @@ func layoutAgrees(t *testing.T, b []byte) (taken bool) {
 				t.Fatalf("%q: Get(%q) by layout %+v, by Decode %+v", b, k, lv, dv)
 			}
 		}
-		if Detect(&lo) != ZeroV2 || lo.Str("type") != z.Type {
-			t.Fatalf("%q: detected %v, type %q; layout of %q", b, Detect(&lo).Name, lo.Str("type"), z.Type)
+		if Detect(&lo) != z.proto || lo.Str("type") != z.Type {
+			t.Fatalf("%q: detected %v, type %q; layout of %s %q", b, Detect(&lo).Name, lo.Str("type"), z.proto.Name, z.Type)
 		}
 	}
 	return taken
@@ -56,7 +72,7 @@ func layoutAgrees(t *testing.T, b []byte) (taken bool) {
 // strings of every kind, and on each of them changed at every byte (each
 // byte replaced, removed, doubled), a line a layout takes is one Decode
 // accepts and splits into the same members. And it takes every delta
-// written in its layout that Decode accepts, and Zero's own lines.
+// written in its layout that Decode accepts, and the producers' own lines.
 func TestLayoutAsDecode(t *testing.T) {
 	strs := []string{``, `a`, `\n`, `\"`, `\\`, `\u003c`, `\u00e9`, `\ud83d\ude00`, `é`, `中`, `😀`, `\/`, `\u0000`,
 		`","runId":"x`, `\",\"runId\":\"x`, `}`, `"`, `\`, `\u12`, `\uzzzz`, "\x01", "\xff", "\xc3", "\xed\xa0\x80",
@@ -70,10 +86,17 @@ func TestLayoutAsDecode(t *testing.T) {
 			delta = strs[r.Intn(len(strs))] + strs[r.Intn(len(strs))] + strs[r.Intn(len(strs))]
 		}
 		run := []string{"run_20260101000000_abcdef", `run_2026\u0030101000000_abcdef`, "", "é"}[r.Intn(4)]
-		typ := []string{"reasoning", "text"}[r.Intn(2)]
-		line := []byte(`{"delta":"` + delta + `","runId":"` + run + `","schemaVersion":2,"type":"` + typ + `"}`)
+		// Zero's delta, or EvoScientist's thinking or text: so many
+		// members when the strings hold no separators of their own.
+		line, members := []byte(`{"delta":"`+delta+`","runId":"`+run+`","schemaVersion":2,"type":"`+[]string{"reasoning", "text"}[r.Intn(2)]+`"}`), 4
+		switch i % 4 {
+		case 1:
+			line, members = []byte(`{"type": "thinking", "content": "`+delta+`", "id": 0}`), 3
+		case 3:
+			line, members = []byte(`{"type": "text", "content": "`+delta+`"}`), 2
+		}
 		var o Object
-		if ok := layoutAgrees(t, line); ok != (d.Decode(line, &o) == nil && o.Dup == "" && o.Len() == 4) {
+		if ok := layoutAgrees(t, line); ok != (d.Decode(line, &o) == nil && o.Dup == "" && o.Len() == members) {
 			t.Fatalf("%q: taken by a layout %v, accepted by Decode %v", line, ok, !ok)
 		} else if ok {
 			taken++
@@ -98,6 +121,8 @@ func TestLayoutAsDecode(t *testing.T) {
 	for _, l := range []string{
 		`{"delta":"Let me look at the tests.","runId":"run_20260101000000_abcdef","schemaVersion":2,"type":"reasoning"}`,
 		`{"delta":"Done \u003cok\u003e","runId":"run_20260101000000_abcdef","schemaVersion":2,"type":"text"}`,
+		`{"type": "thinking", "content": "na\u00efve \"quoted\"", "id": 0}`,
+		`{"type": "text", "content": "x > y\n\n"}`,
 	} {
 		if !layoutAgrees(t, []byte(l)) {
 			t.Errorf("no layout takes %s", l)
@@ -111,6 +136,10 @@ func TestLayoutAsDecode(t *testing.T) {
 		`{"delta":5,"runId":"r","schemaVersion":2,"type":"text"}`,
 		`{"runId":"r","delta":"x","schemaVersion":2,"type":"text"}`,
 		`{"delta":"x","runId":"r","schemaVersion":2,"type":"text"}{"delta":"x","runId":"r","schemaVersion":2,"type":"text"}`,
+		`{"type": "thinking", "content": "x", "id": 1}`,
+		`{"type":"text","content":"x"}`,
+		`{"type": "text", "content": "x", "id": 0}`,
+		`{"type": "text", "content": "x"}{"type": "text", "content": "x"}`,
 	} {
 		if layoutAgrees(t, []byte(l)) {
 			t.Errorf("a layout takes %s", l)
@@ -136,6 +165,8 @@ func FuzzLayoutAsDecode(f *testing.F) {
 	f.Add([]byte(`{"delta":"a\u003cb","runId":"run_20260101000000_abcdef","schemaVersion":2,"type":"text"}`))
 	f.Add([]byte(`{"delta":"é\"","runId":"r","schemaVersion":2,"type":"reasoning"}`))
 	f.Add([]byte(`{"delta":"x","runId":"r","schemaVersion":2,"type":"text"}x`))
+	f.Add([]byte(`{"type": "thinking", "content": "\u00e9", "id": 0}`))
+	f.Add([]byte(`{"type": "text", "content": "a\\"}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		layoutAgrees(t, b)
 	})

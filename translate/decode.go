@@ -67,13 +67,19 @@ var layouts = true
 func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnostic) {
 	ev.name, ev.num, ev.prefix, ev.proto, ev.typ = l.Name, l.Num, false, nil, ""
 	ev.rawTyp, ev.runID = "", ""
-	if p.from != EvoSci && layouts {
+	if layouts {
+		// Lines in their producer's layout: what the checks below find
+		// of such a line, every time (the differential tests).
 		for _, z := range protocol.ZeroDeltas {
-			if z.Layout.Decode(l.Bytes, &ev.Object) {
-				// What the checks below find of such a line, every time
-				// (TestLayoutsChangeNothing).
+			if p.from != EvoSci && z.Layout.Decode(l.Bytes, &ev.Object) {
 				ev.proto, ev.typ, ev.rawTyp, ev.kind = protocol.ZeroV2, z.Type, z.Type, Zero
 				p.readRunID(ev)
+				return ev, nil, nil
+			}
+		}
+		for _, e := range protocol.EvoSciDeltas {
+			if p.from != Zero && e.Layout.Decode(l.Bytes, &ev.Object) {
+				ev.proto, ev.typ, ev.rawTyp, ev.kind = protocol.EvoSci, e.Type, e.Type, EvoSci
 				return ev, nil, nil
 			}
 		}

@@ -139,9 +139,10 @@ func (g *hostileGen) evo() string {
 	id, name := g.pick(hostileIDs), g.pick(hostileNames)
 	switch g.r.Intn(13) {
 	case 0:
-		return `{"type": "text", "content": ` + g.str() + `}`
+		// Zero omits an empty delta
+		return `{"type": "text", "content": ` + g.pick([]string{g.str(), g.str(), `""`}) + `}`
 	case 1:
-		return `{"type": "thinking", "content": ` + g.str() + `, "id": 0}`
+		return `{"type": "thinking", "content": ` + g.pick([]string{g.str(), g.str(), `""`}) + `, "id": 0}`
 	case 2:
 		return `{"type": "tool_call", "name": ` + name + `, "args": ` + g.object(0) + `, "id": ` + id + `}`
 	case 3:
@@ -196,7 +197,7 @@ func (g *hostileGen) zero(run string) string {
 		return `{` + h + `,"type":` + g.pick([]string{`"checkpoint"`, `"n\u006fte"`, `"evosci.text"`}) + `,"x":` + g.str() + `}`
 	case 12, 13:
 		// as Zero writes its deltas (protocol.ZeroDeltas), and next to it
-		return `{"delta":` + g.str() + `,"runId":"` + run + `","schemaVersion":2,"type":` + g.pick([]string{`"text"`, `"reasoning"`, `"text" `, `"reasoning"}`, `"tex"`}) + `}`
+		return `{"delta":` + g.pick([]string{g.str(), g.str(), `""`}) + `,"runId":"` + run + `","schemaVersion":2,"type":` + g.pick([]string{`"text"`, `"reasoning"`, `"text" `, `"reasoning"}`, `"tex"`}) + `}`
 	}
 	return `{"schemaVersion":1,"runId":"` + run + `","type":"text","delta":` + g.str() + `}`
 }

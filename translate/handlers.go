@@ -250,6 +250,13 @@ func (t *Translator) evoToZero(ev *event) (bool, error) {
 		return true, t.keepEvoInZero(ev)
 	}
 	if rule.Handler == "" {
+		if t.toZero.active {
+			if tp := t.zeroTemplate(rule, rule.To); tp.ok {
+				if done, err := t.templated(ev, tp, rule.Fields[0].From, jsonl.GoStyle); done || err != nil {
+					return false, err
+				}
+			}
+		}
 		return t.evoRule(ev, rule, rule.To)
 	}
 	h := evoToZeroHandlers[rule.Handler]
@@ -282,7 +289,7 @@ func (t *Translator) zeroToEvo(ev *event) (bool, error) {
 	}
 	if rule.Handler == "" {
 		if tp := t.evoTemplate(rule); tp.ok {
-			if done, err := t.templated(ev, tp, rule.Fields[0].From); done || err != nil {
+			if done, err := t.templated(ev, tp, rule.Fields[0].From, jsonl.PythonStyle); done || err != nil {
 				return false, err
 			}
 		}

@@ -10,13 +10,14 @@ import (
 	"github.com/zevo/zevo/redact"
 )
 
-// A table rule that renames one string field and adds constants (Zero's
-// reasoning and text deltas: most lines of a stream) writes every event
-// as the same bytes around that field's value. A template holds those
-// bytes, made once by the out builder itself, so that such an event is
-// written as prefix, value, suffix: what out would write, without
-// building it field by field. TestTemplatesChangeNothing translates
-// with and without templates and requires the same output.
+// A table rule that renames one string field (and, for EvoScientist
+// output, adds constants) writes every event of a run as the same bytes
+// around that field's value: Zero's reasoning and text deltas, and
+// EvoScientist's thinking and text, most lines of a stream. A template
+// holds those bytes, made once by the out builder itself, so that such an
+// event is written as prefix, value, suffix: what out would write,
+// without building it field by field. The differential tests translate
+// with and without templates and require the same output.
 
 // templates is on unless a test compares with the plain path.
 var templates = true
@@ -25,10 +26,19 @@ var templates = true
 type template struct {
 	ok             bool // the rule can be written so
 	prefix, suffix []byte
+	// run is the Zero run id as written in the template (Zero output):
+	// another run needs another template.
+	run []byte
 }
 
 // maxTemplates bounds the templates a translator keeps; rules are few.
 const maxTemplates = 64
+
+// simpleRule reports a rule that renames one top-level string field.
+func simpleRule(rule *mappings.Rule) bool {
+	f := rule.Fields
+	return templates && rule.Handler == "" && len(f) == 1 && !f[0].Path && f[0].Type == "string"
+}
 
 // evoTemplate returns the template of rule writing EvoScientist events
 // (of type rule.To), made on first use.
@@ -37,30 +47,53 @@ func (t *Translator) evoTemplate(rule *mappings.Rule) *template {
 		return tp
 	}
 	tp := &template{}
-	if f := rule.Fields; templates && rule.Handler == "" && len(f) == 1 && !f[0].Path && f[0].Type == "string" {
+	if simpleRule(rule) {
 		t.headEvo(rule.To)
-		tp.prefix, tp.suffix, tp.ok = t.ob.around(f[0].To, rule.Const)
+		tp.prefix, tp.suffix, tp.ok = t.ob.around(rule.Fields[0].To, rule.Const)
 	}
-	if len(t.tmpl) < maxTemplates {
+	t.keepTemplate(rule, tp)
+	return tp
+}
+
+// zeroTemplate returns the template of rule writing Zero events of type
+// to in the open run, made on first use in the run. Zero leaves out empty
+// strings (omitempty): templated writes no event whose value is "".
+func (t *Translator) zeroTemplate(rule *mappings.Rule, to string) *template {
+	run := t.toZero.runIDOut
+	if tp, ok := t.tmpl[rule]; ok && bytes.Equal(tp.run, run) {
+		return tp
+	}
+	tp := &template{run: bytes.Clone(run)}
+	if simpleRule(rule) && len(rule.Const) == 0 {
+		t.headZero(to)
+		tp.prefix, tp.suffix, tp.ok = t.ob.around(rule.Fields[0].To, nil)
+	}
+	t.keepTemplate(rule, tp)
+	return tp
+}
+
+func (t *Translator) keepTemplate(rule *mappings.Rule, tp *template) {
+	if _, ok := t.tmpl[rule]; ok || len(t.tmpl) < maxTemplates {
 		if t.tmpl == nil {
 			t.tmpl = map[*mappings.Rule]*template{}
 		}
 		t.tmpl[rule] = tp
 	}
-	return tp
 }
 
-// templated writes ev through tp when its field is a string, as zeroRule
-// would; done is false when it was not (the field is absent, or another
-// type, or its value cannot be rendered here): the caller writes ev the
-// plain way, which also words any problem.
-func (t *Translator) templated(ev *event, tp *template, from string) (done bool, err error) {
+// templated writes ev through tp, its field from in style st, when that
+// field is a string (not empty for Zero, which would omit it), as the
+// rule's plain way would; done is false when it was not (the field is
+// absent, empty or of another type, or its value cannot be rendered
+// here): the caller writes ev the plain way, which also words any
+// problem.
+func (t *Translator) templated(ev *event, tp *template, from string, st jsonl.Style) (done bool, err error) {
 	v, ascii := ev.PeekASCII(from)
-	if v.Type != gjson.String {
+	if v.Type != gjson.String || st == jsonl.GoStyle && v.Raw == `""` {
 		return false, nil
 	}
 	line := append(t.line[:0], tp.prefix...)
-	line, ok := t.ob.appendValueOf(line, v.Raw, ascii, jsonl.PythonStyle, t.opt.Redactor)
+	line, ok := t.ob.appendValueOf(line, v.Raw, ascii, st, t.opt.Redactor)
 	if !ok {
 		return false, nil
 	}
@@ -72,11 +105,12 @@ func (t *Translator) templated(ev *event, tp *template, from string) (done bool,
 // around renders, in o's event begun by the caller, a field key whose
 // value is left out and the constants after it, and returns the bytes of
 // the event before and after that value. ok is false when the value
-// would not be written as it is given (a key whose value redaction
-// replaces) or when a constant cannot be written.
+// would not be written as it is given: a key whose value redaction
+// replaces, or that the target's shape does not hold as a string; or
+// when a constant cannot be written, or would be held to the shape.
 func (o *out) around(key string, consts []mappings.Const) (prefix, suffix []byte, ok bool) {
 	ki := o.info(key)
-	if ki.sensitive || o.shape != nil {
+	if ki.sensitive || o.shape != nil && (len(consts) > 0 || !ki.known || !ki.field.kind.holds(gjson.Result{Type: gjson.String})) {
 		return nil, nil, false
 	}
 	// A NUL byte stands for the value: out writes none of its own, as
