@@ -33,6 +33,7 @@ type Layout struct {
 	lits    [][]byte // the bytes before, between and after the varying strings
 	members []Member // the line's members, those of the varying strings without a value
 	slots   []int    // for each varying string, its member
+	lens    uint64   // the members' Object.lens
 }
 
 // NewLayout returns the layout of a line of fields, in this order,
@@ -78,7 +79,7 @@ func NewLayout(st jsonl.Style, fields ...LayoutField) *Layout {
 	if err := d.Decode(sample, &o); err != nil || o.Dup != "" || o.Len() != len(fields) {
 		panic("protocol: bad layout " + string(sample))
 	}
-	l.members = append(l.members, o.Members()...)
+	l.members, l.lens = append(l.members, o.Members()...), o.lens
 	for _, s := range l.slots {
 		l.members[s].raw = ""
 	}
@@ -99,7 +100,7 @@ func (l *Layout) Decode(b []byte, o *Object) bool {
 		return false
 	}
 	// The varying strings: at most a few, found before o is touched.
-	var at [4]struct {
+	var at [8]struct {
 		start, end int
 		esc, ascii bool
 	}
@@ -130,41 +131,47 @@ func (l *Layout) Decode(b []byte, o *Object) bool {
 	}
 	raw := unsafe.String(unsafe.SliceData(b), len(b))
 	o.reset(raw)
-	k := 0
-	for j := range l.members {
-		m := l.members[j]
-		if k < len(l.slots) && l.slots[k] == j {
-			s := at[k]
-			m.raw, m.typ, m.esc, m.ascii = raw[s.start:s.end], gjson.String, s.esc, s.ascii
-			k++
-		}
-		o.add(&m) // distinct keys: NewLayout's line decoded so
+	// The keys are distinct (NewLayout's line was decoded so): the
+	// members go in as they are, and then the strings of this line.
+	o.addAll(l.members, l.lens)
+	for k, j := range l.slots {
+		s, m := at[k], &o.members[j]
+		m.raw, m.typ, m.esc, m.ascii = raw[s.start:s.end], gjson.String, s.esc, s.ascii
 	}
 	o.seal()
 	return true
 }
 
-// ZeroDeltas are the layouts in which Zero writes its reasoning and text
-// deltas (schema version 2: sorted keys, no spaces), by event type.
-var ZeroDeltas = [...]struct {
-	Type   string
-	Layout *Layout
-}{{"reasoning", zeroDeltaLayout("reasoning")}, {"text", zeroDeltaLayout("text")}}
-
-func zeroDeltaLayout(typ string) *Layout {
-	return NewLayout(jsonl.GoStyle,
-		LayoutField{Key: "delta"},
-		LayoutField{Key: "runId"},
-		LayoutField{Key: "schemaVersion", Raw: "2"},
-		LayoutField{Key: "type", Raw: `"` + typ + `"`})
+// ZeroLayouts are the layouts in which Zero writes its commonest events
+// (schema version 2: sorted keys, no spaces), by event type: reasoning
+// and text deltas, and tool results without the optional fields.
+var ZeroLayouts = []TypeLayout{
+	zeroLayout("reasoning", LayoutField{Key: "delta"}),
+	zeroLayout("text", LayoutField{Key: "delta"}),
+	zeroLayout("tool_result", LayoutField{Key: "id"}, LayoutField{Key: "name"}, LayoutField{Key: "output"}),
 }
 
-// EvoSciDeltas are the layouts in which EvoScientist writes its thinking
-// and text events (Python's json.dumps: ", " and ": "), by event type.
-var EvoSciDeltas = [...]struct {
+// TypeLayout is the layout of an event type.
+type TypeLayout struct {
 	Type   string
 	Layout *Layout
-}{
+}
+
+// zeroLayout is the layout of a Zero event of type typ with the varying
+// strings before (and, for a tool result, after) runId that fields are.
+func zeroLayout(typ string, fields ...LayoutField) TypeLayout {
+	fields = append(fields, LayoutField{Key: "runId"}, LayoutField{Key: "schemaVersion", Raw: "2"})
+	if typ == "tool_result" {
+		// truncated is always there; false but for a cut output
+		fields = append(fields, LayoutField{Key: "status"}, LayoutField{Key: "truncated", Raw: "false"})
+	}
+	return TypeLayout{typ, NewLayout(jsonl.GoStyle, append(fields, LayoutField{Key: "type", Raw: `"` + typ + `"`})...)}
+}
+
+// EvoSciLayouts are the layouts in which EvoScientist writes its
+// thinking and text events (Python's json.dumps: ", " and ": "), by event
+// type.
+var EvoSciLayouts = []TypeLayout{
 	{"thinking", NewLayout(jsonl.PythonStyle, LayoutField{Key: "type", Raw: `"thinking"`}, LayoutField{Key: "content"}, LayoutField{Key: "id", Raw: "0"})},
 	{"text", NewLayout(jsonl.PythonStyle, LayoutField{Key: "type", Raw: `"text"`}, LayoutField{Key: "content"})},
 }

@@ -16,10 +16,10 @@ type producerLayout struct {
 }
 
 func producerLayouts() (ls []producerLayout) {
-	for _, z := range ZeroDeltas {
+	for _, z := range ZeroLayouts {
 		ls = append(ls, producerLayout{ZeroV2, z.Type, z.Layout})
 	}
-	for _, e := range EvoSciDeltas {
+	for _, e := range EvoSciLayouts {
 		ls = append(ls, producerLayout{EvoSci, e.Type, e.Layout})
 	}
 	return ls
@@ -56,7 +56,7 @@ func layoutAgrees(t *testing.T, b []byte) (taken bool) {
 				t.Fatalf("%q: member %d by layout %+v, by Decode %+v", b, j, l, m)
 			}
 		}
-		for _, k := range []string{"delta", "runId", "schemaVersion", "type", "x"} {
+		for _, k := range []string{"delta", "runId", "schemaVersion", "type", "x", "id", "name", "output", "status", "truncated", "content"} {
 			if lv, dv := lo.Get(k), do.Get(k); lv.Raw != dv.Raw || lv.Str != dv.Str || lv.Type != dv.Type || lv.Num != dv.Num {
 				t.Fatalf("%q: Get(%q) by layout %+v, by Decode %+v", b, k, lv, dv)
 			}
@@ -89,7 +89,9 @@ func TestLayoutAsDecode(t *testing.T) {
 		// Zero's delta, or EvoScientist's thinking or text: so many
 		// members when the strings hold no separators of their own.
 		line, members := []byte(`{"delta":"`+delta+`","runId":"`+run+`","schemaVersion":2,"type":"`+[]string{"reasoning", "text"}[r.Intn(2)]+`"}`), 4
-		switch i % 4 {
+		switch i % 5 {
+		case 4:
+			line, members = []byte(`{"id":"`+delta+`","name":"n","output":"`+delta+`","runId":"`+run+`","schemaVersion":2,"status":"ok","truncated":false,"type":"tool_result"}`), 8
 		case 1:
 			line, members = []byte(`{"type": "thinking", "content": "`+delta+`", "id": 0}`), 3
 		case 3:
@@ -122,6 +124,7 @@ func TestLayoutAsDecode(t *testing.T) {
 		`{"delta":"Let me look at the tests.","runId":"run_20260101000000_abcdef","schemaVersion":2,"type":"reasoning"}`,
 		`{"delta":"Done \u003cok\u003e","runId":"run_20260101000000_abcdef","schemaVersion":2,"type":"text"}`,
 		`{"type": "thinking", "content": "na\u00efve \"quoted\"", "id": 0}`,
+		`{"id":"call_1","name":"read_file","output":"a\nb","runId":"run_20260101000000_abcdef","schemaVersion":2,"status":"ok","truncated":false,"type":"tool_result"}`,
 		`{"type": "text", "content": "x > y\n\n"}`,
 	} {
 		if !layoutAgrees(t, []byte(l)) {
@@ -137,6 +140,8 @@ func TestLayoutAsDecode(t *testing.T) {
 		`{"runId":"r","delta":"x","schemaVersion":2,"type":"text"}`,
 		`{"delta":"x","runId":"r","schemaVersion":2,"type":"text"}{"delta":"x","runId":"r","schemaVersion":2,"type":"text"}`,
 		`{"type": "thinking", "content": "x", "id": 1}`,
+		`{"id":"c","name":"n","output":"o","runId":"r","schemaVersion":2,"status":"ok","truncated":true,"type":"tool_result"}`,
+		`{"id":"c","name":"n","output":"o","runId":"r","schemaVersion":2,"status":"ok","truncated":false,"type":"tool_result","x":1}`,
 		`{"type":"text","content":"x"}`,
 		`{"type": "text", "content": "x", "id": 0}`,
 		`{"type": "text", "content": "x"}{"type": "text", "content": "x"}`,

@@ -251,11 +251,11 @@ func (o *Object) put(m *Member, input bool) {
 	}
 }
 
-// add appends m, whose key the object does not have (a layout's): put
-// without the search for a duplicate.
-func (o *Object) add(m *Member) {
-	o.lens |= 1 << (len(m.Key) & 63)
-	o.members = append(o.members, *m)
+// addAll appends ms, whose keys are distinct and not in the object (a
+// layout's), and lens their bits: put without the search for duplicates.
+func (o *Object) addAll(ms []Member, lens uint64) {
+	o.lens |= lens
+	o.members = append(o.members, ms...)
 	if o.index != nil || len(o.members) > indexAfter {
 		o.reindex()
 	}

@@ -59,7 +59,7 @@ func (p *preparer) prepare(l jsonl.Line, out *prepared) {
 }
 
 // layouts lets decode split the lines Zero writes most in their layout
-// (protocol.ZeroDeltas); tests turn it off to compare with the plain path.
+// (protocol.ZeroLayouts); tests turn it off to compare with the plain path.
 var layouts = true
 
 // decode validates a line and splits its top-level fields. warn is a
@@ -70,14 +70,14 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnos
 	if layouts {
 		// Lines in their producer's layout: what the checks below find
 		// of such a line, every time (the differential tests).
-		for _, z := range protocol.ZeroDeltas {
+		for _, z := range protocol.ZeroLayouts {
 			if p.from != EvoSci && z.Layout.Decode(l.Bytes, &ev.Object) {
 				ev.proto, ev.typ, ev.rawTyp, ev.kind = protocol.ZeroV2, z.Type, z.Type, Zero
 				p.readRunID(ev)
 				return ev, nil, nil
 			}
 		}
-		for _, e := range protocol.EvoSciDeltas {
+		for _, e := range protocol.EvoSciLayouts {
 			if p.from != Zero && e.Layout.Decode(l.Bytes, &ev.Object) {
 				ev.proto, ev.typ, ev.rawTyp, ev.kind = protocol.EvoSci, e.Type, e.Type, EvoSci
 				return ev, nil, nil

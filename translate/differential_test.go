@@ -170,7 +170,7 @@ func (g *hostileGen) evo() string {
 func (g *hostileGen) zero(run string) string {
 	h := `"schemaVersion":2,"runId":"` + run + `"`
 	id, name := g.pick(hostileIDs), g.pick(hostileNames)
-	switch g.r.Intn(15) {
+	switch g.r.Intn(16) {
 	case 0:
 		return `{` + h + `,"type":"run_start","sessionId":"zero_1"}`
 	case 1:
@@ -195,8 +195,11 @@ func (g *hostileGen) zero(run string) string {
 		return `{"completionTokens":2,"promptTokens":1,` + h + `,"totalTokens":3,"type":"usage"}`
 	case 11:
 		return `{` + h + `,"type":` + g.pick([]string{`"checkpoint"`, `"n\u006fte"`, `"evosci.text"`}) + `,"x":` + g.str() + `}`
+	case 14:
+		// as Zero writes a tool result (protocol.ZeroLayouts)
+		return `{"id":` + id + `,"name":` + name + `,"output":` + g.str() + `,"runId":"` + run + `","schemaVersion":2,"status":` + g.pick([]string{`"ok"`, `"error"`, `""`}) + `,"truncated":false,"type":"tool_result"}`
 	case 12, 13:
-		// as Zero writes its deltas (protocol.ZeroDeltas), and next to it
+		// as Zero writes its deltas (protocol.ZeroLayouts), and next to it
 		return `{"delta":` + g.pick([]string{g.str(), g.str(), `""`}) + `,"runId":"` + run + `","schemaVersion":2,"type":` + g.pick([]string{`"text"`, `"reasoning"`, `"text" `, `"reasoning"}`, `"tex"`}) + `}`
 	}
 	return `{"schemaVersion":1,"runId":"` + run + `","type":"text","delta":` + g.str() + `}`
