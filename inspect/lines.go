@@ -48,7 +48,7 @@ func (ls *lines) read(l jsonl.Line) (*event, *protocol.LineError) {
 	// A copy, and obj.Keep: values taken from the line are kept (names,
 	// ids, messages) after the reader reuses its buffer.
 	ls.obj.Keep = true
-	if err := ls.dec.Decode(bytes.Clone(l.Bytes), &ls.obj); err != nil {
+	if _, err := ls.dec.DecodeLayouts(bytes.Clone(l.Bytes), &ls.obj, protocol.Layouts); err != nil {
 		return nil, err
 	}
 	ev := &ls.ev

@@ -142,19 +142,36 @@ func (l *Layout) Decode(b []byte, o *Object) bool {
 	return true
 }
 
-// ZeroLayouts are the layouts in which Zero writes its commonest events
-// (schema version 2: sorted keys, no spaces), by event type: reasoning
-// and text deltas, and tool results without the optional fields.
-var ZeroLayouts = []TypeLayout{
+// DecodeLayouts is Decode for a line that may be in one of ls: such a
+// line is split by its layout, into the same Object. k is the index of
+// its layout in ls, -1 for a line in none.
+func (d *Decoder) DecodeLayouts(b []byte, o *Object, ls []TypeLayout) (k int, err *LineError) {
+	for k := range ls {
+		if ls[k].Layout.Decode(b, o) {
+			return k, nil
+		}
+	}
+	return -1, d.Decode(b, o)
+}
+
+// TypeLayout is the layout of one event type of a protocol.
+type TypeLayout struct {
+	Protocol *Protocol
+	Type     string
+	Layout   *Layout
+}
+
+// Layouts are the layouts in which the producers write their commonest
+// events, the lines most of a stream is made of:
+//   - Zero (schema version 2: sorted keys, no spaces): reasoning and text
+//     deltas, and tool results without the optional fields;
+//   - EvoScientist (Python's json.dumps: ", " and ": "): thinking and text.
+var Layouts = []TypeLayout{
 	zeroLayout("reasoning", LayoutField{Key: "delta"}),
 	zeroLayout("text", LayoutField{Key: "delta"}),
 	zeroLayout("tool_result", LayoutField{Key: "id"}, LayoutField{Key: "name"}, LayoutField{Key: "output"}),
-}
-
-// TypeLayout is the layout of an event type.
-type TypeLayout struct {
-	Type   string
-	Layout *Layout
+	{EvoSci, "thinking", NewLayout(jsonl.PythonStyle, LayoutField{Key: "type", Raw: `"thinking"`}, LayoutField{Key: "content"}, LayoutField{Key: "id", Raw: "0"})},
+	{EvoSci, "text", NewLayout(jsonl.PythonStyle, LayoutField{Key: "type", Raw: `"text"`}, LayoutField{Key: "content"})},
 }
 
 // zeroLayout is the layout of a Zero event of type typ with the varying
@@ -165,13 +182,5 @@ func zeroLayout(typ string, fields ...LayoutField) TypeLayout {
 		// truncated is always there; false but for a cut output
 		fields = append(fields, LayoutField{Key: "status"}, LayoutField{Key: "truncated", Raw: "false"})
 	}
-	return TypeLayout{typ, NewLayout(jsonl.GoStyle, append(fields, LayoutField{Key: "type", Raw: `"` + typ + `"`})...)}
-}
-
-// EvoSciLayouts are the layouts in which EvoScientist writes its
-// thinking and text events (Python's json.dumps: ", " and ": "), by event
-// type.
-var EvoSciLayouts = []TypeLayout{
-	{"thinking", NewLayout(jsonl.PythonStyle, LayoutField{Key: "type", Raw: `"thinking"`}, LayoutField{Key: "content"}, LayoutField{Key: "id", Raw: "0"})},
-	{"text", NewLayout(jsonl.PythonStyle, LayoutField{Key: "type", Raw: `"text"`}, LayoutField{Key: "content"})},
+	return TypeLayout{ZeroV2, typ, NewLayout(jsonl.GoStyle, append(fields, LayoutField{Key: "type", Raw: `"` + typ + `"`})...)}
 }

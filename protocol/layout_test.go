@@ -9,28 +9,12 @@ import (
 	"github.com/zevo/zevo/jsonl"
 )
 
-type producerLayout struct {
-	proto  *Protocol
-	Type   string
-	Layout *Layout
-}
-
-func producerLayouts() (ls []producerLayout) {
-	for _, z := range ZeroLayouts {
-		ls = append(ls, producerLayout{ZeroV2, z.Type, z.Layout})
-	}
-	for _, e := range EvoSciLayouts {
-		ls = append(ls, producerLayout{EvoSci, e.Type, e.Layout})
-	}
-	return ls
-}
-
 // layoutAgrees checks one line: when a layout takes it, Decode splits it
 // into the same members, and no other layout takes it.
 func layoutAgrees(t *testing.T, b []byte) (taken bool) {
 	t.Helper()
 	var d Decoder
-	for i, z := range producerLayouts() {
+	for i, z := range Layouts {
 		var lo Object
 		if !z.Layout.Decode(b, &lo) {
 			continue
@@ -61,8 +45,8 @@ func layoutAgrees(t *testing.T, b []byte) (taken bool) {
 				t.Fatalf("%q: Get(%q) by layout %+v, by Decode %+v", b, k, lv, dv)
 			}
 		}
-		if Detect(&lo) != z.proto || lo.Str("type") != z.Type {
-			t.Fatalf("%q: detected %v, type %q; layout of %s %q", b, Detect(&lo).Name, lo.Str("type"), z.proto.Name, z.Type)
+		if Detect(&lo) != z.Protocol || lo.Str("type") != z.Type {
+			t.Fatalf("%q: detected %v, type %q; layout of %s %q", b, Detect(&lo).Name, lo.Str("type"), z.Protocol.Name, z.Type)
 		}
 	}
 	return taken

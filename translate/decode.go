@@ -58,8 +58,8 @@ func (p *preparer) prepare(l jsonl.Line, out *prepared) {
 	}
 }
 
-// layouts lets decode split the lines Zero writes most in their layout
-// (protocol.ZeroLayouts); tests turn it off to compare with the plain path.
+// layouts lets decode split the lines the producers write most by their layout
+// (protocol.Layouts); tests turn it off to compare with the plain path.
 var layouts = true
 
 // decode validates a line and splits its top-level fields. warn is a
@@ -67,25 +67,29 @@ var layouts = true
 func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnostic) {
 	ev.name, ev.num, ev.prefix, ev.proto, ev.typ = l.Name, l.Num, false, nil, ""
 	ev.rawTyp, ev.runID = "", ""
+	k, e := -1, (*protocol.LineError)(nil)
 	if layouts {
-		// Lines in their producer's layout: what the checks below find
-		// of such a line, every time (the differential tests).
-		for _, z := range protocol.ZeroLayouts {
-			if p.from != EvoSci && z.Layout.Decode(l.Bytes, &ev.Object) {
-				ev.proto, ev.typ, ev.rawTyp, ev.kind = protocol.ZeroV2, z.Type, z.Type, Zero
-				p.readRunID(ev)
-				return ev, nil, nil
-			}
-		}
-		for _, e := range protocol.EvoSciLayouts {
-			if p.from != Zero && e.Layout.Decode(l.Bytes, &ev.Object) {
-				ev.proto, ev.typ, ev.rawTyp, ev.kind = protocol.EvoSci, e.Type, e.Type, EvoSci
-				return ev, nil, nil
-			}
-		}
+		k, e = p.dec.DecodeLayouts(l.Bytes, &ev.Object, protocol.Layouts)
+	} else {
+		e = p.dec.Decode(l.Bytes, &ev.Object)
 	}
-	if e := p.dec.Decode(l.Bytes, &ev.Object); e != nil {
+	if e != nil {
 		return nil, nil, &Diagnostic{ev.where(), e.Error()}
+	}
+	if k >= 0 {
+		// A line in its producer's layout, of the input's protocol:
+		// what the checks below find of such a line, every time (the
+		// differential tests).
+		z := &protocol.Layouts[k]
+		kind := Zero
+		if z.Protocol.Family == protocol.FamilyEvoSci {
+			kind = EvoSci
+		}
+		if p.from == Auto || p.from == kind {
+			ev.proto, ev.typ, ev.rawTyp, ev.kind = z.Protocol, z.Type, z.Type, kind
+			p.readRunID(ev)
+			return ev, nil, nil
+		}
 	}
 	if len(ev.NonFinite) > 0 {
 		warn = &Diagnostic{ev.where(), protocol.NonFiniteMessage(ev.NonFinite[0])}

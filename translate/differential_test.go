@@ -196,10 +196,10 @@ func (g *hostileGen) zero(run string) string {
 	case 11:
 		return `{` + h + `,"type":` + g.pick([]string{`"checkpoint"`, `"n\u006fte"`, `"evosci.text"`}) + `,"x":` + g.str() + `}`
 	case 14:
-		// as Zero writes a tool result (protocol.ZeroLayouts)
+		// as Zero writes a tool result (protocol.Layouts)
 		return `{"id":` + id + `,"name":` + name + `,"output":` + g.str() + `,"runId":"` + run + `","schemaVersion":2,"status":` + g.pick([]string{`"ok"`, `"error"`, `""`}) + `,"truncated":false,"type":"tool_result"}`
 	case 12, 13:
-		// as Zero writes its deltas (protocol.ZeroLayouts), and next to it
+		// as Zero writes its deltas (protocol.Layouts), and next to it
 		return `{"delta":` + g.pick([]string{g.str(), g.str(), `""`}) + `,"runId":"` + run + `","schemaVersion":2,"type":` + g.pick([]string{`"text"`, `"reasoning"`, `"text" `, `"reasoning"}`, `"tex"`}) + `}`
 	}
 	return `{"schemaVersion":1,"runId":"` + run + `","type":"text","delta":` + g.str() + `}`
