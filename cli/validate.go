@@ -113,20 +113,9 @@ func runValidate(c *ucli.Context, e *env) error {
 		e.mu.Lock()
 		cur = v
 		e.mu.Unlock()
-		lr := jsonl.NewReader(r, name, flush)
-		var rerr error
-		for {
-			l, err := lr.Next()
-			if err != nil {
-				if err != io.EOF {
-					rerr = err
-				}
-				break
-			}
-			e.mu.Lock()
-			v.Line(l)
-			e.mu.Unlock()
-		}
+		// Lines are read and checked ahead on a second goroutine, and
+		// applied in order under e.mu.
+		rerr := v.Stream(r, name, &e.mu, flush)
 		e.mu.Lock()
 		defer e.mu.Unlock()
 		fileDone(v.End())

@@ -33,34 +33,62 @@ type event struct {
 type lines struct {
 	as     *protocol.Protocol
 	dec    protocol.Decoder
-	obj    protocol.Object
+	cur    decoded
 	runs   protocol.Tracker
 	ev     event
 	protos []string // names of the protocols seen, in order
 }
 
-// read decodes l. It returns nil and nil for a blank line, nil and the
-// problem for a bad one.
-func (ls *lines) read(l jsonl.Line) (*event, *protocol.LineError) {
-	if jsonl.IsBlank(l.Bytes) {
-		return nil, nil
+// decoded is a line decoded and its protocol named: what depends on no
+// other line, so that another goroutine may do it (decode), ahead of
+// place.
+type decoded struct {
+	num   int
+	blank bool
+	err   *protocol.LineError
+	obj   protocol.Object
+	proto *protocol.Protocol
+	typ   string
+}
+
+// decode decodes l into d, with dec, as protocol as says (nil: the line's
+// own).
+func decode(dec *protocol.Decoder, as *protocol.Protocol, l jsonl.Line, d *decoded) {
+	d.num, d.err, d.proto, d.typ = l.Num, nil, nil, ""
+	if d.blank = jsonl.IsBlank(l.Bytes); d.blank {
+		return
 	}
 	// A copy, and obj.Keep: values taken from the line are kept (names,
 	// ids, messages) after the reader reuses its buffer.
-	ls.obj.Keep = true
-	if _, err := ls.dec.DecodeLayouts(bytes.Clone(l.Bytes), &ls.obj, protocol.Layouts); err != nil {
-		return nil, err
+	d.obj.Keep = true
+	if _, d.err = dec.DecodeLayouts(bytes.Clone(l.Bytes), &d.obj, protocol.Layouts); d.err != nil {
+		return
+	}
+	d.typ, d.proto = d.obj.Str("type"), as
+	if d.proto == nil {
+		d.proto = protocol.Detect(&d.obj)
+	}
+}
+
+// read decodes l. It returns nil and nil for a blank line, nil and the
+// problem for a bad one.
+func (ls *lines) read(l jsonl.Line) (*event, *protocol.LineError) {
+	decode(&ls.dec, ls.as, l, &ls.cur)
+	return ls.place(&ls.cur)
+}
+
+// place puts a decoded line in its run; nil and nil for a blank line, nil
+// and the problem for a bad one. The event is valid until the next call.
+func (ls *lines) place(d *decoded) (*event, *protocol.LineError) {
+	if d.blank || d.err != nil {
+		return nil, d.err
 	}
 	ev := &ls.ev
-	ev.num, ev.obj, ev.typ = l.Num, &ls.obj, ls.obj.Str("type")
-	ev.proto = ls.as
-	if ev.proto == nil {
-		ev.proto = protocol.Detect(&ls.obj)
-	}
+	ev.num, ev.obj, ev.typ, ev.proto = d.num, &d.obj, d.typ, d.proto
 	if !slices.Contains(ls.protos, ev.proto.Name) {
 		ls.protos = append(ls.protos, ev.proto.Name)
 	}
-	ev.step = ls.runs.Event(ev.proto, &ls.obj, l.Num)
+	ev.step = ls.runs.Event(ev.proto, &d.obj, d.num)
 	return ev, nil
 }
 

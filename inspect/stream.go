@@ -1,0 +1,131 @@
+package inspect
+
+import (
+	"errors"
+	"io"
+	"sync"
+
+	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/protocol"
+)
+
+// Validating a line is two halves: what depends on no other line (reading
+// and decoding it: check) and what does or words problems (its schema,
+// runs, calls, the order of events: apply). Stream does the first
+// half of each line on a goroutine of its own, ahead, so that both cores
+// work; the second half stays in line order on the caller's. The
+// diagnostics are the same as Line's, line for line
+// (TestStreamAsLine).
+
+// Lines travel from the reading goroutine in batches; a few are recycled.
+const (
+	checkBatchLines = 256
+	checkBatchBytes = 256 << 10
+	checkBatches    = 4
+)
+
+type checkBatch struct {
+	lines []checked
+	n     int
+	bytes int
+	flush bool  // the input would block after these lines
+	err   error // reading ended: io.EOF or a read error
+}
+
+var errCheckStopped = errors.New("validation stopped")
+
+// Stream validates the lines of r (named name) as Line would, in order,
+// while a second goroutine reads and checks them ahead. lk, when not nil,
+// is held while a batch of lines is applied, not while waiting for input;
+// flush, when not nil, is called (without lk) whenever the input would
+// block, once every line read so far is applied, so that a live stream's
+// diagnostics go out at once. It returns a read error, or flush's. When
+// it returns early, the reading goroutine ends at its next read.
+func (v *Validator) Stream(r io.Reader, name string, lk sync.Locker, flush func() error) error {
+	free := make(chan *checkBatch, checkBatches)
+	full := make(chan *checkBatch, checkBatches)
+	done := make(chan struct{})
+	defer close(done)
+	for range checkBatches {
+		free <- &checkBatch{lines: make([]checked, checkBatchLines)}
+	}
+	go v.readAhead(r, name, free, full, done)
+	for b := range full {
+		if lk != nil {
+			lk.Lock()
+		}
+		for i := range b.n {
+			v.apply(&b.lines[i])
+		}
+		if lk != nil {
+			lk.Unlock()
+		}
+		if b.flush && flush != nil {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		err := b.err
+		free <- b
+		switch {
+		case err == io.EOF:
+			return nil
+		case err != nil:
+			return err
+		}
+	}
+	return nil
+}
+
+// readAhead reads lines into batches and checks them.
+func (v *Validator) readAhead(r io.Reader, name string, free, full chan *checkBatch, done chan struct{}) {
+	var dec protocol.Decoder
+	var b *checkBatch
+	get := func() bool {
+		select {
+		case b = <-free:
+			b.n, b.bytes, b.flush, b.err = 0, 0, false, nil
+			return true
+		case <-done:
+			return false
+		}
+	}
+	send := func() bool {
+		select {
+		case full <- b:
+			b = nil
+			return true
+		case <-done:
+			return false
+		}
+	}
+	if !get() {
+		return
+	}
+	lr := jsonl.NewReader(r, name, func() error {
+		// The next read may wait: hand over what there is, to be flushed.
+		b.flush = true
+		if !send() || !get() {
+			return errCheckStopped
+		}
+		return nil
+	})
+	for {
+		l, err := lr.Next()
+		if err != nil {
+			if errors.Is(err, errCheckStopped) {
+				return
+			}
+			b.err = err
+			send()
+			return
+		}
+		v.check(&dec, l, &b.lines[b.n])
+		b.n++
+		if b.bytes += len(l.Bytes); b.n == len(b.lines) || b.bytes >= checkBatchBytes {
+			if !send() || !get() {
+				return
+			}
+		}
+	}
+}
