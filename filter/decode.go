@@ -594,9 +594,9 @@ func (d *decoder) skipString() error {
 	b := d.data
 	i := d.pos + 1
 	for {
-		// Past the plain text and the escapes \", \n, \t, \r, \b, \f,
-		// which are valid as they are.
-		i, _ = swar.StringStopEsc(b, i)
+		// Past the plain text and the escapes \", \n, \t, \r, \b, \f
+		// and \u (not of a surrogate), which are valid as they are.
+		i, _, _ = swar.StringStopEsc(b, i)
 		if i < len(b) && b[i] >= 0x80 {
 			if r, n := utf8.DecodeRune(b[i:]); r == utf8.RuneError && n == 1 {
 				d.exact = false

@@ -82,3 +82,30 @@ func BenchmarkAppendValueRedact(b *testing.B) {
 func BenchmarkAppendValuePython(b *testing.B) {
 	benchAppend(b, corpus.Zero, PythonStyle, nil)
 }
+
+// Zero's tool results alone restyled for EvoScientist: long strings
+// dense in escapes, each \u003c, \u003e, \u0026 written as the character
+// and each non-ASCII character as \uXXXX.
+func BenchmarkAppendValuePythonToolResult(b *testing.B) {
+	var in []byte
+	for _, l := range splitLines(genCorpus(b, corpus.Zero)) {
+		if bytes.Contains(l, []byte(`"type":"tool_result"`)) {
+			in = append(append(in, l...), '\n')
+		}
+	}
+	lines := splitLines(in)
+	var dst []byte
+	perLine(b, in, func() int {
+		n := 0
+		for b.Loop() {
+			for _, l := range lines {
+				var err error
+				if dst, err = AppendValue(dst[:0], l, PythonStyle, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			n++
+		}
+		return n
+	})
+}

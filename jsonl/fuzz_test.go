@@ -164,6 +164,10 @@ func FuzzAppendValue(f *testing.F) {
 				rd = redact.WithExtra()
 			}
 		}
+		// The restyle of strings is the one before its fast paths, on
+		// any bytes, from any place.
+		restyleAgrees(t, raw, 0)
+		restyleAgrees(t, raw, int(mode)%(len(raw)+1))
 		out, err := AppendValue(nil, raw, st, rd)
 		// On an error, callers drop what was appended.
 		if plain, perr := appendValue(nil, raw, st, rd, false); (err == nil) != (perr == nil) || err == nil && !bytes.Equal(out, plain) {

@@ -336,13 +336,18 @@ func appendStringBody(dst, body []byte, st Style) []byte {
 func restyle(dst, body []byte, i int, st Style) ([]byte, int) {
 	start := i
 	for i < len(body) {
-		if st == GoStyle {
-			i = swar.SkipGoEsc(body, i)
-		} else {
-			i = swar.SkipPythonEsc(body, i)
-		}
-		if i >= len(body) {
-			break
+		// Past a stop the next byte is often another: the '\\' of the
+		// next escape (Go's \u003chtml\u003e\n) or of a run of non-ASCII
+		// text. It is looked at here, not by a call to the scanner.
+		if c := body[i]; c != '\\' && c < 0x7f {
+			if st == GoStyle {
+				i = swar.SkipGoEsc(body, i)
+			} else {
+				i = swar.SkipPythonEsc(body, i)
+			}
+			if i >= len(body) {
+				break
+			}
 		}
 		c := body[i]
 		if c == '"' {
@@ -358,22 +363,29 @@ func restyle(dst, body []byte, i int, st Style) ([]byte, int) {
 				continue
 			}
 			// Re-spell \/ and \uXXXX as the target's encoder would write
-			// the character; the value is unchanged.
-			r, n := decodeEscape(body[i:])
-			if n == 0 {
-				i += 2
-				continue
+			// the character; the value is unchanged. A \u that is not
+			// the first half of a surrogate pair is read here, the rest
+			// by decodeEscape.
+			var r rune
+			n := 0
+			if body[i+1] == 'u' && i+6 <= len(body) {
+				if v, ok := swar.Hex4(body, i+2); ok && (v < 0xD800 || v >= 0xDC00) {
+					r, n = v, 6
+				}
 			}
-			var enc [4]byte
+			if n == 0 {
+				if r, n = decodeEscape(body[i:]); n == 0 {
+					i += 2
+					continue
+				}
+			}
 			switch {
 			case r >= 0x20 && r < 0x7f && r != '"' && r != '\\' && (st == PythonStyle || (r != '<' && r != '>' && r != '&')):
-				enc[0] = byte(r)
 				dst = append(dst, body[start:i]...)
-				dst = append(dst, enc[0])
+				dst = append(dst, byte(r))
 			case st == GoStyle && r >= 0x80 && r != 0x2028 && r != 0x2029 && utf8.ValidRune(r):
-				m := utf8.EncodeRune(enc[:], r)
 				dst = append(dst, body[start:i]...)
-				dst = append(dst, enc[:m]...)
+				dst = utf8.AppendRune(dst, r)
 			default:
 				i += n
 				continue
@@ -406,7 +418,7 @@ func restyle(dst, body []byte, i int, st Style) ([]byte, int) {
 		dst = append(dst, body[start:i]...)
 		r, size := rune(c), 1
 		if c >= 0x80 {
-			r, size = utf8.DecodeRune(body[i:])
+			r, size = decodeRune(body, i)
 		}
 		dst = AppendRuneEscape(dst, r)
 		i += size
@@ -416,6 +428,22 @@ func restyle(dst, body []byte, i int, st Style) ([]byte, int) {
 		i = len(body)
 	}
 	return append(dst, body[start:i]...), i
+}
+
+// decodeRune is utf8.DecodeRune(b[i:]) for b[i] >= 0x80, with the two-
+// and three-byte forms (all of the text's non-ASCII but emoji) read here.
+func decodeRune(b []byte, i int) (rune, int) {
+	c := b[i]
+	switch {
+	case c >= 0xC2 && c < 0xE0 && i+1 < len(b) && b[i+1]&0xC0 == 0x80:
+		return rune(c&0x1F)<<6 | rune(b[i+1]&0x3F), 2
+	case c&0xF0 == 0xE0 && i+2 < len(b) && b[i+1]&0xC0 == 0x80 && b[i+2]&0xC0 == 0x80:
+		r := rune(c&0x0F)<<12 | rune(b[i+1]&0x3F)<<6 | rune(b[i+2]&0x3F)
+		if r >= 0x800 && (r < 0xD800 || r > 0xDFFF) {
+			return r, 3
+		}
+	}
+	return utf8.DecodeRune(b[i:])
 }
 
 // decodeEscape decodes the escape at the start of b (\/ or \uXXXX, a
@@ -444,20 +472,7 @@ func hex4(b []byte) (rune, bool) {
 	if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
 		return 0, false
 	}
-	var r rune
-	for _, c := range b[2:6] {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
+	return swar.Hex4(b, 2)
 }
 
 // AppendRuneEscape appends r as \uXXXX, a surrogate pair above the BMP,

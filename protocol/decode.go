@@ -381,9 +381,13 @@ func stringEnd(b []byte, i int) (end int, esc, ascii bool, why reason) {
 	i++
 	ascii = true
 	for {
-		var e bool
-		i, e = swar.StringStopEsc(b, i)
-		esc = esc || e
+		// Past the plain text and the escapes valid as they are: all but
+		// \\, \/ and the \u of a surrogate or with a bad digit.
+		j, e, u := swar.StringStopEsc(b, i)
+		i, esc = j, esc || e
+		if u {
+			ascii = false
+		}
 		if i >= len(b) {
 			return i, esc, ascii, rEnd
 		}

@@ -201,6 +201,7 @@ func TestDecodeAsReference(t *testing.T) {
 		`{"a":"","b":0,"c":-0,"d":1E+2,"e":-0.5e-7}`, `{"a": NaN}`, `[NaN]`, `{"a": "NaN", "b": -Infinity}`,
 		`{"a":[]}`, `{"a":[[]]}`, `{"a":{}}`, `{"":""}`,
 		`{"a":"x\/y","b":"\\u","c":"\\\/","d":"\u0041","e":"é","f":"plain\n\"q\" <&>","g":"\u007f","i":"\\\\u"}`,
+		`{"a":"\u003chtml\u003e\u003cbody\u003e\u0026nbsp;\u003c/body\u003e\u003c/html\u003e","b":"\u003c\u003e"}`,
 		"{\"h\":\"\x7f\"}",
 	} {
 		checkAsReference(t, []byte(s))
@@ -209,7 +210,8 @@ func TestDecodeAsReference(t *testing.T) {
 	// 16-byte blocks: one passed over (\n, \"), one stopped at (\\, \u),
 	// and a closing quote after each.
 	for n := 0; n < 40; n++ {
-		for _, e := range []string{`\n`, `\"`, `\\`, `\\"`, `\u00e9`, `\/`, `\t\"\\`, "é", `\"\"`} {
+		for _, e := range []string{`\n`, `\"`, `\\`, `\\"`, `\u00e9`, `\/`, `\t\"\\`, "é", `\"\"`,
+			`\u003c\u003E\u0026`, `\u003c\n`, `\ud83d\ude00`, `\uDC00`, `\ud800x`, `\u00g9`, `\u0:e9`, `\u00e/`, `\u 0e9`, `\u003c\u00e`} {
 			for _, fill := range []string{"a", "\\n"} {
 				checkAsReference(t, []byte(`{"s":"`+strings.Repeat(fill, n/len(fill))+e+`","t":"`+e+strings.Repeat("b", n)+`"}`))
 				checkAsReference(t, []byte(`{"s":"`+strings.Repeat(fill, n/len(fill))+e+`x`+e))

@@ -33,8 +33,11 @@ func redactBlocks(b []byte) (i int, hit bool)
 // no stop, the index they return is past an escape begun by the last byte
 // they looked at.
 
+// stringStopEscBlocks needs 21 bytes from a block's start, not 17: it
+// looks at a \u escape's four hex digits.
+//
 //go:noescape
-func stringStopEscBlocks(b []byte, i int) (j int, found, esc bool)
+func stringStopEscBlocks(b []byte, i int) (j int, found, esc, u bool)
 
 //go:noescape
 func skipPythonEscBlocks(b []byte, i int) (j int, found bool)

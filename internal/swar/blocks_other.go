@@ -10,6 +10,6 @@ func plainPythonBlocks(b []byte, i int) (int, bool) { return i, false }
 func plainGoBlocks(b []byte, i int) (int, bool)     { return i, false }
 func redactBlocks(b []byte) (int, bool)             { return 0, false }
 
-func stringStopEscBlocks(b []byte, i int) (int, bool, bool) { return i, false, false }
-func skipPythonEscBlocks(b []byte, i int) (int, bool)       { return i, false }
-func skipGoEscBlocks(b []byte, i int) (int, bool)           { return i, false }
+func stringStopEscBlocks(b []byte, i int) (int, bool, bool, bool) { return i, false, false, false }
+func skipPythonEscBlocks(b []byte, i int) (int, bool)             { return i, false }
+func skipGoEscBlocks(b []byte, i int) (int, bool)                 { return i, false }

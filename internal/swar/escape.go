@@ -14,25 +14,32 @@ import "encoding/binary"
 // StringStopEsc returns the index of the first byte at or after i that
 // ends a plain run inside a JSON string, for a caller that validates the
 // string as it goes: a control character, a non-ASCII byte, a closing
-// '"', or a '\\' that does not begin \", \n, \t, \r, \b or \f (those
-// are passed over); len(b) when there is none. esc reports whether it
-// passed over an escape.
-func StringStopEsc(b []byte, i int) (j int, esc bool) {
+// '"', or a '\\' that does not begin \", \n, \t, \r, \b or \f, or a
+// \uXXXX with four hex digits that is not a surrogate (those are passed
+// over); len(b) when there is none. esc reports whether it passed over
+// an escape, u whether one of them was a \u.
+//
+// Go's encoding/json writes '<', '>' and '&' as \u003c, \u003e, \u0026:
+// in HTML or code a tool prints, one in every few dozen bytes. Passing
+// over them, not stopping at each for the caller to check its digits, is
+// what makes such text fast to validate. A surrogate is left to the
+// caller: whether a pair follows is more than a block can tell.
+func StringStopEsc(b []byte, i int) (j int, esc, u bool) {
 	// Most strings are short (keys, ids): their end is in the first
 	// word, found without a call to the blocks.
 	if i+8 <= len(b) {
 		if m := maskStringStopUTF8(binary.LittleEndian.Uint64(b[i:])); m == 0 {
 			i += 8
 		} else if j := first(i, m); b[j] != '\\' {
-			return j, false
+			return j, false, false
 		}
 	}
-	j, found, esc := stringStopEscBlocks(b, i)
+	j, found, esc, u := stringStopEscBlocks(b, i)
 	if found {
-		return j, esc
+		return j, esc, u
 	}
-	j, e := stringStopEsc(b, j)
-	return j, esc || e
+	j, e, eu := stringStopEsc(b, j)
+	return j, esc || e, u || eu
 }
 
 // SkipPythonEsc returns the index of the first byte at or after i that
@@ -69,18 +76,57 @@ func stringEsc(c byte) bool {
 // whose second byte is c.
 func restyleEsc(c byte) bool { return c != 'u' && c != '/' && c != '\\' }
 
+// hexEsc reports whether b[i:] begins with \u and four hex digits that
+// are not a surrogate (D800 to DFFF): the \u escapes StringStopEsc
+// passes over.
+func hexEsc(b []byte, i int) bool {
+	if i+6 > len(b) || b[i+1] != 'u' {
+		return false
+	}
+	r, ok := Hex4(b, i+2)
+	return ok && (r < 0xD800 || r > 0xDFFF)
+}
+
+// Hex4 reads the four hex digits (either case) at b[i:], which must hold
+// four bytes, as one word: the digits of a \u escape, checked without a
+// branch per byte. Each byte must be below 0x80 and a digit or, lowered
+// (OR 0x20), a letter a to f; below 0x80, adding 0x80-n to a byte sets its
+// high bit exactly when it is n or above, without a carry into the next.
+// A digit's value is its low four bits, a letter's (bit 6 set) those plus
+// 9.
+func Hex4(b []byte, i int) (r rune, ok bool) {
+	const lo4, hi4 = 0x01010101, 0x80808080
+	w := binary.LittleEndian.Uint32(b[i:])
+	l := w | lo4*0x20
+	digit := (w + lo4*(0x80-'0')) &^ (w + lo4*(0x80-'9'-1))
+	letter := (l + lo4*(0x80-'a')) &^ (l + lo4*(0x80-'f'-1))
+	if w&hi4 != 0 || (digit|letter)&hi4 != hi4 {
+		return 0, false
+	}
+	v := w&(lo4*0x0F) + 9*(w>>6&lo4)
+	return rune(v&0xF)<<12 | rune(v>>8&0xF)<<8 | rune(v>>16&0xF)<<4 | rune(v>>24), true
+}
+
 // The portable forms: the scanner without escapes, and a step over each
 // escape it stops at that the scanner with them passes over.
 
-func stringStopEsc(b []byte, i int) (int, bool) {
-	esc := false
+func stringStopEsc(b []byte, i int) (int, bool, bool) {
+	esc, u := false, false
 	for {
 		i = stringStopUTF8(b, i)
-		if i+1 >= len(b) || b[i] != '\\' || !stringEsc(b[i+1]) {
-			return i, esc
+		if i+1 >= len(b) || b[i] != '\\' {
+			return i, esc, u
+		}
+		switch {
+		case stringEsc(b[i+1]):
+			i += 2
+		case hexEsc(b, i):
+			u = true
+			i += 6
+		default:
+			return i, esc, u
 		}
 		esc = true
-		i += 2
 	}
 }
 

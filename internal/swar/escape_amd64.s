@@ -34,6 +34,11 @@
 #define LT 176
 #define GT 192
 #define AMP 208
+#define COLON 224
+#define BACKTICK 240
+#define LETG 256
+#define LETD 272
+#define SEVEN 288
 DATA c<>+0(SB)/8, $0x2222222222222222
 DATA c<>+8(SB)/8, $0x2222222222222222
 DATA c<>+16(SB)/8, $0x5c5c5c5c5c5c5c5c
@@ -62,16 +67,27 @@ DATA c<>+192(SB)/8, $0x3e3e3e3e3e3e3e3e
 DATA c<>+200(SB)/8, $0x3e3e3e3e3e3e3e3e
 DATA c<>+208(SB)/8, $0x2626262626262626
 DATA c<>+216(SB)/8, $0x2626262626262626
-GLOBL c<>(SB), RODATA|NOPTR, $224
+DATA c<>+224(SB)/8, $0x3a3a3a3a3a3a3a3a
+DATA c<>+232(SB)/8, $0x3a3a3a3a3a3a3a3a
+DATA c<>+240(SB)/8, $0x6060606060606060
+DATA c<>+248(SB)/8, $0x6060606060606060
+DATA c<>+256(SB)/8, $0x6767676767676767
+DATA c<>+264(SB)/8, $0x6767676767676767
+DATA c<>+272(SB)/8, $0x6464646464646464
+DATA c<>+280(SB)/8, $0x6464646464646464
+DATA c<>+288(SB)/8, $0x3737373737373737
+DATA c<>+296(SB)/8, $0x3737373737373737
+GLOBL c<>(SB), RODATA|NOPTR, $304
 
 // LOADC loads the sixteen copies of a byte at offset C of c<> into X.
 #define LOADC(C, X) MOVOU c<>+C(SB), X
 
-#define START \
+// START sets up a function whose blocks need N bytes from their start.
+#define START(N) \
 	MOVQ b_base+0(FP), SI; \
 	MOVQ b_len+8(FP), BX; \
 	MOVQ i+24(FP), AX; \
-	SUBQ $17, BX; \
+	SUBQ $N, BX; \
 	XORL CX, CX; \
 	LOADC(QUOTE, X4); \
 	LOADC(BSLASH, X5)
@@ -83,9 +99,11 @@ GLOBL c<>(SB), RODATA|NOPTR, $224
 #define NEXTIS(C) LOADC(C, X15); PCMPEQB X3, X15; POR X15, X14
 
 // BLOCK leaves the stops of the block at AX in DX, jumping to found when
-// there is one, and goes on to the next block while one remains. Before
-// it moves on, AFTER runs with the block's '\\' in R8.
-#define BLOCK(OWN, ESC, AFTER) \
+// there is one, and goes on to the next block while one remains. MORE
+// runs with the stops of the '\\' in R9 (as bits), before they are
+// added to DX; before it moves on, AFTER runs with the block's '\\' in
+// R8.
+#define BLOCK(OWN, ESC, MORE, AFTER) \
 loop: \
 	MOVOU (SI)(AX*1), X0; \
 	MOVO  X5, X13; \
@@ -109,6 +127,7 @@ escapes: \
 	MOVOU 1(SI)(AX*1), X3; \
 	ESC; \
 	PMOVMSKB X14, R9; \
+	MORE; \
 	MOVL  R8, R10; \
 	SHLL  $1, R10; \
 	ORL   CX, R10; \
@@ -124,9 +143,12 @@ escapes: \
 	CMPQ  AX, BX; \
 	JLE   loop
 
-// func stringStopEscBlocks(b []byte, i int) (j int, found, esc bool)
+// func stringStopEscBlocks(b []byte, i int) (j int, found, esc, u bool)
 // A control character, a byte >= 0x80, a '"' not escaped, or a '\\' but
-// that of \", \n, \t, \r, \b, \f. R11 gathers the '\\' passed over.
+// that of \", \n, \t, \r, \b, \f, or of a \uXXXX with four hex digits
+// that is not a surrogate (D800 to DFFF). R11 gathers the '\\' passed
+// over, DI those of \u. A \u is looked at up to its last byte, which is
+// why a block here needs the 21st byte after it.
 #define STRINGOWN MOVO X6, X1; PCMPGTB X0, X1 // below 0x20, or >= 0x80 (negative)
 #define STRINGESC \
 	MOVO X4, X14; \
@@ -137,23 +159,101 @@ escapes: \
 	NEXTIS(B); \
 	NEXTIS(F); \
 	PANDN X13, X14 // a '\\' whose escape is none of those
-#define STRINGAFTER ORL R8, R11
 
-// RETESC returns AX, found F and whether R11 holds a '\\' passed over.
+// HEXBITS leaves in register H a bit for each byte of X that is a hex
+// digit, and X lowered (OR 0x20) in L: digits are between '/' and ':',
+// letters, lowered, between '`' and 'g' (signed compares: no byte >= 0x80
+// is either).
+#define HEXBITS(X, L, H) \
+	MOVO X, X1; \
+	LOADC(SLASH, X15); \
+	PCMPGTB X15, X1; \
+	LOADC(COLON, X2); \
+	PCMPGTB X, X2; \
+	PAND X2, X1; \
+	MOVO X, L; \
+	POR X6, L; \
+	MOVO L, X14; \
+	LOADC(BACKTICK, X15); \
+	PCMPGTB X15, X14; \
+	LOADC(LETG, X2); \
+	PCMPGTB L, X2; \
+	PAND X2, X14; \
+	POR X14, X1; \
+	PMOVMSKB X1, H
+
+// STRINGMORE takes out of the stops in R9 the '\\' of each \uXXXX that
+// has four hex digits and is not a surrogate, and leaves them in R12.
+// Bit k of the masks below is byte k from the block, 0 to 20, from the
+// block (X0) and the 16 bytes from its sixth (X7): R10 the hex digits,
+// then the starts of four; R13 'd' or 'D'; R14 the bytes above '7', which
+// a hex digit after a 'd' must not be. No '\\' or stop can be among the
+// hex digits passed over, so nothing else changes.
+#define STRINGMORE \
+	LOADC(U, X15); \
+	PCMPEQB X3, X15; \
+	PMOVMSKB X15, R12; \
+	ANDL R8, R12; \
+	JZ   nou; \
+	MOVOU 5(SI)(AX*1), X7; \
+	HEXBITS(X0, X8, R10); \
+	HEXBITS(X7, X9, R13); \
+	SHLL $5, R13; \
+	ORL  R13, R10; \
+	MOVL R10, R13; \
+	SHRL $1, R13; \
+	ANDL R13, R10; \
+	MOVL R10, R13; \
+	SHRL $2, R13; \
+	ANDL R13, R10; \
+	LOADC(LETD, X15); \
+	MOVO X15, X1; \
+	PCMPEQB X8, X1; \
+	PMOVMSKB X1, R13; \
+	PCMPEQB X9, X15; \
+	PMOVMSKB X15, R14; \
+	SHLL $5, R14; \
+	ORL  R14, R13; \
+	LOADC(SEVEN, X15); \
+	PCMPGTB X15, X8; \
+	PMOVMSKB X8, R14; \
+	SHRL $1, R14; \
+	ANDL R13, R14; \
+	NOTL R14; \
+	ANDL R14, R10; \
+	PCMPGTB X15, X9; \
+	PMOVMSKB X9, R14; \
+	SHLL $4, R14; \
+	ANDL R13, R14; \
+	NOTL R14; \
+	ANDL R14, R10; \
+	SHRL $2, R10; \
+	ANDL R10, R12; \
+	XORL R12, R9; \
+nou:
+
+#define STRINGAFTER ORL R8, R11; ORL R12, DI
+
+// RETESC returns AX, found F and whether R11 holds a '\\' passed over,
+// DI one of a \u.
 #define RETESC(F) \
 	MOVQ AX, j+32(FP); \
 	MOVB F, found+40(FP); \
 	TESTL R11, R11; \
 	SETNE esc+41(FP); \
+	TESTL DI, DI; \
+	SETNE u+42(FP); \
 	RET
 
-TEXT ·stringStopEscBlocks(SB), NOSPLIT, $0-42
-	START
+TEXT ·stringStopEscBlocks(SB), NOSPLIT, $0-43
+	START(21)
 	XORL R11, R11
+	XORL DI, DI
+	XORL R12, R12 // a block without '\\' leaves it as it was: none at first
 	LOADC(SPACE, X6)
 	CMPQ AX, BX
 	JG   end
-	BLOCK(STRINGOWN, STRINGESC, STRINGAFTER)
+	BLOCK(STRINGOWN, STRINGESC, STRINGMORE, STRINGAFTER)
 end:
 	ADDQ CX, AX
 	RETESC($0)
@@ -165,6 +265,8 @@ found:
 	DECL R10
 	ANDL R10, R8 // the '\\' before the stop
 	ORL  R8, R11
+	ANDL R10, R12 // the same of \u (from an earlier block: in DI already)
+	ORL  R12, DI
 	ADDQ DX, AX
 	RETESC($1)
 
@@ -187,11 +289,11 @@ end: \
 #define PYTHONOWN MOVO X0, X1; EQ(X8) // 0x7f, or the high bit of a byte >= 0x80
 
 TEXT ·skipPythonEscBlocks(SB), NOSPLIT, $0-41
-	START
+	START(17)
 	LOADC(DEL, X8)
 	CMPQ AX, BX
 	JG   end
-	BLOCK(PYTHONOWN, RESTYLEESC, NOP)
+	BLOCK(PYTHONOWN, RESTYLEESC, NOP, NOP)
 	ENDSKIP
 
 // func skipGoEscBlocks(b []byte, i int) (j int, found bool)
@@ -200,11 +302,11 @@ TEXT ·skipPythonEscBlocks(SB), NOSPLIT, $0-41
 #define GOOWN MOVO X0, X1; EQ(X8); EQ(X9); EQ(X10) // and the high bit of a byte >= 0x80
 
 TEXT ·skipGoEscBlocks(SB), NOSPLIT, $0-41
-	START
+	START(17)
 	LOADC(LT, X8)
 	LOADC(GT, X9)
 	LOADC(AMP, X10)
 	CMPQ AX, BX
 	JG   end
-	BLOCK(GOOWN, RESTYLEESC, NOP)
+	BLOCK(GOOWN, RESTYLEESC, NOP, NOP)
 	ENDSKIP

@@ -2,42 +2,77 @@ package swar
 
 import (
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
 
 // escNaive is the definition of the escape-aware scanners, a byte at a
-// time from i: a '\\' followed by a byte pass says to pass over is passed
-// over with that byte; other bytes stop where stop says.
-func escNaive(b []byte, i int, stop, pass func(byte) bool) (int, bool) {
-	esc := false
+// time from i: the escape at a '\\' that pass gives a length is passed
+// over whole; other bytes stop where stop says. esc reports an escape
+// passed over, u one of six bytes (a \u).
+func escNaive(b []byte, i int, stop func(byte) bool, pass func([]byte, int) int) (j int, esc, u bool) {
 	for i < len(b) {
 		c := b[i]
 		if c == '\\' {
-			if i+1 < len(b) && pass(b[i+1]) {
-				esc = true
-				i += 2
+			if n := pass(b, i); n > 0 {
+				esc, u = true, u || n == 6
+				i += n
 				continue
 			}
-			return i, esc
+			return i, esc, u
 		}
 		if c == '"' || stop(c) {
-			return i, esc
+			return i, esc, u
 		}
 		i++
 	}
-	return len(b), esc
+	return len(b), esc, u
+}
+
+// twoByte is the pass of the scanners that pass over the two-byte escapes
+// whose second byte ok says.
+func twoByte(ok func(byte) bool) func([]byte, int) int {
+	return func(b []byte, i int) int {
+		if i+1 < len(b) && ok(b[i+1]) {
+			return 2
+		}
+		return 0
+	}
+}
+
+// stringPass is StringStopEsc's: \", \n, \t, \r, \b, \f, and a \u with
+// four hex digits (either case) that is not D800 to DFFF, read with
+// strconv.
+func stringPass(b []byte, i int) int {
+	if n := twoByte(stringEsc)(b, i); n > 0 {
+		return n
+	}
+	if i+6 > len(b) || b[i+1] != 'u' {
+		return 0
+	}
+	for _, c := range b[i+2 : i+6] {
+		if !strings.ContainsRune("0123456789abcdefABCDEF", rune(c)) {
+			return 0
+		}
+	}
+	r, err := strconv.ParseUint(string(b[i+2:i+6]), 16, 32)
+	if err != nil || r >= 0xD800 && r <= 0xDFFF {
+		return 0
+	}
+	return 6
 }
 
 type escScanner struct {
 	name       string
-	fast       func([]byte, int) (int, bool)
-	stop, pass func(byte) bool
+	fast       func([]byte, int) (int, bool, bool)
+	stop       func(byte) bool
+	pass       func([]byte, int) int
 	reportsEsc bool
 }
 
-func noEsc(f func([]byte, int) int) func([]byte, int) (int, bool) {
-	return func(b []byte, i int) (int, bool) { return f(b, i), false }
+func noEsc(f func([]byte, int) int) func([]byte, int) (int, bool, bool) {
+	return func(b []byte, i int) (int, bool, bool) { return f(b, i), false, false }
 }
 
 // escScanners are the escape-aware scanners in both their forms, with
@@ -46,26 +81,27 @@ var escScanners = func() []escScanner {
 	control := func(c byte) bool { return c < 0x20 || c >= 0x80 }
 	py := func(c byte) bool { return c >= 0x7f }
 	gostop := func(c byte) bool { return c == '<' || c == '>' || c == '&' || c >= 0x80 }
+	restyle := twoByte(restyleEsc)
 	return []escScanner{
-		{"StringStopEsc", StringStopEsc, control, stringEsc, true},
-		{"stringStopEsc", stringStopEsc, control, stringEsc, true},
-		{"SkipPythonEsc", noEsc(SkipPythonEsc), py, restyleEsc, false},
-		{"skipPythonEsc", noEsc(skipPythonEsc), py, restyleEsc, false},
-		{"SkipGoEsc", noEsc(SkipGoEsc), gostop, restyleEsc, false},
-		{"skipGoEsc", noEsc(skipGoEsc), gostop, restyleEsc, false},
+		{"StringStopEsc", StringStopEsc, control, stringPass, true},
+		{"stringStopEsc", stringStopEsc, control, stringPass, true},
+		{"SkipPythonEsc", noEsc(SkipPythonEsc), py, restyle, false},
+		{"skipPythonEsc", noEsc(skipPythonEsc), py, restyle, false},
+		{"SkipGoEsc", noEsc(SkipGoEsc), gostop, restyle, false},
+		{"skipGoEsc", noEsc(skipGoEsc), gostop, restyle, false},
 	}
 }()
 
 func escAgree(t *testing.T, b []byte, i int) {
 	t.Helper()
 	for _, s := range escScanners {
-		got, gotEsc := s.fast(b, i)
-		want, wantEsc := escNaive(b, i, s.stop, s.pass)
+		got, gotEsc, gotU := s.fast(b, i)
+		want, wantEsc, wantU := escNaive(b, i, s.stop, s.pass)
 		if !s.reportsEsc {
-			wantEsc = false
+			wantEsc, wantU = false, false
 		}
-		if got != want || gotEsc != wantEsc {
-			t.Fatalf("%s(%q, %d) = %d, %v; want %d, %v", s.name, b, i, got, gotEsc, want, wantEsc)
+		if got != want || gotEsc != wantEsc || gotU != wantU {
+			t.Fatalf("%s(%q, %d) = %d, %v, %v; want %d, %v, %v", s.name, b, i, got, gotEsc, gotU, want, wantEsc, wantU)
 		}
 	}
 }
@@ -133,14 +169,79 @@ func TestEscapeScannersCases(t *testing.T) {
 		{`aaaaaaaaaaaaaaa\"aaaaaaaaaaaaaaaaaaaaaa"`, 39, true},
 		{`aaaaaaaaaaaaaaaa\\"aaaaaaaaaaaaaaaaaaaaaa"`, 16, false},
 		{`aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"\n`, 33, false},
-		{`aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\u00e9`, 56, false},
+		{`aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\u00e9`, 62, true},
+		{`aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\ud83d\ude00`, 56, false},
+		{`aaaaaaaaaaaaaaaaaaaaaaaa\u003caaaaaaaaaaaaaaaaaa\u00g9aaaaaaaa`, 48, true},
 		{"aaaaaaaaaaaaaaaa\\n\taaaaaaaaaaaaaaaaaaaaaaaaaaa", 18, true},
 	} {
-		for _, f := range []func([]byte, int) (int, bool){StringStopEsc, stringStopEsc} {
-			if got, esc := f([]byte(c.in), 0); got != c.want || esc != c.esc {
+		for _, f := range []func([]byte, int) (int, bool, bool){StringStopEsc, stringStopEsc} {
+			if got, esc, _ := f([]byte(c.in), 0); got != c.want || esc != c.esc {
 				t.Errorf("StringStopEsc(%q) = %d, %v; want %d, %v", c.in, got, esc, c.want, c.esc)
 			}
 		}
+	}
+}
+
+// The \u escapes StringStopEsc passes over, at every place around the
+// edges of the blocks: runs of them, and runs broken by one that is not
+// passed over (a bad digit at each of the four places, a surrogate, one
+// cut by the end of b), with the string's end or a stop after each.
+func TestEscapeScannersHex(t *testing.T) {
+	good := []string{`\u003c`, `\u003E`, `\u0026`, `\u00e9`, `\uFFFF`, `\u0000`, `\uD7FF`, `\ud7ff`, `\uE000`, `\ue000`, `\uCfFf`, `\u2028`}
+	bad := []string{`\u003`, `\u00`, `\u0`, `\u`, `\ug03c`, `\u0G3c`, `\u00:c`, `\u003/`, "\\u00\x80c", "\\u003\xff",
+		`\u@03c`, "\\u003`", `\u003g`, `\uD800`, `\udbff`, `\uDc00`, `\udfff`, `\ud9A0`, `\u\u003c`, `\u003\n`}
+	after := []string{"", `"`, "a", `\n`, "\x01", "\xe9", `\\`, `\u003e`}
+	// Before them plain text, or escapes of two bytes: a \u after a stop
+	// must not count as passed over when an earlier block passed other
+	// escapes.
+	for _, fill := range []string{"a", `\n`, `\"a`} {
+		for n := 0; n <= 36; n++ {
+			pre := strings.Repeat(fill, n/len(fill)) + strings.Repeat("a", n%len(fill))
+			for _, g := range good {
+				for _, x := range append(bad, good...) {
+					for _, a := range after {
+						for k := 1; k <= 3; k++ {
+							b := []byte(pre + strings.Repeat(g, k) + x + a)
+							for _, i := range []int{0, max(0, n-1), n} {
+								escAgree(t, b, i)
+							}
+							b = []byte(pre + x + strings.Repeat(g, k) + a)
+							escAgree(t, b, 0)
+						}
+					}
+				}
+			}
+		}
+	}
+	// Every byte value at each of the four places of the digits.
+	for n := 0; n <= 20; n++ {
+		for at := 2; at < 6; at++ {
+			for v := 0; v < 256; v++ {
+				for _, g := range []string{`\u003c`, `\ud83d`} {
+					b := []byte(strings.Repeat("a", n) + g + `\u003e` + strings.Repeat("b", 20))
+					b[n+at] = byte(v)
+					escAgree(t, b, 0)
+					b = []byte(strings.Repeat("a", n) + `\u00e9` + g + strings.Repeat("b", 20))
+					b[n+6+at] = byte(v)
+					escAgree(t, b, 0)
+				}
+			}
+		}
+	}
+	// Random runs of escapes, some bad.
+	rng := rand.New(rand.NewPCG(7, 8))
+	pieces := append(append(append([]string{}, good...), bad...), "a", "bcdefgh", `\n`, `\"`, `"`, `\\`, "\xe2\x80\x94")
+	for range 50000 {
+		var sb strings.Builder
+		for range rng.IntN(12) {
+			if rng.IntN(3) == 0 {
+				sb.WriteString(pieces[rng.IntN(len(pieces))])
+			} else {
+				sb.WriteString(good[rng.IntN(len(good))])
+			}
+		}
+		b := []byte(sb.String())
+		escAgree(t, b, rng.IntN(len(b)+1))
 	}
 }
 
@@ -151,8 +252,8 @@ func BenchmarkEscapeScanners(b *testing.B) {
 		name string
 		fn   func([]byte, int) int
 	}{
-		{"StringStopEsc", func(b []byte, i int) int { j, _ := StringStopEsc(b, i); return j }},
-		{"stringStopEsc (portable)", func(b []byte, i int) int { j, _ := stringStopEsc(b, i); return j }},
+		{"StringStopEsc", func(b []byte, i int) int { j, _, _ := StringStopEsc(b, i); return j }},
+		{"stringStopEsc (portable)", func(b []byte, i int) int { j, _, _ := stringStopEsc(b, i); return j }},
 		{"SkipPythonEsc", SkipPythonEsc}, {"skipPythonEsc (portable)", skipPythonEsc},
 		{"SkipGoEsc", SkipGoEsc}, {"skipGoEsc (portable)", skipGoEsc},
 	} {
@@ -169,5 +270,40 @@ func BenchmarkEscapeScanners(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// Hex4 reads exactly what strconv reads as four hex digits: every byte
+// value at each place among digits and letters of both cases, and random
+// words of bytes near the digits' and letters' edges.
+func TestHex4(t *testing.T) {
+	check := func(b []byte) {
+		t.Helper()
+		want, err := strconv.ParseUint(string(b), 16, 32)
+		ok := err == nil && !strings.ContainsAny(string(b), "+-_xX")
+		if !ok {
+			want = 0
+		}
+		if r, got := Hex4(append([]byte("xx"), b...), 2); got != ok || uint64(r) != want {
+			t.Fatalf("Hex4(%q) = %#x, %v; want %#x, %v", b, r, got, want, ok)
+		}
+	}
+	for _, fill := range []string{"0000", "9fA0", "dead", "BEEF", "7f8F"} {
+		for at := 0; at < 4; at++ {
+			for v := 0; v < 256; v++ {
+				b := []byte(fill)
+				b[at] = byte(v)
+				check(b)
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	const edge = "/09:@AFG`afg\x00\x7f\x80\xb0\xc6\xe6\xff"
+	for range 200000 {
+		var b [4]byte
+		for j := range b {
+			b[j] = edge[rng.IntN(len(edge))]
+		}
+		check(b[:])
 	}
 }

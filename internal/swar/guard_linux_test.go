@@ -19,12 +19,16 @@ func TestNoReadPastTheEnd(t *testing.T) {
 		t.Skip("mprotect:", err)
 	}
 	end := mem[:page]
-	for j := range end {
-		end[j] = "abcdefgh sk \\u00"[j%16]
-	}
-	for n := 0; n <= 80; n++ {
-		for i := 0; i <= n; i++ {
-			agree(t, end[page-n:], i)
+	// Plain text, and text dense in the \u escapes StringStopEsc passes
+	// over, whose blocks look furthest ahead (21 bytes).
+	for _, fill := range []string{"abcdefgh sk \\u00", `\u003c\n\u00e9ab`} {
+		for j := range end {
+			end[j] = fill[j%16]
+		}
+		for n := 0; n <= 80; n++ {
+			for i := 0; i <= n; i++ {
+				agree(t, end[page-n:], i)
+			}
 		}
 	}
 }

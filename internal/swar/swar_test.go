@@ -185,7 +185,7 @@ func BenchmarkScan(b *testing.B) {
 		name string
 		fn   func([]byte, int) int
 	}{
-		{"StringStopEsc", func(b []byte, i int) int { j, _ := StringStopEsc(b, i); return j }},
+		{"StringStopEsc", func(b []byte, i int) int { j, _, _ := StringStopEsc(b, i); return j }},
 		{"SkipPythonEsc", SkipPythonEsc}, {"SkipGoEsc", SkipGoEsc}, {"PlainGo", PlainGo},
 	} {
 		b.Run(f.name, func(b *testing.B) {
