@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"bytes"
+	"encoding/binary"
 	"unsafe"
 
 	"github.com/tidwall/gjson"
@@ -23,17 +24,27 @@ import (
 // FuzzLayoutAsDecode). Any other line is left to Decode.
 
 // LayoutField is one member of a layout: its key, and its value as raw
-// JSON, or "" for a string that varies from line to line.
+// JSON, or "" for a string that varies from line to line, or AnyValue for
+// any JSON value.
 type LayoutField struct {
 	Key, Raw string
 }
 
+// AnyValue is the Raw of a LayoutField whose value may be any JSON value
+// (tool arguments, token counts).
+const AnyValue = "*"
+
 // Layout is a way of writing a line; see NewLayout.
 type Layout struct {
-	lits    [][]byte // the bytes before, between and after the varying strings
-	members []Member // the line's members, those of the varying strings without a value
-	slots   []int    // for each varying string, its member
+	lits    [][]byte // the bytes before, between and after the varying values
+	members []Member // the line's members, those of the varying values without one
+	slots   []int    // for each varying value, its member
+	anyv    []bool   // for each varying value, whether it is AnyValue, not a string
 	lens    uint64   // the members' Object.lens
+	// The line's first and last bytes (up to 8 each) as words, under
+	// their masks: most lines are told apart from a layout by them
+	// alone, without a call.
+	head, headMask, tail, tailMask uint64
 }
 
 // NewLayout returns the layout of a line of fields, in this order,
@@ -61,9 +72,10 @@ func NewLayout(st jsonl.Style, fields ...LayoutField) *Layout {
 		key := `"` + f.Key + `"` + colon
 		lit = append(lit, key...)
 		sample = append(sample, key...)
-		if f.Raw == "" {
+		if f.Raw == "" || f.Raw == AnyValue {
 			l.lits = append(l.lits, lit)
 			l.slots = append(l.slots, i)
+			l.anyv = append(l.anyv, f.Raw == AnyValue)
 			lit = nil
 			sample = append(sample, `""`...)
 			continue
@@ -73,6 +85,13 @@ func NewLayout(st jsonl.Style, fields ...LayoutField) *Layout {
 	}
 	l.lits = append(l.lits, append(lit, '}'))
 	sample = append(sample, '}')
+	var w [8]byte
+	first, last := l.lits[0], l.lits[len(l.lits)-1]
+	n := copy(w[:], first)
+	l.head, l.headMask = binary.LittleEndian.Uint64(w[:]), ^uint64(0)>>(64-8*n)
+	w = [8]byte{}
+	n = copy(w[8-min(8, len(last)):], last[len(last)-min(8, len(last)):])
+	l.tail, l.tailMask = binary.LittleEndian.Uint64(w[:]), ^uint64(0)<<(64-8*n)
 	// The members as the decoder makes them, fixed values included.
 	var d Decoder
 	var o Object
@@ -86,10 +105,30 @@ func NewLayout(st jsonl.Style, fields ...LayoutField) *Layout {
 	return l
 }
 
+// Strings reports a layout whose varying values are all strings: its
+// lines' members have the same JSON types every time.
+func (l *Layout) Strings() bool {
+	for _, a := range l.anyv {
+		if a {
+			return false
+		}
+	}
+	return true
+}
+
 // Decode reports whether b is a line in the layout, and if it is, splits
 // it into o as Decoder.Decode does (o is reused; its values point into b).
 // When it is not, o is left as it was.
 func (l *Layout) Decode(b []byte, o *Object) bool {
+	var d Decoder
+	return d.decodeLayout(l, b, o)
+}
+
+// decodeLayout is l.Decode, with d for the values that are not strings.
+func (d *Decoder) decodeLayout(l *Layout, b []byte, o *Object) bool {
+	if len(b) >= 8 && (binary.LittleEndian.Uint64(b)&l.headMask != l.head || binary.LittleEndian.Uint64(b[len(b)-8:])&l.tailMask != l.tail) {
+		return false
+	}
 	first, last := l.lits[0], l.lits[len(l.lits)-1]
 	switch {
 	case len(l.slots) == 0:
@@ -99,9 +138,10 @@ func (l *Layout) Decode(b []byte, o *Object) bool {
 	case len(b) < len(first)+len(last) || !bytes.HasPrefix(b, first) || !bytes.HasSuffix(b, last):
 		return false
 	}
-	// The varying strings: at most a few, found before o is touched.
+	// The varying values: at most a few, found before o is touched.
 	var at [8]struct {
 		start, end int
+		typ        gjson.Type
 		esc, ascii bool
 	}
 	if len(l.slots) > len(at) {
@@ -109,15 +149,41 @@ func (l *Layout) Decode(b []byte, o *Object) bool {
 	}
 	i := len(first)
 	for k := range l.slots {
-		if i >= len(b) || b[i] != '"' {
+		if i >= len(b) {
 			return false
 		}
-		end, esc, ascii, why := stringEnd(b, i)
-		if why != rNone {
+		a := &at[k]
+		switch c := b[i]; {
+		case c == '"':
+			end, esc, ascii, why := stringEnd(b, i)
+			if why != rNone {
+				return false
+			}
+			a.start, a.end, a.typ, a.esc, a.ascii = i, end, gjson.String, esc, ascii
+		case !l.anyv[k] || c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			// not a string where the layout has one; or white space,
+			// which Decode leaves out of the value
 			return false
+		default:
+			end, ok := d.value(b, i, 1)
+			if !ok {
+				return false
+			}
+			a.start, a.end, a.esc, a.ascii = i, end, false, false
+			switch c {
+			case '{', '[':
+				a.typ = gjson.JSON
+			case 't':
+				a.typ = gjson.True
+			case 'f':
+				a.typ = gjson.False
+			case 'n':
+				a.typ = gjson.Null
+			default:
+				a.typ = gjson.Number
+			}
 		}
-		at[k].start, at[k].end, at[k].esc, at[k].ascii = i, end, esc, ascii
-		i = end
+		i = at[k].end
 		lit := l.lits[k+1]
 		if k+1 == len(l.lits)-1 {
 			// The end of the line, compared above.
@@ -136,7 +202,7 @@ func (l *Layout) Decode(b []byte, o *Object) bool {
 	o.addAll(l.members, l.lens)
 	for k, j := range l.slots {
 		s, m := at[k], &o.members[j]
-		m.raw, m.typ, m.esc, m.ascii = raw[s.start:s.end], gjson.String, s.esc, s.ascii
+		m.raw, m.typ, m.esc, m.ascii = raw[s.start:s.end], s.typ, s.esc, s.ascii
 	}
 	o.seal()
 	return true
@@ -147,7 +213,7 @@ func (l *Layout) Decode(b []byte, o *Object) bool {
 // its layout in ls, -1 for a line in none.
 func (d *Decoder) DecodeLayouts(b []byte, o *Object, ls []TypeLayout) (k int, err *LineError) {
 	for k := range ls {
-		if ls[k].Layout.Decode(b, o) {
+		if d.decodeLayout(ls[k].Layout, b, o) {
 			return k, nil
 		}
 	}
@@ -164,23 +230,33 @@ type TypeLayout struct {
 // Layouts are the layouts in which the producers write their commonest
 // events, the lines most of a stream is made of:
 //   - Zero (schema version 2: sorted keys, no spaces): reasoning and text
-//     deltas, and tool results without the optional fields;
-//   - EvoScientist (Python's json.dumps: ", " and ": "): thinking and text.
+//     deltas, tool calls, tool results and usage without their optional
+//     fields;
+//   - EvoScientist (Python's json.dumps: ", " and ": "): thinking, text,
+//     tool calls and tool results.
 var Layouts = []TypeLayout{
-	zeroLayout("reasoning", LayoutField{Key: "delta"}),
-	zeroLayout("text", LayoutField{Key: "delta"}),
-	zeroLayout("tool_result", LayoutField{Key: "id"}, LayoutField{Key: "name"}, LayoutField{Key: "output"}),
-	{EvoSci, "thinking", NewLayout(jsonl.PythonStyle, LayoutField{Key: "type", Raw: `"thinking"`}, LayoutField{Key: "content"}, LayoutField{Key: "id", Raw: "0"})},
-	{EvoSci, "text", NewLayout(jsonl.PythonStyle, LayoutField{Key: "type", Raw: `"text"`}, LayoutField{Key: "content"})},
+	zeroLayout("reasoning", []LayoutField{{Key: "delta"}}, nil),
+	zeroLayout("text", []LayoutField{{Key: "delta"}}, nil),
+	zeroLayout("tool_call", []LayoutField{{Key: "args", Raw: AnyValue}, {Key: "id"}, {Key: "name"}}, []LayoutField{{Key: "sideEffect"}}),
+	// truncated is always there; false but for a cut output
+	zeroLayout("tool_result", []LayoutField{{Key: "id"}, {Key: "name"}, {Key: "output"}}, []LayoutField{{Key: "status"}, {Key: "truncated", Raw: "false"}}),
+	zeroLayout("usage", []LayoutField{{Key: "completionTokens", Raw: AnyValue}, {Key: "promptTokens", Raw: AnyValue}}, []LayoutField{{Key: "totalTokens", Raw: AnyValue}}),
+	evoLayout("thinking", LayoutField{Key: "content"}, LayoutField{Key: "id", Raw: "0"}),
+	evoLayout("text", LayoutField{Key: "content"}),
+	evoLayout("tool_call", LayoutField{Key: "name"}, LayoutField{Key: "args", Raw: AnyValue}, LayoutField{Key: "id"}),
+	evoLayout("tool_result", LayoutField{Key: "name"}, LayoutField{Key: "content"}, LayoutField{Key: "success", Raw: AnyValue}, LayoutField{Key: "id"}),
 }
 
-// zeroLayout is the layout of a Zero event of type typ with the varying
-// strings before (and, for a tool result, after) runId that fields are.
-func zeroLayout(typ string, fields ...LayoutField) TypeLayout {
-	fields = append(fields, LayoutField{Key: "runId"}, LayoutField{Key: "schemaVersion", Raw: "2"})
-	if typ == "tool_result" {
-		// truncated is always there; false but for a cut output
-		fields = append(fields, LayoutField{Key: "status"}, LayoutField{Key: "truncated", Raw: "false"})
-	}
-	return TypeLayout{ZeroV2, typ, NewLayout(jsonl.GoStyle, append(fields, LayoutField{Key: "type", Raw: `"` + typ + `"`})...)}
+// zeroLayout is the layout of a Zero event of type typ: the fields
+// before runId and schemaVersion, and those between them and type.
+func zeroLayout(typ string, before, after []LayoutField) TypeLayout {
+	fields := append(before, LayoutField{Key: "runId"}, LayoutField{Key: "schemaVersion", Raw: "2"})
+	fields = append(append(fields, after...), LayoutField{Key: "type", Raw: `"` + typ + `"`})
+	return TypeLayout{ZeroV2, typ, NewLayout(jsonl.GoStyle, fields...)}
+}
+
+// evoLayout is the layout of an EvoScientist event of type typ: type
+// first, then fields.
+func evoLayout(typ string, fields ...LayoutField) TypeLayout {
+	return TypeLayout{EvoSci, typ, NewLayout(jsonl.PythonStyle, append([]LayoutField{{Key: "type", Raw: `"` + typ + `"`}}, fields...)...)}
 }

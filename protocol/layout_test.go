@@ -40,7 +40,7 @@ func layoutAgrees(t *testing.T, b []byte) (taken bool) {
 				t.Fatalf("%q: member %d by layout %+v, by Decode %+v", b, j, l, m)
 			}
 		}
-		for _, k := range []string{"delta", "runId", "schemaVersion", "type", "x", "id", "name", "output", "status", "truncated", "content"} {
+		for _, k := range []string{"delta", "runId", "schemaVersion", "type", "x", "id", "name", "output", "status", "truncated", "content", "args", "success", "promptTokens", "completionTokens", "totalTokens", "sideEffect"} {
 			if lv, dv := lo.Get(k), do.Get(k); lv.Raw != dv.Raw || lv.Str != dv.Str || lv.Type != dv.Type || lv.Num != dv.Num {
 				t.Fatalf("%q: Get(%q) by layout %+v, by Decode %+v", b, k, lv, dv)
 			}
@@ -64,7 +64,7 @@ func TestLayoutAsDecode(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	var d Decoder
 	taken := 0
-	for i := range 400 {
+	for i := range 900 {
 		delta := strs[i%len(strs)]
 		if i >= len(strs) {
 			delta = strs[r.Intn(len(strs))] + strs[r.Intn(len(strs))] + strs[r.Intn(len(strs))]
@@ -73,7 +73,16 @@ func TestLayoutAsDecode(t *testing.T) {
 		// Zero's delta, or EvoScientist's thinking or text: so many
 		// members when the strings hold no separators of their own.
 		line, members := []byte(`{"delta":"`+delta+`","runId":"`+run+`","schemaVersion":2,"type":"`+[]string{"reasoning", "text"}[r.Intn(2)]+`"}`), 4
-		switch i % 5 {
+		args := []string{`{}`, `{"path":"` + delta + `"}`, `[1,{"a":null}]`, `"` + delta + `"`, `12`, `-1.5e3`, `true`, `null`, `{"a":`, `01`, `NaN`, `{"a":1}}`}[r.Intn(12)]
+		switch i % 9 {
+		case 5:
+			line, members = []byte(`{"args":`+args+`,"id":"`+delta+`","name":"n","runId":"`+run+`","schemaVersion":2,"sideEffect":"read","type":"tool_call"}`), 7
+		case 6:
+			line, members = []byte(`{"completionTokens":`+args+`,"promptTokens":3,"runId":"`+run+`","schemaVersion":2,"totalTokens":`+args+`,"type":"usage"}`), 6
+		case 7:
+			line, members = []byte(`{"type": "tool_call", "name": "`+delta+`", "args": `+args+`, "id": "c1"}`), 4
+		case 8:
+			line, members = []byte(`{"type": "tool_result", "name": "n", "content": "`+delta+`", "success": `+args+`, "id": "c1"}`), 5
 		case 4:
 			line, members = []byte(`{"id":"`+delta+`","name":"n","output":"`+delta+`","runId":"`+run+`","schemaVersion":2,"status":"ok","truncated":false,"type":"tool_result"}`), 8
 		case 1:
@@ -82,7 +91,7 @@ func TestLayoutAsDecode(t *testing.T) {
 			line, members = []byte(`{"type": "text", "content": "`+delta+`"}`), 2
 		}
 		var o Object
-		if ok := layoutAgrees(t, line); ok != (d.Decode(line, &o) == nil && o.Dup == "" && o.Len() == members) {
+		if ok := layoutAgrees(t, line); ok != (d.Decode(line, &o) == nil && o.Dup == "" && len(o.NonFinite) == 0 && o.Len() == members) {
 			t.Fatalf("%q: taken by a layout %v, accepted by Decode %v", line, ok, !ok)
 		} else if ok {
 			taken++
@@ -100,8 +109,8 @@ func TestLayoutAsDecode(t *testing.T) {
 			layoutAgrees(t, append(bytes.Clone(line[:j+1]), line[j:]...))
 		}
 	}
-	if taken < 100 {
-		t.Fatalf("the layouts took %d of 400 delta lines", taken)
+	if taken < 250 {
+		t.Fatalf("the layouts took %d of 900 lines", taken)
 	}
 	// Zero's own serialization of its deltas, from the shipped samples.
 	for _, l := range []string{
@@ -129,6 +138,9 @@ func TestLayoutAsDecode(t *testing.T) {
 		`{"type":"text","content":"x"}`,
 		`{"type": "text", "content": "x", "id": 0}`,
 		`{"type": "text", "content": "x"}{"type": "text", "content": "x"}`,
+		`{"type": "tool_call", "name": "x", "args":  {}, "id": "c1"}`,
+		`{"type": "tool_call", "name": "x", "args": {} , "id": "c1"}`,
+		`{"args": {},"id":"c","name":"n","runId":"r","schemaVersion":2,"sideEffect":"read","type":"tool_call"}`,
 	} {
 		if layoutAgrees(t, []byte(l)) {
 			t.Errorf("a layout takes %s", l)

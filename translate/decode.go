@@ -77,15 +77,16 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnos
 		return nil, nil, &Diagnostic{ev.where(), e.Error()}
 	}
 	if k >= 0 {
-		// A line in its producer's layout, of the input's protocol:
-		// what the checks below find of such a line, every time (the
-		// differential tests).
+		// A line in its producer's layout, of the input's protocol,
+		// whose varying values are strings: what the checks below find
+		// of such a line, every time (the differential tests). Other
+		// lines in a layout go through them.
 		z := &protocol.Layouts[k]
 		kind := Zero
 		if z.Protocol.Family == protocol.FamilyEvoSci {
 			kind = EvoSci
 		}
-		if p.from == Auto || p.from == kind {
+		if (p.from == Auto || p.from == kind) && z.Layout.Strings() {
 			ev.proto, ev.typ, ev.rawTyp, ev.kind = z.Protocol, z.Type, z.Type, kind
 			p.readRunID(ev)
 			return ev, nil, nil

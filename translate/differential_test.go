@@ -170,7 +170,7 @@ func (g *hostileGen) evo() string {
 func (g *hostileGen) zero(run string) string {
 	h := `"schemaVersion":2,"runId":"` + run + `"`
 	id, name := g.pick(hostileIDs), g.pick(hostileNames)
-	switch g.r.Intn(16) {
+	switch g.r.Intn(18) {
 	case 0:
 		return `{` + h + `,"type":"run_start","sessionId":"zero_1"}`
 	case 1:
@@ -195,6 +195,11 @@ func (g *hostileGen) zero(run string) string {
 		return `{"completionTokens":2,"promptTokens":1,` + h + `,"totalTokens":3,"type":"usage"}`
 	case 11:
 		return `{` + h + `,"type":` + g.pick([]string{`"checkpoint"`, `"n\u006fte"`, `"evosci.text"`}) + `,"x":` + g.str() + `}`
+	case 15:
+		// as Zero writes a tool call and usage (protocol.Layouts)
+		return `{"args":` + g.value(0) + `,"id":` + id + `,"name":` + name + `,"runId":"` + run + `","schemaVersion":2,"sideEffect":"read","type":"tool_call"}`
+	case 16:
+		return `{"completionTokens":` + g.pick([]string{"2", "-1", "1.5", `"x"`, "1e400", "null"}) + `,"promptTokens":1,"runId":"` + run + `","schemaVersion":2,"totalTokens":3,"type":"usage"}`
 	case 14:
 		// as Zero writes a tool result (protocol.Layouts)
 		return `{"id":` + id + `,"name":` + name + `,"output":` + g.str() + `,"runId":"` + run + `","schemaVersion":2,"status":` + g.pick([]string{`"ok"`, `"error"`, `""`}) + `,"truncated":false,"type":"tool_result"}`

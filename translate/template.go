@@ -28,7 +28,8 @@ type template struct {
 	prefix, suffix []byte
 	// run is the Zero run id as written in the template (Zero output):
 	// another run needs another template.
-	run []byte
+	run  []byte
+	rule *mappings.Rule
 }
 
 // maxTemplates bounds the templates a translator keeps; rules are few.
@@ -43,7 +44,11 @@ func simpleRule(rule *mappings.Rule) bool {
 // evoTemplate returns the template of rule writing EvoScientist events
 // (of type rule.To), made on first use.
 func (t *Translator) evoTemplate(rule *mappings.Rule) *template {
+	if tp := t.lastTmpl; tp != nil && tp.rule == rule {
+		return tp // the rule of the event before, as a rule
+	}
 	if tp, ok := t.tmpl[rule]; ok {
+		t.lastTmpl = tp
 		return tp
 	}
 	tp := &template{}
@@ -60,7 +65,11 @@ func (t *Translator) evoTemplate(rule *mappings.Rule) *template {
 // strings (omitempty): templated writes no event whose value is "".
 func (t *Translator) zeroTemplate(rule *mappings.Rule, to string) *template {
 	run := t.toZero.runIDOut
+	if tp := t.lastTmpl; tp != nil && tp.rule == rule && bytes.Equal(tp.run, run) {
+		return tp
+	}
 	if tp, ok := t.tmpl[rule]; ok && bytes.Equal(tp.run, run) {
+		t.lastTmpl = tp
 		return tp
 	}
 	tp := &template{run: bytes.Clone(run)}
@@ -73,6 +82,7 @@ func (t *Translator) zeroTemplate(rule *mappings.Rule, to string) *template {
 }
 
 func (t *Translator) keepTemplate(rule *mappings.Rule, tp *template) {
+	tp.rule, t.lastTmpl = rule, tp
 	if _, ok := t.tmpl[rule]; ok || len(t.tmpl) < maxTemplates {
 		if t.tmpl == nil {
 			t.tmpl = map[*mappings.Rule]*template{}

@@ -109,6 +109,7 @@ type Translator struct {
 	batches   []*batch                     // Stream's, reused from one input to the next
 	typesOut  [2]map[string][]byte         // by jsonl.Style: see typeOut
 	tmpl      map[*mappings.Rule]*template // see evoTemplate
+	lastTmpl  *template                    // the last one used
 }
 
 // New returns a Translator that passes each output event, without line end,
