@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/protocol"
 	"github.com/zevo/zevo/redact"
 )
 
@@ -65,22 +66,17 @@ func (p *preparer) renderAhead(ev *event) {
 	if !a.on || p.slot >= p.level-aheadLevels || ev.prefix || a.to == EvoSci && ev.kind == EvoSci {
 		return // events passed through as they are
 	}
-	if !a.keep {
-		rules := p.tables.EvosciToZero.Events
-		if ev.kind == Zero {
-			rules = p.tables.ZeroToEvosci.Events
-			if a.to != EvoSci {
-				rules = nil // Zero to Zero: every event is written
-			}
-		}
-		if r, ok := rules[ev.typ]; rules != nil && (!ok || r.Unmapped) {
-			return // dropped
-		}
+	if !a.keep && p.dropped(ev) {
+		return
 	}
-	for _, m := range ev.Members() {
+	for i := range ev.Members() {
+		m := &ev.Members()[i]
 		raw := m.Raw()
 		if len(raw) < aheadMin || len(raw) >= bigValue || raw[0] != '"' && raw[0] != '{' && raw[0] != '[' {
 			continue
+		}
+		if a.to == EvoSci && m.Key == "runId" {
+			continue // EvoScientist has no run ids: not written (but kept, by keepFields)
 		}
 		b := unsafe.Slice(unsafe.StringData(raw), len(raw))
 		if m.ASCII() && jsonl.UnchangedASCII(b, a.st, a.rd) {
@@ -98,6 +94,35 @@ func (p *preparer) renderAhead(ev *event) {
 		*arena, ev.aheadBuf = buf, buf
 		ev.ahead = append(ev.ahead, ahead{raw: raw, start: start, end: len(buf)})
 	}
+}
+
+// dropped reports an event the table drops (unmapped), as the
+// translation will; for a line in a layout, asked of the tables once.
+func (p *preparer) dropped(ev *event) bool {
+	if ev.layout > 0 {
+		if p.layoutDropped == nil {
+			p.layoutDropped = make([]int8, len(protocol.Layouts))
+		}
+		if d := p.layoutDropped[ev.layout-1]; d != 0 {
+			return d > 0
+		}
+	}
+	rules := p.tables.EvosciToZero.Events
+	if ev.kind == Zero {
+		rules = p.tables.ZeroToEvosci.Events
+		if p.ahead.to != EvoSci {
+			rules = nil // Zero to Zero: every event is written
+		}
+	}
+	r, ok := rules[ev.typ]
+	drop := rules != nil && (!ok || r.Unmapped)
+	if ev.layout > 0 {
+		p.layoutDropped[ev.layout-1] = -1
+		if drop {
+			p.layoutDropped[ev.layout-1] = 1
+		}
+	}
+	return drop
 }
 
 // renderedAhead returns raw as rendered ahead, if it was.

@@ -42,6 +42,9 @@ type preparer struct {
 	aheadArena *[]byte
 	// level and slot: see here and balance.
 	level, slot int
+	// layoutDropped: whether the table drops the events of each of
+	// protocol.Layouts (1) or not (-1), once asked (dropped).
+	layoutDropped []int8
 }
 
 func (p *preparer) prepare(l jsonl.Line, out *prepared) {
@@ -66,7 +69,7 @@ var layouts = true
 // diagnostic for a line that is still translated (NaN replaced by null).
 func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnostic) {
 	ev.name, ev.num, ev.prefix, ev.proto, ev.typ = l.Name, l.Num, false, nil, ""
-	ev.rawTyp, ev.runID = "", ""
+	ev.rawTyp, ev.runID, ev.layout = "", "", 0
 	k, e := -1, (*protocol.LineError)(nil)
 	if layouts {
 		k, e = p.dec.DecodeLayouts(l.Bytes, &ev.Object, protocol.Layouts)
@@ -87,7 +90,7 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnos
 			kind = EvoSci
 		}
 		if (p.from == Auto || p.from == kind) && z.Layout.Strings() {
-			ev.proto, ev.typ, ev.rawTyp, ev.kind = z.Protocol, z.Type, z.Type, kind
+			ev.proto, ev.typ, ev.rawTyp, ev.kind, ev.layout = z.Protocol, z.Type, z.Type, kind, k+1
 			p.readRunID(ev)
 			return ev, nil, nil
 		}

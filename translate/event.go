@@ -17,9 +17,12 @@ type event struct {
 	// rawTyp and runID are Str("type") and Str("runId") as the runs need
 	// them (runID only where ev.proto is Zero's), read while decoding.
 	rawTyp, runID string
-	prefix        bool   // the line was a kept event of the other protocol
-	name          string // input name and line number, for diagnostics
-	num           int
+	prefix        bool // the line was a kept event of the other protocol
+	// layout is 1 + the index in protocol.Layouts of the layout the line
+	// was taken in, and whose checks it skipped; 0 for another line.
+	layout int
+	name   string // input name and line number, for diagnostics
+	num    int
 	// ahead are the values rendered by Stream's reading goroutine
 	// (ahead.go), their text in aheadBuf.
 	ahead    []ahead
