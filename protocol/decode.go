@@ -229,19 +229,7 @@ func (d *Decoder) members(b []byte, raw string, i int, o *Object) (int, bool) {
 			if i, ok = d.value(b, i, 1); !ok {
 				return i, false
 			}
-			m.raw = raw[start:i]
-			switch c {
-			case '{', '[':
-				m.typ = gjson.JSON
-			case 't':
-				m.typ = gjson.True
-			case 'f':
-				m.typ = gjson.False
-			case 'n':
-				m.typ = gjson.Null
-			default:
-				m.typ = gjson.Number
-			}
+			m.raw, m.typ = raw[start:i], TypeOf(c)
 		}
 		o.put(&m, true)
 		i = skipSpace(b, i)
@@ -356,6 +344,24 @@ func (d *Decoder) key(b []byte, i int) (int, bool) {
 		return d.failAt(b, i)
 	}
 	return i + 1, true
+}
+
+// TypeOf is the gjson type of a valid JSON value that begins with c
+// (objects and arrays are JSON, as gjson says).
+func TypeOf(c byte) gjson.Type {
+	switch c {
+	case '"':
+		return gjson.String
+	case '{', '[':
+		return gjson.JSON
+	case 't':
+		return gjson.True
+	case 'f':
+		return gjson.False
+	case 'n':
+		return gjson.Null
+	}
+	return gjson.Number
 }
 
 func hasAt(b []byte, i int, lit string) bool {

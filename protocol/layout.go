@@ -169,19 +169,7 @@ func (d *Decoder) decodeLayout(l *Layout, b []byte, o *Object) bool {
 			if !ok {
 				return false
 			}
-			a.start, a.end, a.esc, a.ascii = i, end, false, false
-			switch c {
-			case '{', '[':
-				a.typ = gjson.JSON
-			case 't':
-				a.typ = gjson.True
-			case 'f':
-				a.typ = gjson.False
-			case 'n':
-				a.typ = gjson.Null
-			default:
-				a.typ = gjson.Number
-			}
+			a.start, a.end, a.typ, a.esc, a.ascii = i, end, TypeOf(c), false, false
 		}
 		i = at[k].end
 		lit := l.lits[k+1]

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/protocol"
 	"github.com/zevo/zevo/redact"
 )
 
@@ -253,23 +254,8 @@ func (o *out) fitted(obj gjson.Result, sh *shape, path string, drop func(string)
 	})
 }
 
-// rawType is the gjson type of a raw JSON value, from its first byte
-// (objects and arrays are JSON, as gjson says).
-func rawType(raw string) gjson.Type {
-	switch raw[0] {
-	case '"':
-		return gjson.String
-	case 't':
-		return gjson.True
-	case 'f':
-		return gjson.False
-	case 'n':
-		return gjson.Null
-	case '{', '[':
-		return gjson.JSON
-	}
-	return gjson.Number
-}
+// rawType is the gjson type of a raw JSON value, from its first byte.
+func rawType(raw string) gjson.Type { return protocol.TypeOf(raw[0]) }
 
 // rawOmit adds raw unless it is an empty string, false or null: Zero's
 // omitempty. ascii is as for rawASCII.
