@@ -266,8 +266,6 @@ func plain(v gjson.Result) (string, bool) {
 	return v.Raw[1 : len(v.Raw)-1], true
 }
 
-// onString applies fn to strings; other values pass, escaped strings are
-// undecided.
 // lastMatch is re.MatchString remembering the last short string it
 // matched: a Zero run's id is matched on every line of the run, and
 // matching it again was a fifth of validate's time. The compiled schema
@@ -289,6 +287,8 @@ func lastMatch(re *regexp.Regexp) func(string) bool {
 	}
 }
 
+// onString applies fn to strings; other values pass, escaped strings are
+// undecided.
 func onString(fn func(string) bool) check {
 	return func(v gjson.Result, _ *protocol.Object) bool {
 		if v.Type != gjson.String {

@@ -40,6 +40,7 @@ type Layout struct {
 	members []Member // the line's members, those of the varying values without one
 	slots   []int    // for each varying value, its member
 	anyv    []bool   // for each varying value, whether it is AnyValue, not a string
+	strings bool     // no varying value is AnyValue (Strings)
 	lens    uint64   // the members' Object.lens
 	// The line's first and last bytes (up to 8 each) as words, under
 	// their masks: most lines are told apart from a layout by them
@@ -98,23 +99,25 @@ func NewLayout(st jsonl.Style, fields ...LayoutField) *Layout {
 	if err := d.Decode(sample, &o); err != nil || o.Dup != "" || o.Len() != len(fields) {
 		panic("protocol: bad layout " + string(sample))
 	}
+	if len(l.slots) > maxSlots {
+		panic("protocol: a layout of more than 8 varying values")
+	}
 	l.members, l.lens = append(l.members, o.Members()...), o.lens
-	for _, s := range l.slots {
+	l.strings = true
+	for k, s := range l.slots {
 		l.members[s].raw = ""
+		l.strings = l.strings && !l.anyv[k]
 	}
 	return l
 }
 
+// maxSlots is the most varying values a layout may have: their places
+// are found in an array on the stack before the Object is touched.
+const maxSlots = 8
+
 // Strings reports a layout whose varying values are all strings: its
 // lines' members have the same JSON types every time.
-func (l *Layout) Strings() bool {
-	for _, a := range l.anyv {
-		if a {
-			return false
-		}
-	}
-	return true
-}
+func (l *Layout) Strings() bool { return l.strings }
 
 // Decode reports whether b is a line in the layout, and if it is, splits
 // it into o as Decoder.Decode does (o is reused; its values point into b).
@@ -139,13 +142,10 @@ func (d *Decoder) decodeLayout(l *Layout, b []byte, o *Object) bool {
 		return false
 	}
 	// The varying values: at most a few, found before o is touched.
-	var at [8]struct {
+	var at [maxSlots]struct {
 		start, end int
 		typ        gjson.Type
 		esc, ascii bool
-	}
-	if len(l.slots) > len(at) {
-		return false
 	}
 	i := len(first)
 	for k := range l.slots {

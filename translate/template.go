@@ -30,6 +30,9 @@ type template struct {
 	// another run needs another template.
 	run  []byte
 	rule *mappings.Rule
+	// omitEmpty: the target leaves out an empty value (Zero's
+	// omitempty), which the plain way then writes without the field.
+	omitEmpty bool
 }
 
 // maxTemplates bounds the templates a translator keeps; rules are few.
@@ -72,7 +75,7 @@ func (t *Translator) zeroTemplate(rule *mappings.Rule, to string) *template {
 		t.lastTmpl = tp
 		return tp
 	}
-	tp := &template{run: bytes.Clone(run)}
+	tp := &template{run: bytes.Clone(run), omitEmpty: true}
 	if simpleRule(rule) && len(rule.Const) == 0 {
 		t.headZero(to)
 		tp.prefix, tp.suffix, tp.ok = t.ob.around(rule.Fields[0].To, nil)
@@ -92,14 +95,14 @@ func (t *Translator) keepTemplate(rule *mappings.Rule, tp *template) {
 }
 
 // templated writes ev through tp, its field from in style st, when that
-// field is a string (not empty for Zero, which would omit it), as the
-// rule's plain way would; done is false when it was not (the field is
+// field is a string (not empty, when the target omits empty values), as
+// the rule's plain way would; done is false when it was not (the field is
 // absent, empty or of another type, or its value cannot be rendered
 // here): the caller writes ev the plain way, which also words any
 // problem.
 func (t *Translator) templated(ev *event, tp *template, from string, st jsonl.Style) (done bool, err error) {
 	v, ascii := ev.PeekASCII(from)
-	if v.Type != gjson.String || st == jsonl.GoStyle && v.Raw == `""` {
+	if v.Type != gjson.String || tp.omitEmpty && v.Raw == `""` {
 		return false, nil
 	}
 	line := append(t.line[:0], tp.prefix...)
