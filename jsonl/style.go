@@ -336,6 +336,18 @@ func appendStringBody(dst, body []byte, st Style) []byte {
 func restyle(dst, body []byte, i int, st Style) ([]byte, int) {
 	start := i
 	for i < len(body) {
+		if st == PythonStyle && len(body)-i >= restyleBlocks {
+			// Long text: sixteen bytes at a time and its common stops
+			// without a return here; this loop reads the rest.
+			dst = append(dst, body[start:i]...)
+			if cap(dst)-len(dst) < restyleBlocks {
+				dst = slices.Grow(dst, len(body)-i+restyleBlocks)
+			}
+			dst, i = swar.RestylePython(dst, body, i)
+			if start = i; i >= len(body) {
+				break
+			}
+		}
 		// Past a stop the next byte is often another: the '\\' of the
 		// next escape (Go's \u003chtml\u003e\n) or of a run of non-ASCII
 		// text. It is looked at here, not by a call to the scanner.
@@ -429,6 +441,10 @@ func restyle(dst, body []byte, i int, st Style) ([]byte, int) {
 	}
 	return append(dst, body[start:i]...), i
 }
+
+// restyleBlocks is the length of text from which restyle hands it to
+// swar.RestylePython, and the room it makes for it.
+const restyleBlocks = 32
 
 // decodeRune is utf8.DecodeRune(b[i:]) for b[i] >= 0x80, with the two-
 // and three-byte forms (all of the text's non-ASCII but emoji) read here.

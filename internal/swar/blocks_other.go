@@ -13,3 +13,5 @@ func redactBlocks(b []byte) (int, bool)             { return 0, false }
 func stringStopEscBlocks(b []byte, i int) (int, bool, bool, bool) { return i, false, false, false }
 func skipPythonEscBlocks(b []byte, i int) (int, bool)             { return i, false }
 func skipGoEscBlocks(b []byte, i int) (int, bool)                 { return i, false }
+
+func restylePythonBlocks(dst, src []byte, i int) (int, int) { return len(dst), i }

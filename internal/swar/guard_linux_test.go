@@ -31,4 +31,18 @@ func TestNoReadPastTheEnd(t *testing.T) {
 			}
 		}
 	}
+	// RestylePython, reading to the end of src and writing to the end of
+	// dst's room, both before an unreadable page.
+	for _, fill := range []string{"abcdefgh sk \\u00", `\u003c\n\u00e9ab`, "x—é\\u003e\\\"中"} {
+		for j := range end {
+			end[j] = fill[j%len(fill)]
+		}
+		src := append([]byte(nil), end[page-80:]...)
+		for n := 0; n <= 80; n++ {
+			restyleAgrees(t, end[page-n:], 0)
+			for room := 0; room <= 40; room++ {
+				RestylePython(end[page-room:page-room:page], src[80-n:], 0)
+			}
+		}
+	}
 }

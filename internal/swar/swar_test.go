@@ -233,5 +233,6 @@ func FuzzScanners(f *testing.F) {
 	f.Add([]byte(strings.Repeat("abcdefghijklmnop", 3)+`\`), 0)
 	f.Fuzz(func(t *testing.T, b []byte, i int) {
 		agree(t, b, max(0, min(i, len(b))))
+		restyleAgrees(t, b, max(0, min(i, len(b))))
 	})
 }
