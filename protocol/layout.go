@@ -119,6 +119,17 @@ const maxSlots = 8
 // lines' members have the same JSON types every time.
 func (l *Layout) Strings() bool { return l.strings }
 
+// Index is the place of key among the members of the layout's lines
+// (Object.Members), -1 when it has none.
+func (l *Layout) Index(key string) int {
+	for i, m := range l.members {
+		if m.Key == key {
+			return i
+		}
+	}
+	return -1
+}
+
 // Decode reports whether b is a line in the layout, and if it is, splits
 // it into o as Decoder.Decode does (o is reused; its values point into b).
 // When it is not, o is left as it was.

@@ -39,6 +39,9 @@ func layoutAgrees(t *testing.T, b []byte) (taken bool) {
 			if l.Key != m.Key || l.raw != m.raw || l.typ != m.typ || l.esc != m.esc || l.ascii != m.ascii || l.decoded != m.decoded {
 				t.Fatalf("%q: member %d by layout %+v, by Decode %+v", b, j, l, m)
 			}
+			if k := z.Layout.Index(l.Key); k != j || lo.StrAt(j) != do.Str(l.Key) {
+				t.Fatalf("%q: %q is member %d, Index says %d; StrAt %q, Str %q", b, l.Key, j, k, lo.StrAt(j), do.Str(l.Key))
+			}
 		}
 		for _, k := range []string{"delta", "runId", "schemaVersion", "type", "x", "id", "name", "output", "status", "truncated", "content", "args", "success", "promptTokens", "completionTokens", "totalTokens", "sideEffect"} {
 			if lv, dv := lo.Get(k), do.Get(k); lv.Raw != dv.Raw || lv.Str != dv.Str || lv.Type != dv.Type || lv.Num != dv.Num {

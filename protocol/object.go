@@ -201,6 +201,20 @@ func (o *Object) PeekASCII(key string) (gjson.Result, bool) {
 	return gjson.Result{}, false
 }
 
+// StrAt is Str of the member at place i of Members.
+func (o *Object) StrAt(i int) string {
+	m := &o.members[i]
+	switch {
+	case m.typ != gjson.String:
+		return ""
+	case !m.esc:
+		return m.raw[1 : len(m.raw)-1]
+	case !m.decoded:
+		m.str, m.decoded = o.unescape(m.raw), true
+	}
+	return m.str
+}
+
 // Str returns a top-level string value, "" when absent or not a string.
 func (o *Object) Str(key string) string {
 	v := o.Get(key)

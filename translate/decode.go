@@ -91,7 +91,7 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnos
 		}
 		if (p.from == Auto || p.from == kind) && z.Layout.Strings() {
 			ev.proto, ev.typ, ev.rawTyp, ev.kind, ev.layout = z.Protocol, z.Type, z.Type, kind, k+1
-			p.readRunID(ev)
+			p.readRunIDAt(ev, layoutRunID[k])
 			return ev, nil, nil
 		}
 	}
@@ -149,16 +149,36 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnos
 // as a string of its own (protocol.Tracker.EventOf): the same string as
 // for the line before when the id is the same, so that the runs compare
 // no bytes, and one copy a run.
-func (p *preparer) readRunID(ev *event) {
+func (p *preparer) readRunID(ev *event) { p.readRunIDAt(ev, -1) }
+
+// readRunIDAt is readRunID for a line whose runId is member i of its
+// Members (a line in a layout, layoutRunID), or anywhere for i < 0.
+func (p *preparer) readRunIDAt(ev *event, i int) {
 	ev.runID = ""
 	if ev.proto.Family != protocol.FamilyZero {
 		return
 	}
-	if id := ev.Str("runId"); id != p.lastRunID {
+	var id string
+	if i >= 0 {
+		id = ev.StrAt(i)
+	} else {
+		id = ev.Str("runId")
+	}
+	if id != p.lastRunID {
 		p.lastRunID = strings.Clone(id)
 	}
 	ev.runID = p.lastRunID
 }
+
+// layoutRunID is, for each of protocol.Layouts, the place of runId among
+// its lines' members (-1 for EvoScientist's).
+var layoutRunID = func() []int {
+	at := make([]int, len(protocol.Layouts))
+	for k, z := range protocol.Layouts {
+		at[k] = z.Layout.Index("runId")
+	}
+	return at
+}()
 
 // checkZeroFields checks the JSON types of the fields Zero knows, so that
 // no target gets a field its decoder would refuse.
