@@ -7,9 +7,10 @@ package swar
 // \u003c as '<'); two- and three-byte UTF-8 sequences, as \uXXXX. It
 // returns at a '"' that ends the string, at anything else it leaves to
 // its caller (0x7f, four-byte or bad UTF-8, \/, a \u not \u00XX with two
-// hex digits), when fewer than 16 bytes of src are left, or when dst
-// has fewer than 16 bytes of room: j is where it stopped, which may be i. It
-// writes in dst's room past what it returns.
+// hex digits), when fewer than 17 bytes of src are left (a block and the
+// byte after it), or when dst has fewer than 17 bytes of room: j is
+// where it stopped, which may be i, and never inside an escape. It writes
+// in dst's room past what it returns.
 //
 // Where the processor has no SSE2 blocks (blocks is false), it does
 // nothing and returns i: its caller's own loop does the work.
