@@ -243,9 +243,47 @@ func (t *Translator) cutEvoRun(msg string) error {
 	return t.write()
 }
 
+// The directions of layoutRules.
+const (
+	toZeroRules = iota
+	toEvoRules
+)
+
+// layoutRule is the rule and handler of the event type of one of
+// protocol.Layouts, once looked up.
+type layoutRule struct {
+	rule *mappings.Rule
+	h    handler
+	set  bool
+}
+
+// ruleOf returns the rule for ev's type among rules and, for a rule with
+// a handler, the handler among handlers; for a line in a layout, looked
+// up by name once for the layout (t.layoutRules), not on every line.
+func (t *Translator) ruleOf(ev *event, dir int, rules map[string]*mappings.Rule, handlers map[string]handler) (*mappings.Rule, handler) {
+	var c *layoutRule
+	if ev.layout > 0 {
+		if t.layoutRules[dir] == nil {
+			t.layoutRules[dir] = make([]layoutRule, len(protocol.Layouts))
+		}
+		if c = &t.layoutRules[dir][ev.layout-1]; c.set {
+			return c.rule, c.h
+		}
+	}
+	rule := rules[ev.typ]
+	var h handler
+	if rule != nil && rule.Handler != "" {
+		h = handlers[rule.Handler]
+	}
+	if c != nil {
+		*c = layoutRule{rule, h, true}
+	}
+	return rule, h
+}
+
 // evoToZero translates one EvoScientist event.
 func (t *Translator) evoToZero(ev *event) (bool, error) {
-	rule := t.tables.EvosciToZero.Events[ev.typ]
+	rule, h := t.ruleOf(ev, toZeroRules, t.tables.EvosciToZero.Events, evoToZeroHandlers)
 	if rule == nil || rule.Unmapped || (t.opt.To == Zero1 && t.tables.Versions.V2Only[rule.To]) {
 		return true, t.keepEvoInZero(ev)
 	}
@@ -259,7 +297,6 @@ func (t *Translator) evoToZero(ev *event) (bool, error) {
 		}
 		return t.evoRule(ev, rule, rule.To)
 	}
-	h := evoToZeroHandlers[rule.Handler]
 	if h.fn == nil {
 		return true, t.keepEvoInZero(ev)
 	}
@@ -268,7 +305,7 @@ func (t *Translator) evoToZero(ev *event) (bool, error) {
 
 // zeroToEvo translates one Zero event.
 func (t *Translator) zeroToEvo(ev *event) (bool, error) {
-	rule := t.tables.ZeroToEvosci.Events[ev.typ]
+	rule, h := t.ruleOf(ev, toEvoRules, t.tables.ZeroToEvosci.Events, zeroToEvoHandlers)
 	if rule == nil || rule.Unmapped {
 		return true, t.keepZeroInEvo(ev)
 	}
@@ -295,7 +332,6 @@ func (t *Translator) zeroToEvo(ev *event) (bool, error) {
 		}
 		return t.zeroRule(ev, rule, rule.To)
 	}
-	h := zeroToEvoHandlers[rule.Handler]
 	if h.fn == nil {
 		return true, t.keepZeroInEvo(ev)
 	}

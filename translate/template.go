@@ -7,6 +7,7 @@ import (
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
+	"github.com/zevo/zevo/protocol"
 	"github.com/zevo/zevo/redact"
 )
 
@@ -33,6 +34,10 @@ type template struct {
 	// omitEmpty: the target leaves out an empty value (Zero's
 	// omitempty), which the plain way then writes without the field.
 	omitEmpty bool
+	// layout and at: the last layout (event.layout) of the lines
+	// written through the template, and the place of the field among
+	// their members (-1: none).
+	layout, at int
 }
 
 // maxTemplates bounds the templates a translator keeps; rules are few.
@@ -101,7 +106,20 @@ func (t *Translator) keepTemplate(rule *mappings.Rule, tp *template) {
 // here): the caller writes ev the plain way, which also words any
 // problem.
 func (t *Translator) templated(ev *event, tp *template, from string, st jsonl.Style) (done bool, err error) {
-	v, ascii := ev.PeekASCII(from)
+	var v gjson.Result
+	var ascii bool
+	if ev.layout > 0 {
+		// A line in a layout: the field is at the same place every time.
+		if tp.layout != ev.layout {
+			tp.layout, tp.at = ev.layout, protocol.Layouts[ev.layout-1].Layout.Index(from)
+		}
+		if tp.at >= 0 {
+			m := &ev.Members()[tp.at]
+			v, ascii = m.Value(), m.ASCII()
+		}
+	} else {
+		v, ascii = ev.PeekASCII(from)
+	}
 	if v.Type != gjson.String || tp.omitEmpty && v.Raw == `""` {
 		return false, nil
 	}

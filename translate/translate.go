@@ -110,6 +110,9 @@ type Translator struct {
 	typesOut  [2]map[string][]byte         // by jsonl.Style: see typeOut
 	tmpl      map[*mappings.Rule]*template // see evoTemplate
 	lastTmpl  *template                    // the last one used
+	// layoutRules: for each direction, the rules of protocol.Layouts'
+	// event types (ruleOf).
+	layoutRules [2][]layoutRule
 }
 
 // New returns a Translator that passes each output event, without line end,
