@@ -55,7 +55,11 @@ func splitLines(in []byte) [][]byte {
 }
 
 func benchAppend(b *testing.B, p corpus.Protocol, st Style, rd *redact.Redactor) {
-	in := genCorpus(b, p)
+	benchAppendLines(b, genCorpus(b, p), st, rd)
+}
+
+// benchAppendLines times AppendValue on each line of in.
+func benchAppendLines(b *testing.B, in []byte, st Style, rd *redact.Redactor) {
 	lines := splitLines(in)
 	var dst []byte
 	perLine(b, in, func() int {
@@ -93,19 +97,5 @@ func BenchmarkAppendValuePythonToolResult(b *testing.B) {
 			in = append(append(in, l...), '\n')
 		}
 	}
-	lines := splitLines(in)
-	var dst []byte
-	perLine(b, in, func() int {
-		n := 0
-		for b.Loop() {
-			for _, l := range lines {
-				var err error
-				if dst, err = AppendValue(dst[:0], l, PythonStyle, nil); err != nil {
-					b.Fatal(err)
-				}
-			}
-			n++
-		}
-		return n
-	})
+	benchAppendLines(b, in, PythonStyle, nil)
 }
