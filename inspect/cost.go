@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"encoding/json"
 	"math"
 	"math/big"
 	"slices"
@@ -19,12 +20,23 @@ const NoModel = "(no model)"
 // in UnpricedModels; a total has a Cost only when every run was priced,
 // and PricedCost sums the runs that were.
 type RunCost struct {
-	Cost           *float64 `json:"cost"`
-	PricedCost     *float64 `json:"pricedCost"`
-	CostSource     string   `json:"costSource,omitempty"` // runs only: see Pricing
-	PricedAs       string   `json:"pricedAs,omitempty"`   // runs only: the table's entry used
-	UnpricedRuns   int      `json:"unpricedRuns,omitempty"`
-	UnpricedModels []string `json:"unpricedModels,omitempty"`
+	Cost           *float64   `json:"cost"`
+	PricedCost     *float64   `json:"pricedCost"`
+	CostSource     string     `json:"costSource,omitempty"` // runs only: see Pricing
+	PricedAs       string     `json:"pricedAs,omitempty"`   // runs only: the table's entry used
+	UnpricedRuns   int        `json:"unpricedRuns"`
+	UnpricedModels modelNames `json:"unpricedModels"`
+}
+
+// modelNames is written as [] when empty: docs/cost.md promises the field
+// on every run and total, so a script never meets null or nothing.
+type modelNames []string
+
+func (m modelNames) MarshalJSON() ([]byte, error) {
+	if len(m) == 0 {
+		return []byte("[]"), nil
+	}
+	return json.Marshal([]string(m))
 }
 
 func (c *RunCost) addCost(o *RunCost) {

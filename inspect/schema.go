@@ -3,6 +3,7 @@ package inspect
 import (
 	"bytes"
 	"fmt"
+	"math/big"
 	"sort"
 	"strings"
 	"sync"
@@ -228,9 +229,9 @@ func leafProblems(e *jsonschema.ValidationError, typ string, p *protocol.Protoco
 	case *kind.Const:
 		return one("want " + display(k.Want) + ", got " + display(k.Got))
 	case *kind.Minimum:
-		return one(k.Got.RatString() + " is less than the minimum " + k.Want.RatString())
+		return one(decimal(k.Got) + " is less than the minimum " + decimal(k.Want))
 	case *kind.Maximum:
-		msg := k.Got.RatString() + " is more than the maximum " + k.Want.RatString()
+		msg := decimal(k.Got) + " is more than the maximum " + decimal(k.Want)
 		if p.IsZero() {
 			msg += " (Zero writes and reads it as a 64-bit int)"
 		}
@@ -284,4 +285,33 @@ func article(typ string) string {
 		return "an " + typ
 	}
 	return "a " + typ
+}
+
+// decimal writes a number of a JSON text as a decimal, as JSON wrote it
+// (-0.001, not big.Rat's -1/1000). A JSON number's denominator has no
+// prime factor but 2 and 5, so some count of digits is exact; past 30 of
+// them (1e-400) it is written in exponent form, to ten digits.
+func decimal(r *big.Rat) string {
+	if r.IsInt() {
+		return r.Num().String()
+	}
+	d := new(big.Int).Set(r.Denom())
+	digits := 0
+	ten, rem := big.NewInt(10), new(big.Int)
+	for digits <= 30 {
+		if rem.Mod(d, ten); rem.Sign() == 0 {
+			d.Quo(d, ten)
+		} else if rem.Mod(d, big.NewInt(5)); rem.Sign() == 0 {
+			d.Quo(d, big.NewInt(5)) // a 5 needs a digit, as a 2 does
+		} else if rem.Mod(d, big.NewInt(2)); rem.Sign() == 0 {
+			d.Quo(d, big.NewInt(2))
+		} else {
+			break
+		}
+		digits++
+		if d.Cmp(big.NewInt(1)) == 0 {
+			return r.FloatString(digits)
+		}
+	}
+	return new(big.Float).SetPrec(64).SetRat(r).Text('g', 10)
 }

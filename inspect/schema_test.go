@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"encoding/json"
+	"math/big"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -57,5 +58,21 @@ func TestSchemaFastPathMatchesRoot(t *testing.T) {
 	}
 	if lines < 400 {
 		t.Fatalf("only %d checks", lines)
+	}
+}
+
+func TestDecimalWritesJSONNumbersExactly(t *testing.T) {
+	for in, want := range map[string]string{
+		"-0.001": "-0.001", "2.5e-7": "0.00000025", "12": "12", "-3": "-3",
+		"0.5": "0.5", "1e-400": "1e-400", "123456789012345678901234567890": "123456789012345678901234567890",
+		"1.25e-30": "1.25e-30", "1.5e-29": "0.000000000000000000000000000015",
+	} {
+		r, ok := new(big.Rat).SetString(in)
+		if !ok {
+			t.Fatal(in)
+		}
+		if got := decimal(r); got != want {
+			t.Errorf("decimal(%s) = %s, want %s", in, got, want)
+		}
 	}
 }

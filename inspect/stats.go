@@ -349,14 +349,15 @@ func (t *Tokens) addEvoSci(ev *protocol.Object) {
 	addInt(t.Total, out)
 }
 
-// addInt adds an integer JSON number to sum exactly; other values are
-// left out (zevo validate reports them).
+// addInt adds a count (an integer JSON number, not negative) to sum
+// exactly; other values are left out (zevo validate reports them), so no
+// total or cost goes below zero.
 func addInt(sum *big.Int, v gjson.Result) {
 	if v.Type != gjson.Number {
 		return
 	}
 	var n big.Int
-	if _, ok := n.SetString(v.Raw, 10); ok {
+	if _, ok := n.SetString(v.Raw, 10); ok && n.Sign() >= 0 {
 		sum.Add(sum, &n)
 	}
 }

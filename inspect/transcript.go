@@ -5,6 +5,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/jsonl"
@@ -248,6 +249,7 @@ func (d *Document) str(s string) string {
 func (d *Document) redacted(h *runHead, num int) *runHead {
 	h.Num = num
 	h.ID, h.Model, h.Status, h.Tools, h.Cost = d.str(h.ID), d.str(h.Model), d.str(h.Status), d.str(h.Tools), d.str(h.Cost)
+	h.ID, h.Model = d.clipName(h.ID), d.clipName(h.Model)
 	return h
 }
 
@@ -291,7 +293,7 @@ func summarize(r *Run) *runHead {
 			break
 		}
 		t := r.Tools[name]
-		p := fmt.Sprintf("%s ×%d", name, t.Calls)
+		p := fmt.Sprintf("%s ×%d", clipRunes(name, nameRunes), t.Calls) // an overview: clipped even with --full
 		if t.Errors > 0 {
 			p += fmt.Sprintf(" (%d failed)", t.Errors)
 		}
@@ -479,8 +481,8 @@ func (d *Document) startRun(obj gjson.Result, ev *event) {
 		h = d.redacted(&runHead{ID: ev.step.Run.ID, Status: "not known: the input changed while it was read", StatusClass: "warn", TotalTokens: "?"}, i+1)
 	}
 	if ev.typ == "run_start" {
-		h.Provider = obj.Get("provider").String()
-		h.Cwd = obj.Get("cwd").String()
+		h.Provider = d.clipName(d.str(obj.Get("provider").String()))
+		h.Cwd = d.clipBytes(d.str(obj.Get("cwd").String()), 4<<10)
 	}
 	d.run = h
 	d.calls = map[string]string{}
@@ -550,7 +552,29 @@ func (d *Document) whole(kind textKind, label, text string) {
 
 func (d *Document) notice(kind noticeKind, label, msg string) {
 	d.settle()
-	d.buf = d.r.notice(d.buf, kind, label, msg)
+	d.buf = d.r.notice(d.buf, kind, d.clipName(label), d.clipBytes(msg, d.lim.result))
+}
+
+// nameRunes is the most of a name, id or label a clipped document shows.
+const nameRunes = 120
+
+// clipName clips a tool's name, a call's id or an event's label.
+func (d *Document) clipName(s string) string {
+	if d.opt.Full || len(s) <= nameRunes {
+		return s
+	}
+	return clipRunes(s, nameRunes)
+}
+
+// clipBytes clips a message to about max bytes, at a character's start.
+func (d *Document) clipBytes(s string, max int) string {
+	if d.opt.Full || max <= 0 || len(s) <= max {
+		return s
+	}
+	for max > 0 && !utf8.RuneStart(s[max]) {
+		max--
+	}
+	return s[:max] + "…"
 }
 
 func (d *Document) final(text string) {
@@ -565,7 +589,7 @@ func (d *Document) final(text string) {
 
 func (d *Document) toolCall(name, id string, args gjson.Result, sub bool) {
 	d.settle()
-	c := &docCall{Name: name, ID: id, Sub: sub, Args: newClip(d.lim.args, 0)}
+	c := &docCall{Name: d.clipName(name), ID: d.clipName(id), Sub: sub, Args: newClip(d.lim.args, 0)}
 	if args.Exists() && args.Raw != "{}" && args.Raw != "null" {
 		c.HasArgs = true
 		c.Summary = argSummary(args)
@@ -583,7 +607,7 @@ func (d *Document) toolResult(name, id string, ok bool, output, note string) {
 	if name == "" {
 		name = d.calls[id]
 	}
-	r := &docResult{Name: name, ID: id, OK: ok, Note: note, Output: newClip(d.lim.result, d.lim.resultLines)}
+	r := &docResult{Name: d.clipName(name), ID: d.clipName(id), OK: ok, Note: note, Output: newClip(d.lim.result, d.lim.resultLines)}
 	r.Output.add(output)
 	call := d.pending
 	d.pending = nil

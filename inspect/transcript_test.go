@@ -574,3 +574,31 @@ func FuzzDocument(f *testing.F) {
 		}
 	})
 }
+
+// A tool's name, an unknown event's type and an error's message are clipped
+// as outputs are: a 3 MB message must not make a page of megabytes.
+func TestDocumentClipsNamesLabelsAndMessages(t *testing.T) {
+	huge := strings.Repeat("x", 3<<20)
+	in := fmt.Sprintf(`{"type": "tool_call", "name": %q, "args": {}, "id": %q}
+{"type": "tool_result", "name": %q, "content": "ok", "success": true, "id": %q}
+{"type": "error", "message": %q}
+{"type": %q, "content": "a"}
+{"schemaVersion": 2, "type": "run_start", "runId": "r1"}
+{"schemaVersion": 2, "type": "error", "runId": "r1", "code": %q, "message": %q}
+{"schemaVersion": 2, "type": "warning", "runId": "r1", "message": %q}
+{"schemaVersion": 2, "type": "run_end", "runId": "r1", "status": "error", "exitCode": 1}
+`, huge, huge, huge, huge, huge, huge, huge, huge, huge)
+	for _, f := range []DocFormat{Markdown, HTML} {
+		out, _ := docString(t, DocOptions{Format: f}, in)
+		if len(out) > 256<<10 {
+			t.Errorf("format %d: %d bytes for names and messages of 3 MiB", f, len(out))
+		}
+		if !strings.Contains(out, "…") {
+			t.Errorf("format %d: no mark where a name or message was clipped", f)
+		}
+		full, _ := docString(t, DocOptions{Format: f, Full: true}, in)
+		if len(full) < 6*(3<<20) {
+			t.Errorf("format %d --full: %d bytes, want every name and message whole", f, len(full))
+		}
+	}
+}
