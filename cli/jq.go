@@ -489,6 +489,7 @@ func runJQ(e *env, args []string) error {
 	a.opt.Environ = os.Environ
 	a.opt.Lock = &e.mu
 	a.opt.LineGrows = raiseHeapLimit
+	a.opt.Redactor = e.msgs // its messages, not its results
 	f, err := filter.Compile(a.opt)
 	if err != nil {
 		return &exitError{ExitJQCompile, "jq: " + err.Error()}

@@ -57,6 +57,7 @@ Examples:
 			&ucli.StringFlag{Name: "pricing", Usage: "price models from `FILE` for zevo.cost.usd, as zevo stats --pricing does"},
 			&ucli.StringFlag{Name: "provider", Usage: "the `NAME` of the provider of runs that name none, for gen_ai.provider.name (default: the agent, zero or evoscientist)"},
 			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "protocol: auto (each line its own), zero, zero@1, zero-input or evosci"},
+			redactFlags()[1], // --redact-extra; a collector never gets secrets: no --no-redact
 		},
 		Action: func(c *ucli.Context) error { return runOtel(c, e) },
 	}
@@ -68,6 +69,12 @@ func runOtel(c *ucli.Context, e *env) error {
 		return usageErr("--as: %v", err)
 	}
 	prices, err := pricingFromFlags(c)
+	if err != nil {
+		return err
+	}
+	// Every line is redacted before it is read, so that no model, tool
+	// name, error code or type exported holds a secret.
+	rd, err := redactorOf(c, e, true)
 	if err != nil {
 		return err
 	}
@@ -118,7 +125,7 @@ func runOtel(c *ucli.Context, e *env) error {
 		return func(td ptrace.Traces, r *inspect.Run) {
 			if endpoint != "" {
 				if err := otel.Send(context.Background(), client, endpoint, header, td); err != nil {
-					fmt.Fprintf(e.stderr, "zevo: %s:%d-%d: run %s not sent: %v\n", file, r.FirstLine, r.LastLine, inspect.Safe(r.ID), err)
+					e.warnf("%s:%d-%d: run %s not sent: %v", file, r.FirstLine, r.LastLine, inspect.Safe(r.ID), err)
 					bad++
 				}
 			}
@@ -147,7 +154,7 @@ func runOtel(c *ucli.Context, e *env) error {
 	failed, err := eachInput(e, c.Args().Slice(), func(name string, r io.Reader) error {
 		fopt := opt
 		fopt.Invalid = func(n int, err error) {
-			fmt.Fprintf(e.stderr, "zevo: %s:%d: %v (not exported)\n", name, n, err)
+			e.warnf("%s:%d: %v (not exported)", name, n, err)
 			bad++
 		}
 		tr := otel.New(name, fopt, emit(name))
@@ -155,16 +162,18 @@ func runOtel(c *ucli.Context, e *env) error {
 		open = tr
 		e.mu.Unlock()
 		lr := jsonl.NewReader(r, name, nil)
+		var redacted []byte
 		for {
 			l, err := lr.Next()
 			if err == io.EOF {
 				break
 			}
 			if err != nil {
-				fmt.Fprintf(e.stderr, "zevo: %s: read error: %v\n", name, err)
+				e.warnf("%s: read error: %v", name, err)
 				bad++
 				break
 			}
+			l, redacted = redactText(rd, l, redacted)
 			e.mu.Lock()
 			tr.Line(l)
 			e.mu.Unlock()

@@ -31,11 +31,11 @@ Examples:
    zevo validate testdata/translate/v1.zero.jsonl
    EvoSci -p "fix the tests" --output-format stream-json | zevo validate --as evosci
    zevo validate --json run.jsonl | jq '.files[] | {file, errors}'`,
-		Flags: []ucli.Flag{
+		Flags: append([]ucli.Flag{
 			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "protocol: auto (each line its own), zero, zero@1, zero-input or evosci"},
 			&ucli.BoolFlag{Name: "json", Usage: "write one JSON report instead of text"},
 			&ucli.BoolFlag{Name: "allow-unfinished", Usage: "an input that ends inside a run (live, cut short or cancelled) is a warning, not an error"},
-		},
+		}, redactFlags()...),
 		Action: func(c *ucli.Context) error { return runValidate(c, e) },
 	}
 }
@@ -54,15 +54,24 @@ func runValidate(c *ucli.Context, e *env) error {
 	if err != nil {
 		return usageErr("--as: %v", err)
 	}
+	// A diagnostic quotes the input (a type, a value): it is redacted
+	// as any text zevo shows.
+	rd, err := redactorOf(c, e, true)
+	if err != nil {
+		return err
+	}
 	asJSON := c.Bool("json")
 	w := jsonl.NewWriter(e.stdout)
 	rep := validateReport{Files: []inspect.FileReport{}, Diagnostics: []inspect.Diagnostic{}}
 	emit := func(d inspect.Diagnostic) {
 		if asJSON {
+			if rd != nil {
+				d.Field, d.Message = rd.String(d.Field), rd.String(d.Message)
+			}
 			rep.Diagnostics = append(rep.Diagnostics, d)
 			return
 		}
-		w.WriteLine(diagLine(d))
+		w.WriteLine([]byte(e.shown(string(diagLine(d)))))
 	}
 	// Each line is checked with e.mu held, so that an interruption (tail -f
 	// run.jsonl | zevo validate, then Ctrl-C) finds the report whole: the
@@ -96,7 +105,7 @@ func runValidate(c *ucli.Context, e *env) error {
 		// An input that could not be opened was said on stderr; what was
 		// read is reported as it stands.
 		if err := finish(0); err != nil {
-			fmt.Fprintf(e.stderr, "zevo: writing output: %v\n", err)
+			e.warnf("writing output: %v", err)
 		}
 	})
 	opt := inspect.ValidateOptions{As: as, AllowUnfinished: c.Bool("allow-unfinished")}
@@ -124,7 +133,7 @@ func runValidate(c *ucli.Context, e *env) error {
 			return w.Err()
 		}
 		if rerr != nil {
-			fmt.Fprintf(e.stderr, "zevo: %s: read error: %v\n", name, rerr)
+			e.warnf("%s: read error: %v", name, rerr)
 			rep.Errors++
 		}
 		return nil
