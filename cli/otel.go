@@ -28,8 +28,10 @@ an invoke_agent span per run (model, provider, session as
 gen_ai.conversation.id, token sums as in zevo stats, the run's end as its
 status), a child span "execute_tool NAME" per tool call (error status when
 its result failed), permission requests and errors as span events. No
-prompt, text, argument or tool output is exported; error messages and
-permission reasons are redacted with Zero's rules. Each run's cost, priced
+prompt, text, argument or tool output is exported; error messages,
+permission reasons and every other text exported (models, tool names,
+codes) are redacted with Zero's rules (--redact-extra adds translate's
+stronger patterns). Each run's cost, priced
 as zevo stats prices it (--pricing, --model), is its zevo.cost.usd.
 
 The streams carry no timestamps. A run starts at the time in its runId

@@ -215,3 +215,19 @@ func TestStatsRedactsErrorMessagesInTableAndJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestMessagesHideURLPasswords: a URL's password in an error message is
+// written as xxxxx, whatever the command.
+func TestMessagesHideURLPasswords(t *testing.T) {
+	for _, args := range [][]string{
+		{"stats", "https://bob:hunter2pw@example.com/x.jsonl"},
+		{"view", "https://bob:hunter2pw@example.com/x.jsonl"},
+		{"translate", "--to", "zero", "https://bob:hunter2pw@example.com/x.jsonl"},
+		{"stats", "--pricing", "http://bob:hunter2pw@example.com/p.json"},
+	} {
+		code, _, errs := run(t, "", args...)
+		if code == 0 || strings.Contains(errs, "hunter2pw") || !strings.Contains(errs, "bob:xxxxx@example.com") {
+			t.Errorf("%v: exit %d, %q", args, code, errs)
+		}
+	}
+}

@@ -31,7 +31,10 @@ failures, permission requests and decisions, errors, how each run ended and
 the length of its final answer. Files are read concurrently and reported in
 the order given. Interrupted (SIGINT, SIGTERM), it writes the summary of
 what it has read so far before it exits 130 or 143, so that
-tail -f agent.log | zevo stats ends, on Ctrl-C, with the numbers.
+tail -f agent.log | zevo stats ends, on Ctrl-C, with the numbers. What
+the table and --json show from the input (event types, tool names, models,
+error messages) is redacted with Zero's rules, as view shows it, unless
+--no-redact; --redact-extra adds translate's stronger patterns.
 
 Each run's cost in USD comes from, in this order: the costUsd of Zero's
 usage events; the --pricing FILE (LiteLLM's model_prices_and_context_window.json

@@ -24,6 +24,8 @@ them (docs/runs.md). A run cut short (the input ends inside it, or a line
 of the other protocol comes) is an error, or with --allow-unfinished a
 warning. Problems are printed as
 FILE:LINE: error|warning: FIELD: MESSAGE; the exit status is 1 when any line is invalid.
+Values quoted from the input are escaped, and redacted with Zero's rules
+unless --no-redact (--redact-extra adds translate's stronger patterns).
 Interrupted (SIGINT, SIGTERM), it reports what it has read as if the input
 ended there, and exits 130 or 143.
 
