@@ -16,6 +16,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 	"github.com/zevo/zevo/filter"
+	"github.com/zevo/zevo/internal/termsafe"
 )
 
 const jqUsage = `Usage: zevo jq [OPTIONS] [EXPR] [FILE...]
@@ -411,7 +412,7 @@ func (a *jqArgs) layout(tty bool, getenv func(string) string, stderr io.Writer) 
 	}
 	p, err := filter.ParseColors(getenv("JQ_COLORS"))
 	if err != nil {
-		fmt.Fprintf(stderr, "zevo: jq: failed to set $JQ_COLORS: %v\n", err)
+		fmt.Fprintf(stderr, "zevo: jq: failed to set $JQ_COLORS: %s\n", termsafe.String(err.Error()))
 		p, _ = filter.ParseColors("")
 	}
 	o.Colors = p
