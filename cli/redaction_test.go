@@ -10,8 +10,8 @@ import (
 // plantedLog holds a secret, each spelled so that Zero's rules catch it
 // and each containing "planted", in every place a command may show: an
 // unknown event type, a model, a tool name, tool arguments and output, an
-// error code and message, a warning, and a line that is not JSON (quoted
-// by its diagnostic).
+// error code and message, a warning, a line that is not JSON (quoted
+// by its diagnostic), a run's id and its status.
 const plantedLog = `{"schemaVersion":2,"type":"run_start","runId":"run_20260101000000_abcdef","model":"m sk-plantedMODEL0123456789"}
 {"schemaVersion":2,"type":"x.sk-plantedTYPE0123456789","runId":"run_20260101000000_abcdef","data":1}
 {"schemaVersion":2,"type":"tool_call","runId":"run_20260101000000_abcdef","id":"c1","name":"t.sk-plantedTOOL0123456789","args":{"password":"plantedPASSWORD"}}
@@ -20,6 +20,21 @@ const plantedLog = `{"schemaVersion":2,"type":"run_start","runId":"run_202601010
 {"schemaVersion":2,"type":"error","runId":"run_20260101000000_abcdef","code":"E.sk-plantedCODE0123456789","message":"failed: Bearer plantedBEARER0123456789 api_key=plantedAPIKEY0123","recoverable":false}
 Authorization: Bearer plantedLINE0123456789abcdef
 {"schemaVersion":2,"type":"run_end","runId":"run_20260101000000_abcdef","status":"error","exitCode":3}
+{"schemaVersion":2,"type":"run_start","runId":"sk-plantedRUNID0123456789"}
+{"schemaVersion":2,"type":"run_end","runId":"sk-plantedRUNID0123456789","status":"x sk-plantedSTATUS0123456789","exitCode":1}
+`
+
+// plantedEvo is plantedLog's EvoScientist counterpart.
+const plantedEvo = `{"type": "text", "content": "hi"}
+{"type": "x.sk-plantedTYPE0123456789", "data": 1}
+{"type": "tool_call", "id": "c1", "name": "t.sk-plantedTOOL0123456789", "args": {"password": "plantedPASSWORD"}}
+{"type": "tool_result", "id": "c1", "name": "t.sk-plantedTOOL0123456789", "content": "Bearer plantedBEARER0123456789", "success": false}
+{"type": "subagent_start", "name": "s.sk-plantedSUB0123456789", "description": "api_key=plantedAPIKEY0123"}
+{"type": "subagent_tool_call", "subagent": "s.sk-plantedSUB0123456789", "id": "c2", "name": "t.sk-plantedTOOL0123456789", "args": {}}
+{"type": "interrupt", "action_requests": [{"name": "t.sk-plantedTOOL0123456789", "args": {"token": "plantedTOKEN"}}]}
+{"type": "error", "message": "failed: Bearer plantedBEARER0123456789 api_key=plantedAPIKEY0123"}
+Authorization: Bearer plantedLINE0123456789abcdef
+{"type": "done", "response": "ok"}
 `
 
 // TestNoPlantedSecretInAnyOutputOrMessage: what a person or a collector
@@ -28,8 +43,14 @@ Authorization: Bearer plantedLINE0123456789abcdef
 // every command's default redaction.
 func TestNoPlantedSecretInAnyOutputOrMessage(t *testing.T) {
 	dir := t.TempDir()
+	for _, planted := range []string{plantedLog, plantedEvo} {
+		checkNoPlantedSecret(t, dir, planted)
+	}
+}
+
+func checkNoPlantedSecret(t *testing.T, dir, planted string) {
 	log := filepath.Join(dir, "agent.jsonl")
-	if err := os.WriteFile(log, []byte(plantedLog), 0o644); err != nil {
+	if err := os.WriteFile(log, []byte(planted), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	otelOut := filepath.Join(dir, "traces.json")
@@ -72,7 +93,7 @@ func TestNoPlantedSecretInAnyOutputOrMessage(t *testing.T) {
 		for _, stdin := range []bool{false, true} {
 			args, in := append(append([]string{}, c.args...), log), ""
 			if stdin {
-				args, in = c.args, plantedLog
+				args, in = c.args, planted
 			}
 			code, out, errs := run(t, in, args...)
 			want := ExitDiagnostics

@@ -81,6 +81,12 @@ func runValidate(c *ucli.Context, e *env) error {
 	// report, text or JSON, is written out.
 	var cur *inspect.Validator
 	fileDone := func(fr inspect.FileReport) {
+		if rd != nil {
+			for i := range fr.RunList {
+				r := &fr.RunList[i]
+				r.ID, r.Status, r.Cut = rd.String(r.ID), rd.String(r.Status), rd.String(r.Cut)
+			}
+		}
 		rep.Files = append(rep.Files, fr)
 		rep.Errors += fr.Errors
 		rep.Warnings += fr.Warnings
