@@ -18,7 +18,8 @@ import (
 // is redacted with Zero's rules unless --no-redact; --redact-extra adds the
 // stronger patterns. Only translate's output to EvoScientist and jq's
 // results, which are the stream's own data, are written as they are by
-// default (translate --redact redacts them). docs/guarantees.md#redaction.
+// default (translate --redact redacts them). See docs/guarantees.md,
+// "Redaction: one rule".
 
 // redactFlags are --no-redact and --redact-extra, for the commands that
 // redact by default (view, stats, validate, otel).
@@ -37,8 +38,10 @@ func redactFlags() []ucli.Flag {
 func redactorOf(c *ucli.Context, e *env, byDefault bool) (*redact.Redactor, error) {
 	var rd *redact.Redactor
 	switch {
-	case c.Bool("no-redact") && (c.Bool("redact") || c.Bool("redact-extra")):
-		return nil, usageErr("--redact or --redact-extra and --no-redact contradict each other")
+	case c.Bool("no-redact") && c.Bool("redact-extra"):
+		return nil, usageErr("--redact-extra and --no-redact contradict each other")
+	case c.Bool("no-redact") && c.Bool("redact"):
+		return nil, usageErr("--redact and --no-redact contradict each other")
 	case c.Bool("no-redact"):
 		e.msgs = nil
 		return nil, nil
