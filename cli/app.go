@@ -79,8 +79,12 @@ func (e *env) run(args []string) int {
 		msg += " (see " + h + ")"
 	}
 	if msg != "" {
-		// Its lines are kept (a jq compile error shows its expression
-		// under the message); everything else is as warnf writes it.
+		if code != ExitJQCompile {
+			e.warnf("%s", msg)
+			return code
+		}
+		// A compile error shows the expression under the message: its
+		// lines are kept, each as warnf writes a message.
 		lines := strings.Split(strings.TrimPrefix(msg, "zevo: "), "\n")
 		for i, l := range lines {
 			lines[i] = e.shown(l)

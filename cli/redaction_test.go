@@ -209,6 +209,23 @@ func TestControlCharactersInFileNamesEscapedInDiagnostics(t *testing.T) {
 	}
 }
 
+// TestControlCharactersInFlagFileNamesEscaped: a file named by a flag
+// (--pricing, --mapping, --output) is escaped in the error that names it.
+func TestControlCharactersInFlagFileNamesEscaped(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "no\x1b[2J\nsuch", "f")
+	for _, args := range [][]string{
+		{"stats", "--pricing", bad, sampleZero},
+		{"translate", "--to", "zero", "--mapping", bad, sampleZero},
+		{"otel", "--output", bad, sampleZero},
+		{"jq", "--from-file", bad, sampleZero},
+	} {
+		code, _, errs := run(t, "", args...)
+		if code == 0 || strings.ContainsAny(errs, "\x1b") || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, `no\x1b[2J\nsuch`) {
+			t.Errorf("%v: exit %d, %q", args, code, errs)
+		}
+	}
+}
+
 // TestTranscriptRedactsUnknownTypeLabel: Markdown and HTML show an
 // unknown event's type as its label, redacted as the text view shows it.
 func TestTranscriptRedactsUnknownTypeLabel(t *testing.T) {
