@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	ucli "github.com/urfave/cli/v2"
+	"github.com/zevo/zevo/redact"
 	"github.com/zevo/zevo/translate"
 )
 
@@ -40,10 +41,14 @@ type env struct {
 
 	// account, when set (by tests), receives translate's accounting.
 	account func(*translate.Stats)
+
+	// msgs redacts every message and diagnostic on stderr (see shown):
+	// Zero's rules until a command decides otherwise (redactorOf).
+	msgs *redact.Redactor
 }
 
 func newEnv(stdin io.Reader, stdout, stderr io.Writer) *env {
-	return &env{stdin: stdin, stdout: stdout, stderr: stderr, getwd: os.Getwd}
+	return &env{stdin: stdin, stdout: stdout, stderr: stderr, getwd: os.Getwd, msgs: new(redact.Redactor)}
 }
 
 // Run runs zevo with args (args[0] is the program name) and returns the
@@ -74,7 +79,17 @@ func (e *env) run(args []string) int {
 		msg += " (see " + h + ")"
 	}
 	if msg != "" {
-		fmt.Fprintf(e.stderr, "zevo: %s\n", strings.TrimPrefix(msg, "zevo: "))
+		if code != ExitJQCompile {
+			e.warnf("%s", msg)
+			return code
+		}
+		// A compile error shows the expression under the message: its
+		// lines are kept, each as warnf writes a message.
+		lines := strings.Split(strings.TrimPrefix(msg, "zevo: "), "\n")
+		for i, l := range lines {
+			lines[i] = e.shown(l)
+		}
+		fmt.Fprintf(e.stderr, "zevo: %s\n", strings.Join(lines, "\n"))
 	}
 	return code
 }

@@ -160,7 +160,7 @@ func runExec(c *ucli.Context, e *env) error {
 	if err != nil {
 		var ie *zeroinput.Error
 		if errors.As(err, &ie) && ie.Line > 0 {
-			fmt.Fprintf(e.stderr, "%s:%d: %s\n", stdinName, ie.Line, ie.Reason)
+			e.diag(fmt.Sprintf("%s:%d: %s", stdinName, ie.Line, ie.Reason))
 			return x.fail("usage_error", err.Error(), ExitUsage, true)
 		}
 		return x.fail("usage_error", err.Error(), ExitUsage, false)
@@ -243,7 +243,7 @@ func withPrompt(args []string, prompt *string) (argv []string, inArgs bool) {
 // written in the protocol of --to. The exit code is code.
 func (x *execRun) fail(errCode, msg string, code int, said bool) error {
 	if !said {
-		fmt.Fprintf(x.e.stderr, "zevo: %s\n", msg)
+		x.e.warnf("%s", msg)
 	}
 	x.e.mu.Lock()
 	defer x.e.mu.Unlock()
@@ -252,7 +252,7 @@ func (x *execRun) fail(errCode, msg string, code int, said bool) error {
 		err = ferr
 	}
 	if err != nil && !brokenPipe(err) {
-		fmt.Fprintf(x.e.stderr, "zevo: writing output: %v\n", err)
+		x.e.warnf("writing output: %v", err)
 	}
 	return silentExit(code)
 }
@@ -310,7 +310,7 @@ func (x *execRun) supervise(proc *supervise.Process, grace time.Duration, jq *tr
 	streamDone := make(chan error, 1)
 	go func() {
 		streamDone <- x.tr.Stream(proc.Stdout(), x.name, &e.mu, flush, func(d *translate.Diagnostic) error {
-			fmt.Fprintln(e.stderr, d.Error())
+			e.diag(d.Error())
 			return nil
 		})
 	}()
@@ -363,7 +363,7 @@ func (x *execRun) supervise(proc *supervise.Process, grace time.Duration, jq *tr
 			end(func() { proc.Clean(grace, kill) })
 		case <-held:
 			held = nil
-			fmt.Fprintf(e.stderr, "zevo: %s exited but its output is still held open (by a process outside its process group); stopped reading\n", x.agent)
+			e.warnf("%s exited but its output is still held open (by a process outside its process group); stopped reading", x.agent)
 			proc.Stdout().SetReadDeadline(time.Now())
 		case <-gone:
 			gone = nil
@@ -376,7 +376,7 @@ func (x *execRun) supervise(proc *supervise.Process, grace time.Duration, jq *tr
 	case streamErr == nil:
 	case errors.As(streamErr, &re):
 		if !errors.Is(re.Err, os.ErrDeadlineExceeded) {
-			fmt.Fprintf(e.stderr, "zevo: %s: read error: %v\n", x.name, re.Err)
+			e.warnf("%s: read error: %v", x.name, re.Err)
 		}
 	case errors.Is(streamErr, errJQStop):
 		return jq.exit()
@@ -445,7 +445,7 @@ func (x *execRun) finish(proc *supervise.Process, sig os.Signal, jq *translateJQ
 			code = ExitDiagnostics // EvoScientist's CLI has no such code: a failed run is 1
 		}
 		if err == nil && wrote && (agentSig != 0 || agentCode != code) {
-			fmt.Fprintf(e.stderr, "zevo: %s %s\n", agent, describe(agentCode, agentSig))
+			e.warnf("%s %s", agent, describe(agentCode, agentSig))
 		}
 	}
 	ferr := x.w.Flush()
@@ -453,7 +453,7 @@ func (x *execRun) finish(proc *supervise.Process, sig os.Signal, jq *translateJQ
 		err = ferr
 	}
 	if sum := x.tr.Stats().Summary(x.opt.Unmapped); sum != "" && x.opt.Unmapped != translate.Keep {
-		fmt.Fprintln(e.stderr, sum)
+		e.diag(sum)
 	}
 	switch {
 	case brokenPipe(err):

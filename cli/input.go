@@ -187,7 +187,7 @@ func eachInput(e *env, names []string, fn func(name string, r io.Reader) error) 
 	for _, name := range names {
 		display, r, oerr := e.openInput(name)
 		if oerr != nil {
-			fmt.Fprintf(e.stderr, "zevo: %v\n", oerr)
+			e.warnf("%v", oerr)
 			failed++
 			continue
 		}

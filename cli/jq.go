@@ -16,6 +16,7 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 	"github.com/zevo/zevo/filter"
+	"github.com/zevo/zevo/internal/termsafe"
 )
 
 const jqUsage = `Usage: zevo jq [OPTIONS] [EXPR] [FILE...]
@@ -411,7 +412,7 @@ func (a *jqArgs) layout(tty bool, getenv func(string) string, stderr io.Writer) 
 	}
 	p, err := filter.ParseColors(getenv("JQ_COLORS"))
 	if err != nil {
-		fmt.Fprintf(stderr, "zevo: jq: failed to set $JQ_COLORS: %v\n", err)
+		fmt.Fprintf(stderr, "zevo: jq: failed to set $JQ_COLORS: %s\n", termsafe.String(err.Error()))
 		p, _ = filter.ParseColors("")
 	}
 	o.Colors = p
@@ -489,6 +490,7 @@ func runJQ(e *env, args []string) error {
 	a.opt.Environ = os.Environ
 	a.opt.Lock = &e.mu
 	a.opt.LineGrows = raiseHeapLimit
+	a.opt.Redactor = e.msgs // its messages, not its results
 	f, err := filter.Compile(a.opt)
 	if err != nil {
 		return &exitError{ExitJQCompile, "jq: " + err.Error()}

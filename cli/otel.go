@@ -28,8 +28,10 @@ an invoke_agent span per run (model, provider, session as
 gen_ai.conversation.id, token sums as in zevo stats, the run's end as its
 status), a child span "execute_tool NAME" per tool call (error status when
 its result failed), permission requests and errors as span events. No
-prompt, text, argument or tool output is exported; error messages and
-permission reasons are redacted with Zero's rules. Each run's cost, priced
+prompt, text, argument or tool output is exported; error messages,
+permission reasons and every other text exported (models, tool names,
+codes) are redacted with Zero's rules (--redact-extra adds translate's
+stronger patterns). Each run's cost, priced
 as zevo stats prices it (--pricing, --model), is its zevo.cost.usd.
 
 The streams carry no timestamps. A run starts at the time in its runId
@@ -57,6 +59,7 @@ Examples:
 			&ucli.StringFlag{Name: "pricing", Usage: "price models from `FILE` for zevo.cost.usd, as zevo stats --pricing does"},
 			&ucli.StringFlag{Name: "provider", Usage: "the `NAME` of the provider of runs that name none, for gen_ai.provider.name (default: the agent, zero or evoscientist)"},
 			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "protocol: auto (each line its own), zero, zero@1, zero-input or evosci"},
+			redactFlags()[1], // --redact-extra; a collector never gets secrets: no --no-redact
 		},
 		Action: func(c *ucli.Context) error { return runOtel(c, e) },
 	}
@@ -68,6 +71,12 @@ func runOtel(c *ucli.Context, e *env) error {
 		return usageErr("--as: %v", err)
 	}
 	prices, err := pricingFromFlags(c)
+	if err != nil {
+		return err
+	}
+	// Every line is redacted before it is read, so that no model, tool
+	// name, error code or type exported holds a secret.
+	rd, err := redactorOf(c, e, true)
 	if err != nil {
 		return err
 	}
@@ -118,7 +127,7 @@ func runOtel(c *ucli.Context, e *env) error {
 		return func(td ptrace.Traces, r *inspect.Run) {
 			if endpoint != "" {
 				if err := otel.Send(context.Background(), client, endpoint, header, td); err != nil {
-					fmt.Fprintf(e.stderr, "zevo: %s:%d-%d: run %s not sent: %v\n", file, r.FirstLine, r.LastLine, inspect.Safe(r.ID), err)
+					e.warnf("%s:%d-%d: run %s not sent: %v", file, r.FirstLine, r.LastLine, inspect.Safe(r.ID), err)
 					bad++
 				}
 			}
@@ -147,7 +156,7 @@ func runOtel(c *ucli.Context, e *env) error {
 	failed, err := eachInput(e, c.Args().Slice(), func(name string, r io.Reader) error {
 		fopt := opt
 		fopt.Invalid = func(n int, err error) {
-			fmt.Fprintf(e.stderr, "zevo: %s:%d: %v (not exported)\n", name, n, err)
+			e.warnf("%s:%d: %v (not exported)", name, n, err)
 			bad++
 		}
 		tr := otel.New(name, fopt, emit(name))
@@ -155,16 +164,18 @@ func runOtel(c *ucli.Context, e *env) error {
 		open = tr
 		e.mu.Unlock()
 		lr := jsonl.NewReader(r, name, nil)
+		var redacted []byte
 		for {
 			l, err := lr.Next()
 			if err == io.EOF {
 				break
 			}
 			if err != nil {
-				fmt.Fprintf(e.stderr, "zevo: %s: read error: %v\n", name, err)
+				e.warnf("%s: read error: %v", name, err)
 				bad++
 				break
 			}
+			l, redacted = redactText(rd, l, redacted)
 			e.mu.Lock()
 			tr.Line(l)
 			e.mu.Unlock()

@@ -31,7 +31,10 @@ failures, permission requests and decisions, errors, how each run ended and
 the length of its final answer. Files are read concurrently and reported in
 the order given. Interrupted (SIGINT, SIGTERM), it writes the summary of
 what it has read so far before it exits 130 or 143, so that
-tail -f agent.log | zevo stats ends, on Ctrl-C, with the numbers.
+tail -f agent.log | zevo stats ends, on Ctrl-C, with the numbers. What
+the table and --json show from the input (event types, tool names, models,
+error messages) is redacted with Zero's rules, as view shows it, unless
+--no-redact; --redact-extra adds translate's stronger patterns.
 
 Each run's cost in USD comes from, in this order: the costUsd of Zero's
 usage events; the --pricing FILE (LiteLLM's model_prices_and_context_window.json
@@ -51,7 +54,7 @@ Examples:
 			&ucli.BoolFlag{Name: "json", Usage: "write JSON for scripts instead of a table (one line, unless on a terminal)"},
 			&ucli.BoolFlag{Name: "totals", Usage: "write only the totals: one row per file and their sum (with --json: only total)"},
 			&ucli.StringFlag{Name: "by", Usage: "one row per `model|tool|file` instead of one per run"},
-		}, pricingFlags()...),
+		}, append(redactFlags(), pricingFlags()...)...),
 		Action: func(c *ucli.Context) error { return runStats(c, e) },
 	}
 }
@@ -125,16 +128,16 @@ func (in *statsInput) invalid(name string) func(int, error) {
 	}
 }
 
-// sayBad writes the input's bad lines to w, once.
-func (in *statsInput) sayBad(w io.Writer) int {
+// sayBad writes the input's bad lines on stderr, once.
+func (in *statsInput) sayBad(e *env) int {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	n := len(in.bad) + in.badMore
 	for _, b := range in.bad {
-		fmt.Fprintf(w, "zevo: %s\n", b)
+		e.warnf("%s", b)
 	}
 	if in.badMore > 0 {
-		fmt.Fprintf(w, "zevo: %s: %d more lines not JSON objects (not counted)\n", in.name, in.badMore)
+		e.warnf("%s: %d more lines not JSON objects (not counted)", in.name, in.badMore)
 	}
 	in.bad, in.badMore = nil, 0
 	return n
@@ -162,6 +165,13 @@ func runStats(c *ucli.Context, e *env) error {
 	if out.prices, err = pricingFromFlags(c); err != nil {
 		return err
 	}
+	// Every line is redacted before it is summarized, so that neither
+	// the table nor --json shows a secret held by an event's type, a tool
+	// name, a model or an error message.
+	rd, err := redactorOf(c, e, true)
+	if err != nil {
+		return err
+	}
 	names := c.Args().Slice()
 	if len(names) == 0 {
 		names = []string{"-"}
@@ -183,10 +193,10 @@ func runStats(c *ucli.Context, e *env) error {
 	// zevo stats, then Ctrl-C).
 	e.whenStopped(func() {
 		for _, in := range inputs {
-			in.sayBad(e.stderr)
+			in.sayBad(e)
 		}
 		if err := report(); err != nil {
-			fmt.Fprintf(e.stderr, "zevo: writing output: %v\n", err)
+			e.warnf("writing output: %v", err)
 		}
 	})
 	bar := statsProgress(e, names)
@@ -218,6 +228,7 @@ func runStats(c *ucli.Context, e *env) error {
 			in.sum.Invalid = in.invalid(display)
 			in.mu.Unlock()
 			lr := jsonl.NewReader(rc, display, nil)
+			var redacted []byte
 			for {
 				l, err := lr.Next()
 				if err == io.EOF {
@@ -227,6 +238,7 @@ func runStats(c *ucli.Context, e *env) error {
 					in.err = fmt.Errorf("%s: read error: %w", display, err)
 					break
 				}
+				l, redacted = redactText(rd, l, redacted)
 				in.mu.Lock()
 				in.sum.Line(l)
 				in.mu.Unlock()
@@ -239,11 +251,11 @@ func runStats(c *ucli.Context, e *env) error {
 	}
 	failed := 0
 	for _, in := range inputs {
-		if in.sayBad(e.stderr) > 0 {
+		if in.sayBad(e) > 0 {
 			failed++
 		}
 		if in.err != nil {
-			fmt.Fprintf(e.stderr, "zevo: %v\n", in.err)
+			e.warnf("%v", in.err)
 			failed++
 		}
 	}

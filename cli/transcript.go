@@ -30,7 +30,7 @@ func (in docInput) open() (io.ReadCloser, error) {
 // how the run ended, so the inputs are read twice: standard input is first
 // kept in a temporary file.
 func runDocument(c *ucli.Context, e *env, format inspect.DocFormat) error {
-	rd, err := viewRedactor(c)
+	rd, err := redactorOf(c, e, true)
 	if err != nil {
 		return err
 	}
@@ -81,14 +81,14 @@ func runDocument(c *ucli.Context, e *env, format inspect.DocFormat) error {
 	for _, in := range inputs {
 		f, err := in.open()
 		if err != nil {
-			fmt.Fprintf(e.stderr, "zevo: %v\n", err)
+			e.warnf("%v", err)
 			bad++
 			continue
 		}
 		df, err := inspect.ScanDocFile(f, in.name, prices)
 		f.Close()
 		if err != nil {
-			fmt.Fprintf(e.stderr, "zevo: %s: read error: %v\n", in.name, err)
+			e.warnf("%s: read error: %v", in.name, err)
 			bad++
 		}
 		files = append(files, df)
@@ -143,7 +143,7 @@ func runDocument(c *ucli.Context, e *env, format inspect.DocFormat) error {
 func renderInput(e *env, doc *inspect.Document, in docInput, flush func() error) (int, error) {
 	f, err := in.open()
 	if err != nil { // gone since it was scanned
-		fmt.Fprintf(e.stderr, "zevo: %v\n", err)
+		e.warnf("%v", err)
 		return 1, nil
 	}
 	defer f.Close()
@@ -161,7 +161,7 @@ func renderInput(e *env, doc *inspect.Document, in docInput, flush func() error)
 			break
 		}
 		if err != nil {
-			fmt.Fprintf(e.stderr, "zevo: %s: read error: %v\n", in.name, err)
+			e.warnf("%s: read error: %v", in.name, err)
 			bad++
 			break
 		}
@@ -173,7 +173,7 @@ func renderInput(e *env, doc *inspect.Document, in docInput, flush func() error)
 			if err := flush(); err != nil {
 				return bad, err
 			}
-			fmt.Fprintf(e.stderr, "zevo: %v\n", le)
+			e.warnf("%v", le)
 			bad++
 			continue
 		}

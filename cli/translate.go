@@ -15,7 +15,6 @@ import (
 	"github.com/zevo/zevo/inspect"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
-	"github.com/zevo/zevo/redact"
 	"github.com/zevo/zevo/translate"
 )
 
@@ -84,8 +83,11 @@ func translateOptions(c *ucli.Context, e *env) (translate.Options, error) {
 	if err != nil {
 		return opt, usageErr("--unmapped: %v", err)
 	}
-	if (c.Bool("redact") || c.Bool("redact-extra")) && c.Bool("no-redact") {
-		return opt, usageErr("--redact or --redact-extra and --no-redact contradict each other")
+	// Zero output is redacted by default, as Zero redacts its own;
+	// EvoScientist output is the stream as EvoScientist writes it.
+	rd, err := redactorOf(c, e, to != translate.EvoSci)
+	if err != nil {
+		return opt, err
 	}
 	tables := mappings.Default()
 	for _, path := range c.StringSlice("mapping") {
@@ -114,8 +116,8 @@ func translateOptions(c *ucli.Context, e *env) (translate.Options, error) {
 		Cwd:       cwd,
 		Model:     c.String("model"),
 		Unmapped:  unmapped,
-		Redact:    (to != translate.EvoSci && !c.Bool("no-redact")) || c.Bool("redact") || c.Bool("redact-extra"),
-		Redactor:  redactor(c.Bool("redact-extra")),
+		Redact:    rd != nil,
+		Redactor:  rd,
 		Tables:    tables,
 	}, nil
 }
@@ -159,14 +161,6 @@ func runIDSource(names []string, follow bool) (func() time.Time, io.Reader) {
 // runIDPrefix is how much of each file its run ids depend on.
 const runIDPrefix = 1 << 20
 
-// redactor is Zero's rules, or with extra those and the stronger patterns.
-func redactor(extra bool) *redact.Redactor {
-	if extra {
-		return redact.WithExtra()
-	}
-	return nil
-}
-
 func runTranslate(c *ucli.Context, e *env) error {
 	opt, err := translateOptions(c, e)
 	if err != nil {
@@ -208,7 +202,7 @@ func runTranslate(c *ucli.Context, e *env) error {
 	failed, err := eachInput(e, c.Args().Slice(), func(name string, r io.Reader) error {
 		err := tr.Stream(r, name, &e.mu, flush, func(d *translate.Diagnostic) error {
 			diags++
-			fmt.Fprintln(e.stderr, d.Error())
+			e.diag(d.Error())
 			if failFast {
 				return silentExit(ExitDiagnostics)
 			}
@@ -220,7 +214,7 @@ func runTranslate(c *ucli.Context, e *env) error {
 			if w.Err() != nil {
 				return w.Err()
 			}
-			fmt.Fprintf(e.stderr, "zevo: %s: read error: %v\n", name, re.Err)
+			e.warnf("%s: read error: %v", name, re.Err)
 			diags++
 		case err != nil:
 			return err
@@ -243,13 +237,13 @@ func runTranslate(c *ucli.Context, e *env) error {
 		return nil
 	}
 	if sum := st.Summary(opt.Unmapped); sum != "" && opt.Unmapped != translate.Keep {
-		fmt.Fprintln(e.stderr, sum)
+		e.diag(sum)
 	}
 	if sum := st.DroppedSummary(); sum != "" {
-		fmt.Fprintln(e.stderr, sum)
+		e.diag(sum)
 	}
 	if st.Diagnosed > 0 {
-		fmt.Fprintf(e.stderr, "zevo: %s read: %d translated, %d unmapped, %d with a diagnostic, %d blank\n",
+		e.warnf("%s read: %d translated, %d unmapped, %d with a diagnostic, %d blank",
 			inspect.Plural(st.Lines, "line"), st.Mapped, st.Unmapped, st.Diagnosed, st.Blank)
 	}
 	if err != nil && !errors.Is(err, errJQStop) {
@@ -287,7 +281,7 @@ func jqEmit(expr string, failFast bool, out filter.Output, w *jsonl.Writer, e *e
 	if expr == "" {
 		return w.WriteLine, jq, nil
 	}
-	f, err := filter.Compile(filter.Options{Expr: expr, Workers: 1, FailFast: failFast, Environ: os.Environ, Output: out})
+	f, err := filter.Compile(filter.Options{Expr: expr, Workers: 1, FailFast: failFast, Environ: os.Environ, Output: out, Redactor: e.msgs})
 	if err != nil {
 		return nil, nil, &exitError{ExitJQCompile, "--jq: " + err.Error()}
 	}

@@ -24,6 +24,8 @@ them (docs/runs.md). A run cut short (the input ends inside it, or a line
 of the other protocol comes) is an error, or with --allow-unfinished a
 warning. Problems are printed as
 FILE:LINE: error|warning: FIELD: MESSAGE; the exit status is 1 when any line is invalid.
+Values quoted from the input are escaped, and redacted with Zero's rules
+unless --no-redact (--redact-extra adds translate's stronger patterns).
 Interrupted (SIGINT, SIGTERM), it reports what it has read as if the input
 ended there, and exits 130 or 143.
 
@@ -31,11 +33,11 @@ Examples:
    zevo validate testdata/translate/v1.zero.jsonl
    EvoSci -p "fix the tests" --output-format stream-json | zevo validate --as evosci
    zevo validate --json run.jsonl | jq '.files[] | {file, errors}'`,
-		Flags: []ucli.Flag{
+		Flags: append([]ucli.Flag{
 			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "protocol: auto (each line its own), zero, zero@1, zero-input or evosci"},
 			&ucli.BoolFlag{Name: "json", Usage: "write one JSON report instead of text"},
 			&ucli.BoolFlag{Name: "allow-unfinished", Usage: "an input that ends inside a run (live, cut short or cancelled) is a warning, not an error"},
-		},
+		}, redactFlags()...),
 		Action: func(c *ucli.Context) error { return runValidate(c, e) },
 	}
 }
@@ -54,15 +56,24 @@ func runValidate(c *ucli.Context, e *env) error {
 	if err != nil {
 		return usageErr("--as: %v", err)
 	}
+	// A diagnostic quotes the input (a type, a value): it is redacted
+	// as any text zevo shows.
+	rd, err := redactorOf(c, e, true)
+	if err != nil {
+		return err
+	}
 	asJSON := c.Bool("json")
 	w := jsonl.NewWriter(e.stdout)
 	rep := validateReport{Files: []inspect.FileReport{}, Diagnostics: []inspect.Diagnostic{}}
 	emit := func(d inspect.Diagnostic) {
 		if asJSON {
+			if rd != nil {
+				d.Field, d.Message = rd.String(d.Field), rd.String(d.Message)
+			}
 			rep.Diagnostics = append(rep.Diagnostics, d)
 			return
 		}
-		w.WriteLine(diagLine(d))
+		w.WriteLine([]byte(e.shown(string(diagLine(d)))))
 	}
 	// Each line is checked with e.mu held, so that an interruption (tail -f
 	// run.jsonl | zevo validate, then Ctrl-C) finds the report whole: the
@@ -70,6 +81,12 @@ func runValidate(c *ucli.Context, e *env) error {
 	// report, text or JSON, is written out.
 	var cur *inspect.Validator
 	fileDone := func(fr inspect.FileReport) {
+		if rd != nil {
+			for i := range fr.RunList {
+				r := &fr.RunList[i]
+				r.ID, r.Status, r.Cut = rd.String(r.ID), rd.String(r.Status), rd.String(r.Cut)
+			}
+		}
 		rep.Files = append(rep.Files, fr)
 		rep.Errors += fr.Errors
 		rep.Warnings += fr.Warnings
@@ -96,7 +113,7 @@ func runValidate(c *ucli.Context, e *env) error {
 		// An input that could not be opened was said on stderr; what was
 		// read is reported as it stands.
 		if err := finish(0); err != nil {
-			fmt.Fprintf(e.stderr, "zevo: writing output: %v\n", err)
+			e.warnf("writing output: %v", err)
 		}
 	})
 	opt := inspect.ValidateOptions{As: as, AllowUnfinished: c.Bool("allow-unfinished")}
@@ -124,7 +141,7 @@ func runValidate(c *ucli.Context, e *env) error {
 			return w.Err()
 		}
 		if rerr != nil {
-			fmt.Fprintf(e.stderr, "zevo: %s: read error: %v\n", name, rerr)
+			e.warnf("%s: read error: %v", name, rerr)
 			rep.Errors++
 		}
 		return nil

@@ -5,13 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"unicode/utf8"
 
-	"github.com/tidwall/gjson"
 	ucli "github.com/urfave/cli/v2"
 	"github.com/zevo/zevo/inspect"
 	"github.com/zevo/zevo/jsonl"
-	"github.com/zevo/zevo/redact"
 	"golang.org/x/term"
 )
 
@@ -50,27 +47,10 @@ Examples:
 			&ucli.BoolFlag{Name: "full", Usage: "show whole tool results and arguments"},
 			&ucli.StringFlag{Name: "format", Value: "text", Usage: "text (for a terminal), markdown or html (a document: see docs/transcripts.md)"},
 			&ucli.StringFlag{Name: "color", Value: "auto", Usage: "colour `WHEN`: auto (on a terminal, unless NO_COLOR is set), always or never"},
-			&ucli.BoolFlag{Name: "no-redact", Usage: "show secrets as they are, in every format (they are redacted with translate's rules by default)"},
-			&ucli.BoolFlag{Name: "redact-extra", Usage: "redact with Zero's rules plus GitHub tokens, AWS access keys, PEM private keys, JWTs, Slack tokens and Google API keys, as translate --redact-extra"},
 			followFlag(false),
-		}, pricingFlags()...),
+		}, append(redactFlags(), pricingFlags()...)...),
 		Action: func(c *ucli.Context) error { return runView(c, e) },
 	}
-}
-
-// viewRedactor is the redaction view and its documents apply: Zero's
-// rules, with --redact-extra the stronger patterns too, nil with
-// --no-redact.
-func viewRedactor(c *ucli.Context) (*redact.Redactor, error) {
-	switch {
-	case c.Bool("redact-extra") && c.Bool("no-redact"):
-		return nil, usageErr("--redact-extra and --no-redact contradict each other")
-	case c.Bool("no-redact"):
-		return nil, nil
-	case c.Bool("redact-extra"):
-		return redact.WithExtra(), nil
-	}
-	return new(redact.Redactor), nil // Zero's rules, as translate applies them
 }
 
 // isTerminal reports whether w is a terminal.
@@ -120,7 +100,7 @@ func runView(c *ucli.Context, e *env) error {
 	out := &lastByte{w: e.stdout}
 	w := jsonl.NewWriter(out)
 	v := inspect.NewViewer(w, inspect.ViewOptions{Full: c.Bool("full"), Color: color})
-	rd, err := viewRedactor(c)
+	rd, err := redactorOf(c, e, true)
 	if err != nil {
 		return err
 	}
@@ -154,17 +134,11 @@ func runView(c *ucli.Context, e *env) error {
 				if w.Err() != nil {
 					return w.Err()
 				}
-				fmt.Fprintf(e.stderr, "zevo: %s: read error: %v\n", name, err)
+				e.warnf("%s: read error: %v", name, err)
 				bad++
 				break
 			}
-			// Only a valid line is redacted (rewritten): one that is not
-			// is reported as it is, with the places of its faults.
-			if rd != nil && utf8.Valid(l.Bytes) && !jsonl.TooDeep(l.Bytes) && gjson.ValidBytes(l.Bytes) {
-				if b, err := jsonl.AppendValue(redacted[:0], l.Bytes, jsonl.GoStyle, rd); err == nil {
-					redacted, l.Bytes = b, b
-				}
-			}
+			l, redacted = redactLine(rd, l, redacted)
 			e.mu.Lock()
 			err = v.Line(l)
 			e.mu.Unlock()
@@ -174,7 +148,7 @@ func runView(c *ucli.Context, e *env) error {
 				if err := flush(); err != nil {
 					return err
 				}
-				fmt.Fprintf(e.stderr, "zevo: %v\n", le)
+				e.warnf("%v", le)
 				bad++
 				continue
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/itchyny/gojq"
 
 	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/redact"
 )
 
 // Var is a named variable for the expression ($name), as --arg and
@@ -50,6 +51,10 @@ type Options struct {
 	// each time it grows (jsonl.Reader.OnGrow): a program that limits
 	// its heap can raise the limit for a huge line.
 	LineGrows func(capacity int)
+	// Redactor, when set, redacts the messages of errors and of lines
+	// that are not JSON (which may quote a value); results, debug and
+	// stderr output are the program's own and are written as they are.
+	Redactor *redact.Redactor
 	// Lock, when set, is held while Run writes results out, so that
 	// whoever holds it sees the output end at a result's end and can
 	// write out the rest with Flush (an interruption).

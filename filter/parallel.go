@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/zevo/zevo/internal/termsafe"
 	"github.com/zevo/zevo/jsonl"
 )
 
@@ -166,7 +167,7 @@ inputs:
 		}
 		rc, err := in.Open()
 		if err != nil {
-			report("zevo: " + err.Error() + "\n")
+			report("zevo: " + termsafe.String(err.Error()) + "\n")
 			continue
 		}
 		rd := f.openUnits(rc, in.Name, idle)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/itchyny/gojq"
+	"github.com/zevo/zevo/internal/termsafe"
 	"github.com/zevo/zevo/jsonl"
 )
 
@@ -98,7 +99,7 @@ func (f *Filter) newRunner() *runner {
 
 // where formats a place as FILE:LINE for messages.
 func where(name string, num int) string {
-	return name + ":" + strconv.Itoa(num)
+	return termsafe.String(name) + ":" + strconv.Itoa(num)
 }
 
 // setPlace gives input_line_number and input_filename their values for
@@ -194,12 +195,21 @@ func (r *runner) bad(name string, num int, msg string) {
 	r.st.Bad++
 	r.msgs = append(r.msgs, where(name, num)...)
 	r.msgs = append(r.msgs, ": "...)
-	r.msgs = append(r.msgs, msg...)
+	r.msgs = append(r.msgs, r.shown(msg)...)
 	r.msgs = append(r.msgs, '\n')
 	if r.f.opt.FailFast {
 		r.stop = true
 		r.st.Stopped = true
 	}
+}
+
+// shown is a message as written on stderr: redacted (Options.Redactor)
+// and escaped.
+func (r *runner) shown(msg string) string {
+	if rd := r.f.opt.Redactor; rd != nil {
+		msg = rd.String(msg)
+	}
+	return termsafe.String(msg)
 }
 
 // unread reports an input that could not be opened or read.
@@ -278,7 +288,7 @@ func (r *runner) error(err error, name string, num int) {
 		// gojq's input says so when there is no more input.
 		msg = "error: no more inputs"
 	}
-	r.msgs = append(r.msgs, msg...)
+	r.msgs = append(r.msgs, r.shown(msg)...)
 	r.msgs = append(r.msgs, '\n')
 	if r.f.opt.FailFast {
 		r.stop = true

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/zevo/zevo/internal/termsafe"
 	"github.com/zevo/zevo/jsonl"
 )
 
@@ -101,7 +102,7 @@ func (s *source) open() bool {
 		s.idx++
 		rc, err := in.Open()
 		if err != nil {
-			s.r.unread("zevo: " + err.Error() + "\n")
+			s.r.unread("zevo: " + termsafe.String(err.Error()) + "\n")
 			if s.r.stop {
 				return false
 			}

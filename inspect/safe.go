@@ -1,91 +1,12 @@
 package inspect
 
-import (
-	"unicode/utf8"
-)
+import "github.com/zevo/zevo/internal/termsafe"
 
 // AppendSafe appends s to dst so that it shows on a terminal as the text it
-// is and nothing else: every control character that could move the cursor,
-// change the title, open a link, recolour the screen or reorder text (C0
-// and C1 controls, DEL, ESC and so every CSI and OSC sequence, bidi
-// embeddings, overrides and isolates, line and paragraph separators, bytes
-// that are not UTF-8) is written as a visible escape such as \x1b or
-// \u202e. With newlines, "\n" (and "\r\n") is kept as a line break and tab
-// is kept; otherwise they are escaped too. mark, if not nil, wraps each
-// escape (to colour it).
+// is (see termsafe.Append, the one escaping zevo applies).
 func AppendSafe(dst []byte, s string, newlines bool, mark func(dst []byte, esc string) []byte) []byte {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c < 0x7f {
-			// Fast path: printable ASCII.
-			j := i + 1
-			for j < len(s) && s[j] >= 0x20 && s[j] < 0x7f {
-				j++
-			}
-			dst = append(dst, s[i:j]...)
-			i = j
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		var esc string
-		switch {
-		case r == utf8.RuneError && size == 1:
-			esc = `\x` + hex2(c)
-		case newlines && r == '\n':
-			dst = append(dst, '\n')
-		case newlines && r == '\r' && i+1 < len(s) && s[i+1] == '\n':
-			// CRLF line end: the CR moves nothing that the LF does not.
-		case newlines && r == '\t':
-			dst = append(dst, '\t')
-		case r < 0x20 || r == 0x7f:
-			esc = shortEscape(r)
-		case r >= 0x80 && r <= 0x9f,
-			r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069,
-			r == 0x200e, r == 0x200f, r == 0x061c,
-			r == 0x2028, r == 0x2029:
-			esc = `\u` + hex4(r)
-		default:
-			dst = append(dst, s[i:i+size]...)
-		}
-		if esc != "" {
-			if mark != nil {
-				dst = mark(dst, esc)
-			} else {
-				dst = append(dst, esc...)
-			}
-		}
-		i += size
-	}
-	return dst
+	return termsafe.Append(dst, s, newlines, mark)
 }
 
-// Safe returns s made safe for a terminal on one line (see AppendSafe).
-func Safe(s string) string { return string(AppendSafe(nil, s, false, nil)) }
-
-func shortEscape(r rune) string {
-	switch r {
-	case '\a':
-		return `\a`
-	case '\b':
-		return `\b`
-	case '\t':
-		return `\t`
-	case '\n':
-		return `\n`
-	case '\v':
-		return `\v`
-	case '\f':
-		return `\f`
-	case '\r':
-		return `\r`
-	}
-	return `\x` + hex2(byte(r))
-}
-
-const hexDigits = "0123456789abcdef"
-
-func hex2(b byte) string { return string([]byte{hexDigits[b>>4], hexDigits[b&15]}) }
-
-func hex4(r rune) string {
-	return string([]byte{hexDigits[r>>12&15], hexDigits[r>>8&15], hexDigits[r>>4&15], hexDigits[r&15]})
-}
+// Safe returns s made safe for a terminal on one line.
+func Safe(s string) string { return termsafe.String(s) }

@@ -415,13 +415,17 @@ func (d *Document) Line(l jsonl.Line) error {
 		d.startRun(obj, ev)
 	}
 	if !d.overPage() {
+		// The type is shown as the label of an event of a type zevo
+		// does not know: redacted as the event is (the known ones
+		// hold no secret and are kept).
+		typ := d.str(ev.typ)
 		switch ev.proto.Family {
 		case protocol.FamilyEvoSci:
-			d.evo(obj, ev.typ)
+			d.evo(obj, typ)
 		case protocol.FamilyZeroInput:
-			d.input(obj, ev.typ)
+			d.input(obj, typ)
 		default:
-			d.zero(obj, ev.typ)
+			d.zero(obj, typ)
 		}
 	}
 	if ev.step.End {

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+
+	"github.com/zevo/zevo/internal/termsafe"
 )
 
 // Line is one input line without its line end.
@@ -23,7 +25,7 @@ type Line struct {
 }
 
 // Where formats the line's place as FILE:LINE.
-func (l Line) Where() string { return fmt.Sprintf("%s:%d", l.Name, l.Num) }
+func (l Line) Where() string { return fmt.Sprintf("%s:%d", termsafe.String(l.Name), l.Num) }
 
 // Reader yields the lines of one input. It never caps a line's length: a
 // line longer than the buffer is assembled in a scratch slice that is reused.

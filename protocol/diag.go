@@ -3,6 +3,8 @@ package protocol
 import (
 	"strconv"
 	"strings"
+
+	"github.com/zevo/zevo/internal/termsafe"
 )
 
 // Severity grades a diagnostic. Only errors make a stream invalid.
@@ -23,10 +25,12 @@ type Diagnostic struct {
 	Message  string   `json:"message"`
 }
 
-// String formats d as FILE:LINE: [warning: ][FIELD: ]MESSAGE.
+// String formats d as FILE:LINE: [warning: ][FIELD: ]MESSAGE, the file's
+// name escaped (a control character in it can neither drive a terminal
+// nor start a line).
 func (d Diagnostic) String() string {
 	var b strings.Builder
-	b.WriteString(d.File)
+	b.WriteString(termsafe.String(d.File))
 	b.WriteByte(':')
 	b.WriteString(strconv.Itoa(d.Line))
 	b.WriteString(": ")

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/zevo/zevo/internal/termsafe"
 	"github.com/zevo/zevo/protocol"
 )
 
@@ -29,7 +30,7 @@ type event struct {
 	aheadBuf []byte
 }
 
-func (e *event) where() string { return e.name + ":" + strconv.Itoa(e.num) }
+func (e *event) where() string { return termsafe.String(e.name) + ":" + strconv.Itoa(e.num) }
 
 func (e *event) diag(format string, a ...any) *Diagnostic {
 	return &Diagnostic{Where: e.where(), Msg: fmt.Sprintf(format, a...)}
