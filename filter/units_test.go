@@ -23,6 +23,8 @@ func TestValuesSpanningLines(t *testing.T) {
 		{"truncated array then JSONL", "[1, 2\n{\"a\": 3}\n", "[3,null]\n", "in:1: not valid JSON at byte 6: the line ends inside a value\n"},
 		{"unterminated string", "{\"a\": \"x,\n{\"a\": 4}\n", "[4,null]\n", "in:1: not valid JSON at byte 10: the line ends inside a value\n"},
 		{"error inside a pretty value", "{\n  \"a\": 1 x\n}\n{\"a\": 5}\n", "[5,null]\n", "in:1: not valid JSON at line 2, byte 10: unexpected 'x'\n"},
+		{"a value on the next line", "{\"a\":\n{\"b\": 1}, \"b\": 2}\n", "[{\"b\":1},2]\n", ""},
+		{"a value on the next line, cut", "{\"a\":\n{\"b\": 1}\n{\"a\": 7}\n", "[null,1]\n[7,null]\n", "in:1: not valid JSON at byte 6: the line ends inside a value\n"},
 		{"cut at the end", "{\"a\": 6}\n{\n  \"a\": [1,\n", "[6,null]\n", "in:2: not valid JSON at line 3, byte 11: the line ends inside a value\n"},
 	} {
 		for _, expr := range []string{`[.a, .b]`, `[.a, .b] | input_line_number as $n | .`} {
@@ -90,5 +92,41 @@ func BenchmarkUnits(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestCutLineDoesNotSwallowTheNext: a line cut where a value is expected
+// (after ":", ",", "[", "{", inside a string) is reported alone, as
+// FILE:LINE, and the complete line after it is read alone: no value lost,
+// in the middle of the input or at its end, on both paths.
+func TestCutLineDoesNotSwallowTheNext(t *testing.T) {
+	const next = `{"type":"run_start","n":2}`
+	for _, c := range []struct{ name, cut string }{
+		{"after colon", `{"type":"run_start","n":`},
+		{"after comma in array", `{"type":"run_start","a":[1,`},
+		{"after comma in object", `{"type":"run_start","n":1,`},
+		{"after bracket", `{"type":"run_start","a":[`},
+		{"after brace", `{"type":"run_start","a":{`},
+		{"inside a string", `{"type":"run_start","a":"x`},
+		{"bracket alone", `[`},
+	} {
+		wantErr := fmt.Sprintf("in:2: not valid JSON at byte %d: the line ends inside a value\n", len(c.cut)+1)
+		for _, tail := range []string{"", "{\"type\":\"run_start\",\"n\":3}\n"} {
+			in := "{\"type\":\"run_start\",\"n\":1}\n" + c.cut + "\n" + next + "\n" + tail
+			wantOut := "1\n2\n"
+			if tail != "" {
+				wantOut += "3\n"
+			}
+			const expr = `select(.type=="run_start") | .n`
+			for _, opt := range []Options{{Expr: expr, Workers: 2}, {Expr: "inputs | " + expr, NullInput: true}} {
+				out, errs, st := run(t, opt, strInput("in", in))
+				if out != wantOut || errs != wantErr {
+					t.Errorf("%s (%d lines): %s: got\n%s%s\nwant\n%s%s", c.name, strings.Count(in, "\n"), opt.Expr, out, errs, wantOut, wantErr)
+				}
+				if lines := strings.Count(in, "\n"); st.Lines != lines {
+					t.Errorf("%s: %s: %d lines counted, want %d", c.name, opt.Expr, st.Lines, lines)
+				}
+			}
+		}
 	}
 }
