@@ -29,6 +29,7 @@ func (l Line) Where() string { return fmt.Sprintf("%s:%d", l.Name, l.Num) }
 // line longer than the buffer is assembled in a scratch slice that is reused.
 type Reader struct {
 	br      *bufio.Reader
+	src     *source // nil without idle
 	name    string
 	num     int
 	long    []byte
@@ -52,7 +53,40 @@ func NewReader(r io.Reader, name string, idle func() error) *Reader {
 // newReaderSize lets tests use a tiny buffer, so that short inputs take the
 // long-line path.
 func newReaderSize(r io.Reader, name string, idle func() error, size int) *Reader {
-	return &Reader{br: bufio.NewReaderSize(r, size), name: name, idle: idle}
+	if idle == nil {
+		return &Reader{br: bufio.NewReaderSize(r, size), name: name}
+	}
+	src := &source{r: r}
+	return &Reader{br: bufio.NewReaderSize(src, size), src: src, name: name, idle: idle}
+}
+
+// source notes whether the last read had less than was asked for: the
+// input's end, for now, was reached.
+type source struct {
+	r     io.Reader
+	short bool
+}
+
+func (s *source) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	s.short = n < len(p)
+	return n, err
+}
+
+// waits reports whether the next read may wait: nothing is buffered, or
+// only part of a line after a read that reached the input's end (the rest
+// of a line being written; a regular file's reads fill the buffer, so
+// this costs it nothing).
+func (r *Reader) waits() bool {
+	n := r.br.Buffered()
+	if n == 0 {
+		return true
+	}
+	if !r.src.short {
+		return false
+	}
+	b, _ := r.br.Peek(n)
+	return bytes.IndexByte(b, '\n') < 0
 }
 
 // OnGrow sets f to be called with the new capacity each time the buffer
@@ -75,7 +109,7 @@ func (r *Reader) Next() (Line, error) {
 	var chunk []byte
 	var err error
 	for {
-		if r.idle != nil && r.br.Buffered() == 0 {
+		if r.idle != nil && r.waits() {
 			if ierr := r.idle(); ierr != nil {
 				r.err = ierr
 				return Line{}, ierr
