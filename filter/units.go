@@ -14,14 +14,14 @@ import (
 // to it until the value closes.
 //
 // A join is kept only when it is valid JSON. A line cut short must not
-// swallow the lines after it: when the join fails and one of the lines
-// joined to the first is JSON on its own, the first line is a unit alone,
-// to be reported as the bad value it is, and reading starts again at the
-// line after it. (A failed join with no such line, a pretty-printed value
-// broken inside, is one bad unit, reported where it starts.) So that a
-// join does not read far ahead, it stops at a line that cannot continue
-// the open value (a line starting with "{" after a complete value, as
-// the next line of JSONL does).
+// swallow the lines after it: when the join fails, reading starts again at
+// the first line joined that starts a value of its own (the line after a
+// cut line of JSONL), and the lines before it are a unit, to be reported
+// as the bad value they are. (A failed join with no such line, a
+// pretty-printed value broken inside, is one bad unit, reported where it
+// starts.) So that a join does not read far ahead, it stops at a line that
+// cannot continue the open value (a line starting with "{" after a
+// complete value, as the next line of JSONL does).
 type units struct {
 	rd  *jsonl.Reader
 	raw bool // -R: every line is a unit, blank ones too
@@ -99,7 +99,6 @@ func (u *units) next() (unit, error) {
 	}
 	u.buf = append(u.buf[:0], l.Bytes...)
 	u.ends = append(u.ends[:0], len(u.buf))
-	first := un
 	var held []jsonl.Line
 	for len(u.stack) > 0 && !u.bad && len(u.stack) <= jsonl.MaxDepth {
 		l, err := u.line()
@@ -125,26 +124,34 @@ func (u *units) next() (unit, error) {
 		u.ahead = append(held, u.ahead...)
 		return un, nil
 	}
-	// The join failed: is one of the lines joined JSON alone?
-	alone := false
-	for i := 1; i < len(u.ends) && !alone; i++ {
-		alone = u.valid(u.buf[u.ends[i-1]+1 : u.ends[i]])
+	// The join failed. Reading starts again at the first line joined that
+	// starts a value of its own: JSON alone, or a "{" or "[" in the first
+	// column (the next line of JSONL, a pretty-printed value's start). The
+	// lines before it are one bad unit, reported where it starts.
+	again := 1
+	for again < len(u.ends) && !u.startsValue(u.buf[u.ends[again-1]+1:u.ends[again]]) {
+		again++
 	}
-	if !alone {
+	if again == len(u.ends) {
 		u.ahead = append(held, u.ahead...)
 		return un, nil // one bad value
 	}
-	again := make([]jsonl.Line, 0, len(u.ends)-1+len(held)+len(u.ahead))
-	for i := 1; i < len(u.ends); i++ {
-		again = append(again, jsonl.Line{Name: first.Name, Num: first.Num + i,
+	rest := make([]jsonl.Line, 0, len(u.ends)-again+len(held)+len(u.ahead))
+	for i := again; i < len(u.ends); i++ {
+		rest = append(rest, jsonl.Line{Name: un.Name, Num: un.Num + i,
 			Bytes: bytes.Clone(u.buf[u.ends[i-1]+1 : u.ends[i]])})
 	}
 	if len(held) == 0 {
-		again[len(again)-1].NoNewline = un.NoNewline
+		rest[len(rest)-1].NoNewline = un.NoNewline
 	}
-	u.ahead = append(append(again, held...), u.ahead...)
-	first.Bytes = u.buf[:u.ends[0]]
-	return first, nil
+	u.ahead = append(append(rest, held...), u.ahead...)
+	un.Bytes, un.Lines, un.NoNewline = u.buf[:u.ends[again-1]], again, false
+	return un, nil
+}
+
+// startsValue reports whether line b starts a value of its own.
+func (u *units) startsValue(b []byte) bool {
+	return len(b) > 0 && (b[0] == '{' || b[0] == '[') || u.valid(b)
 }
 
 // own is l with bytes of its own, to be read again later.
