@@ -21,7 +21,8 @@ import (
 // pretty-printed value broken inside, is one bad unit, reported where it
 // starts.) So that a join does not read far ahead, it stops at a line that
 // cannot continue the open value (a line starting with "{" after a
-// complete value, as the next line of JSONL does).
+// complete value, as the next line of JSONL does), and, on a live input,
+// where the input pauses after a line that is JSON alone.
 type units struct {
 	rd  *jsonl.Reader
 	raw bool // -R: every line is a unit, blank ones too
@@ -100,7 +101,18 @@ func (u *units) next() (unit, error) {
 	u.buf = append(u.buf[:0], l.Bytes...)
 	u.ends = append(u.ends[:0], len(u.buf))
 	var held []jsonl.Line
+	checked := 1 // the lines joined known not to be JSON alone
 	for len(u.stack) > 0 && !u.bad && len(u.stack) <= jsonl.MaxDepth {
+		if len(u.ahead) == 0 && u.rd.Waits() {
+			// A live input pauses: a line that is JSON alone is not held
+			// back for what may come (a log that ends on the line after a
+			// cut one). The join is taken as failed.
+			for ; checked < len(u.ends) && !u.valid(u.buf[u.ends[checked-1]+1:u.ends[checked]]); checked++ {
+			}
+			if checked < len(u.ends) {
+				break
+			}
+		}
 		l, err := u.line()
 		if err != nil {
 			if err == io.EOF {

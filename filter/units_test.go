@@ -1,9 +1,13 @@
 package filter
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zevo/zevo/jsonl"
 )
@@ -129,6 +133,51 @@ func TestCutLineDoesNotSwallowTheNext(t *testing.T) {
 					t.Errorf("%s: %s: %d lines counted, want %d", c.name, opt.Expr, st.Lines, lines)
 				}
 			}
+		}
+	}
+}
+
+// TestCutLineThenPauseLive: on a live input, a cut line and then a line
+// that is JSON alone, then nothing for a while (a log that ends there for
+// now): that line's value comes out without waiting for more input.
+func TestCutLineThenPauseLive(t *testing.T) {
+	for _, opt := range []Options{{Expr: ".a", Workers: 2}, {Expr: "inputs | .a", NullInput: true}} {
+		f, err := Compile(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, feed := io.Pipe()
+		out, outw := io.Pipe()
+		var errs bytes.Buffer
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			f.Run([]Input{{Name: "in", Open: func() (io.ReadCloser, error) { return in, nil }}}, outw, &errs)
+			outw.Close()
+		}()
+		go io.WriteString(feed, "{\"a\": 1, \"b\":\n{\"a\": 2}\n")
+		lines := make(chan string)
+		go func() {
+			sc := bufio.NewScanner(out)
+			for sc.Scan() {
+				lines <- sc.Text()
+			}
+			close(lines)
+		}()
+		select {
+		case l := <-lines:
+			if l != "2" {
+				t.Errorf("%s: got %q, want 2", opt.Expr, l)
+			}
+		case <-time.After(10 * time.Second):
+			t.Errorf("%s: the line after the cut one waits for more input", opt.Expr)
+		}
+		feed.Close()
+		for range lines {
+		}
+		<-done
+		if want := "in:1: not valid JSON at byte 14: the line ends inside a value\n"; errs.String() != want {
+			t.Errorf("%s: stderr %q, want %q", opt.Expr, errs.String(), want)
 		}
 	}
 }

@@ -73,6 +73,10 @@ func (s *source) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// Waits reports whether the next call to Next may wait for input. It is
+// known only of a live input, a reader with an idle hook; false otherwise.
+func (r *Reader) Waits() bool { return r.idle != nil && r.err == nil && r.waits() }
+
 // waits reports whether the next read may wait: nothing is buffered, or
 // only part of a line after a read that reached the input's end (the rest
 // of a line being written; a regular file's reads fill the buffer, so
