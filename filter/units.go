@@ -148,6 +148,9 @@ func (u *units) next() (unit, error) {
 		u.ahead = append(held, u.ahead...)
 		return un, nil // one bad value
 	}
+	for again > 1 && jsonl.IsBlank(u.buf[u.ends[again-2]+1:u.ends[again-1]]) {
+		again-- // blank lines are read again as such, not as part of the bad value
+	}
 	rest := make([]jsonl.Line, 0, len(u.ends)-again+len(held)+len(u.ahead))
 	for i := again; i < len(u.ends); i++ {
 		rest = append(rest, jsonl.Line{Name: un.Name, Num: un.Num + i,

@@ -30,6 +30,7 @@ func TestValuesSpanningLines(t *testing.T) {
 		{"a value on the next line", "{\"a\":\n{\"b\": 1}, \"b\": 2}\n", "[{\"b\":1},2]\n", ""},
 		{"a value on the next line, cut", "{\"a\":\n{\"b\": 1}\n{\"a\": 7}\n", "[null,1]\n[7,null]\n", "in:1: not valid JSON at byte 6: the line ends inside a value\n"},
 		{"a cut line, then a pretty value", "{\"a\": 1, \"b\":\n{\n  \"a\": 2\n}\n{\"a\": 3}\n", "[2,null]\n[3,null]\n", "in:1: not valid JSON at byte 14: the line ends inside a value\n"},
+		{"a cut line, blank lines, a line", "{\"a\":\n\n \n{\"a\": 8}\n", "[8,null]\n", "in:1: not valid JSON at byte 6: the line ends inside a value\n"},
 		{"two cut lines", "{\"a\":\n{\"a\": [\n{\"a\": 5}\n", "[5,null]\n", "in:1: not valid JSON at byte 6: the line ends inside a value\nin:2: not valid JSON at byte 8: the line ends inside a value\n"},
 		{"cut at the end", "{\"a\": 6}\n{\n  \"a\": [1,\n", "[6,null]\n", "in:2: not valid JSON at line 3, byte 11: the line ends inside a value\n"},
 	} {
