@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -259,4 +260,139 @@ func TestStatsInterrupted(t *testing.T) {
 			}
 		})
 	}
+}
+
+// expectSome waits for an output line that holds want, past others.
+func (s *started) expectSome(t *testing.T, want string) {
+	t.Helper()
+	deadline := time.After(lineWait)
+	for {
+		select {
+		case l, ok := <-s.lines:
+			if !ok {
+				t.Fatalf("output ended; want a line with %q; stderr %s", want, s.stderr)
+			}
+			if strings.Contains(l, want) {
+				return
+			}
+		case <-deadline:
+			t.Fatalf("no line with %q within %v; stderr %s", want, lineWait, s.stderr)
+		}
+	}
+}
+
+// zeroLine is a Zero event of run id, its other fields given.
+func zeroLine(id, fields string) string {
+	return `{` + fields + `,"runId":"run_202606031` + id + `","schemaVersion":2}` + "\n"
+}
+
+// followScenario is a change to a followed log: the old one's last line,
+// cut, and what replaces the file.
+type followScenario struct {
+	half string
+	next func(t *testing.T, log string)
+	// startOnly: the new log has its run_start alone (for now)
+	startOnly bool
+}
+
+// Two Zero runs: A in the old file, B in the new one.
+var (
+	followRunA = zeroLine("00000_aaa111", `"cwd":"/old","provider":"openai","type":"run_start"`) +
+		zeroLine("00000_aaa111", `"delta":"a1\n","type":"text"`)
+	followRunB = zeroLine("10000_bbb222", `"cwd":"/new","provider":"openai","type":"run_start"`) +
+		zeroLine("10000_bbb222", `"delta":"b1\n","type":"text"`) +
+		zeroLine("10000_bbb222", `"delta":"b2\n","type":"text"`)
+)
+
+// testFollowHalfLine runs translate, jq and view --follow on a Zero log
+// that ends in half a line when sc replaces it. Each reports the half line
+// alone, under its line number, and reads the new file from its
+// beginning: its run_start and every event after it come out, nothing
+// glued to the half line, nothing skipped.
+func testFollowHalfLine(t *testing.T, sc followScenario) {
+	for _, tc := range []struct {
+		args []string
+		// what shows run A's text, then run B's start and its texts
+		a, b, b1, b2 string
+	}{
+		{[]string{"translate", "--to", "zero", "--follow"}, `"delta":"a1\n"`, `"cwd":"/new"`, `"delta":"b1\n"`, `"delta":"b2\n"`},
+		{[]string{"translate", "--to", "evosci", "-f"}, `"content": "a1\n"`, `a run_start came`, `"content": "b1\n"`, `"content": "b2\n"`},
+		{[]string{"jq", "--follow", "-c", "."}, `"delta":"a1\n"`, `"cwd":"/new"`, `"delta":"b1\n"`, `"delta":"b2\n"`},
+		{[]string{"view", "-f"}, "a1", "/new ──", "b1", "b2"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			log := filepath.Join(t.TempDir(), "agent.log")
+			appendFile(t, log, followRunA+sc.half)
+			z := startZevo(t, nil, append(tc.args, log)...)
+			z.expectSome(t, tc.a)
+			sc.next(t, log)
+			z.expectSome(t, tc.b)
+			if !sc.startOnly {
+				z.expectSome(t, tc.b1)
+				z.expectSome(t, tc.b2)
+			}
+			bound := time.AfterFunc(lineWait, func() { z.cmd.Process.Kill() })
+			defer bound.Stop()
+			if code, _ := z.stop(t, os.Interrupt); code != ExitInterrupt {
+				t.Errorf("exit %d, want %d", code, ExitInterrupt)
+			}
+			diag := fmt.Sprintf("agent.log:3: not valid JSON at byte %d: the line ends inside a value", len(sc.half)+1)
+			if errs := z.stderr.String(); !strings.Contains(errs, diag) || strings.Count(errs, "not valid JSON") != 1 {
+				t.Errorf("stderr %q, want the one diagnostic %q", errs, diag)
+			}
+		})
+	}
+}
+
+// TestFollowRotationWithHalfLine: the log is renamed away and a new one
+// written under its name.
+func TestFollowRotationWithHalfLine(t *testing.T) {
+	testFollowHalfLine(t, followScenario{half: `{"delta":"a2","runId":"run_2026060`, next: func(t *testing.T, log string) {
+		if err := os.Rename(log, log+".1"); err != nil {
+			t.Fatal(err)
+		}
+		appendFile(t, log, followRunB)
+	}})
+}
+
+// TestFollowTruncationWithHalfLine: the log is truncated and written again
+// (the half line ends after a colon, where zevo jq would join a value).
+func TestFollowTruncationWithHalfLine(t *testing.T) {
+	testFollowHalfLine(t, followScenario{half: `{"delta":`, next: func(t *testing.T, log string) {
+		if err := os.WriteFile(log, []byte(followRunB), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}})
+}
+
+// TestFollowRewriteLongerThanOld: the log is written again from its start
+// with more than it had, over the old bytes in place: the follower never
+// sees it shorter, and must not read on from the old offset.
+func TestFollowRewriteLongerThanOld(t *testing.T) {
+	half := `{"delta":"a2","runId":["run_2026060",`
+	if len(followRunB) < len(followRunA)+len(half) {
+		t.Fatal("the new log is not longer than the old one")
+	}
+	testFollowHalfLine(t, followScenario{half: half, next: func(t *testing.T, log string) {
+		f, err := os.OpenFile(log, os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.WriteAt([]byte(followRunB), 0); err != nil {
+			t.Fatal(err)
+		}
+	}})
+}
+
+// TestFollowNewRunStartAlone: the new log has nothing yet but its
+// run_start, after a half line that ends where a value is expected (which
+// zevo jq would join to the next line): the run_start comes out at once.
+func TestFollowNewRunStartAlone(t *testing.T) {
+	start, _, _ := strings.Cut(followRunB, "\n")
+	testFollowHalfLine(t, followScenario{half: `{"delta":"a2","runId":[`, startOnly: true, next: func(t *testing.T, log string) {
+		if err := os.WriteFile(log, []byte(start+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}})
 }

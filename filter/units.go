@@ -1,6 +1,7 @@
 package filter
 
 import (
+	"bytes"
 	"io"
 
 	"github.com/zevo/zevo/jsonl"
@@ -12,18 +13,26 @@ import (
 // that ends inside a value is scanned, and the lines after it are joined
 // to it until the value closes.
 //
-// A value that never closes must not swallow the rest of the input: a
-// line that starts with { or [ in its first column where the open value
-// cannot take one (after a complete value, or where an object wants a
-// key) starts a new unit, and the open one is handed over as it is, to
-// be reported as the bad value it is.
+// A join is kept only when it is valid JSON. A line cut short must not
+// swallow the lines after it: when the join fails, reading starts again at
+// the first line joined that starts a value of its own (the line after a
+// cut line of JSONL), and the lines before it are a unit, to be reported
+// as the bad value they are. (A failed join with no such line, a
+// pretty-printed value broken inside, is one bad unit, reported where it
+// starts.) So that a join does not read far ahead, it stops at a line that
+// cannot continue the open value (a line starting with "{" after a
+// complete value, as the next line of JSONL does), and, on a live input,
+// where the input pauses after a line that is JSON alone.
 type units struct {
 	rd  *jsonl.Reader
 	raw bool // -R: every line is a unit, blank ones too
 	buf []byte
-	// held is a line read ahead that starts the next unit.
-	held    jsonl.Line
-	hasHeld bool
+	// ahead are lines read ahead that are units of their own or start
+	// them, in order; their bytes are their own.
+	ahead []jsonl.Line
+	// ends are where each line joined in buf ends.
+	ends []int
+	dec  decoder // checks joins and lines alone
 	// scanning state of an open value
 	stack []byte // the open containers, '{' or '['
 	prev  byte   // the last byte that is not white space, outside strings
@@ -55,9 +64,11 @@ func (f *Filter) openUnits(r io.Reader, name string, idle func() error) *units {
 }
 
 func (u *units) line() (jsonl.Line, error) {
-	if u.hasHeld {
-		u.hasHeld = false
-		return u.held, nil
+	if len(u.ahead) > 0 {
+		l := u.ahead[0]
+		u.ahead[0] = jsonl.Line{}
+		u.ahead = u.ahead[1:]
+		return l, nil
 	}
 	return u.rd.Next()
 }
@@ -88,7 +99,20 @@ func (u *units) next() (unit, error) {
 		return un, nil // complete, or bad already
 	}
 	u.buf = append(u.buf[:0], l.Bytes...)
+	u.ends = append(u.ends[:0], len(u.buf))
+	var held []jsonl.Line
+	checked := 1 // the lines joined known not to be JSON alone
 	for len(u.stack) > 0 && !u.bad && len(u.stack) <= jsonl.MaxDepth {
+		if len(u.ahead) == 0 && u.rd.Waits() {
+			// A live input pauses: a line that is JSON alone is not held
+			// back for what may come (a log that ends on the line after a
+			// cut one). The join is taken as failed.
+			for ; checked < len(u.ends) && !u.valid(u.buf[u.ends[checked-1]+1:u.ends[checked]]); checked++ {
+			}
+			if checked < len(u.ends) {
+				break
+			}
+		}
 		l, err := u.line()
 		if err != nil {
 			if err == io.EOF {
@@ -96,29 +120,98 @@ func (u *units) next() (unit, error) {
 			}
 			return unit{}, err
 		}
-		if len(l.Bytes) > 0 && (l.Bytes[0] == '{' || l.Bytes[0] == '[') && !u.wantsValue() {
-			u.held, u.hasHeld = l, true
+		if !u.continues(l.Bytes) {
+			held = append(held, u.own(l))
 			break
 		}
 		u.buf = append(u.buf, '\n')
 		u.buf = append(u.buf, l.Bytes...)
+		u.ends = append(u.ends, len(u.buf))
 		un.Lines++
 		un.NoNewline = l.NoNewline
 		u.scan(l.Bytes)
 	}
 	un.Bytes = u.buf
+	if len(u.stack) == 0 && !u.bad && u.valid(u.buf) {
+		u.ahead = append(held, u.ahead...)
+		return un, nil
+	}
+	// The join failed. Reading starts again at the first line joined that
+	// starts a value of its own: JSON alone, or a "{" or "[" in the first
+	// column (the next line of JSONL, a pretty-printed value's start). The
+	// lines before it are one bad unit, reported where it starts.
+	again := 1
+	for again < len(u.ends) && !u.startsValue(u.buf[u.ends[again-1]+1:u.ends[again]]) {
+		again++
+	}
+	if again == len(u.ends) {
+		u.ahead = append(held, u.ahead...)
+		return un, nil // one bad value
+	}
+	for again > 1 && jsonl.IsBlank(u.buf[u.ends[again-2]+1:u.ends[again-1]]) {
+		again-- // blank lines are read again as such, not as part of the bad value
+	}
+	rest := make([]jsonl.Line, 0, len(u.ends)-again+len(held)+len(u.ahead))
+	for i := again; i < len(u.ends); i++ {
+		rest = append(rest, jsonl.Line{Name: un.Name, Num: un.Num + i,
+			Bytes: bytes.Clone(u.buf[u.ends[i-1]+1 : u.ends[i]])})
+	}
+	if len(held) == 0 {
+		rest[len(rest)-1].NoNewline = un.NoNewline
+	}
+	u.ahead = append(append(rest, held...), u.ahead...)
+	un.Bytes, un.Lines, un.NoNewline = u.buf[:u.ends[again-1]], again, false
 	return un, nil
 }
 
-// wantsValue reports whether the open value takes a value next.
-func (u *units) wantsValue() bool {
-	switch u.prev {
-	case ':', '[':
-		return true
-	case ',':
-		return u.stack[len(u.stack)-1] == '['
+// startsValue reports whether line b starts a value of its own.
+func (u *units) startsValue(b []byte) bool {
+	return len(b) > 0 && (b[0] == '{' || b[0] == '[') || u.valid(b)
+}
+
+// own is l with bytes of its own, to be read again later.
+func (u *units) own(l jsonl.Line) jsonl.Line {
+	l.Bytes = bytes.Clone(l.Bytes)
+	return l
+}
+
+// valid reports whether b is one or more JSON values, as they are read.
+func (u *units) valid(b []byte) bool {
+	u.dec.reset(b)
+	n := 0
+	for u.dec.more() {
+		if _, _, err := u.dec.next(); err != nil {
+			return false
+		}
+		n++
 	}
-	return false
+	return n > 0
+}
+
+// continues reports whether line b can go on from where the open value
+// is: white space, a value where one is wanted, a key where one is
+// wanted, else a comma, a colon or a closing bracket.
+func (u *units) continues(b []byte) bool {
+	i := 0
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r') {
+		i++
+	}
+	if i == len(b) {
+		return true
+	}
+	c := b[i]
+	inObject := u.stack[len(u.stack)-1] == '{'
+	switch {
+	case u.prev == '{':
+		return c == '"' || c == '}'
+	case u.prev == ',' && inObject:
+		return c == '"'
+	case u.prev == '[':
+		return c != '}' && c != ',' && c != ':'
+	case u.prev == ':' || u.prev == ',':
+		return c != '}' && c != ']' && c != ',' && c != ':'
+	}
+	return c == ',' || c == ':' || c == '}' || c == ']'
 }
 
 // scan follows the containers opened and closed on one line.

@@ -1,9 +1,13 @@
 package filter
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zevo/zevo/jsonl"
 )
@@ -23,6 +27,11 @@ func TestValuesSpanningLines(t *testing.T) {
 		{"truncated array then JSONL", "[1, 2\n{\"a\": 3}\n", "[3,null]\n", "in:1: not valid JSON at byte 6: the line ends inside a value\n"},
 		{"unterminated string", "{\"a\": \"x,\n{\"a\": 4}\n", "[4,null]\n", "in:1: not valid JSON at byte 10: the line ends inside a value\n"},
 		{"error inside a pretty value", "{\n  \"a\": 1 x\n}\n{\"a\": 5}\n", "[5,null]\n", "in:1: not valid JSON at line 2, byte 10: unexpected 'x'\n"},
+		{"a value on the next line", "{\"a\":\n{\"b\": 1}, \"b\": 2}\n", "[{\"b\":1},2]\n", ""},
+		{"a value on the next line, cut", "{\"a\":\n{\"b\": 1}\n{\"a\": 7}\n", "[null,1]\n[7,null]\n", "in:1: not valid JSON at byte 6: the line ends inside a value\n"},
+		{"a cut line, then a pretty value", "{\"a\": 1, \"b\":\n{\n  \"a\": 2\n}\n{\"a\": 3}\n", "[2,null]\n[3,null]\n", "in:1: not valid JSON at byte 14: the line ends inside a value\n"},
+		{"a cut line, blank lines, a line", "{\"a\":\n\n \n{\"a\": 8}\n", "[8,null]\n", "in:1: not valid JSON at byte 6: the line ends inside a value\n"},
+		{"two cut lines", "{\"a\":\n{\"a\": [\n{\"a\": 5}\n", "[5,null]\n", "in:1: not valid JSON at byte 6: the line ends inside a value\nin:2: not valid JSON at byte 8: the line ends inside a value\n"},
 		{"cut at the end", "{\"a\": 6}\n{\n  \"a\": [1,\n", "[6,null]\n", "in:2: not valid JSON at line 3, byte 11: the line ends inside a value\n"},
 	} {
 		for _, expr := range []string{`[.a, .b]`, `[.a, .b] | input_line_number as $n | .`} {
@@ -90,5 +99,86 @@ func BenchmarkUnits(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestCutLineDoesNotSwallowTheNext: a line cut where a value is expected
+// (after ":", ",", "[", "{", inside a string) is reported alone, as
+// FILE:LINE, and the complete line after it is read alone: no value lost,
+// in the middle of the input or at its end, on both paths.
+func TestCutLineDoesNotSwallowTheNext(t *testing.T) {
+	const next = `{"type":"run_start","n":2}`
+	for _, c := range []struct{ name, cut string }{
+		{"after colon", `{"type":"run_start","n":`},
+		{"after comma in array", `{"type":"run_start","a":[1,`},
+		{"after comma in object", `{"type":"run_start","n":1,`},
+		{"after bracket", `{"type":"run_start","a":[`},
+		{"after brace", `{"type":"run_start","a":{`},
+		{"inside a string", `{"type":"run_start","a":"x`},
+		{"bracket alone", `[`},
+	} {
+		wantErr := fmt.Sprintf("in:2: not valid JSON at byte %d: the line ends inside a value\n", len(c.cut)+1)
+		for _, tail := range []string{"", "{\"type\":\"run_start\",\"n\":3}\n"} {
+			in := "{\"type\":\"run_start\",\"n\":1}\n" + c.cut + "\n" + next + "\n" + tail
+			wantOut := "1\n2\n"
+			if tail != "" {
+				wantOut += "3\n"
+			}
+			const expr = `select(.type=="run_start") | .n`
+			for _, opt := range []Options{{Expr: expr, Workers: 2}, {Expr: "inputs | " + expr, NullInput: true}} {
+				out, errs, st := run(t, opt, strInput("in", in))
+				if out != wantOut || errs != wantErr {
+					t.Errorf("%s (%d lines): %s: got\n%s%s\nwant\n%s%s", c.name, strings.Count(in, "\n"), opt.Expr, out, errs, wantOut, wantErr)
+				}
+				if lines := strings.Count(in, "\n"); st.Lines != lines {
+					t.Errorf("%s: %s: %d lines counted, want %d", c.name, opt.Expr, st.Lines, lines)
+				}
+			}
+		}
+	}
+}
+
+// TestCutLineThenPauseLive: on a live input, a cut line and then a line
+// that is JSON alone, then nothing for a while (a log that ends there for
+// now): that line's value comes out without waiting for more input.
+func TestCutLineThenPauseLive(t *testing.T) {
+	for _, opt := range []Options{{Expr: ".a", Workers: 2}, {Expr: "inputs | .a", NullInput: true}} {
+		f, err := Compile(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, feed := io.Pipe()
+		out, outw := io.Pipe()
+		var errs bytes.Buffer
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			f.Run([]Input{{Name: "in", Open: func() (io.ReadCloser, error) { return in, nil }}}, outw, &errs)
+			outw.Close()
+		}()
+		go io.WriteString(feed, "{\"a\": 1, \"b\":\n{\"a\": 2}\n")
+		lines := make(chan string)
+		go func() {
+			sc := bufio.NewScanner(out)
+			for sc.Scan() {
+				lines <- sc.Text()
+			}
+			close(lines)
+		}()
+		select {
+		case l := <-lines:
+			if l != "2" {
+				t.Errorf("%s: got %q, want 2", opt.Expr, l)
+			}
+		case <-time.After(10 * time.Second):
+			t.Errorf("%s: the line after the cut one waits for more input", opt.Expr)
+		}
+		feed.Close()
+		for range lines {
+		}
+		<-done
+		if want := "in:1: not valid JSON at byte 14: the line ends inside a value\n"; errs.String() != want {
+			t.Errorf("%s: stderr %q, want %q", opt.Expr, errs.String(), want)
+		}
 	}
 }

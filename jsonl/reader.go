@@ -31,6 +31,7 @@ func (l Line) Where() string { return fmt.Sprintf("%s:%d", termsafe.String(l.Nam
 // line longer than the buffer is assembled in a scratch slice that is reused.
 type Reader struct {
 	br      *bufio.Reader
+	src     *source // nil without idle
 	name    string
 	num     int
 	long    []byte
@@ -54,7 +55,44 @@ func NewReader(r io.Reader, name string, idle func() error) *Reader {
 // newReaderSize lets tests use a tiny buffer, so that short inputs take the
 // long-line path.
 func newReaderSize(r io.Reader, name string, idle func() error, size int) *Reader {
-	return &Reader{br: bufio.NewReaderSize(r, size), name: name, idle: idle}
+	if idle == nil {
+		return &Reader{br: bufio.NewReaderSize(r, size), name: name}
+	}
+	src := &source{r: r}
+	return &Reader{br: bufio.NewReaderSize(src, size), src: src, name: name, idle: idle}
+}
+
+// source notes whether the last read had less than was asked for: the
+// input's end, for now, was reached.
+type source struct {
+	r     io.Reader
+	short bool
+}
+
+func (s *source) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	s.short = n < len(p)
+	return n, err
+}
+
+// Waits reports whether the next call to Next may wait for input. It is
+// known only of a live input, a reader with an idle hook; false otherwise.
+func (r *Reader) Waits() bool { return r.idle != nil && r.err == nil && r.waits() }
+
+// waits reports whether the next read may wait: nothing is buffered, or
+// only part of a line after a read that reached the input's end (the rest
+// of a line being written; a regular file's reads fill the buffer, so
+// this costs it nothing).
+func (r *Reader) waits() bool {
+	n := r.br.Buffered()
+	if n == 0 {
+		return true
+	}
+	if !r.src.short {
+		return false
+	}
+	b, _ := r.br.Peek(n)
+	return bytes.IndexByte(b, '\n') < 0
 }
 
 // OnGrow sets f to be called with the new capacity each time the buffer
@@ -77,7 +115,7 @@ func (r *Reader) Next() (Line, error) {
 	var chunk []byte
 	var err error
 	for {
-		if r.idle != nil && r.br.Buffered() == 0 {
+		if r.idle != nil && r.waits() {
 			if ierr := r.idle(); ierr != nil {
 				r.err = ierr
 				return Line{}, ierr

@@ -112,6 +112,34 @@ func TestReaderIdle(t *testing.T) {
 	}
 }
 
+// TestReaderIdleBeforeHalfLine: complete lines followed by the first
+// part of the next one, then nothing for a while (a log being written, a
+// file about to be rotated): the idle hook runs before the read that
+// waits, so that what the complete lines gave is handed on.
+func TestReaderIdleBeforeHalfLine(t *testing.T) {
+	pr, pw := io.Pipe()
+	calls := 0
+	lr := NewReader(pr, "f", func() error { calls++; return nil })
+	go io.WriteString(pw, "a\nb\nhal")
+	for _, want := range []string{"a", "b"} {
+		if l, err := lr.Next(); err != nil || string(l.Bytes) != want {
+			t.Fatalf("got %q %v, want %q", l.Bytes, err, want)
+		}
+	}
+	before := calls
+	go func() {
+		// The write below waits for the reader's read: by then idle ran.
+		io.WriteString(pw, "f\n")
+		pw.Close()
+	}()
+	if l, err := lr.Next(); err != nil || string(l.Bytes) != "half" {
+		t.Fatalf("got %q %v, want %q", l.Bytes, err, "half")
+	}
+	if calls == before {
+		t.Error("idle not called before waiting for the end of a half line")
+	}
+}
+
 // A line past hugeLine, read in the reader's own blocks, comes whole and
 // in order: every 8 bytes spell their own offset, so a block copied to the
 // wrong place, or a page left as zeros, shows.
