@@ -19,7 +19,7 @@ var Dialect = &event.Dialect{
 }
 
 // detect: the dotted types are Codex's alone; a bare {"type":"error",
-// "message":…} and request_user_input are shapes other producers write too.
+// "message":…} and request_user_input are shapes EvoScientist writes too.
 func detect(line []byte) event.Certainty {
 	t := gjson.GetBytes(line, "type")
 	if t.Type != gjson.String {
@@ -29,7 +29,9 @@ func detect(line []byte) event.Certainty {
 	case strings.HasPrefix(t.Str, "thread.") || strings.HasPrefix(t.Str, "turn.") || strings.HasPrefix(t.Str, "item."):
 		return event.Sure
 	case t.Str == "error":
-		if gjson.GetBytes(line, "message").Type == gjson.String && !gjson.GetBytes(line, "sessionID").Exists() {
+		// Codex's error line has these two fields only (Zero's and
+		// OpenCode's error lines carry more).
+		if gjson.GetBytes(line, "message").Type == gjson.String && len(gjson.ParseBytes(line).Map()) == 2 {
 			return event.Maybe
 		}
 	case t.Str == "request_user_input":
