@@ -277,7 +277,7 @@ func TestCodexItemsOutOfOrderEachOnce(t *testing.T) {
 	for _, e := range d.kinds(event.ToolResult) {
 		results = append(results, e.Tool.ID+" "+e.Tool.Output)
 	}
-	eq(t, "calls", calls, []string{"item_9 todo_list unknown", "item_1 command_execution shell",
+	eq(t, "calls", calls, []string{"item_9 todo_list write", "item_1 command_execution shell",
 		"item_2 command_execution shell", "item_10 web_search network"})
 	eq(t, "results", results, []string{"item_2 two\n", "item_10 ", "item_1 one\n", "item_9 [x] run both"})
 	eq(t, "final", d.texts(event.Final), []string{"Done."})
