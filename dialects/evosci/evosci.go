@@ -55,8 +55,9 @@ type Decoder struct {
 	// failed: the last line was an error, which ended its run (a done
 	// right after it belongs to that run and ends nothing).
 	failed bool
-	// asked: the open run asked for an answer (interrupt, ask_user); the
-	// done that follows ends it interrupted.
+	// asked: the last line asked for an answer (interrupt, ask_user); a
+	// done right after it ends the run interrupted (--no-auto-mode: the
+	// run stops there, unanswered).
 	asked bool
 }
 
@@ -72,8 +73,8 @@ func (d *Decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event
 	if typ == "" {
 		p.add("type is missing")
 	}
-	failed := d.failed
-	d.failed = false
+	failed, asked := d.failed, d.asked
+	d.failed, d.asked = false, false
 	ev := event.Event{Dialect: Name, Type: typ, Line: num, Raw: line}
 	switch typ {
 	case "thinking", "text", "subagent_text":
@@ -122,7 +123,7 @@ func (d *Decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event
 		ev.Kind, ev.Text = event.Error, p.str(v, "message")
 		end := ev
 		end.Kind, end.Text, end.Status = event.RunEnd, "", event.StatusError
-		d.failed, d.asked = true, false
+		d.failed = true
 		return append(dst, ev, end), p.err(typ)
 	case "done":
 		resp := p.str(v, "response")
@@ -137,10 +138,9 @@ func (d *Decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event
 		ev.Kind, ev.Text = event.Final, resp
 		end := ev
 		end.Kind, end.Text, end.Status = event.RunEnd, "", event.StatusSuccess
-		if d.asked {
+		if asked {
 			end.Status = event.StatusInterrupted
 		}
-		d.asked = false
 		return append(dst, ev, end), p.err(typ)
 	default: // subagent_start, subagent_end, tool_selection, summarization*, panel_dispatch_*, unknown types
 		ev.Kind = event.Other
@@ -152,7 +152,12 @@ func (d *Decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event
 }
 
 // End: EvoScientist's runs are closed by event.Runs; nothing is held.
-func (d *Decoder) End(dst []event.Event) []event.Event { return dst }
+// What the last line was matters no more: a done after the end is no
+// done right after an error or a question.
+func (d *Decoder) End(dst []event.Event) []event.Event {
+	d.failed, d.asked = false, false
+	return dst
+}
 
 // interrupt is one PermissionRequest per action the run waits on (an
 // interrupt with no action still asks: one request, without a tool).

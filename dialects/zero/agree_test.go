@@ -28,7 +28,7 @@ import (
 // modelRun is one run as the model makes it, with what the stats need.
 type modelRun struct {
 	*event.Run
-	asked  bool // it had a PermissionRequest (EvoScientist: done ends it interrupted)
+	asked  bool // its done came right after a question (EvoScientist: it ends interrupted)
 	tokens event.Tokens
 }
 
@@ -40,15 +40,16 @@ type modelRun struct {
 // that line (see the report: the contract of Decoder.End says "the end
 // of the input" only).
 type feed struct {
-	t      testing.TB
-	file   string
-	det    *event.Detector
-	decs   map[*event.Dialect]event.Decoder
-	last   *event.Dialect
-	runs   event.Runs
-	out    []*modelRun
-	cur    *modelRun
-	events []event.Event
+	t                           testing.TB
+	file                        string
+	det                         *event.Detector
+	decs                        map[*event.Dialect]event.Decoder
+	last                        *event.Dialect
+	runs                        event.Runs
+	out                         []*modelRun
+	cur                         *modelRun
+	events                      []event.Event
+	curLine, prevLine, permLine int // for asked
 	// undetected are the lines that are JSON objects no dialect claims.
 	undetected []int
 }
@@ -91,6 +92,9 @@ func (f *feed) line(b []byte, num int, today *protocol.Protocol) {
 func (f *feed) place(evs []event.Event) {
 	for i := range evs {
 		ev := &evs[i]
+		if ev.Line != f.curLine {
+			f.prevLine, f.curLine = f.curLine, ev.Line
+		}
 		if ev.Dialect == "" || ev.Line == 0 || ev.Raw == nil {
 			f.t.Errorf("%s:%d: event %v without its dialect, line or raw line", f.file, ev.Line, ev.Kind)
 		}
@@ -101,7 +105,9 @@ func (f *feed) place(evs []event.Event) {
 		}
 		switch ev.Kind {
 		case event.PermissionRequest:
-			f.cur.asked = true
+			f.permLine = ev.Line
+		case event.RunEnd:
+			f.cur.asked = ev.Type == "done" && f.prevLine != 0 && f.permLine == f.prevLine
 		case event.Usage:
 			if ev.Usage.Scope == event.ScopeRun {
 				f.cur.tokens = *ev.Usage
