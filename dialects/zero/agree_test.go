@@ -36,9 +36,8 @@ type modelRun struct {
 // layer passes JSON objects only (protocol.Decoder is today's gate); the
 // Detector names each line's dialect; its decoder decodes it; event.Runs
 // places the events. A decoder is ended (End) when a line of another
-// dialect comes and at the end of the input: what it holds belongs before
-// that line (see the report: the contract of Decoder.End says "the end
-// of the input" only).
+// dialect comes, as well as at the end of the input: what it holds (Zero's
+// open run of input events) belongs before that line.
 type feed struct {
 	t                           testing.TB
 	file                        string
@@ -245,6 +244,46 @@ func runsDiff(t testing.TB, file string, data []byte) (string, *inspect.FileStat
 		}
 	}
 	return strings.Join(d, "; "), today, model
+}
+
+// mixed are inputs of both dialects, cut runs and Zero input events.
+var mixed = map[string]struct{ in, known string }{
+	"evosci error then zero": {in: `{"type": "text", "content": "a"}
+{"type": "error", "message": "boom"}
+{"schemaVersion":2,"type":"run_start","runId":"z1"}
+{"schemaVersion":2,"type":"run_end","runId":"z1","status":"success","exitCode":0}
+{"type": "done", "content": "", "response": ""}
+`},
+	"zero input, output, evosci, input": {in: `{"schemaVersion":2,"type":"prompt","content":"a"}
+{"schemaVersion":2,"type":"text","runId":"z1","delta":"b"}
+{"schemaVersion":2,"type":"run_end","runId":"z1","status":"interrupted","exitCode":130}
+{"schemaVersion":2,"type":"message","role":"user","content":"c"}
+{"type": "text", "content": "d"}
+{"schemaVersion":2,"type":"prompt","content":"e"}
+`},
+	"zero input inside an output run": {in: `{"schemaVersion":2,"type":"run_start","runId":"z1"}
+{"schemaVersion":2,"type":"prompt","content":"a"}
+{"schemaVersion":2,"type":"run_end","runId":"z1","status":"success","exitCode":0}
+`, known: "today an input event cuts the output run open before it (another protocol family) and forms a run of its own; " +
+		"in the model it steers the open run (a Prompt of it), which its run_end ends"},
+	"zero events without runId": {in: `{"schemaVersion":2,"type":"run_start","runId":"z1"}
+{"schemaVersion":2,"type":"text","delta":"a"}
+{"schemaVersion":2,"type":"run_end","runId":"z1","status":"success","exitCode":0}
+`, known: "today an event without runId in a run with one is of another run (\"\" differs from z1); event.Runs cuts by run id only when both events state one (rule 4)"},
+}
+
+func TestRunsAgreeOnMixedInputs(t *testing.T) {
+	for name, c := range mixed {
+		diff, _, _ := runsDiff(t, name, []byte(c.in))
+		switch {
+		case diff != "" && c.known == "":
+			t.Errorf("%s: %s", name, diff)
+		case diff == "" && c.known != "":
+			t.Errorf("%s: agrees now; say it is not known to differ (%s)", name, c.known)
+		case diff != "":
+			t.Logf("%s: %s (known: %s)", name, diff, c.known)
+		}
+	}
 }
 
 func TestRunsAgreeWithTodaysTracker(t *testing.T) {

@@ -42,6 +42,9 @@ type Decoder struct {
 	// form a run of their own, ended (StatusEnded) where the output starts
 	// or the input ends.
 	input *event.Event
+	// open: an output run has begun and has had no run_end; an input
+	// event then steers it (a Prompt of that run), it starts no run.
+	open bool
 }
 
 // Decode appends the events of one line.
@@ -65,12 +68,17 @@ func (d *Decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event
 	if typ == "message" || typ == "prompt" {
 		ev := base
 		ev.Kind, ev.Text = event.Prompt, p.str(v, "content")
-		last := ev
-		d.input = &last
+		if !d.open {
+			last := ev
+			d.input = &last
+		}
 		return append(dst, ev), p.err(typ)
 	}
 	dst = d.endInput(dst)
-	base.Run = p.str(v, "runId")
+	d.open = typ != "run_end"
+	if base.Run = p.str(v, "runId"); base.Run == "" && !v.Get("runId").Exists() {
+		p.add("runId is missing")
+	}
 	ev := base
 	switch typ {
 	case "run_start":
@@ -141,7 +149,10 @@ func (d *Decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event
 
 // End ends a run of input events still open; Zero's output runs are
 // closed by event.Runs.
-func (d *Decoder) End(dst []event.Event) []event.Event { return d.endInput(dst) }
+func (d *Decoder) End(dst []event.Event) []event.Event {
+	d.open = false
+	return d.endInput(dst)
+}
 
 // endInput ends the open run of input events, on its last line.
 func (d *Decoder) endInput(dst []event.Event) []event.Event {

@@ -131,7 +131,7 @@ func TestDecodeLinesNotOfZerosShape(t *testing.T) {
 	})
 	same(t, "errors", errs, []string{
 		"1: zero: the line is not a JSON object",
-		"2: zero: event: type is missing",
+		"2: zero: event: type is missing; runId is missing",
 		"3: zero: text: schemaVersion 3 is not 1 or 2",
 		`4: zero: text: schemaVersion "2" is not 1 or 2`,
 		`5: zero: tool_call: sideEffect "delete" is not read, write, shell, network, none or unknown`,
@@ -212,6 +212,8 @@ func TestInputEventsEndTheirRunWhereOutputStarts(t *testing.T) {
 		`{"content":"Inspect this repo.","role":"user","schemaVersion":2,"type":"message"}`,
 		`{"content":"Return only blockers.","schemaVersion":2,"type":"prompt"}`,
 		`{"runId":"r1","schemaVersion":2,"type":"run_start"}`,
+		`{"content":"steer","schemaVersion":2,"type":"prompt"}`,
+		`{"exitCode":0,"runId":"r1","schemaVersion":2,"status":"success","type":"run_end"}`,
 		`{"content":"again","schemaVersion":2,"type":"prompt"}`,
 	)
 	same(t, "events", got, []string{
@@ -219,6 +221,8 @@ func TestInputEventsEndTheirRunWhereOutputStarts(t *testing.T) {
 		"prompt Return only blockers.",
 		"run_end ended",
 		"run_start     @r1",
+		"prompt steer", // inside an output run: it steers that run
+		"run_end success exit=0 @r1",
 		"prompt again",
 		"run_end ended", // End: the input's end
 	})
