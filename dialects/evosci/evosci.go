@@ -249,10 +249,7 @@ func (p *problems) count(v gjson.Result, key string, has *event.Has, bit event.H
 	if !f.Exists() || f.Type == gjson.Null {
 		return 0
 	}
-	n, err := strconv.ParseInt(f.Raw, 10, 64)
-	if f.Raw == "-0" {
-		n, err = 0, nil
-	}
+	n, err := strconv.ParseInt(f.Raw, 10, 64) // "-0" is 0
 	if f.Type != gjson.Number || err != nil || n < 0 {
 		p.add(key + " " + clip(f.Raw) + " is not a token count")
 		return 0

@@ -114,6 +114,7 @@ func TestDecodeLinesNotOfEvoScientistsShape(t *testing.T) {
 		`{"type": "tool_call", "name": "execute", "args": 42, "id": "c"}`,
 		`{"type": "tool_result", "name": "execute", "content": "x", "id": "c"}`,
 		`{"type": "usage_stats", "input_tokens": 18446744073709551616, "output_tokens": 1.5}`,
+		`{"type": "usage_stats", "input_tokens": -0, "output_tokens": 1}`,
 	)
 	same(t, "events", got, []string{
 		"other", "other", "other",
@@ -121,6 +122,7 @@ func TestDecodeLinesNotOfEvoScientistsShape(t *testing.T) {
 		"tool_call c execute unknown ", // execute: not in event/effects.json
 		`tool_result c execute failed=false truncated=false "x"`,
 		"usage in=0 out=0 has=0",
+		"usage in=0 out=1 has=3", // -0 is 0
 	})
 	same(t, "errors", errs, []string{
 		"1: evosci: the line is not a JSON object",

@@ -318,14 +318,10 @@ func (p *problems) count(v gjson.Result, key string, has *event.Has, bit event.H
 	if !f.Exists() || f.Type == gjson.Null {
 		return 0
 	}
-	n, err := strconv.ParseInt(f.Raw, 10, 64)
+	n, err := strconv.ParseInt(f.Raw, 10, 64) // "-0" is 0
 	if f.Type != gjson.Number || err != nil || n < 0 {
-		if f.Raw == "-0" {
-			n, err = 0, nil
-		} else {
-			p.add(key + " " + clip(f.Raw) + " is not a token count")
-			return 0
-		}
+		p.add(key + " " + clip(f.Raw) + " is not a token count")
+		return 0
 	}
 	if has != nil {
 		*has |= bit
@@ -336,7 +332,7 @@ func (p *problems) count(v gjson.Result, key string, has *event.Has, bit event.H
 // clip shortens a raw value for a message.
 func clip(raw string) string {
 	if len(raw) > 40 {
-		return raw[:40] + "…"
+		raw = raw[:40] + "…"
 	}
 	return string(bytes.ToValidUTF8([]byte(raw), []byte("?")))
 }
