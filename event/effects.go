@@ -16,6 +16,7 @@ const (
 	EffectWrite   Effect = "write"
 	EffectShell   Effect = "shell"
 	EffectNetwork Effect = "network"
+	EffectNone    Effect = "none" // nothing outside the agent: a todo list, a thought (Zero's sideEffect none)
 )
 
 //go:embed effects.json
@@ -48,9 +49,9 @@ func (e *Effects) Load(data []byte) error {
 	}
 	for name, eff := range t.Effects {
 		switch eff {
-		case EffectUnknown, EffectRead, EffectWrite, EffectShell, EffectNetwork:
+		case EffectUnknown, EffectRead, EffectWrite, EffectShell, EffectNetwork, EffectNone:
 		default:
-			return fmt.Errorf("tool %q: unknown effect %q (read, write, shell, network or unknown)", name, eff)
+			return fmt.Errorf("tool %q: unknown effect %q (read, write, shell, network, none or unknown)", name, eff)
 		}
 		e.byName[name] = eff
 	}
