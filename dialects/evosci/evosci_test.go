@@ -119,7 +119,7 @@ func TestDecodeLinesNotOfEvoScientistsShape(t *testing.T) {
 	same(t, "events", got, []string{
 		"other", "other", "other",
 		"other",                        // a type newer than the decoder is kept
-		"tool_call c execute unknown ", // execute: not in event/effects.json
+		"tool_call c execute shell ",
 		`tool_result c execute failed=false truncated=false "x"`,
 		"usage in=0 out=0 has=0",
 		"usage in=0 out=1 has=3", // -0 is 0
@@ -150,7 +150,7 @@ func TestDecodeEveryEvoScientistType(t *testing.T) {
 		`tool_result call_2 task failed=false truncated=false "Found 3 papers."`,
 		"other", "other", "other", // summarization_start, summarization, panel_dispatch_start
 		"usage in=5123 out=388 has=3",
-		`tool_call call_3 execute unknown {"command": "pytest -q"}`,
+		`tool_call call_3 execute shell {"command": "pytest -q"}`,
 		`tool_result call_3 execute failed=true truncated=true "2016 bytes"`,
 		`permission_request call_4 ask_user "Which file?"`,
 		"text Done — notes.md ",
@@ -167,7 +167,7 @@ func TestDoneRightAfterAQuestionEndsTheRunInterrupted(t *testing.T) {
 	got, _ := decodeAll(t, lines(t, "../../testdata/golden/evosci-interrupt/input.jsonl")...)
 	same(t, "events", got, []string{
 		`tool_call call_1 write_file write {"path": "notes.md", "content": "..."}`,
-		`tool_call call_2 execute unknown {"command": "make"}`,
+		`tool_call call_2 execute shell {"command": "make"}`,
 		`tool_call call_3 write_file write {"path": "b.md", "content": "..."}`,
 		`permission_request int_7 write_file "Write notes.md"`,
 		`permission_request int_7 write_file ""`,
@@ -264,7 +264,7 @@ func TestEffectsAgreeWithTheMappingTable(t *testing.T) {
 	if err := json.Unmarshal(data, &m); err != nil || len(m.SideEffects) == 0 {
 		t.Fatalf("%v, %d side effects", err, len(m.SideEffects))
 	}
-	missing := map[string]bool{"execute": true, "tavily_search": true, "fetch_url": true, "think_tool": true, "write_todos": true, "ask_user": true}
+	missing := map[string]bool{} // none: every EvoScientist tool the mapping names is in effects.json
 	for name, want := range m.SideEffects {
 		got := (event.DecodeOptions{}).EffectOf(name)
 		switch {
