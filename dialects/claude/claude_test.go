@@ -335,16 +335,17 @@ func TestDuplicatedLinesCountUsageOnce(t *testing.T) {
 	for name, lines := range allCaptures(t) {
 		var dup [][]byte
 		for _, l := range lines {
-			if !bytes.Contains(l, []byte(`"type":"result"`)) {
-				dup = append(dup, l, l)
-			} else {
-				dup = append(dup, l)
-			}
+			dup = append(dup, l, l)
 		}
 		a, b := decodeLines(t, lines), decodeLines(t, dup)
-		ua, ub := a.usage(event.ScopeMessage), b.usage(event.ScopeMessage)
-		if ua.Total() != ub.Total() || ua.Output != ub.Output {
-			t.Errorf("%s: duplicated lines count usage %+v, once %+v", name, ub, ua)
+		for _, scope := range []event.Scope{event.ScopeMessage, event.ScopeRun} {
+			ua, ub := a.usage(scope), b.usage(scope)
+			if ua.Total() != ub.Total() || ua.Output != ub.Output || (ua.CostUSD == nil) != (ub.CostUSD == nil) || ua.CostUSD != nil && *ua.CostUSD != *ub.CostUSD {
+				t.Errorf("%s: scope %d: duplicated lines count usage %+v, once %+v", name, scope, ub, ua)
+			}
+		}
+		if len(b.errs) > 0 {
+			t.Errorf("%s: %v", name, b.errs)
 		}
 	}
 }
