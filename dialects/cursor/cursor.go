@@ -38,7 +38,7 @@ func Detect(line []byte) event.Certainty {
 		return event.No
 	}
 	for _, p := range [...]string{"claude_code_version", "uuid", "parent_tool_use_id",
-		"total_cost_usd", "modelUsage", "message.id", "message.model"} {
+		"total_cost_usd", "modelUsage", "message.id", "message.model", "tools", "mcp_servers"} {
 		if r.Get(p).Exists() {
 			return event.No
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zevo/zevo/dialects/claude"
 	"github.com/zevo/zevo/event"
 )
 
@@ -314,4 +315,21 @@ func FuzzDecode(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestDetectorTellsClaudeAndCursorApart(t *testing.T) {
+	// With cursor before claude in the list, a bare shared line with no
+	// line before it is Cursor's (Claude's real lines are all sure), and
+	// every line of every capture goes to its own dialect.
+	for dir, want := range map[string]*event.Dialect{"cursor": Dialect, "claude": claude.Dialect} {
+		names, _ := filepath.Glob("../../testdata/captures/" + dir + "/*.jsonl")
+		for _, n := range names {
+			det := event.NewDetector([]*event.Dialect{Dialect, claude.Dialect})
+			for i, l := range readFile(t, n) {
+				if got := det.Detect(l); got != want {
+					t.Errorf("%s:%d: %v", filepath.Base(n), i+1, got)
+				}
+			}
+		}
+	}
 }
