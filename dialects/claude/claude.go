@@ -83,6 +83,15 @@ type block struct {
 	said string     // the text emitted
 }
 
+// streamedCall is a tool_use block begun by stream events: its call is
+// emitted by the complete assistant line, or by End if that never came.
+type streamedCall struct {
+	id, name, sub, run string
+	input              strings.Builder
+	line               int
+	raw                []byte
+}
+
 // pendingStart is a system/init that came while the session's run was
 // open: its RunStart waits for the run's result.
 type pendingStart struct{ session, model, cwd string }
@@ -95,6 +104,8 @@ type decoder struct {
 	stream   map[string]string // parent_tool_use_id → the message streaming now
 	tools    map[string]string // tool_use id → name
 	sessions map[string]*session
+	called   map[string]bool // tool_use ids emitted as calls
+	streamed []*streamedCall // tool_use blocks a stream started
 	lastLine int
 
 	// per line
@@ -105,7 +116,7 @@ type decoder struct {
 
 func newDecoder(opt event.DecodeOptions) *decoder {
 	return &decoder{opt: opt, msgs: map[string]*message{}, stream: map[string]string{},
-		tools: map[string]string{}, sessions: map[string]*session{}}
+		tools: map[string]string{}, sessions: map[string]*session{}, called: map[string]bool{}}
 }
 
 func (d *decoder) ev(k event.Kind) event.Event {
@@ -261,6 +272,7 @@ func (d *decoder) completeBlock(dst []event.Event, m *message, index int, b gjso
 		}
 		if id != "" {
 			d.tools[id] = name
+			d.called[id] = true
 		}
 		return append(dst, e)
 	}
@@ -419,6 +431,10 @@ func (d *decoder) streamEvent(dst []event.Event, r gjson.Result) ([]event.Event,
 			return d.say(dst, d.msg(d.stream[d.sub]), int(se.Get("index").Int()), event.Text, cb.Get("text").String(), true), nil
 		case "thinking":
 			return d.say(dst, d.msg(d.stream[d.sub]), int(se.Get("index").Int()), event.Reasoning, cb.Get("thinking").String(), true), nil
+		case "tool_use", "server_tool_use", "mcp_tool_use":
+			// Kept for End: the complete message carries the whole input.
+			d.streamed = append(d.streamed, &streamedCall{id: cb.Get("id").String(), name: cb.Get("name").String(),
+				sub: d.sub, run: d.run, line: d.num, raw: append([]byte(nil), d.raw...)})
 		}
 	case "content_block_delta":
 		delta := se.Get("delta")
@@ -428,6 +444,10 @@ func (d *decoder) streamEvent(dst []event.Event, r gjson.Result) ([]event.Event,
 			return d.say(dst, m, i, event.Text, delta.Get("text").String(), true), nil
 		case "thinking_delta":
 			return d.say(dst, m, i, event.Reasoning, delta.Get("thinking").String(), true), nil
+		case "input_json_delta":
+			if n := len(d.streamed); n > 0 && d.streamed[n-1].sub == d.sub && d.streamed[n-1].input.Len() < maxStreamedInput {
+				d.streamed[n-1].input.WriteString(delta.Get("partial_json").String())
+			}
 		}
 	}
 	return dst, nil
@@ -491,6 +511,13 @@ func (d *decoder) result(dst []event.Event, r gjson.Result) ([]event.Event, erro
 	end.Status = status
 	dst = append(dst, end)
 	d.open = false
+	kept := d.streamed[:0]
+	for _, c := range d.streamed {
+		if !d.called[c.id] {
+			kept = append(kept, c)
+		}
+	}
+	d.streamed = kept
 	if len(d.pending) > 0 {
 		p := d.pending[0]
 		d.pending = d.pending[1:]
@@ -555,10 +582,28 @@ func (d *decoder) runUsage(r gjson.Result) *event.Tokens {
 	return &t
 }
 
-// End flushes what the input's end implies: a run that was waiting for
-// the result of the one before starts, and is left open (event.Runs
+// maxStreamedInput bounds the input of a streamed tool call kept for End.
+const maxStreamedInput = 1 << 20
+
+// End flushes what the input's end implies: a tool call whose stream
+// began but whose complete message never came (its input as far as it
+// streamed, when that is whole JSON), and a run that was waiting for the
+// result of the one before, which starts and is left open (event.Runs
 // closes it as cut). Text is emitted as it streams, so none is held.
 func (d *decoder) End(dst []event.Event) []event.Event {
+	for _, c := range d.streamed {
+		if d.called[c.id] {
+			continue
+		}
+		d.called[c.id] = true
+		e := event.Event{Kind: event.ToolCall, Dialect: Name, Type: "stream_event", Line: c.line, Raw: c.raw, Run: c.run, Sub: c.sub}
+		e.Tool = &event.Tool{ID: c.id, Name: c.name, Effect: d.opt.EffectOf(c.name)}
+		if in := c.input.String(); gjson.Valid(in) {
+			e.Tool.Args = []byte(in)
+		}
+		dst = append(dst, e)
+	}
+	d.streamed = nil
 	d.typ, d.raw, d.num, d.sub, d.run = "system", nil, d.lastLine, "", ""
 	for _, p := range d.pending {
 		dst = append(dst, d.start(p))

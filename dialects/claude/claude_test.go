@@ -491,6 +491,30 @@ func TestStreamedTextAfterTheCompleteMessageIsNotRepeated(t *testing.T) {
 	}
 }
 
+func TestKilledWhileStreamingACallFlushesIt(t *testing.T) {
+	se := func(ev string) string {
+		return `{"type":"stream_event","event":` + ev + `,"parent_tool_use_id":null,"session_id":"s1"}`
+	}
+	start := se(`{"type":"message_start","message":{"id":"m1","usage":{"input_tokens":3,"output_tokens":1}}}`)
+	block := se(`{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t1","name":"Write","input":{}}}`)
+	delta := se(`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"file_path\":\"/a\"}"}}`)
+	whole := `{"type":"assistant","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Write","input":{"file_path":"/a"}}]},"parent_tool_use_id":null,"session_id":"s1"}`
+
+	d := decodeLines(t, lines(initLine, start, block, delta))
+	c := d.of(event.ToolCall)
+	if len(c) != 1 || c[0].Line != 3 || c[0].Tool.ID != "t1" || c[0].Tool.Effect != event.EffectWrite || string(c[0].Tool.Args) != `{"file_path":"/a"}` {
+		t.Errorf("a call cut while streaming: %+v", c)
+	}
+	if d.runs[0].Status != event.StatusIncomplete {
+		t.Errorf("runs %+v", d.runs)
+	}
+	// When the complete message comes, it alone makes the call.
+	d = decodeLines(t, lines(initLine, start, block, delta, whole))
+	if c := d.of(event.ToolCall); len(c) != 1 || c[0].Line != 5 {
+		t.Errorf("calls %+v", c)
+	}
+}
+
 func TestDetect(t *testing.T) {
 	// Every line of the Claude captures is Claude's, most of them surely.
 	for name, ls := range allCaptures(t) {
