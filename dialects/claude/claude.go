@@ -97,16 +97,17 @@ type streamedCall struct {
 type pendingStart struct{ session, model, cwd string }
 
 type decoder struct {
-	opt      event.DecodeOptions
-	open     bool // a RunStart was emitted and no result came since
-	pending  []pendingStart
-	msgs     map[string]*message
-	stream   map[string]string // parent_tool_use_id → the message streaming now
-	tools    map[string]string // tool_use id → name
-	sessions map[string]*session
-	called   map[string]bool // tool_use ids emitted as calls
-	streamed []*streamedCall // tool_use blocks a stream started
-	lastLine int
+	opt         event.DecodeOptions
+	open        bool   // a RunStart was emitted and no result came since
+	openSession string // the open run's session
+	pending     []pendingStart
+	msgs        map[string]*message
+	stream      map[string]string // parent_tool_use_id → the message streaming now
+	tools       map[string]string // tool_use id → name
+	sessions    map[string]*session
+	called      map[string]bool // tool_use ids emitted as calls
+	streamed    []*streamedCall // tool_use blocks a stream started
+	lastLine    int
 
 	// per line
 	typ, run, sub string
@@ -183,7 +184,7 @@ func (d *decoder) system(dst []event.Event, r gjson.Result) ([]event.Event, erro
 	switch r.Get("subtype").String() {
 	case "init":
 		p := pendingStart{session: d.run, model: r.Get("model").String(), cwd: r.Get("cwd").String()}
-		if d.open && d.sub == "" {
+		if d.open && d.sub == "" && p.session == d.openSession {
 			// The run before has not written its result yet: Claude
 			// writes a turn's result after the next turn's lines when a
 			// background task's notification starts that turn. This run
@@ -210,7 +211,7 @@ func (d *decoder) start(p pendingStart) event.Event {
 	if p.session != "" {
 		e.Run = p.session
 	}
-	d.open = true
+	d.open, d.openSession = true, p.session
 	return e
 }
 

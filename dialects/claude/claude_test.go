@@ -391,6 +391,14 @@ func lines(s ...string) [][]byte {
 
 const initLine = `{"type":"system","subtype":"init","session_id":"s1","model":"claude-x","cwd":"/w","uuid":"u"}`
 
+func TestInitOfAnotherSessionCutsTheOpenRun(t *testing.T) {
+	d := decodeLines(t, lines(initLine, strings.Replace(initLine, `"s1"`, `"s2"`, 1),
+		`{"type":"result","subtype":"success","is_error":false,"result":"ok","session_id":"s2"}`))
+	if len(d.runs) != 2 || d.runs[0].Cut != event.CutRunStart || d.runs[1].Status != event.StatusSuccess || d.runs[1].ID != "s2" {
+		t.Errorf("runs %+v %+v", d.runs[0], d.runs[len(d.runs)-1])
+	}
+}
+
 func TestResultSubtypesGiveStatuses(t *testing.T) {
 	for subtype, want := range map[string]event.Status{
 		"success":                             event.StatusSuccess,
