@@ -589,3 +589,23 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+func TestLinesOutOfOrderDecodeWithoutErrors(t *testing.T) {
+	// Results before their calls, results before inits, deltas before
+	// their message's start: every line still yields its events.
+	for name, ls := range allCaptures(t) {
+		rev := make([][]byte, len(ls))
+		for i, l := range ls {
+			rev[len(ls)-1-i] = l
+		}
+		d := decodeLines(t, rev)
+		if len(d.errs) > 0 || len(d.of(event.ToolResult)) != len(decodeLines(t, ls).of(event.ToolResult)) {
+			t.Errorf("%s reversed: %v", name, d.errs)
+		}
+		for i := range rev {
+			if !d.lines[i+1] {
+				t.Errorf("%s reversed: line %d yields nothing", name, i+1)
+			}
+		}
+	}
+}

@@ -333,3 +333,22 @@ func TestDetectorTellsClaudeAndCursorApart(t *testing.T) {
 		}
 	}
 }
+
+func TestLinesOutOfOrderDecodeWithoutErrors(t *testing.T) {
+	ls := readFile(t, captures+"cursor-hack-thinking-deltas-shell.jsonl")
+	rev := make([][]byte, len(ls))
+	for i, l := range ls {
+		rev[len(ls)-1-i] = l
+	}
+	d := decodeLines(t, rev)
+	// The result (now first) ends a run of its own; the completed call
+	// comes before its start and keeps its id.
+	if len(d.errs) > 0 || len(d.of(event.ToolResult)) != 1 || d.of(event.ToolResult)[0].Tool.ID == "" {
+		t.Errorf("%v", d.errs)
+	}
+	for i := range rev {
+		if !d.lines[i+1] {
+			t.Errorf("line %d yields nothing", i+1)
+		}
+	}
+}
