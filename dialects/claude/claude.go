@@ -52,7 +52,7 @@ func Detect(line []byte) event.Certainty {
 // claudeOnly reports the fields of the shared types that Cursor never
 // writes.
 func claudeOnly(r gjson.Result) bool {
-	for _, p := range [...]string{"claude_code_version", "uuid", "parent_tool_use_id",
+	for _, p := range [...]string{"claude_code_version", "qwen_code_version", "uuid", "parent_tool_use_id",
 		"total_cost_usd", "modelUsage", "message.id", "message.model", "tools", "mcp_servers"} {
 		if r.Get(p).Exists() {
 			return true

@@ -37,7 +37,7 @@ func Detect(line []byte) event.Certainty {
 	if typ.Type != gjson.String {
 		return event.No
 	}
-	for _, p := range [...]string{"claude_code_version", "uuid", "parent_tool_use_id",
+	for _, p := range [...]string{"claude_code_version", "qwen_code_version", "uuid", "parent_tool_use_id",
 		"total_cost_usd", "modelUsage", "message.id", "message.model", "tools", "mcp_servers"} {
 		if r.Get(p).Exists() {
 			return event.No
