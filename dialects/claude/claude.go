@@ -7,6 +7,7 @@ package claude
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -550,8 +551,20 @@ func (d *decoder) runUsage(r gjson.Result) *event.Tokens {
 	} else if u := r.Get("usage"); u.IsObject() {
 		t = tokensOf(u, "input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
 	}
-	cost := r.Get("total_cost_usd")
-	if t.Has == 0 && !cost.Exists() {
+	cost, hasCost := r.Get("total_cost_usd"), false
+	total := cost.Float()
+	if cost.Exists() {
+		hasCost = true
+	} else {
+		models.ForEach(func(_, v gjson.Result) bool {
+			if c := v.Get("costUSD"); c.Exists() {
+				total += c.Float()
+				hasCost = true
+			}
+			return true
+		})
+	}
+	if t.Has == 0 && !hasCost {
 		return nil
 	}
 	t.Scope = event.ScopeRun
@@ -570,17 +583,35 @@ func (d *decoder) runUsage(r gjson.Result) *event.Tokens {
 			t.CacheWrite -= prev.CacheWrite
 		}
 	}
-	if cost.Exists() {
-		c := cost.Float()
+	if hasCost {
+		c := total
 		if prev := s.cost; c >= prev {
 			s.cost = c
-			c -= prev
+			c = share(prev, c)
 		} else {
 			s.cost = c // a total below the last: a new count, not a running one
 		}
 		t.CostUSD = &c
 	}
 	return &t
+}
+
+// share is what a running total adds from prev to total, chosen so that
+// prev + share is exactly total in float64: summing the runs' shares
+// gives the last total, not one rounded off it.
+func share(prev, total float64) float64 {
+	d := total - prev
+	for range 4 {
+		switch sum := prev + d; {
+		case sum < total:
+			d = math.Nextafter(d, math.Inf(1))
+		case sum > total:
+			d = math.Nextafter(d, math.Inf(-1))
+		default:
+			return d
+		}
+	}
+	return d
 }
 
 // maxStreamedInput bounds the input of a streamed tool call kept for End.

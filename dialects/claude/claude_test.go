@@ -3,6 +3,7 @@ package claude
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -424,6 +425,31 @@ func TestResultIsErrorWithSuccessSubtypeFails(t *testing.T) {
 	d := decodeLines(t, lines(initLine, `{"is_error":true,"subtype":"success","result":"API Error: 529 overloaded","session_id":"s1","type":"result"}`))
 	if d.runs[0].Status != event.StatusError || len(d.of(event.Final)) != 0 || d.of(event.Error)[0].Text != "API Error: 529 overloaded" {
 		t.Errorf("runs %+v, events %+v", d.runs, d.events)
+	}
+}
+
+func TestRunningCostSharesSumToTheLastTotal(t *testing.T) {
+	// Totals that more than double from one result to the next: a plain
+	// difference rounds, and the sum of the shares may miss the total.
+	// The shares hit it exactly when some float does (for 0.9 after
+	// 0.147376 none does: both neighbours round to even), else by an ulp.
+	totals := []float64{0.0001, 0.0163509, 0.147376, 0.9, 3.3335836, 3.3335837}
+	var ls []string
+	for _, c := range totals {
+		ls = append(ls, initLine, fmt.Sprintf(`{"type":"result","subtype":"success","is_error":false,"result":"ok","session_id":"s1","total_cost_usd":%v}`, c))
+	}
+	d := decodeLines(t, lines(ls...))
+	var sum float64
+	for i, e := range d.of(event.Usage) {
+		sum += *e.Usage.CostUSD
+		if math.Abs(sum-totals[i]) > math.Nextafter(totals[i], 10)-totals[i] || i < 3 && sum != totals[i] {
+			t.Errorf("after run %d: %v, want %v", i+1, sum, totals[i])
+		}
+	}
+	// Without total_cost_usd, modelUsage's costs are the run's.
+	d = decodeLines(t, lines(initLine, `{"type":"result","subtype":"success","session_id":"s1","modelUsage":{"a":{"inputTokens":1,"costUSD":0.25},"b":{"outputTokens":2,"costUSD":0.5}}}`))
+	if u := d.of(event.Usage)[0].Usage; *u.CostUSD != 0.75 || u.Input != 1 || u.Output != 2 || u.Model != "" {
+		t.Errorf("%+v", u)
 	}
 }
 
