@@ -79,9 +79,12 @@ type message struct {
 // block is one content block's text as said so far, by stream deltas or
 // the complete message, whichever came first.
 type block struct {
-	kind event.Kind // Text or Reasoning; 0 for blocks without text
-	got  string     // the deltas so far
-	said string     // the text emitted
+	kind event.Kind      // Text or Reasoning; 0 for blocks without text
+	got  strings.Builder // the deltas so far
+	said string          // the text emitted
+	// saidGot: said is the deltas before the last one, so the next
+	// delta extends it without comparing the two.
+	saidGot bool
 }
 
 // streamedCall is a tool_use block begun by stream events: its call is
@@ -292,15 +295,26 @@ func (d *decoder) say(dst []event.Event, m *message, index int, k event.Kind, s 
 	}
 	full := s
 	if delta {
-		b.got += s
-		full = b.got
+		before := b.got.Len()
+		b.got.WriteString(s)
+		full = b.got.String()
+		if b.saidGot && len(b.said) == before {
+			// The common case, kept linear: each delta says itself.
+			if s == "" {
+				return dst
+			}
+			b.said = full
+			e := d.ev(k)
+			e.Text = s
+			return append(dst, e)
+		}
 	}
 	if len(full) <= len(b.said) || !strings.HasPrefix(full, b.said) {
 		return dst
 	}
 	e := d.ev(k)
 	e.Text = full[len(b.said):]
-	b.said = full
+	b.said, b.saidGot = full, delta
 	return append(dst, e)
 }
 

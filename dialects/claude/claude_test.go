@@ -635,3 +635,18 @@ func TestLinesOutOfOrderDecodeWithoutErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestManyDeltasOfOneBlockSayEachOnce(t *testing.T) {
+	// 50000 deltas of one thinking block: each says itself (the text
+	// said so far is not compared again for each, which would be slow).
+	ls := [][]byte{[]byte(initLine), []byte(`{"type":"stream_event","event":{"type":"message_start","message":{"id":"m1"}},"parent_tool_use_id":null,"session_id":"s1"}`)}
+	delta := []byte(`{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"abcde"}},"parent_tool_use_id":null,"session_id":"s1"}`)
+	for range 50000 {
+		ls = append(ls, delta)
+	}
+	ls = append(ls, []byte(`{"type":"assistant","message":{"id":"m1","content":[{"type":"thinking","thinking":"`+strings.Repeat("abcde", 50000)+`"}]},"parent_tool_use_id":null,"session_id":"s1"}`))
+	d := decodeLines(t, ls)
+	if r := d.of(event.Reasoning); len(r) != 50000 || len(d.text(event.Reasoning, false)) != 250000 {
+		t.Errorf("%d reasoning events", len(r))
+	}
+}

@@ -69,7 +69,7 @@ type decoder struct {
 
 	// The assistant text of the run said so far, and of its current
 	// segment (since the last tool call), for --stream-partial-output.
-	said, segment string
+	said, segment strings.Builder
 	partial       bool // the run's assistant lines are chunks
 
 	open    bool   // an init came and its result did not yet
@@ -124,7 +124,9 @@ func (d *decoder) decode(dst []event.Event, line []byte) ([]event.Event, error) 
 			d.open, d.session = true, d.run
 			e := d.ev(event.RunStart)
 			e.Session, e.Model, e.Cwd = d.run, r.Get("model").String(), r.Get("cwd").String()
-			d.said, d.segment, d.partial = "", "", false
+			d.said.Reset()
+			d.segment.Reset()
+			d.partial = false
 			dst = append(dst, e)
 		}
 	case "user":
@@ -192,17 +194,18 @@ func (d *decoder) newText(r gjson.Result, t string) string {
 		d.partial = true
 	}
 	if d.partial && !chunk {
+		said, segment := d.said.String(), d.segment.String()
 		switch {
-		case d.said != "" && strings.HasPrefix(t, d.said):
-			t = t[len(d.said):]
-		case d.segment != "" && strings.HasPrefix(t, d.segment):
-			t = t[len(d.segment):]
-		case strings.HasSuffix(d.said, t):
+		case said != "" && strings.HasPrefix(t, said):
+			t = t[len(said):]
+		case segment != "" && strings.HasPrefix(t, segment):
+			t = t[len(segment):]
+		case strings.HasSuffix(said, t):
 			t = ""
 		}
 	}
-	d.said += t
-	d.segment += t
+	d.said.WriteString(t)
+	d.segment.WriteString(t)
 	return t
 }
 
@@ -233,7 +236,7 @@ func (d *decoder) toolCall(dst []event.Event, r gjson.Result) ([]event.Event, er
 	if name == "" {
 		name = d.tools[id] // an empty tool_call {} in some builds
 	}
-	d.segment = "" // a tool call ends the text before it
+	d.segment.Reset() // a tool call ends the text before it
 	switch r.Get("subtype").String() {
 	case "started":
 		e := d.ev(event.ToolCall)
@@ -346,7 +349,9 @@ func (d *decoder) result(dst []event.Event, r gjson.Result) []event.Event {
 	}
 	end := d.ev(event.RunEnd)
 	end.Status = status
-	d.said, d.segment, d.partial, d.open = "", "", false, false
+	d.said.Reset()
+	d.segment.Reset()
+	d.partial, d.open = false, false
 	return append(dst, end)
 }
 
