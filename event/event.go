@@ -56,6 +56,12 @@ type Event struct {
 	// Sub names the sub-agent that made the event ("" for the main
 	// agent): the parent tool call's id, or the sub-agent's name.
 	Sub string
+	// Aside: the event neither starts, cuts nor ends a run. It belongs to
+	// the open run, else to the run that ended just before it (a late
+	// line: EvoScientist's done after the error that ended its run,
+	// Claude's rate-limit notice after a result), else to none (a hook's
+	// line before a run starts).
+	Aside bool
 
 	// RunStart.
 	Session, Model, Cwd, Provider string

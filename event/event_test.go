@@ -118,3 +118,104 @@ func TestTokensAddAndTotal(t *testing.T) {
 		t.Errorf("%+v", a)
 	}
 }
+
+func TestRunsAsideEventsJoinTheOpenOrLastRun(t *testing.T) {
+	var r Runs
+	if st := r.Place(&Event{Kind: Other, Dialect: "a", Line: 1, Aside: true}); st.Run != nil || st.Start || r.Count() != 0 {
+		t.Errorf("an aside line before any run: %+v", st)
+	}
+	r.Place(&Event{Kind: RunStart, Dialect: "a", Line: 2})
+	if st := r.Place(&Event{Kind: Other, Dialect: "a", Line: 3, Aside: true}); st.Run == nil || st.Run.N != 1 || st.Start || st.End {
+		t.Errorf("an aside line in a run: %+v", st)
+	}
+	end := r.Place(&Event{Kind: RunEnd, Dialect: "a", Line: 4, Status: StatusError})
+	for line := 5; line <= 6; line++ { // a late line, and another after it
+		if st := r.Place(&Event{Kind: Other, Dialect: "a", Line: line, Aside: true}); st.Run != end.Run || st.Start || st.End || st.Run.Status != StatusError || st.Run.LastLine != line {
+			t.Errorf("late line %d: %+v", line, st)
+		}
+	}
+	if st := r.Place(&Event{Kind: Text, Dialect: "a", Line: 7}); !st.Start || st.Run.N != 2 {
+		t.Errorf("a line after the late ones: %+v", st)
+	}
+	r.Place(&Event{Kind: RunEnd, Dialect: "a", Line: 8})
+	r.Place(&Event{Kind: Text, Dialect: "a", Line: 9})
+	if st := r.Place(&Event{Kind: Other, Dialect: "a", Line: 10, Aside: true}); st.Run == nil || st.Run.N != 3 {
+		t.Errorf("an aside line joins the open run, not an ended one: %+v", st)
+	}
+}
+
+// A stand-in dialect: lines "start", "end", "x" and its decoder holds a
+// "hold" line until End.
+func standIn(name string, sure string) *Dialect {
+	return &Dialect{Name: name,
+		Detect: func(l []byte) Certainty {
+			if strings.HasPrefix(string(l), sure) {
+				return Sure
+			}
+			return No
+		},
+		NewDecoder: func(DecodeOptions) Decoder { return &standInDecoder{name: name} },
+	}
+}
+
+type standInDecoder struct {
+	name string
+	held []Event
+}
+
+func (d *standInDecoder) Decode(dst []Event, line []byte, num int) ([]Event, error) {
+	ev := Event{Dialect: d.name, Line: num, Raw: line, Kind: Text}
+	switch s := string(line); {
+	case strings.HasSuffix(s, "start"):
+		ev.Kind = RunStart
+	case strings.HasSuffix(s, "end"):
+		ev.Kind, ev.Status = RunEnd, StatusSuccess
+	case strings.HasSuffix(s, "hold"):
+		d.held = append(d.held, ev)
+		return dst, nil
+	}
+	return append(dst, ev), nil
+}
+
+func (d *standInDecoder) End(dst []Event) []Event {
+	dst = append(dst, d.held...)
+	d.held = nil
+	return dst
+}
+
+func TestInputEndsADecoderWhereAnotherDialectBegins(t *testing.T) {
+	a, b := standIn("a", "a:"), standIn("b", "b:")
+	in := NewInput([]*Dialect{a, b}, a, DecodeOptions{})
+	var got []string
+	fn := func(ev *Event, st Step) {
+		s := ""
+		if st.Closed != nil {
+			s = "closed run " + string(rune('0'+st.Closed.N)) + " " + string(st.Closed.Status) + " "
+		}
+		if ev != nil {
+			s += ev.Dialect + " " + ev.Kind.String() + " line " + string(rune('0'+ev.Line))
+		}
+		got = append(got, s)
+	}
+	for i, l := range []string{"a:start", "a:hold", "b:start", "?unknown", "b:end", "a:x"} {
+		if err := in.Line([]byte(l), i+1, fn); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in.End(fn)
+	want := []string{
+		"a run_start line 1",
+		"a text line 2", // held, given back where b begins
+		"closed run 1 incomplete b run_start line 3",
+		"b text line 4", // no dialect's: the input's dialect so far
+		"b run_end line 5",
+		"a text line 6",
+		"closed run 3 incomplete ",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if in.Runs() != 3 {
+		t.Errorf("%d runs", in.Runs())
+	}
+}

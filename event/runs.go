@@ -15,6 +15,9 @@ package event
 //  5. RunEnd ends its run with its Status.
 //  6. An event of a sub-agent (Sub set) belongs to the open run: it never
 //     starts, ends or cuts one.
+//  7. An event set Aside belongs to the open run, else to the run that
+//     ended right before it, else to none: it never starts, cuts or ends
+//     a run.
 // A cut run has StatusIncomplete.
 
 // Cut says why a run was closed without an event of its own ending it.
@@ -50,15 +53,16 @@ func (r *Run) Open() bool { return r.Status == StatusOpen }
 // Step is what one event does to the runs.
 type Step struct {
 	Closed     *Run // the run closed (cut) before this event, or nil
-	Run        *Run // the run the event belongs to
+	Run        *Run // the run the event belongs to; nil for an Aside event outside every run
 	Start, End bool // the event starts Run; it ends Run
 }
 
 // Runs cuts one input's events into runs. The zero value is ready; call
 // Place for each event in order, and End at the end of the input.
 type Runs struct {
-	cur *Run
-	n   int
+	cur  *Run
+	last *Run // the run that ended with the previous event, for rule 7
+	n    int
 }
 
 // Count is the number of runs so far.
@@ -69,6 +73,18 @@ func (t *Runs) Current() *Run { return t.cur }
 
 // Place places ev and reports what it does.
 func (t *Runs) Place(ev *Event) Step {
+	last := t.last
+	t.last = nil
+	if ev.Aside {
+		r := t.cur
+		if r == nil {
+			r, t.last = last, last // more late lines may follow
+		}
+		if r != nil {
+			r.LastLine = ev.Line
+		}
+		return Step{Run: r}
+	}
 	var s Step
 	if c := t.cur; c != nil && ev.Sub == "" {
 		switch {
@@ -97,7 +113,7 @@ func (t *Runs) Place(ev *Event) Step {
 			r.Status = StatusEnded
 		}
 		s.End = true
-		t.cur = nil
+		t.cur, t.last = nil, r
 	}
 	return s
 }
@@ -111,6 +127,7 @@ func (t *Runs) cut(why Cut) *Run {
 
 // End closes the run open at the end of the input, if any, and returns it.
 func (t *Runs) End() *Run {
+	t.last = nil
 	if t.cur == nil {
 		return nil
 	}

@@ -256,7 +256,7 @@ func TestCaptureNightgaugeTwoResultsOneSession(t *testing.T) {
 			{event.StatusSuccess, "The subagent completed successfully. The output of running `echo subagent-ran` is:\n\n```\nsubagent-ran\n```"},
 		},
 		// ToolSearch line 12, Agent line 25, the sub-agent's Bash line 33.
-		tools:   []toolFact{{"ToolSearch", event.EffectUnknown, false}, {"Agent", event.EffectUnknown, false}, {"Bash", event.EffectShell, true}},
+		tools:   []toolFact{{"ToolSearch", event.EffectRead, false}, {"Agent", event.EffectUnknown, false}, {"Bash", event.EffectShell, true}},
 		results: 3, // lines 13, 28, 40
 		// modelUsage on line 56 (the session's total, sub-agent included).
 		run: event.Tokens{Input: 56, Output: 1095, CacheRead: 72701, CacheWrite: 13350},

@@ -132,7 +132,7 @@ func (d *Decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event
 			// Rule 9 of docs/runs.md: the run ended with the error; this
 			// done ends nothing (and its response, empty as a rule, is
 			// no final answer of a failed run).
-			ev.Kind, ev.Text = event.Other, resp
+			ev.Kind, ev.Text, ev.Aside = event.Other, resp, true
 			return append(dst, ev), p.err(typ)
 		}
 		ev.Kind, ev.Text = event.Final, resp

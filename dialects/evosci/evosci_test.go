@@ -118,7 +118,7 @@ func TestDecodeLinesNotOfEvoScientistsShape(t *testing.T) {
 	)
 	same(t, "events", got, []string{
 		"other", "other", "other",
-		"other",                        // a type newer than the decoder is kept
+		"other", // a type newer than the decoder is kept
 		"tool_call c execute shell ",
 		`tool_result c execute failed=false truncated=false "x"`,
 		"usage in=0 out=0 has=0",

@@ -210,11 +210,6 @@ func status(today *inspect.Run, m *modelRun) event.Status {
 // knownDifferences are the inputs where the model and today's tracker do
 // not agree, and why. Each must still differ (else it is stale).
 var knownDifferences = map[string]string{
-	// Rule 9 of docs/runs.md: today the done after the error that ended
-	// run 2 (line 6) belongs to run 2. The decoder ends nothing there (no
-	// second RunEnd), but event.Runs starts a run for any event with no
-	// run open, so the done (Other) starts run 3, which line 7 joins.
-	"golden/evosci-runs/input.jsonl": "a done after an error: event.Runs has no rule for an event that belongs to the run just ended",
 	// Lines 6 {}, 7 {"type": 5} and 8 {"type": null} come first in the
 	// input: today every line without schemaVersion is EvoScientist; the
 	// model's Detector gives a line to EvoScientist by its type only, so
