@@ -1,0 +1,267 @@
+// Package evosci is the dialect of EvoScientist's stream-json. See doc.md
+// for what each line becomes.
+package evosci
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/event"
+)
+
+// Name is the dialect's name.
+const Name = "evosci"
+
+// Dialect is EvoScientist's stream-json.
+var Dialect = &event.Dialect{
+	Name:       Name,
+	Aliases:    []string{"evoscientist"},
+	Detect:     Detect,
+	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return &Decoder{opt: opt} },
+}
+
+// types are EvoScientist's event types: the documented ones and the
+// undocumented panel_dispatch_* of 0.2.x.
+var types = map[string]bool{
+	"thinking": true, "text": true, "tool_call": true, "tool_result": true,
+	"subagent_start": true, "subagent_tool_call": true, "subagent_tool_result": true,
+	"subagent_text": true, "subagent_end": true, "tool_selection": true,
+	"summarization_start": true, "summarization": true, "usage_stats": true,
+	"interrupt": true, "ask_user": true, "error": true, "done": true,
+	"panel_dispatch_start": true, "panel_dispatch_complete": true, "panel_dispatch_error": true,
+}
+
+// Detect: a line of one of EvoScientist's types is Maybe its (other
+// producers write {"type":"text"} and {"type":"error"} too), never a line
+// with schemaVersion (Zero's).
+func Detect(line []byte) event.Certainty {
+	r := gjson.GetManyBytes(line, "type", "schemaVersion")
+	if r[1].Exists() || r[0].Type != gjson.String || !types[r[0].Str] {
+		return event.No
+	}
+	return event.Maybe
+}
+
+// truncated is what EvoScientist appends to a tool's output it cut at
+// 2000 characters.
+const truncated = "\n... (truncated)"
+
+// Decoder decodes one input's EvoScientist lines.
+type Decoder struct {
+	opt event.DecodeOptions
+	// failed: the last line was an error, which ended its run (a done
+	// right after it belongs to that run and ends nothing).
+	failed bool
+	// asked: the last line asked for an answer (interrupt, ask_user); a
+	// done right after it ends the run interrupted (--no-auto-mode: the
+	// run stops there, unanswered).
+	asked bool
+}
+
+// Decode appends the events of one line.
+func (d *Decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event, error) {
+	v := gjson.ParseBytes(line)
+	if !v.IsObject() {
+		return append(dst, event.Event{Kind: event.Other, Dialect: Name, Line: num, Raw: line}),
+			fmt.Errorf("evosci: the line is not a JSON object")
+	}
+	var p problems
+	typ := p.str(v, "type")
+	if typ == "" {
+		p.add("type is missing")
+	}
+	failed, asked := d.failed, d.asked
+	d.failed, d.asked = false, false
+	ev := event.Event{Dialect: Name, Type: typ, Line: num, Raw: line}
+	switch typ {
+	case "thinking", "text", "subagent_text":
+		ev.Kind = event.Text
+		if typ == "thinking" {
+			ev.Kind = event.Reasoning
+		}
+		ev.Text = p.str(v, "content")
+	case "tool_call", "subagent_tool_call":
+		ev.Kind = event.ToolCall
+		name := p.str(v, "name")
+		ev.Tool = &event.Tool{ID: p.str(v, "id"), Name: name, Effect: d.opt.EffectOf(name)}
+		switch a := v.Get("args"); {
+		case a.IsObject():
+			ev.Tool.Args = []byte(a.Raw)
+		case a.Exists():
+			p.add("args is not an object")
+		}
+	case "tool_result", "subagent_tool_result":
+		ev.Kind = event.ToolResult
+		out := p.str(v, "content")
+		ev.Tool = &event.Tool{ID: p.str(v, "id"), Name: p.str(v, "name"), Output: out,
+			Failed: !p.boolean(v, "success", true), Truncated: strings.HasSuffix(out, truncated)}
+	case "usage_stats":
+		ev.Kind = event.Usage
+		ev.Usage = &event.Tokens{}
+		ev.Usage.Input = p.count(v, "input_tokens", &ev.Usage.Has, event.HasInput)
+		ev.Usage.Output = p.count(v, "output_tokens", &ev.Usage.Has, event.HasOutput)
+	case "interrupt":
+		return d.interrupt(dst, ev, v, &p), p.err(typ)
+	case "ask_user":
+		d.asked = true
+		ev.Kind = event.PermissionRequest
+		ev.Permission = &event.Permission{ID: p.str(v, "tool_call_id"), Tool: "ask_user"}
+		if ev.Permission.ID == "" {
+			ev.Permission.ID = p.str(v, "interrupt_id")
+		}
+		var qs []string
+		for _, q := range v.Get("questions").Array() {
+			if s := q.Get("question"); s.Type == gjson.String {
+				qs = append(qs, s.Str)
+			}
+		}
+		ev.Permission.Reason = strings.Join(qs, "\n")
+	case "error":
+		ev.Kind, ev.Text = event.Error, p.str(v, "message")
+		end := ev
+		end.Kind, end.Text, end.Status = event.RunEnd, "", event.StatusError
+		d.failed = true
+		return append(dst, ev, end), p.err(typ)
+	case "done":
+		resp := p.str(v, "response")
+		p.str(v, "content")
+		if failed {
+			// Rule 9 of docs/runs.md: the run ended with the error; this
+			// done ends nothing (and its response, empty as a rule, is
+			// no final answer of a failed run).
+			ev.Kind, ev.Text, ev.Aside = event.Other, resp, true
+			return append(dst, ev), p.err(typ)
+		}
+		ev.Kind, ev.Text = event.Final, resp
+		end := ev
+		end.Kind, end.Text, end.Status = event.RunEnd, "", event.StatusSuccess
+		if asked {
+			end.Status = event.StatusInterrupted
+		}
+		return append(dst, ev, end), p.err(typ)
+	default: // subagent_start, subagent_end, tool_selection, summarization*, panel_dispatch_*, unknown types
+		ev.Kind = event.Other
+	}
+	if strings.HasPrefix(typ, "subagent_") {
+		ev.Sub = sub(&p, v, typ)
+	}
+	return append(dst, ev), p.err(typ)
+}
+
+// End: EvoScientist's runs are closed by event.Runs; nothing is held.
+// What the last line was matters no more: a done after the end is no
+// done right after an error or a question.
+func (d *Decoder) End(dst []event.Event) []event.Event {
+	d.failed, d.asked = false, false
+	return dst
+}
+
+// interrupt is one PermissionRequest per action the run waits on (an
+// interrupt with no action still asks: one request, without a tool).
+func (d *Decoder) interrupt(dst []event.Event, ev event.Event, v gjson.Result, p *problems) []event.Event {
+	d.asked = true
+	id := p.str(v, "interrupt_id")
+	ev.Kind = event.PermissionRequest
+	reqs := v.Get("action_requests")
+	if reqs.Exists() && !reqs.IsArray() {
+		p.add("action_requests is not a list")
+	}
+	n := 0
+	for _, r := range reqs.Array() {
+		e := ev
+		e.Permission = &event.Permission{ID: id, Tool: r.Get("name").String(), Reason: r.Get("description").String()}
+		dst = append(dst, e)
+		n++
+	}
+	if n == 0 {
+		ev.Permission = &event.Permission{ID: id}
+		dst = append(dst, ev)
+	}
+	return dst
+}
+
+// sub names a sub-agent: its instance_id (EvoScientist 0.2), else its
+// name (0.1 streams, where two instances of one sub-agent are one).
+func sub(p *problems, v gjson.Result, typ string) string {
+	if id := p.str(v, "instance_id"); id != "" {
+		return id
+	}
+	if typ == "subagent_start" || typ == "subagent_end" {
+		return p.str(v, "name")
+	}
+	return p.str(v, "subagent")
+}
+
+// problems collects what is wrong with one line's fields: the line still
+// gives its events, with the bad fields left zero.
+type problems struct{ list []string }
+
+func (p *problems) add(s string) { p.list = append(p.list, s) }
+
+func (p *problems) err(typ string) error {
+	if len(p.list) == 0 {
+		return nil
+	}
+	if typ == "" {
+		typ = "event"
+	}
+	return fmt.Errorf("evosci: %s: %s", typ, strings.Join(p.list, "; "))
+}
+
+// str is a string field; "" when absent or null, a problem when of
+// another type.
+func (p *problems) str(v gjson.Result, key string) string {
+	f := v.Get(key)
+	switch f.Type {
+	case gjson.String:
+		return f.Str
+	case gjson.Null:
+		return ""
+	}
+	p.add(key + " is not a string")
+	return ""
+}
+
+// boolean is a boolean field; def when absent.
+func (p *problems) boolean(v gjson.Result, key string, def bool) bool {
+	f := v.Get(key)
+	switch f.Type {
+	case gjson.True:
+		return true
+	case gjson.False:
+		return false
+	case gjson.Null:
+		if !f.Exists() {
+			p.add(key + " is missing")
+		}
+		return def
+	}
+	p.add(key + " is not a boolean")
+	return def
+}
+
+// count is a token count: an integer from 0 to 2^63-1.
+func (p *problems) count(v gjson.Result, key string, has *event.Has, bit event.Has) int64 {
+	f := v.Get(key)
+	if !f.Exists() || f.Type == gjson.Null {
+		return 0
+	}
+	n, err := strconv.ParseInt(f.Raw, 10, 64) // "-0" is 0
+	if f.Type != gjson.Number || err != nil || n < 0 {
+		p.add(key + " " + clip(f.Raw) + " is not a token count")
+		return 0
+	}
+	*has |= bit
+	return n
+}
+
+// clip shortens a raw value for a message.
+func clip(raw string) string {
+	if len(raw) > 40 {
+		raw = raw[:40] + "…"
+	}
+	return string(bytes.ToValidUTF8([]byte(raw), []byte("?")))
+}

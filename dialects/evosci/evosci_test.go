@@ -1,0 +1,281 @@
+package evosci
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/zevo/zevo/event"
+)
+
+// show is an event in one line, for tables.
+func show(ev event.Event) string {
+	s := ev.Kind.String()
+	switch ev.Kind {
+	case event.Prompt, event.Text, event.Reasoning, event.Final, event.Warning, event.Checkpoint, event.Error:
+		s += " " + ev.Text
+	case event.ToolCall:
+		s += fmt.Sprintf(" %s %s %s %s", ev.Tool.ID, ev.Tool.Name, ev.Tool.Effect, ev.Tool.Args)
+	case event.ToolResult:
+		out := ev.Tool.Output
+		if len(out) > 100 {
+			out = fmt.Sprintf("%d bytes", len(out))
+		}
+		s += fmt.Sprintf(" %s %s failed=%v truncated=%v %q", ev.Tool.ID, ev.Tool.Name, ev.Tool.Failed, ev.Tool.Truncated, out)
+	case event.PermissionRequest, event.PermissionDecision:
+		s += fmt.Sprintf(" %s %s %q", ev.Permission.ID, ev.Permission.Tool, ev.Permission.Reason)
+	case event.Usage:
+		s += fmt.Sprintf(" in=%d out=%d has=%d", ev.Usage.Input, ev.Usage.Output, ev.Usage.Has)
+	case event.RunEnd:
+		s += " " + string(ev.Status)
+	}
+	if ev.Sub != "" {
+		s += " sub=" + ev.Sub
+	}
+	return s
+}
+
+func decodeAll(t *testing.T, lines ...string) (shown, errs []string) {
+	t.Helper()
+	d := Dialect.NewDecoder(event.DecodeOptions{})
+	var evs []event.Event
+	for i, l := range lines {
+		n := len(evs)
+		var err error
+		evs, err = d.Decode(evs, []byte(l), i+1)
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("%d: %v", i+1, err))
+		}
+		if len(evs) == n {
+			t.Errorf("line %d gave no event", i+1)
+		}
+	}
+	evs = d.End(evs)
+	for _, ev := range evs {
+		if ev.Dialect != Name || ev.Line == 0 || len(ev.Raw) == 0 || ev.Run != "" {
+			t.Errorf("%s: dialect %q, line %d, raw %q, run %q", show(ev), ev.Dialect, ev.Line, ev.Raw, ev.Run)
+		}
+		shown = append(shown, show(ev))
+	}
+	return shown, errs
+}
+
+func same(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("%s:\n got: %s\nwant: %s", what, strings.Join(got, "\n      "), strings.Join(want, "\n      "))
+	}
+}
+
+func lines(t *testing.T, file string) []string {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSpace(string(data)), "\n")
+}
+
+func TestDecodeBadlyTypedFieldsGivesEventsAndErrors(t *testing.T) {
+	got, errs := decodeAll(t, lines(t, "../../testdata/hostile/wrong-types.evosci.jsonl")...)
+	same(t, "events", got, []string{
+		`tool_result c1 read_file failed=false truncated=false "x"`,
+		"text ",
+		"tool_call c2  unknown {}",
+		"usage in=0 out=3 has=2",
+		`permission_request i1  ""`,
+		"final ",
+		"run_end interrupted", // a done with a bad response still ends its run; right after an interrupt
+
+		"reasoning ",
+		"error ",
+		"run_end error",
+		"text fine",
+	})
+	same(t, "errors", errs, []string{
+		"1: evosci: tool_result: success is not a boolean",
+		"2: evosci: text: content is not a string",
+		"3: evosci: tool_call: name is not a string",
+		`4: evosci: usage_stats: input_tokens "12" is not a token count`,
+		"5: evosci: interrupt: action_requests is not a list",
+		"6: evosci: done: response is not a string",
+		"7: evosci: thinking: content is not a string",
+		"8: evosci: error: message is not a string",
+	})
+}
+
+func TestDecodeLinesNotOfEvoScientistsShape(t *testing.T) {
+	got, errs := decodeAll(t,
+		`[1]`,
+		`{}`,
+		`{"type": 5}`,
+		`{"type": "brand_new", "x": 1}`,
+		`{"type": "tool_call", "name": "execute", "args": 42, "id": "c"}`,
+		`{"type": "tool_result", "name": "execute", "content": "x", "id": "c"}`,
+		`{"type": "usage_stats", "input_tokens": 18446744073709551616, "output_tokens": 1.5}`,
+		`{"type": "usage_stats", "input_tokens": -0, "output_tokens": 1}`,
+	)
+	same(t, "events", got, []string{
+		"other", "other", "other",
+		"other", // a type newer than the decoder is kept
+		"tool_call c execute shell ",
+		`tool_result c execute failed=false truncated=false "x"`,
+		"usage in=0 out=0 has=0",
+		"usage in=0 out=1 has=3", // -0 is 0
+	})
+	same(t, "errors", errs, []string{
+		"1: evosci: the line is not a JSON object",
+		"2: evosci: event: type is missing",
+		"3: evosci: event: type is not a string; type is missing",
+		"5: evosci: tool_call: args is not an object",
+		"6: evosci: tool_result: success is missing",
+		"7: evosci: usage_stats: input_tokens 18446744073709551616 is not a token count; output_tokens 1.5 is not a token count",
+	})
+}
+
+func TestDecodeEveryEvoScientistType(t *testing.T) {
+	got, errs := decodeAll(t, lines(t, "../../testdata/golden/evosci-all-types/input.jsonl")...)
+	same(t, "events", got, []string{
+		"reasoning Plan: read, then write. é中🚀",
+		"other", // tool_selection
+		`tool_call call_1 read_file read {"path": "README.md", "limit": 18446744073709551615}`,
+		`tool_result call_1 read_file failed=false truncated=false "# Title\n<html> & more"`,
+		`tool_call call_2 task unknown {"description": "survey", "subagent_type": "researcher"}`,
+		"other sub=inst_1",
+		`tool_call sub_1 web_search network {"query": "attention"} sub=inst_1`,
+		`tool_result sub_1 web_search failed=false truncated=false "3 hits" sub=inst_1`,
+		"text Found 3 papers. sub=inst_1",
+		"other sub=inst_1",
+		`tool_result call_2 task failed=false truncated=false "Found 3 papers."`,
+		"other", "other", "other", // summarization_start, summarization, panel_dispatch_start
+		"usage in=5123 out=388 has=3",
+		`tool_call call_3 execute shell {"command": "pytest -q"}`,
+		`tool_result call_3 execute failed=true truncated=true "2016 bytes"`,
+		`permission_request call_4 ask_user "Which file?"`,
+		"text Done — notes.md ",
+		"text summarizes attention.",
+		"usage in=100 out=20 has=3",
+		"final Done — notes.md summarizes attention.",
+		"run_end success", // the question was answered: the run went on
+	})
+	same(t, "errors", errs, nil)
+}
+
+// --no-auto-mode: the run stops at the question; its done says so.
+func TestDoneRightAfterAQuestionEndsTheRunInterrupted(t *testing.T) {
+	got, _ := decodeAll(t, lines(t, "../../testdata/golden/evosci-interrupt/input.jsonl")...)
+	same(t, "events", got, []string{
+		`tool_call call_1 write_file write {"path": "notes.md", "content": "..."}`,
+		`tool_call call_2 execute shell {"command": "make"}`,
+		`tool_call call_3 write_file write {"path": "b.md", "content": "..."}`,
+		`permission_request int_7 write_file "Write notes.md"`,
+		`permission_request int_7 write_file ""`,
+		`permission_request int_7 execute "Run make"`,
+		`permission_request int_7 fetch_url "Fetch"`,
+		`permission_request int_7 custom_tool ""`,
+		"final ",
+		"run_end interrupted",
+	})
+}
+
+// Rule 9 of docs/runs.md: a done right after the error that ended a run
+// ends nothing more.
+func TestDoneRightAfterAnErrorEndsNothing(t *testing.T) {
+	got, _ := decodeAll(t,
+		`{"type": "text", "content": "a"}`,
+		`{"type": "error", "message": "boom"}`,
+		`{"type": "done", "content": "", "response": ""}`,
+		`{"type": "text", "content": "b"}`,
+		`{"type": "error", "message": "again"}`,
+		`{"type": "text", "content": "c"}`,
+		`{"type": "done", "content": "c", "response": "c"}`,
+	)
+	same(t, "events", got, []string{
+		"text a", "error boom", "run_end error",
+		"other", // no Final, no second RunEnd
+		"text b", "error again", "run_end error",
+		"text c", "final c", "run_end success", // not right after the error: a run of its own
+	})
+}
+
+func TestDetect(t *testing.T) {
+	for line, want := range map[string]event.Certainty{
+		`{"type": "text", "content": "a"}`:                   event.Maybe,
+		`{"type": "error", "message": "x"}`:                  event.Maybe, // Codex writes it too
+		`{"type": "panel_dispatch_start", "eval_id": "e"}`:   event.Maybe,
+		`{"schemaVersion": 2, "type": "text", "delta": "a"}`: event.No,
+		`{"type": "assistant", "message": {}}`:               event.No,
+		`{"type": 5}`:                                        event.No,
+		`{}`:                                                 event.No,
+		`not json`:                                           event.No,
+	} {
+		if got := Detect([]byte(line)); got != want {
+			t.Errorf("%s: %v, want %v", line, got, want)
+		}
+	}
+}
+
+func TestHugeOutputAndCutAtEveryLine(t *testing.T) {
+	big := strings.Repeat("y", 5<<20)
+	ls := []string{
+		`{"type": "tool_call", "name": "read_file", "args": {"path": "a"}, "id": "c1"}`,
+		`{"type": "tool_result", "name": "read_file", "content": "` + big + `", "success": true, "id": "c1"}`,
+		`{"type": "usage_stats", "input_tokens": 10, "output_tokens": 2}`,
+		`{"type": "done", "content": "ok", "response": "ok"}`,
+	}
+	for cut := 0; cut <= len(ls); cut++ {
+		d := Dialect.NewDecoder(event.DecodeOptions{})
+		var runs event.Runs
+		var evs []event.Event
+		for i, l := range ls[:cut] {
+			var err error
+			if evs, err = d.Decode(evs[:0], []byte(l), i+1); err != nil {
+				t.Fatal(err)
+			}
+			for j := range evs {
+				if evs[j].Kind == event.ToolResult && len(evs[j].Tool.Output) != len(big) {
+					t.Errorf("output of %d bytes, want %d", len(evs[j].Tool.Output), len(big))
+				}
+				runs.Place(&evs[j])
+			}
+		}
+		last := runs.End()
+		switch {
+		case cut == 0 && runs.Count() != 0:
+			t.Errorf("cut 0: %d runs", runs.Count())
+		case cut > 0 && cut < len(ls) && (last == nil || last.Status != event.StatusIncomplete || last.Cut != event.CutEndOfInput):
+			t.Errorf("cut after %d lines: %+v", cut, last)
+		case cut == len(ls) && (last != nil || runs.Count() != 1):
+			t.Errorf("whole run: %+v, %d runs", last, runs.Count())
+		}
+	}
+}
+
+// The translation table (mappings/evosci-to-zero.json) gives Zero's
+// sideEffect by EvoScientist's tool names; the model's effects table must
+// say the same, but for the names it does not list yet.
+func TestEffectsAgreeWithTheMappingTable(t *testing.T) {
+	data, err := os.ReadFile("../../mappings/evosci-to-zero.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct{ SideEffects map[string]event.Effect }
+	if err := json.Unmarshal(data, &m); err != nil || len(m.SideEffects) == 0 {
+		t.Fatalf("%v, %d side effects", err, len(m.SideEffects))
+	}
+	missing := map[string]bool{} // none: every EvoScientist tool the mapping names is in effects.json
+	for name, want := range m.SideEffects {
+		got := (event.DecodeOptions{}).EffectOf(name)
+		switch {
+		case missing[name] && got == want:
+			t.Errorf("%s: event/effects.json lists it now: take it out of missing", name)
+		case missing[name]:
+			if got != event.EffectUnknown {
+				t.Errorf("%s: %s, the mapping says %s", name, got, want)
+			}
+		case got != want:
+			t.Errorf("%s: %s, the mapping says %s", name, got, want)
+		}
+	}
+}

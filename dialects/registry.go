@@ -1,0 +1,53 @@
+// Package dialects is the registry of the agents' stream formats zevo
+// reads: each dialect is a folder here, and the one list below names it.
+// Adding a dialect is a folder and a line in All (CONTRIBUTING.md has the
+// checklist).
+package dialects
+
+import (
+	"github.com/zevo/zevo/dialects/claude"
+	"github.com/zevo/zevo/dialects/codex"
+	"github.com/zevo/zevo/dialects/cursor"
+	"github.com/zevo/zevo/dialects/evosci"
+	"github.com/zevo/zevo/dialects/opencode"
+	"github.com/zevo/zevo/dialects/zero"
+	"github.com/zevo/zevo/event"
+)
+
+// All is every dialect, in the order in which a line that several may
+// have written goes to the first (when the input's lines before it do not
+// decide): EvoScientist before Codex for a bare {"type":"error"}, Cursor
+// before Claude Code for the bare system and user lines a Cursor stream
+// starts with (Claude Code's own lines are all told by their fields).
+var All = []*event.Dialect{
+	zero.Dialect,
+	evosci.Dialect,
+	cursor.Dialect,
+	claude.Dialect,
+	codex.Dialect,
+	opencode.Dialect,
+}
+
+// Fallback reads a JSON object no dialect claims at the start of an input:
+// EvoScientist, whose decoder keeps an unknown type as an Other event.
+var Fallback = evosci.Dialect
+
+// ByName finds a dialect by its name or an alias.
+func ByName(name string) (*event.Dialect, bool) {
+	for _, d := range All {
+		if d.Name == name {
+			return d, true
+		}
+		for _, a := range d.Aliases {
+			if a == name {
+				return d, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// NewInput reads one input's lines through every dialect.
+func NewInput(opt event.DecodeOptions) *event.Input {
+	return event.NewInput(All, Fallback, opt)
+}

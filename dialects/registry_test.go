@@ -1,0 +1,73 @@
+package dialects
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/zevo/zevo/event"
+)
+
+// Every line of every real capture goes to its own agent's dialect when
+// the whole registry reads it, and every run ends as the capture's agent
+// ended it or is closed at the end of the input.
+func TestRegistryReadsEveryCaptureAsItsAgent(t *testing.T) {
+	files, err := filepath.Glob("../testdata/captures/*/*.jsonl")
+	if err != nil || len(files) < 8 {
+		t.Fatalf("%d captures: %v", len(files), err)
+	}
+	for _, f := range files {
+		agent := filepath.Base(filepath.Dir(f))
+		want, ok := ByName(agent)
+		if !ok {
+			t.Fatalf("%s: no dialect named %s", f, agent)
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := NewInput(event.DecodeOptions{})
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		sc.Buffer(nil, 64<<20)
+		events := 0
+		for num := 1; sc.Scan(); num++ {
+			line := bytes.TrimSpace(sc.Bytes())
+			if len(line) == 0 {
+				continue
+			}
+			in.Line(line, num, func(ev *event.Event, st event.Step) {
+				if ev == nil {
+					return
+				}
+				events++
+				if ev.Dialect != want.Name {
+					t.Errorf("%s:%d: read as %s", f, num, ev.Dialect)
+				}
+			})
+		}
+		in.End(func(*event.Event, event.Step) {})
+		if events == 0 || in.Runs() == 0 {
+			t.Errorf("%s: %d events, %d runs", f, events, in.Runs())
+		}
+	}
+}
+
+func TestByNameKnowsNamesAndAliases(t *testing.T) {
+	seen := map[string]bool{}
+	for _, d := range All {
+		for _, n := range append([]string{d.Name}, d.Aliases...) {
+			if seen[n] {
+				t.Errorf("%s names two dialects", n)
+			}
+			seen[n] = true
+			if got, ok := ByName(n); !ok || got != d {
+				t.Errorf("ByName(%s) = %v", n, got)
+			}
+		}
+	}
+	if _, ok := ByName("nope"); ok {
+		t.Error("an unknown name found")
+	}
+}

@@ -1,0 +1,338 @@
+// Package zero is the dialect of Zero's stream-json: its output events
+// (schemaVersion 1 and 2) and its input events (message, prompt). See
+// doc.md for what each line becomes.
+package zero
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/event"
+)
+
+// Name is the dialect's name.
+const Name = "zero"
+
+// Dialect is Zero's stream-json.
+var Dialect = &event.Dialect{
+	Name:       Name,
+	Aliases:    []string{"zero@2", "zero@1", "zero-input"},
+	Detect:     Detect,
+	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return &Decoder{opt: opt} },
+}
+
+// Detect: every Zero line, input or output, carries schemaVersion, and no
+// other producer writes it (whatever its value: a wrong version is still
+// a Zero line, for validation to report).
+func Detect(line []byte) event.Certainty {
+	if gjson.GetBytes(line, "schemaVersion").Exists() {
+		return event.Sure
+	}
+	return event.No
+}
+
+// Decoder decodes one input's Zero lines.
+type Decoder struct {
+	opt event.DecodeOptions
+	// input is the last Zero input line (message, prompt) of a run of
+	// them not closed yet: input events are the user's side of a run and
+	// form a run of their own, ended (StatusEnded) where the output starts
+	// or the input ends.
+	input *event.Event
+	// open: an output run has begun and has had no run_end; an input
+	// event then steers it (a Prompt of that run), it starts no run.
+	open bool
+}
+
+// Decode appends the events of one line.
+func (d *Decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event, error) {
+	v := gjson.ParseBytes(line)
+	if !v.IsObject() {
+		return append(dst, event.Event{Kind: event.Other, Dialect: Name, Line: num, Raw: line}),
+			fmt.Errorf("zero: the line is not a JSON object")
+	}
+	var p problems
+	typ := p.str(v, "type")
+	base := event.Event{Dialect: Name, Type: typ, Line: num, Raw: line}
+	switch sv := v.Get("schemaVersion"); {
+	case sv.Raw == "1" || sv.Raw == "2":
+	case !sv.Exists():
+		p.add("schemaVersion is missing")
+	default:
+		p.add("schemaVersion " + clip(sv.Raw) + " is not 1 or 2")
+	}
+
+	if typ == "message" || typ == "prompt" {
+		ev := base
+		ev.Kind, ev.Text = event.Prompt, p.str(v, "content")
+		if !d.open {
+			last := ev
+			d.input = &last
+		}
+		return append(dst, ev), p.err(typ)
+	}
+	dst = d.endInput(dst)
+	d.open = typ != "run_end"
+	if base.Run = p.str(v, "runId"); base.Run == "" && !v.Get("runId").Exists() {
+		p.add("runId is missing")
+	}
+	ev := base
+	switch typ {
+	case "run_start":
+		ev.Kind = event.RunStart
+		ev.Session, ev.Cwd, ev.Provider = p.str(v, "sessionId"), p.str(v, "cwd"), p.str(v, "provider")
+		if ev.Model = p.str(v, "model"); ev.Model == "" {
+			ev.Model = p.str(v, "apiModel")
+		}
+	case "text", "reasoning":
+		ev.Kind = event.Text
+		if typ == "reasoning" {
+			ev.Kind = event.Reasoning
+		}
+		ev.Text = p.str(v, "delta")
+	case "tool_call":
+		ev.Kind = event.ToolCall
+		name := p.str(v, "name")
+		ev.Tool = &event.Tool{ID: p.str(v, "id"), Name: name, Effect: d.effect(&p, v, name)}
+		if a := v.Get("args"); a.Exists() {
+			ev.Tool.Args = []byte(a.Raw)
+		}
+	case "tool_result":
+		ev.Kind = event.ToolResult
+		st := p.str(v, "status")
+		if st != "" && st != "ok" && st != "error" {
+			p.add("status " + strconv.Quote(st) + " is not ok or error")
+		}
+		ev.Tool = &event.Tool{ID: p.str(v, "id"), Name: p.str(v, "name"), Failed: st == "error",
+			Output: p.str(v, "output"), Truncated: p.boolean(v, "truncated")}
+	case "permission_request", "permission_decision", "permission":
+		ev.Kind, ev.Permission = permission(&p, v, typ)
+	case "usage":
+		ev.Kind = event.Usage
+		ev.Usage = &event.Tokens{}
+		ev.Usage.Input = p.count(v, "promptTokens", &ev.Usage.Has, event.HasInput)
+		ev.Usage.Output = p.count(v, "completionTokens", &ev.Usage.Has, event.HasOutput)
+		p.count(v, "totalTokens", nil, 0) // Total() is recomputed; the stated one stays in Raw
+		if c := v.Get("costUsd"); c.Exists() {
+			if f, ok := cost(c); ok {
+				ev.Usage.CostUSD = &f
+			} else {
+				p.add("costUsd " + clip(c.Raw) + " is not a cost in USD")
+			}
+		}
+	case "final":
+		ev.Kind, ev.Text = event.Final, p.str(v, "text")
+	case "warning":
+		ev.Kind, ev.Text = event.Warning, p.str(v, "message")
+	case "error":
+		ev.Kind, ev.Text, ev.Code = event.Error, p.str(v, "message"), p.str(v, "code")
+	case "checkpoint":
+		ev.Kind, ev.Text = event.Checkpoint, checkpoint(v.Get("checkpoint"))
+	case "run_end":
+		ev.Kind = event.RunEnd
+		ev.Status = Status(p.str(v, "status"))
+		if c := v.Get("exitCode"); c.Exists() {
+			if n, err := strconv.Atoi(c.Raw); err == nil && c.Type == gjson.Number {
+				ev.ExitCode = &n
+			} else {
+				p.add("exitCode " + clip(c.Raw) + " is not an integer")
+			}
+		}
+	default: // restore (reserved), and types newer than this decoder
+		ev.Kind = event.Other
+	}
+	return append(dst, ev), p.err(typ)
+}
+
+// End ends a run of input events still open; Zero's output runs are
+// closed by event.Runs.
+func (d *Decoder) End(dst []event.Event) []event.Event {
+	d.open = false
+	return d.endInput(dst)
+}
+
+// endInput ends the open run of input events, on its last line.
+func (d *Decoder) endInput(dst []event.Event) []event.Event {
+	if d.input == nil {
+		return dst
+	}
+	ev := *d.input
+	d.input = nil
+	ev.Kind, ev.Text, ev.Status = event.RunEnd, "", event.StatusEnded
+	return append(dst, ev)
+}
+
+// Status is the model's status of a run_end status. Zero's own: success
+// (exit 0), error (2, 3), incomplete (4), interrupted (130: a signal),
+// spec_review_required (0: the run stopped for the user to review a
+// spec). A status Zero does not write, or none, is StatusEnded.
+func Status(s string) event.Status {
+	switch s {
+	case "success":
+		return event.StatusSuccess
+	case "error":
+		return event.StatusError
+	case "incomplete":
+		return event.StatusIncomplete
+	case "interrupted", "cancelled":
+		return event.StatusCancelled
+	case "spec_review_required":
+		return event.StatusInterrupted
+	}
+	return event.StatusEnded
+}
+
+// effect is the tool call's sideEffect as Zero states it; the tool's name
+// through the effects table when it states none.
+func (d *Decoder) effect(p *problems, v gjson.Result, name string) event.Effect {
+	switch se := p.str(v, "sideEffect"); se {
+	case "":
+		return d.opt.EffectOf(name)
+	case "read", "write", "shell", "network", "none", "unknown":
+		return event.Effect(se)
+	default:
+		p.add("sideEffect " + strconv.Quote(se) + " is not read, write, shell, network, none or unknown")
+		return event.EffectUnknown
+	}
+}
+
+// permission decodes the three permission events. Zero names the type by
+// action: prompt gives permission_request; allow, deny and cancel give
+// permission_decision; any other action gives permission, which is read
+// as a decision by permissionGranted. The sandbox's block (v2) or
+// violation (v1) object stays in Raw; its reason is the request's reason
+// when the event has none of its own.
+func permission(p *problems, v gjson.Result, typ string) (event.Kind, *event.Permission) {
+	pm := &event.Permission{ID: p.str(v, "id"), Tool: p.str(v, "name"), Reason: p.str(v, "reason")}
+	if pm.Reason == "" {
+		for _, k := range [...]string{"block", "violation"} {
+			if r := v.Get(k + ".reason"); r.Type == gjson.String {
+				pm.Reason = r.Str
+				break
+			}
+		}
+	}
+	if typ == "permission_decision" {
+		if r := p.str(v, "decisionReason"); r != "" {
+			pm.Reason = r
+		}
+	}
+	switch action := p.str(v, "action"); {
+	case typ == "permission_request" || action == "prompt":
+		return event.PermissionRequest, pm
+	case action == "allow":
+		pm.Decision = event.Allowed
+	case action == "deny":
+		pm.Decision = event.Denied
+	case action == "cancel":
+		pm.Decision = event.Cancelled
+	case p.boolean(v, "permissionGranted"):
+		pm.Decision = event.Allowed
+	default:
+		pm.Decision = event.Denied
+	}
+	return event.PermissionDecision, pm
+}
+
+// checkpoint is a checkpoint's summary: its sequence, tool and files.
+func checkpoint(c gjson.Result) string {
+	if !c.IsObject() {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "checkpoint %s", c.Get("sequence").String())
+	if t := c.Get("tool").String(); t != "" {
+		fmt.Fprintf(&b, " before %s", t)
+	}
+	var files []string
+	for _, f := range c.Get("files").Array() {
+		files = append(files, f.String())
+	}
+	if len(files) > 0 {
+		b.WriteString(": " + strings.Join(files, ", "))
+	}
+	return b.String()
+}
+
+// cost is a stated cost: a finite number, not negative.
+func cost(c gjson.Result) (float64, bool) {
+	if c.Type != gjson.Number {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(c.Raw, 64)
+	return f, err == nil && f >= 0
+}
+
+// problems collects what is wrong with one line's fields: the line still
+// gives its events, with the bad fields left zero.
+type problems struct{ list []string }
+
+func (p *problems) add(s string) { p.list = append(p.list, s) }
+
+func (p *problems) err(typ string) error {
+	if len(p.list) == 0 {
+		return nil
+	}
+	if typ == "" {
+		typ = "event"
+	}
+	return fmt.Errorf("zero: %s: %s", typ, strings.Join(p.list, "; "))
+}
+
+// str is a string field; "" when absent or null, a problem when of
+// another type.
+func (p *problems) str(v gjson.Result, key string) string {
+	f := v.Get(key)
+	switch f.Type {
+	case gjson.String:
+		return f.Str
+	case gjson.Null:
+		if key == "type" {
+			p.add("type is missing")
+		}
+		return ""
+	}
+	p.add(key + " is not a string")
+	return ""
+}
+
+func (p *problems) boolean(v gjson.Result, key string) bool {
+	f := v.Get(key)
+	switch f.Type {
+	case gjson.True:
+		return true
+	case gjson.False, gjson.Null:
+		return false
+	}
+	p.add(key + " is not a boolean")
+	return false
+}
+
+// count is a token count: an integer from 0 to 2^63-1. has, when not
+// nil, gets bit when the count is stated.
+func (p *problems) count(v gjson.Result, key string, has *event.Has, bit event.Has) int64 {
+	f := v.Get(key)
+	if !f.Exists() || f.Type == gjson.Null {
+		return 0
+	}
+	n, err := strconv.ParseInt(f.Raw, 10, 64) // "-0" is 0
+	if f.Type != gjson.Number || err != nil || n < 0 {
+		p.add(key + " " + clip(f.Raw) + " is not a token count")
+		return 0
+	}
+	if has != nil {
+		*has |= bit
+	}
+	return n
+}
+
+// clip shortens a raw value for a message.
+func clip(raw string) string {
+	if len(raw) > 40 {
+		raw = raw[:40] + "…"
+	}
+	return string(bytes.ToValidUTF8([]byte(raw), []byte("?")))
+}

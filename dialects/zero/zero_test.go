@@ -1,0 +1,289 @@
+package zero
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/zevo/zevo/event"
+)
+
+// show is an event in one line, for tables.
+func show(ev event.Event) string {
+	s := ev.Kind.String()
+	switch ev.Kind {
+	case event.RunStart:
+		s += fmt.Sprintf(" %s %s %s %s", ev.Session, ev.Model, ev.Cwd, ev.Provider)
+	case event.Prompt, event.Text, event.Reasoning, event.Final, event.Warning, event.Checkpoint:
+		s += " " + ev.Text
+	case event.Error:
+		s += fmt.Sprintf(" %s: %s", ev.Code, ev.Text)
+	case event.ToolCall:
+		s += fmt.Sprintf(" %s %s %s %s", ev.Tool.ID, ev.Tool.Name, ev.Tool.Effect, ev.Tool.Args)
+	case event.ToolResult:
+		s += fmt.Sprintf(" %s %s failed=%v truncated=%v %q", ev.Tool.ID, ev.Tool.Name, ev.Tool.Failed, ev.Tool.Truncated, ev.Tool.Output)
+	case event.PermissionRequest, event.PermissionDecision:
+		s += fmt.Sprintf(" %s %s %d %q", ev.Permission.ID, ev.Permission.Tool, ev.Permission.Decision, ev.Permission.Reason)
+	case event.Usage:
+		s += fmt.Sprintf(" in=%d out=%d has=%d", ev.Usage.Input, ev.Usage.Output, ev.Usage.Has)
+		if ev.Usage.CostUSD != nil {
+			s += fmt.Sprintf(" cost=%v", *ev.Usage.CostUSD)
+		}
+	case event.RunEnd:
+		s += " " + string(ev.Status)
+		if ev.ExitCode != nil {
+			s += fmt.Sprintf(" exit=%d", *ev.ExitCode)
+		}
+	}
+	if ev.Run != "" {
+		s += " @" + ev.Run
+	}
+	return s
+}
+
+// decodeAll decodes lines with one decoder, checks what every event
+// carries, and returns the events shown and the errors.
+func decodeAll(t *testing.T, lines ...string) (shown, errs []string) {
+	t.Helper()
+	d := Dialect.NewDecoder(event.DecodeOptions{})
+	var evs []event.Event
+	for i, l := range lines {
+		n := len(evs)
+		var err error
+		evs, err = d.Decode(evs, []byte(l), i+1)
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("%d: %v", i+1, err))
+		}
+		if len(evs) == n {
+			t.Errorf("line %d gave no event", i+1)
+		}
+	}
+	evs = d.End(evs)
+	for _, ev := range evs {
+		if ev.Dialect != Name || ev.Line == 0 || len(ev.Raw) == 0 {
+			t.Errorf("%s: dialect %q, line %d, raw %q", show(ev), ev.Dialect, ev.Line, ev.Raw)
+		}
+		shown = append(shown, show(ev))
+	}
+	return shown, errs
+}
+
+func same(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("%s:\n got: %s\nwant: %s", what, strings.Join(got, "\n      "), strings.Join(want, "\n      "))
+	}
+}
+
+func TestDecodeBadlyTypedFieldsGivesEventsAndErrors(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/hostile/wrong-types.zero.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, errs := decodeAll(t, strings.Split(strings.TrimSpace(string(data)), "\n")...)
+	same(t, "events", got, []string{
+		"run_start   /w p @run_1",
+		`tool_result c1 bash failed=false truncated=false "x" @run_1`,
+		"text  @run_1",
+		"usage in=0 out=1 has=2 @run_1",
+		`permission_request  bash 0 "r" @run_1`,
+		"error x:  @run_1",
+		"tool_call c2  unknown {} @run_1",
+		"final  @run_1",
+		"run_end success @run_1", // a bad exitCode does not keep the run from ending
+		"run_end success exit=0 @run_1",
+	})
+	same(t, "errors", errs, []string{
+		"2: zero: tool_result: status is not a string",
+		"3: zero: text: delta is not a string",
+		"4: zero: usage: promptTokens \"12\" is not a token count",
+		"5: zero: permission_request: id is not a string",
+		"6: zero: error: message is not a string",
+		"7: zero: tool_call: name is not a string",
+		"8: zero: final: text is not a string",
+		"9: zero: run_end: exitCode \"0\" is not an integer",
+	})
+}
+
+func TestDecodeLinesNotOfZerosShape(t *testing.T) {
+	got, errs := decodeAll(t,
+		`[1, 2]`,
+		`{"schemaVersion": 2}`,
+		`{"schemaVersion": 3, "type": "text", "runId": "r", "delta": "v3"}`,
+		`{"schemaVersion": "2", "type": "text", "runId": "r", "delta": "s"}`,
+		`{"schemaVersion": 2, "type": "tool_call", "runId": "r", "id": "c", "name": "x", "sideEffect": "delete"}`,
+		`{"schemaVersion": 2, "type": "tool_result", "runId": "r", "id": "c", "status": "maybe", "truncated": "no"}`,
+		`{"schemaVersion": 2, "type": "usage", "runId": "r", "promptTokens": 18446744073709551616, "completionTokens": -1, "totalTokens": 1.5, "costUsd": -2}`,
+		`{"schemaVersion": 2, "type": "brand_new", "runId": "r"}`,
+		`{"schemaVersion": 2, "type": "restore", "runId": "r", "checkpoint": {}}`,
+	)
+	same(t, "events", got, []string{
+		"other",
+		"other",
+		"text v3 @r",
+		"text s @r",
+		"tool_call c x unknown  @r",
+		`tool_result c  failed=false truncated=false "" @r`,
+		"usage in=0 out=0 has=0 @r",
+		"other @r", // a type newer than the decoder is kept, not dropped
+		"other @r", // restore is reserved: Zero writes none yet
+	})
+	same(t, "errors", errs, []string{
+		"1: zero: the line is not a JSON object",
+		"2: zero: event: type is missing; runId is missing",
+		"3: zero: text: schemaVersion 3 is not 1 or 2",
+		`4: zero: text: schemaVersion "2" is not 1 or 2`,
+		`5: zero: tool_call: sideEffect "delete" is not read, write, shell, network, none or unknown`,
+		`6: zero: tool_result: status "maybe" is not ok or error; truncated is not a boolean`,
+		"7: zero: usage: promptTokens 18446744073709551616 is not a token count; completionTokens -1 is not a token count; totalTokens 1.5 is not a token count; costUsd -2 is not a cost in USD",
+	})
+}
+
+func TestDecodeEveryZeroType(t *testing.T) {
+	got, errs := decodeAll(t,
+		`{"apiModel":"gpt-4.1-x","cwd":"/repo","provider":"openai","runId":"r1","schemaVersion":2,"sessionId":"s1","type":"run_start"}`,
+		`{"delta":"Thinking...","runId":"r1","schemaVersion":2,"type":"reasoning"}`,
+		`{"delta":"Hello","runId":"r1","schemaVersion":2,"type":"text"}`,
+		`{"args":{"path":"README.md"},"id":"c1","name":"read_file","runId":"r1","schemaVersion":2,"sideEffect":"read","type":"tool_call"}`,
+		`{"id":"c0","name":"write_todos","runId":"r1","schemaVersion":2,"sideEffect":"none","type":"tool_call"}`,
+		`{"id":"c2","name":"Bash","runId":"r1","schemaVersion":2,"type":"tool_call"}`,
+		`{"checkpoint":{"files":["a.go","b.go"],"sequence":3,"tool":"write_file"},"runId":"r1","schemaVersion":2,"type":"checkpoint"}`,
+		`{"action":"prompt","id":"c2","name":"bash","permission":"prompt","permissionGranted":false,"risk":{"level":"critical"},"block":{"code":"network","reason":"network access requires approval"},"runId":"r1","schemaVersion":2,"sideEffect":"shell","type":"permission_request"}`,
+		`{"action":"allow","decisionReason":"approved in TUI","id":"c2","name":"bash","permission":"prompt","permissionGranted":true,"risk":{},"runId":"r1","schemaVersion":2,"type":"permission_decision"}`,
+		`{"action":"deny","id":"c3","name":"bash","permissionGranted":false,"risk":{},"runId":"r1","schemaVersion":2,"type":"permission_decision"}`,
+		`{"action":"cancel","id":"c4","name":"bash","permissionGranted":false,"risk":{},"runId":"r1","schemaVersion":2,"type":"permission_decision"}`,
+		`{"action":"auto","id":"c5","name":"read_file","permissionGranted":true,"risk":{},"runId":"r1","schemaVersion":2,"type":"permission"}`,
+		`{"id":"c1","name":"read_file","output":"abc\n[truncated]","runId":"r1","schemaVersion":2,"status":"ok","truncated":true,"type":"tool_result"}`,
+		`{"id":"c2","output":"denied","runId":"r1","schemaVersion":2,"status":"error","truncated":false,"type":"tool_result"}`,
+		`{"completionTokens":8,"costUsd":0.0125,"promptTokens":12,"runId":"r1","schemaVersion":2,"totalTokens":20,"type":"usage"}`,
+		`{"message":"slow","runId":"r1","schemaVersion":2,"type":"warning"}`,
+		`{"runId":"r1","schemaVersion":2,"text":"Done.","type":"final"}`,
+		`{"code":"incomplete","message":"stopped early","recoverable":false,"runId":"r1","schemaVersion":2,"type":"error"}`,
+		`{"exitCode":4,"runId":"r1","schemaVersion":2,"status":"incomplete","type":"run_end"}`,
+	)
+	same(t, "events", got, []string{
+		"run_start s1 gpt-4.1-x /repo openai @r1", // apiModel when model is missing
+		"reasoning Thinking... @r1",
+		"text Hello @r1",
+		`tool_call c1 read_file read {"path":"README.md"} @r1`,
+		"tool_call c0 write_todos none  @r1", // Zero's sideEffect wins over the table
+		"tool_call c2 Bash shell  @r1",       // no sideEffect: the table's
+		"checkpoint checkpoint 3 before write_file: a.go, b.go @r1",
+		`permission_request c2 bash 0 "network access requires approval" @r1`, // the block's reason
+		`permission_decision c2 bash 1 "approved in TUI" @r1`,
+		`permission_decision c3 bash 2 "" @r1`,
+		`permission_decision c4 bash 3 "" @r1`,
+		`permission_decision c5 read_file 1 "" @r1`,
+		`tool_result c1 read_file failed=false truncated=true "abc\n[truncated]" @r1`,
+		`tool_result c2  failed=true truncated=false "denied" @r1`,
+		"usage in=12 out=8 has=3 cost=0.0125 @r1",
+		"warning slow @r1",
+		"final Done. @r1",
+		"error incomplete: stopped early @r1",
+		"run_end incomplete exit=4 @r1",
+	})
+	same(t, "errors", errs, nil)
+}
+
+func TestDecodeV1ViolationGivesTheReason(t *testing.T) {
+	got, errs := decodeAll(t,
+		`{"action":"prompt","id":"c1","name":"bash","permissionGranted":false,"risk":{},"runId":"r","schemaVersion":1,"type":"permission_request","violation":{"code":"policy_denied","reason":"outside the workspace"}}`)
+	same(t, "events", got, []string{`permission_request c1 bash 0 "outside the workspace" @r`})
+	same(t, "errors", errs, nil)
+}
+
+func TestRunEndStatuses(t *testing.T) {
+	for zs, want := range map[string]event.Status{
+		"success": event.StatusSuccess, "error": event.StatusError, "incomplete": event.StatusIncomplete,
+		"interrupted": event.StatusCancelled, "spec_review_required": event.StatusInterrupted,
+		"": event.StatusEnded, "odd": event.StatusEnded,
+	} {
+		if got := Status(zs); got != want {
+			t.Errorf("%q: %q, want %q", zs, got, want)
+		}
+	}
+}
+
+// Zero's input events are the user's side: a run of their own, ended
+// where Zero's output starts, or where the input ends.
+func TestInputEventsEndTheirRunWhereOutputStarts(t *testing.T) {
+	got, _ := decodeAll(t,
+		`{"content":"Inspect this repo.","role":"user","schemaVersion":2,"type":"message"}`,
+		`{"content":"Return only blockers.","schemaVersion":2,"type":"prompt"}`,
+		`{"runId":"r1","schemaVersion":2,"type":"run_start"}`,
+		`{"content":"steer","schemaVersion":2,"type":"prompt"}`,
+		`{"exitCode":0,"runId":"r1","schemaVersion":2,"status":"success","type":"run_end"}`,
+		`{"content":"again","schemaVersion":2,"type":"prompt"}`,
+	)
+	same(t, "events", got, []string{
+		"prompt Inspect this repo.",
+		"prompt Return only blockers.",
+		"run_end ended",
+		"run_start     @r1",
+		"prompt steer", // inside an output run: it steers that run
+		"run_end success exit=0 @r1",
+		"prompt again",
+		"run_end ended", // End: the input's end
+	})
+	d := Dialect.NewDecoder(event.DecodeOptions{})
+	evs, _ := d.Decode(nil, []byte(`{"content":"a","schemaVersion":2,"type":"prompt"}`), 7)
+	evs, _ = d.Decode(evs, []byte(`{"schemaVersion":2,"type":"text","runId":"r","delta":"x"}`), 9)
+	if evs[1].Kind != event.RunEnd || evs[1].Line != 7 {
+		t.Errorf("the input's run ends on line %d, want its last line 7", evs[1].Line)
+	}
+}
+
+func TestDetect(t *testing.T) {
+	for line, want := range map[string]event.Certainty{
+		`{"schemaVersion":2,"type":"text"}`:       event.Sure,
+		`{"schemaVersion":null}`:                  event.Sure, // a wrong version is Zero's still
+		`{"type":"text","content":"a"}`:           event.No,
+		`{"type":"error","message":"x"}`:          event.No,
+		`{"type":"x","data":{"schemaVersion":2}}`: event.No, // only at the top
+		`not json`: event.No,
+	} {
+		if got := Detect([]byte(line)); got != want {
+			t.Errorf("%s: %v, want %v", line, got, want)
+		}
+	}
+}
+
+func TestHugeOutputAndCutAtEveryLine(t *testing.T) {
+	big := strings.Repeat("x", 5<<20)
+	lines := []string{
+		`{"runId":"r1","schemaVersion":2,"type":"run_start"}`,
+		`{"id":"c1","name":"read_file","output":"` + big + `","runId":"r1","schemaVersion":2,"status":"ok","truncated":false,"type":"tool_result"}`,
+		`{"runId":"r1","schemaVersion":2,"text":"ok","type":"final"}`,
+		`{"exitCode":0,"runId":"r1","schemaVersion":2,"status":"success","type":"run_end"}`,
+	}
+	for cut := 0; cut <= len(lines); cut++ {
+		d := Dialect.NewDecoder(event.DecodeOptions{})
+		var runs event.Runs
+		var evs []event.Event
+		for i, l := range lines[:cut] {
+			var err error
+			if evs, err = d.Decode(evs[:0], []byte(l), i+1); err != nil {
+				t.Fatal(err)
+			}
+			for j := range evs {
+				if evs[j].Kind == event.ToolResult && len(evs[j].Tool.Output) != len(big) {
+					t.Errorf("output of %d bytes, want %d", len(evs[j].Tool.Output), len(big))
+				}
+				runs.Place(&evs[j])
+			}
+		}
+		for _, ev := range d.End(nil) {
+			runs.Place(&ev)
+		}
+		last := runs.End()
+		switch {
+		case cut == 0 && runs.Count() != 0:
+			t.Errorf("cut 0: %d runs", runs.Count())
+		case cut > 0 && cut < len(lines) && (last == nil || last.Status != event.StatusIncomplete || last.Cut != event.CutEndOfInput):
+			t.Errorf("cut after %d lines: %+v", cut, last)
+		case cut == len(lines) && (last != nil || runs.Count() != 1):
+			t.Errorf("whole run: %+v, %d runs", last, runs.Count())
+		}
+	}
+}

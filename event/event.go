@@ -1,0 +1,191 @@
+// Package event is the one model of what agents stream: every dialect's
+// decoder turns its producer's lines into these events, and every encoder
+// writes them back out in its producer's serialization. An event keeps the
+// line it came from (Raw), so what the model does not name is never lost:
+// `--unmapped keep` and a pass-through of one dialect into itself read it
+// from there.
+package event
+
+import "encoding/json"
+
+// Kind is what an event is.
+type Kind uint8
+
+const (
+	Other              Kind = iota // a line the model does not name; Raw keeps it
+	RunStart                       // Session, Model, Cwd, Provider
+	Prompt                         // the user's message that starts or steers a run (Text)
+	Text                           // a delta of the answer's text (Text)
+	Reasoning                      // a delta of the model's reasoning (Text)
+	ToolCall                       // Tool: ID, Name, Args, Effect
+	ToolResult                     // Tool: ID, Name, Failed, Output, Truncated
+	PermissionRequest              // Permission: ID, Tool, Reason
+	PermissionDecision             // Permission: ID, Decision
+	Usage                          // Usage
+	Final                          // the run's final answer (Text)
+	Warning                        // Text
+	Error                          // Text, Code
+	Checkpoint                     // Text: the producer's summary of it
+	RunEnd                         // Status, ExitCode
+)
+
+var kindNames = [...]string{"other", "run_start", "prompt", "text", "reasoning", "tool_call", "tool_result",
+	"permission_request", "permission_decision", "usage", "final", "warning", "error", "checkpoint", "run_end"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "kind(?)"
+}
+
+// Event is one event of a run. Which fields are set depends on Kind; the
+// rest are zero. A decoder may produce several events from one line (a
+// Claude assistant message with text and a tool call) or none (a line
+// that only carries state); each keeps the whole line in Raw.
+type Event struct {
+	Kind    Kind
+	Dialect string // the name of the dialect whose decoder made it
+	Type    string // the source line's own type ("assistant", "item.completed")
+	Line    int    // the source line's number in its input
+	Raw     []byte // the source line, shared by the events made from it
+
+	// Run is the producer's id of the run or session the event belongs
+	// to, when its lines carry one ("" when they do not).
+	Run string
+	// Sub names the sub-agent that made the event ("" for the main
+	// agent): the parent tool call's id, or the sub-agent's name.
+	Sub string
+	// Aside: the event neither starts, cuts nor ends a run. It belongs to
+	// the open run, else to the run that ended just before it (a late
+	// line: EvoScientist's done after the error that ended its run,
+	// Claude's rate-limit notice after a result), else to none (a hook's
+	// line before a run starts).
+	Aside bool
+
+	// RunStart.
+	Session, Model, Cwd, Provider string
+
+	// Prompt, Text, Reasoning, Final, Warning, Error, Checkpoint.
+	Text string
+	Code string // Error: the producer's error code or kind, if any
+
+	Tool       *Tool       // ToolCall, ToolResult
+	Permission *Permission // PermissionRequest, PermissionDecision
+	Usage      *Tokens     // Usage
+
+	// RunEnd.
+	Status   Status
+	ExitCode *int
+}
+
+// Tool is a tool call or its result.
+type Tool struct {
+	ID     string
+	Name   string
+	Args   json.RawMessage // ToolCall: the arguments as the producer wrote them (an object, or absent)
+	Effect Effect          // ToolCall: what running it does, from the tool's name (see Effects)
+
+	Failed    bool   // ToolResult: the tool reported a failure
+	Output    string // ToolResult: its output, or its error message
+	Truncated bool   // ToolResult: the producer cut the output
+}
+
+// Permission is a request to run a tool, or the answer to one.
+type Permission struct {
+	ID       string // the tool call it is about
+	Tool     string
+	Reason   string
+	Decision Decision // PermissionDecision
+}
+
+// Decision answers a permission request.
+type Decision uint8
+
+const (
+	Pending Decision = iota
+	Allowed
+	Denied
+	Cancelled
+)
+
+// Tokens is what a model used. Counts are those the producer states; a
+// count it does not state is 0 and its Has bit is clear, so "none" and
+// "not said" stay apart.
+//
+// Scope says how usage events add up. Message: each counts once, summed
+// over the run. Run: the run's total so far, replacing whatever came
+// before it (Claude's result, which is the run's truth where the
+// per-message snapshots undercount).
+type Tokens struct {
+	Scope      Scope
+	Input      int64 // prompt tokens, cache reads and writes not included
+	Output     int64 // completion tokens, reasoning included
+	CacheRead  int64
+	CacheWrite int64
+	Reasoning  int64 // of Output: the part spent reasoning
+	Has        Has
+	// CostUSD is the producer's own cost of these tokens, when it states
+	// one; never computed here (the price table is the reader's).
+	CostUSD *float64
+	Model   string // the model that used them, when the producer says
+}
+
+// Scope: see Tokens.
+type Scope uint8
+
+const (
+	ScopeMessage Scope = iota
+	ScopeRun
+)
+
+// Has says which counts of Tokens the producer stated.
+type Has uint8
+
+const (
+	HasInput Has = 1 << iota
+	HasOutput
+	HasCacheRead
+	HasCacheWrite
+	HasReasoning
+)
+
+// Total is every token counted once: input, cache reads and writes,
+// output (reasoning is part of output).
+func (t *Tokens) Total() int64 { return t.Input + t.CacheRead + t.CacheWrite + t.Output }
+
+// Add sums o into t (for ScopeMessage usage).
+func (t *Tokens) Add(o *Tokens) {
+	t.Input += o.Input
+	t.Output += o.Output
+	t.CacheRead += o.CacheRead
+	t.CacheWrite += o.CacheWrite
+	t.Reasoning += o.Reasoning
+	t.Has |= o.Has
+	if o.CostUSD != nil {
+		c := *o.CostUSD
+		if t.CostUSD != nil {
+			c += *t.CostUSD
+		}
+		t.CostUSD = &c
+	}
+}
+
+// Status is how a run ended.
+type Status string
+
+const (
+	StatusOpen        Status = ""            // not ended yet
+	StatusSuccess     Status = "success"     // the agent finished its work
+	StatusError       Status = "error"       // the agent or its model failed
+	StatusCancelled   Status = "cancelled"   // stopped by the user or a signal
+	StatusIncomplete  Status = "incomplete"  // the stream ended inside the run
+	StatusMaxTurns    Status = "max_turns"   // stopped at a turn limit
+	StatusMaxBudget   Status = "max_budget"  // stopped at a cost limit
+	StatusBlocked     Status = "blocked"     // refused by a policy
+	StatusInterrupted Status = "interrupted" // paused for an answer (a permission, a question)
+	StatusEnded       Status = "ended"       // ended, and the producer did not say how
+)
+
+// Failed reports a status that is not a success.
+func (s Status) Failed() bool { return s != StatusSuccess && s != StatusOpen && s != StatusEnded }
