@@ -82,6 +82,10 @@ func (t *Twice) Keep(guard sync.Locker) error {
 		n, rerr := t.src.Read(buf)
 		if n > 0 {
 			guard.Lock()
+			if t.done { // stopped
+				guard.Unlock()
+				return nil
+			}
 			_, werr := t.temp.Write(buf[:n])
 			if werr == nil {
 				if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
