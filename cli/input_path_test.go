@@ -140,3 +140,26 @@ func TestViewDocumentReportsDirectoryOnce(t *testing.T) {
 		}
 	}
 }
+
+// A cut compressed file is reported once, naming it, and the whole lines
+// decoded before the damage are in the document.
+func TestViewDocumentReportsDamagedCompressedInputOnce(t *testing.T) {
+	var plain []byte
+	for i := range 2000 {
+		plain = append(plain, fmt.Sprintf(`{"type": "text", "content": "line %d"}`+"\n", i)...)
+	}
+	gz := gzipBytes(t, plain)
+	cut := filepath.Join(t.TempDir(), "cut.gz")
+	if err := os.WriteFile(cut, gz[:len(gz)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for format := range docFormats {
+		code, out, errs := run(t, "", "view", "--format", format, cut)
+		if code != ExitDiagnostics || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "zevo: "+cut+": read error: gzip data is corrupt or cut short after ") {
+			t.Errorf("%s: exit %d, stderr %q", format, code, errs)
+		}
+		if !strings.Contains(out, "line 0") || !strings.Contains(out, "line 99") || strings.Contains(out, "line 1999") {
+			t.Errorf("%s: the lines before the damage are not all shown", format)
+		}
+	}
+}
