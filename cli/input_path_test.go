@@ -163,3 +163,15 @@ func TestViewDocumentReportsDamagedCompressedInputOnce(t *testing.T) {
 		}
 	}
 }
+
+// When the temporary file cannot be made, zevo says so, naming the input,
+// and exits 1 without a document.
+func TestViewDocumentTemporaryFileFailureIsNamed(t *testing.T) {
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
+	for format := range docFormats {
+		code, out, errs := run(t, `{"type": "text", "content": "hello"}`+"\n", "view", "--format", format)
+		if code != ExitDiagnostics || out != "" || !strings.Contains(errs, "zevo: keeping <stdin> in a temporary file: ") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", format, code, out, errs)
+		}
+	}
+}

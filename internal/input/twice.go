@@ -63,12 +63,13 @@ func (o *Opener) Twice(name string) (*Twice, error) {
 // and Open then reads the whole lines kept before it; a failure to write
 // the temporary file is a *KeepError.
 func (t *Twice) Keep(guard sync.Locker) error {
-	if t.done {
-		return nil
-	}
 	// Made with guard held: an interruption that takes guard finds the
 	// temporary file made and known to Remove, or not made at all.
 	guard.Lock()
+	if t.done { // a file read by name, or stopped
+		guard.Unlock()
+		return nil
+	}
 	f, err := os.CreateTemp("", "zevo-view-*.jsonl")
 	if err == nil {
 		t.temp, t.path = f, f.Name()
