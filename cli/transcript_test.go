@@ -95,11 +95,15 @@ func TestTranscriptDocSample(t *testing.T) {
 	}
 }
 
-// A document reads its inputs to the end: --follow is for the text view.
-func TestViewDocumentFollow(t *testing.T) {
-	code, out, errs := run(t, "", "view", "--format", "html", "--follow", seedEvo)
-	if code != ExitUsage || out != "" || !strings.Contains(errs, "--follow shows a growing log as text") {
-		t.Errorf("exit %d, %q, %q", code, out, errs)
+// A document is written at the end of its inputs, which a followed file
+// never reaches: --follow with a document format is refused, naming what
+// to do instead.
+func TestViewDocumentFollowIsRefused(t *testing.T) {
+	for _, format := range []string{"markdown", "md", "html"} {
+		code, out, errs := run(t, "", "view", "--format", format, "--follow", seedEvo)
+		if code != ExitUsage || out != "" || !strings.Contains(errs, "--follow shows a growing log as text") || !strings.Contains(errs, "tail -F FILE | zevo view --format "+format) {
+			t.Errorf("%s: exit %d, %q, %q", format, code, out, errs)
+		}
 	}
 }
 
