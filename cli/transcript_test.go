@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -96,11 +95,15 @@ func TestTranscriptDocSample(t *testing.T) {
 	}
 }
 
-// A document reads its inputs to the end: --follow is for the text view.
-func TestViewDocumentFollow(t *testing.T) {
-	code, out, errs := run(t, "", "view", "--format", "html", "--follow", seedEvo)
-	if code != ExitUsage || out != "" || !strings.Contains(errs, "--follow shows a growing log as text") {
-		t.Errorf("exit %d, %q, %q", code, out, errs)
+// A document is written at the end of its inputs, which a followed file
+// never reaches: --follow with a document format is refused, naming what
+// to do instead.
+func TestViewDocumentFollowIsRefused(t *testing.T) {
+	for _, format := range []string{"markdown", "md", "html"} {
+		code, out, errs := run(t, "", "view", "--format", format, "--follow", seedEvo)
+		if code != ExitUsage || out != "" || !strings.Contains(errs, "--follow shows a growing log as text") || !strings.Contains(errs, "tail -F FILE | zevo view --format "+format) {
+			t.Errorf("%s: exit %d, %q, %q", format, code, out, errs)
+		}
 	}
 }
 
@@ -138,95 +141,93 @@ func TestViewDocumentSignal(t *testing.T) {
 	}
 }
 
-// Interrupted while it writes, a document still ends as a whole one: the
-// open run closed, the page's end written. The input is a named pipe, so
-// the second reading waits, mid-run, for the test to interrupt it.
-func TestViewDocumentInterruptedIsWhole(t *testing.T) {
+// Interrupted on a live pipe (standard input or a named FIFO whose writer
+// keeps it open), a document is written of what was read, and ends as a
+// whole one: the open run says where zevo was stopped and is closed, the
+// page's end written, the temporary file removed.
+func TestViewDocumentInterruptedOnLivePipeWritesWhatWasRead(t *testing.T) {
 	bin := zevoBinary(t)
 	run := `{"type": "thinking", "content": "plan"}
 {"type": "tool_call", "name": "read_file", "args": {"path": "a"}, "id": "c1"}
 {"type": "tool_result", "name": "read_file", "content": "line one\nline two", "success": true, "id": "c1"}
 {"type": "text", "content": "half way there"}
-`
+{"type": "text", "content": "a half line`
 	for _, format := range []string{"html", "markdown"} {
-		t.Run(format, func(t *testing.T) {
-			fifo := filepath.Join(t.TempDir(), "run.jsonl")
-			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-				t.Skip("no named pipes here:", err)
-			}
-			cmd := exec.Command(bin, "view", "--format", format, fifo)
-			out, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			// The first reading gets the run and its end of file; the
-			// second the same lines and a pipe left open.
-			w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			io.WriteString(w, run)
-			w.Close()
-			// Until zevo has closed its first reading: a writer opening
-			// the pipe before that would write into the first reading.
-			for i := 0; opensFile(t, cmd.Process.Pid, fifo); i++ {
-				if i == 1000 {
-					t.Fatal("zevo keeps the pipe open after its end")
+		for _, via := range []string{"stdin", "fifo"} {
+			t.Run(format+"/"+via, func(t *testing.T) {
+				tmp := t.TempDir()
+				cmd := exec.Command(bin, "view", "--format", format)
+				cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+				var w io.WriteCloser
+				if via == "stdin" {
+					var err error
+					if w, err = cmd.StdinPipe(); err != nil {
+						t.Fatal(err)
+					}
+				} else {
+					fifo := filepath.Join(t.TempDir(), "run.jsonl")
+					if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+						t.Skip("no named pipes here:", err)
+					}
+					cmd.Args = append(cmd.Args, fifo)
 				}
-				time.Sleep(10 * time.Millisecond)
-			}
-			w, err = os.OpenFile(fifo, os.O_WRONLY, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer w.Close()
-			io.WriteString(w, run)
-			// A document is written out at its end: give zevo a moment to
-			// render the lines (the checks below hold either way; the
-			// run's text in the output says the lines were rendered).
-			time.Sleep(300 * time.Millisecond)
-			cmd.Process.Signal(syscall.SIGINT)
-			var got bytes.Buffer
-			io.Copy(&got, out)
-			if code := exitCodeOf(t, cmd.Wait()); code != ExitInterrupt {
-				t.Errorf("exit %d, want %d", code, ExitInterrupt)
-			}
-			doc := got.String()
-			if !strings.Contains(doc, "half way there") {
-				t.Logf("interrupted before the second reading was rendered:\n%s", doc)
-			} else if !strings.Contains(doc, "zevo was stopped here") {
-				t.Errorf("the document does not say where it was stopped:\n%s", doc)
-			}
-			if format == "html" {
-				if !strings.HasSuffix(doc, "</html>\n") {
-					t.Errorf("the page is not ended:\n%s", doc[max(0, len(doc)-400):])
+				out, err := cmd.StdoutPipe()
+				if err != nil {
+					t.Fatal(err)
 				}
-				for _, tag := range []string{"details", "section", "main", "ol", "ul", "pre", "div"} {
-					if open, shut := strings.Count(doc, "<"+tag+">")+strings.Count(doc, "<"+tag+" "), strings.Count(doc, "</"+tag+">"); open != shut {
-						t.Errorf("<%s>: %d opened, %d closed", tag, open, shut)
+				if err := cmd.Start(); err != nil {
+					t.Fatal(err)
+				}
+				if w == nil {
+					if w, err = os.OpenFile(cmd.Args[len(cmd.Args)-1], os.O_WRONLY, 0); err != nil {
+						t.Fatal(err)
 					}
 				}
-			} else if strings.Count(doc, "```")%2 != 0 || strings.Count(doc, "<details>") != strings.Count(doc, "</details>") {
-				t.Errorf("a fence or a details block is left open:\n%s", doc)
-			}
-		})
-	}
-}
-
-// opensFile reports whether process pid has path open (Linux's /proc).
-func opensFile(t *testing.T, pid int, path string) bool {
-	t.Helper()
-	fds, err := filepath.Glob(fmt.Sprintf("/proc/%d/fd/*", pid))
-	if err != nil || len(fds) == 0 {
-		t.Skip("no /proc here to see a process's open files")
-	}
-	for _, fd := range fds {
-		if target, _ := os.Readlink(fd); target == path {
-			return true
+				defer w.Close()
+				io.WriteString(w, run)
+				for i := 0; ; i++ { // until zevo has kept what was written
+					if m, _ := filepath.Glob(filepath.Join(tmp, "zevo-view-*")); len(m) == 1 {
+						if fi, err := os.Stat(m[0]); err == nil && fi.Size() == int64(len(run)) {
+							break
+						}
+					}
+					if i == 1000 {
+						t.Fatal("zevo did not keep the input in a temporary file")
+					}
+					time.Sleep(10 * time.Millisecond)
+				}
+				cmd.Process.Signal(syscall.SIGINT)
+				var got bytes.Buffer
+				io.Copy(&got, out)
+				if code := exitCodeOf(t, cmd.Wait()); code != ExitInterrupt {
+					t.Errorf("exit %d, want %d", code, ExitInterrupt)
+				}
+				doc := got.String()
+				if !strings.Contains(doc, "half way there") || !strings.Contains(doc, "line two") {
+					t.Errorf("the lines read are not all shown:\n%s", doc)
+				}
+				if strings.Contains(doc, "a half line") {
+					t.Errorf("the line being written is shown:\n%s", doc)
+				}
+				if !strings.Contains(doc, "zevo was stopped here") {
+					t.Errorf("the document does not say where it was stopped:\n%s", doc)
+				}
+				if format == "html" {
+					if !strings.HasSuffix(doc, "</html>\n") {
+						t.Errorf("the page is not ended:\n%s", doc[max(0, len(doc)-400):])
+					}
+					for _, tag := range []string{"details", "section", "main", "ol", "ul", "pre", "div"} {
+						if open, shut := strings.Count(doc, "<"+tag+">")+strings.Count(doc, "<"+tag+" "), strings.Count(doc, "</"+tag+">"); open != shut {
+							t.Errorf("<%s>: %d opened, %d closed", tag, open, shut)
+						}
+					}
+				} else if strings.Count(doc, "```")%2 != 0 || strings.Count(doc, "<details>") != strings.Count(doc, "</details>") {
+					t.Errorf("a fence or a details block is left open:\n%s", doc)
+				}
+				if left, _ := filepath.Glob(filepath.Join(tmp, "*")); len(left) != 0 {
+					t.Errorf("temporary files left: %v", left)
+				}
+			})
 		}
 	}
-	return false
 }

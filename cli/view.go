@@ -84,7 +84,10 @@ func runView(c *ucli.Context, e *env) error {
 	case "text":
 	case "markdown", "md", "html":
 		if c.Bool("follow") {
-			return usageErr("view: --follow shows a growing log as text; --format %s reads its inputs to the end", f)
+			// A document is written at the end of its inputs, which a
+			// followed file never reaches; a live pipe may be
+			// interrupted instead.
+			return usageErr("view: --follow shows a growing log as text; --format %s reads its inputs to their end (for a live log: tail -F FILE | zevo view --format %s, and Ctrl-C writes the document of what was read)", f, f)
 		}
 		if f == "html" {
 			return runDocument(c, e, inspect.HTML)

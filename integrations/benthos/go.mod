@@ -3,6 +3,7 @@ module github.com/zevo/zevo/integrations/benthos
 go 1.25.2
 
 require (
+	github.com/klauspost/compress v1.18.2
 	github.com/redpanda-data/benthos/v4 v4.60.0
 	github.com/zevo/zevo v0.0.0
 	gopkg.in/yaml.v3 v3.0.1
@@ -38,7 +39,6 @@ require (
 	github.com/itchyny/timefmt-go v0.1.9 // indirect
 	github.com/jmespath/go-jmespath v0.4.0 // indirect
 	github.com/json-iterator/go v1.1.12 // indirect
-	github.com/klauspost/compress v1.18.2 // indirect
 	github.com/klauspost/pgzip v1.2.6 // indirect
 	github.com/linkedin/goavro/v2 v2.14.0 // indirect
 	github.com/matoous/go-nanoid/v2 v2.1.0 // indirect

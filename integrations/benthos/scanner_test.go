@@ -1,6 +1,8 @@
 package benthos
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
 	"os"
@@ -9,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/klauspost/compress/zstd"
 	_ "github.com/redpanda-data/benthos/v4/public/components/io"
 	"github.com/redpanda-data/benthos/v4/public/service"
 )
@@ -133,5 +136,35 @@ func TestLinesEndsEveryKeyFromJSON(t *testing.T) {
 	ends := strings.Count(bodies(t, out), `"status":"incomplete"`)
 	if ends != 2 {
 		t.Errorf("%d runs closed as incomplete, want 2:\n%s", ends, bodies(t, out))
+	}
+}
+
+// gzip and zstd files read with zevo_lines are decompressed, told by their
+// first bytes as zevo tells them: they translate as the plain file does.
+func TestLinesDecompressesGzipAndZstd(t *testing.T) {
+	sample := "../../testdata/translate/basic.evosci.jsonl"
+	plain, err := os.ReadFile(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(plain)
+	zw.Close()
+	enc, err := zstd.NewWriter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	want, _, _ := zevo(t, "", "translate", "--to", "zero", "--run-id", "r", "--cwd", "/w", sample)
+	for name, data := range map[string][]byte{"run.jsonl.gz": gz.Bytes(), "run.log": enc.EncodeAll(plain, nil)} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out := runFiles(t, []string{path}, "zevo_translate:\n  to: zero\n  run_id: r\n  cwd: /w\n")
+		if g := bodies(t, out); g != want {
+			t.Errorf("%s: got:\n%s\nwant:\n%s", name, g, want)
+		}
 	}
 }
