@@ -324,7 +324,6 @@ func (x *execRun) supervise(proc *supervise.Process, grace time.Duration, jq *tr
 		streamErr error
 		reading   = streamDone
 		exited    = proc.Done()
-		held      <-chan time.Time // after AGENT exited: how long its output may stay open
 	)
 	end := func(f func()) {
 		if !ending {
@@ -338,7 +337,7 @@ func (x *execRun) supervise(proc *supervise.Process, grace time.Duration, jq *tr
 	for gone := stopped; reading != nil || gone != nil; {
 		select {
 		case streamErr = <-reading:
-			reading, held = nil, nil
+			reading = nil
 			var re *translate.ReadError
 			if streamErr != nil && !errors.As(streamErr, &re) {
 				// The output failed (or --jq stopped it): AGENT has
@@ -356,15 +355,11 @@ func (x *execRun) supervise(proc *supervise.Process, grace time.Duration, jq *tr
 			sig = s
 			end(func() { proc.Stop(s.(syscall.Signal), grace, kill) })
 		case <-exited:
+			// What AGENT wrote is read to its end (however long the
+			// output takes to write it out); the group's leftovers are
+			// stopped meanwhile.
 			exited = nil
-			if reading != nil {
-				held = time.After(grace + time.Second)
-			}
 			end(func() { proc.Clean(grace, kill) })
-		case <-held:
-			held = nil
-			fmt.Fprintf(e.stderr, "zevo: %s exited but its output is still held open (by a process outside its process group); stopped reading\n", x.agent)
-			proc.Stdout().SetReadDeadline(time.Now())
 		case <-gone:
 			gone = nil
 		}
@@ -375,7 +370,9 @@ func (x *execRun) supervise(proc *supervise.Process, grace time.Duration, jq *tr
 	switch {
 	case streamErr == nil:
 	case errors.As(streamErr, &re):
-		if !errors.Is(re.Err, os.ErrDeadlineExceeded) {
+		if errors.Is(re.Err, supervise.ErrHeld) {
+			fmt.Fprintf(e.stderr, "zevo: %s exited but its output is still held open (by a process outside its process group); stopped reading\n", x.agent)
+		} else {
 			fmt.Fprintf(e.stderr, "zevo: %s: read error: %v\n", x.name, re.Err)
 		}
 	case errors.Is(streamErr, errJQStop):

@@ -520,3 +520,127 @@ func TestExecDispositions(t *testing.T) {
 		}
 	}
 }
+
+// waitAgentGone waits until the agent of dir (its "pid" file) has exited
+// and been reaped, at most a minute.
+func waitAgentGone(t *testing.T, dir string) {
+	t.Helper()
+	waitFile(t, filepath.Join(dir, "pid"))
+	b, err := os.ReadFile(filepath.Join(dir, "pid"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; syscall.Kill(pid, 0) == nil; i++ {
+		if i > 6000 {
+			t.Fatal("the agent is still running after a minute")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// A client that reads slowly does not cost the agent's last events: the
+// agent writes an event of megabytes (zevo blocks writing it out), then
+// its terminal event, and exits 0 while the client pauses for longer than
+// --grace after the agent's exit. Everything the agent wrote is read and
+// translated: its run ends as it ended it, exit 0, and no word of an
+// output held open.
+func TestExecReadsToTheEndBehindASlowClient(t *testing.T) {
+	const n = 4 << 20
+	for _, to := range []string{"zero", "evosci"} {
+		t.Run(to, func(t *testing.T) {
+			cmd, dir := execCmd(t, "exec", "--to", to, "--grace", "0s", "--", "AGENT", "huge", strconv.Itoa(n))
+			out, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			stderr := startCmd(t, cmd)
+			defer killAfter(t, cmd)()
+			br := bufio.NewReader(out)
+			first, err := br.ReadString('\n')
+			if err != nil {
+				t.Fatalf("first line %q, %v", first, err)
+			}
+			// The client pauses: the agent exits meanwhile, and the pause
+			// goes on past --grace (0s) and the second zevo adds to it.
+			waitAgentGone(t, dir)
+			time.Sleep(1500 * time.Millisecond)
+			rest, err := io.ReadAll(br)
+			if err != nil {
+				t.Fatal(err)
+			}
+			code := exitCodeOf(t, cmd.Wait())
+			got := first + string(rest)
+			if code != 0 || strings.Contains(stderr.String(), "held open") {
+				t.Fatalf("exit %d, stderr:\n%s\nlast line: %.300s", code, stderr.String(), outLines(got)[len(outLines(got))-1])
+			}
+			if to == "evosci" {
+				if typ := lastEvo(t, got)["type"]; typ != "done" {
+					t.Fatalf("last event %v, want done", typ)
+				}
+				if !strings.Contains(got, strings.Repeat("a", n)) {
+					t.Fatal("the long event is not whole")
+				}
+				return
+			}
+			found := false
+			for _, ev := range checkZeroOutput(t, got, 0) {
+				if ev.Type == "tool_result" && len(ev.Output) == n {
+					found = true
+				}
+			}
+			if !found {
+				t.Fatal("no tool_result with the whole content")
+			}
+		})
+	}
+}
+
+// killAfter bounds a test that drives zevo by hand: after a minute zevo is
+// killed (so a regression fails instead of hanging the suite); the
+// function returned stops the timer.
+func killAfter(t *testing.T, cmd *exec.Cmd) func() {
+	t.Helper()
+	timer := time.AfterFunc(time.Minute, func() {
+		t.Errorf("zevo %v still running after a minute: killed", cmd.Args[1:])
+		cmd.Process.Kill()
+	})
+	return func() { timer.Stop() }
+}
+
+// A process that escaped the agent's group (setsid) and holds its output
+// open, silent or writing a line now and then, does not keep zevo
+// waiting: once the group is gone and its output read, zevo stops
+// reading a little after --grace, says so, and ends the run as the agent
+// left it.
+func TestExecOutputHeldOpenByAnEscapedProcess(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid here")
+	}
+	for _, mode := range []string{"silent", "talk"} {
+		t.Run(mode, func(t *testing.T) {
+			cmd, dir := execCmd(t, "exec", "--to", "zero", "--grace", "100ms", "--", "AGENT", "escape", mode)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer killAfter(t, cmd)()
+			t.Cleanup(func() {
+				if b, err := os.ReadFile(filepath.Join(dir, "escaped")); err == nil {
+					if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+						syscall.Kill(pid, syscall.SIGKILL)
+					}
+				}
+			})
+			code := exitCodeOf(t, cmd.Wait())
+			if code != 0 || !strings.Contains(stderr.String(), "zevo: agent exited but its output is still held open (by a process outside its process group); stopped reading\n") {
+				t.Fatalf("exit %d, stderr:\n%s", code, stderr.String())
+			}
+			checkZeroOutput(t, stdout.String(), 0)
+		})
+	}
+}
