@@ -309,7 +309,16 @@ func (x *execRun) supervise(proc *supervise.Process, grace time.Duration, jq *tr
 	}
 	streamDone := make(chan error, 1)
 	go func() {
-		streamDone <- x.tr.Stream(proc.Stdout(), x.name, &e.mu, flush, func(d *translate.Diagnostic) error {
+		// AGENT's output is read as every command reads its input:
+		// compressed output is decompressed (a wrapper may compress the
+		// stream it relays). Telling waits for AGENT's first bytes, here
+		// and not where signals are handled.
+		out, err := decompress(io.NopCloser(proc.Stdout()))
+		if err != nil {
+			streamDone <- &translate.ReadError{Err: err}
+			return
+		}
+		streamDone <- x.tr.Stream(out, x.name, &e.mu, flush, func(d *translate.Diagnostic) error {
 			fmt.Fprintln(e.stderr, d.Error())
 			return nil
 		})

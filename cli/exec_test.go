@@ -502,6 +502,39 @@ func TestExecClosedOutput(t *testing.T) {
 	checkGroupGone(t, pgid)
 }
 
+// The client closes zevo's output while zevo is writing an event of
+// megabytes out, and the agent ignores SIGTERM: zevo asks the agent's
+// group to end, kills it after --grace, and exits 0, quietly.
+func TestExecClientClosesTheOutputMidEvent(t *testing.T) {
+	cmd, dir := execCmd(t, "exec", "--to", "zero", "--grace", "100ms", "--", "AGENT", "stubborn", strconv.Itoa(2<<20))
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = pw, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer killAfter(t, cmd)()
+	pw.Close()
+	first, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil || !strings.Contains(first, "run_start") {
+		t.Fatalf("first line %q, %v", first, err)
+	}
+	pgid := waitReady(t, dir) // the long event is read: zevo is writing it out
+	pr.Close()
+	code := exitCodeOf(t, cmd.Wait())
+	// (The agent's shell may say its sleep was terminated: its stderr.)
+	if code != 0 || strings.Contains(stderr.String(), "zevo") {
+		t.Fatalf("exit %d, stderr %q; want 0 and nothing from zevo", code, stderr.String())
+	}
+	checkGroupGone(t, pgid)
+	if b, _ := os.ReadFile(filepath.Join(dir, "signals")); string(b) != "TERM\n" {
+		t.Fatalf("the agent got %q, want TERM", b)
+	}
+}
+
 // AGENT starts with the default signal dispositions, not zevo's.
 func TestExecDispositions(t *testing.T) {
 	r := runExecCmd(t, "", "exec", "--to", "zero", "--", "AGENT", "dispositions")
@@ -641,6 +674,133 @@ func TestExecOutputHeldOpenByAnEscapedProcess(t *testing.T) {
 				t.Fatalf("exit %d, stderr:\n%s", code, stderr.String())
 			}
 			checkZeroOutput(t, stdout.String(), 0)
+		})
+	}
+}
+
+// The agent's output is read as every command reads its input: gzip is
+// decompressed (a wrapper may compress the agent's stream), and a cut
+// compressed stream is reported, the events before the cut kept.
+func TestExecReadsGzipOutput(t *testing.T) {
+	if _, err := exec.LookPath("gzip"); err != nil {
+		t.Skip("no gzip here")
+	}
+	r := runExecCmd(t, "", "exec", "--to", "zero", "--", "AGENT", "gzip")
+	if r.code != 0 || strings.Contains(r.stderr, "not valid JSON") {
+		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	plain := runExecCmd(t, "", "exec", "--to", "zero", "--run-id", "run_x", "--", "AGENT", "success-evosci")
+	gz := runExecCmd(t, "", "exec", "--to", "zero", "--run-id", "run_x", "--", "AGENT", "gzip")
+	if gz.stdout != plain.stdout {
+		t.Fatalf("gzip output:\n%s\nplain:\n%s", gz.stdout, plain.stdout)
+	}
+	checkZeroOutput(t, r.stdout, 0)
+	cut := runExecCmd(t, "", "exec", "--to", "zero", "--", "AGENT", "gzip", "300")
+	if cut.code != ExitIncomplete || !strings.Contains(cut.stderr, "zevo: <agent stdout>: read error: gzip data is corrupt or cut short after ") {
+		t.Fatalf("cut: exit %d, stderr:\n%s", cut.code, cut.stderr)
+	}
+	if evs := checkZeroOutput(t, cut.stdout, ExitIncomplete); len(evs) < 4 {
+		t.Fatalf("cut: the events before the cut are lost:\n%s", cut.stdout)
+	}
+}
+
+// An agent that exits after half a line: the half line is reported,
+// naming it; the events before it are all there; a last line without its
+// line end is a whole line.
+func TestExecHalfLineAtTheEnd(t *testing.T) {
+	r := runExecCmd(t, "", "exec", "--to", "zero", "--", "AGENT", "half")
+	if r.code != 0 || !strings.Contains(r.stderr, "<agent stdout>:13: not valid JSON") {
+		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	checkZeroOutput(t, r.stdout, 0)
+	r = runExecCmd(t, "", "exec", "--to", "evosci", "--", "AGENT", "unended")
+	if r.code != 0 || strings.Contains(r.stderr, "not valid JSON") || lastEvo(t, r.stdout)["type"] != "done" {
+		t.Fatalf("no line end: exit %d, stderr:\n%s\n%s", r.code, r.stderr, r.stdout)
+	}
+}
+
+// SIGINT to zevo in the middle of the stream, behind a client that reads
+// slowly: the signal goes to the agent's group, everything the agent
+// wrote before and after it (its last text, its own interrupted run_end)
+// is read and translated, once; exit 130, the group gone.
+func TestExecSIGINTMidStreamTranslatesWhatWasRead(t *testing.T) {
+	const n = 2 << 20
+	for _, to := range []string{"zero", "evosci"} {
+		t.Run(to, func(t *testing.T) {
+			t.Parallel()
+			// --grace 1s: time for the agent's trap to run (it is not
+			// killed), and a pause of the client longer than it.
+			cmd, dir := execCmd(t, "exec", "--to", to, "--grace", "1s", "--", "AGENT", "sigint-huge", strconv.Itoa(n))
+			out, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			stderr := startCmd(t, cmd)
+			defer killAfter(t, cmd)()
+			br := bufio.NewReader(out)
+			first, err := br.ReadString('\n')
+			if err != nil {
+				t.Fatalf("first line %q, %v", first, err)
+			}
+			pgid := waitReady(t, dir)
+			if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+				t.Fatal(err)
+			}
+			waitAgentGone(t, dir)
+			time.Sleep(2500 * time.Millisecond) // the client is slow
+			rest, err := io.ReadAll(br)
+			if err != nil {
+				t.Fatal(err)
+			}
+			code := exitCodeOf(t, cmd.Wait())
+			got := first + string(rest)
+			checkGroupGone(t, pgid)
+			if code != ExitInterrupt || !strings.Contains(got, "stopping") || !strings.Contains(got, strings.Repeat("a", n)) {
+				t.Fatalf("exit %d, stderr:\n%s\nlast lines: %.300s", code, stderr.String(), got[max(0, len(got)-600):])
+			}
+			if to == "evosci" {
+				if m := lastEvo(t, got); m["type"] != "error" || m["message"] != "run cancelled by signal" {
+					t.Fatalf("last event %v", m)
+				}
+				return
+			}
+			evs := checkZeroOutput(t, got, ExitInterrupt)
+			if evs[len(evs)-1].Status != "interrupted" || strings.Count(got, `"type":"run_end"`) != 1 {
+				t.Fatalf("not one interrupted run_end:\n%.2000s", got[max(0, len(got)-2000):])
+			}
+		})
+	}
+}
+
+// Standard output on a full disk: zevo says it cannot write its output,
+// stops the agent's group and exits 1, whether the agent is still
+// writing or has finished.
+func TestExecFullDisk(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full here")
+	}
+	defer full.Close()
+	for _, mode := range []string{"flood", "success-evosci"} {
+		t.Run(mode, func(t *testing.T) {
+			cmd, dir := execCmd(t, "exec", "--to", "zero", "--grace", "100ms", "--", "AGENT", mode)
+			var stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = full, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer killAfter(t, cmd)()
+			code := exitCodeOf(t, cmd.Wait())
+			if got := stderr.String(); code != ExitDiagnostics || !strings.HasPrefix(got, "zevo: writing output: ") ||
+				!strings.Contains(got, "no space left on device") || strings.Count(got, "\n") != 1 {
+				t.Fatalf("exit %d, stderr %q; want 1 and one line saying the output could not be written", code, got)
+			}
+			b, err := os.ReadFile(filepath.Join(dir, "pid"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+			checkGroupGone(t, pid)
 		})
 	}
 }
