@@ -333,6 +333,8 @@ func (x *execRun) supervise(proc *supervise.Process, grace time.Duration, jq *tr
 		streamErr error
 		reading   = streamDone
 		exited    = proc.Done()
+		closed    = outputClosed(e.stdout)
+		gave      bool // the output was closed: nobody reads
 	)
 	end := func(f func()) {
 		if !ending {
@@ -369,6 +371,10 @@ func (x *execRun) supervise(proc *supervise.Process, grace time.Duration, jq *tr
 			// stopped meanwhile.
 			exited = nil
 			end(func() { proc.Clean(grace, kill) })
+		case <-closed:
+			// The client went away: AGENT has nobody to talk to.
+			closed, gave = nil, true
+			end(func() { proc.Stop(syscall.SIGTERM, grace, kill) })
 		case <-gone:
 			gone = nil
 		}
@@ -377,6 +383,8 @@ func (x *execRun) supervise(proc *supervise.Process, grace time.Duration, jq *tr
 
 	var re *translate.ReadError
 	switch {
+	case gave && sig == nil:
+		return nil // as when the next write finds the pipe closed
 	case streamErr == nil:
 	case errors.As(streamErr, &re):
 		if errors.Is(re.Err, supervise.ErrHeld) {

@@ -535,6 +535,38 @@ func TestExecClientClosesTheOutputMidEvent(t *testing.T) {
 	}
 }
 
+// The client closes zevo's output while the agent writes nothing (it
+// waits, and ignores SIGTERM): zevo notices without writing, stops the
+// agent's group, and exits 0, saying nothing.
+func TestExecClientClosesTheOutputOfAQuietAgent(t *testing.T) {
+	cmd, dir := execCmd(t, "exec", "--to", "zero", "--grace", "100ms", "--", "AGENT", "stubborn")
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = pw, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer killAfter(t, cmd)()
+	pw.Close()
+	pgid := waitReady(t, dir)
+	first, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil || !strings.Contains(first, "run_start") {
+		t.Fatalf("first line %q, %v", first, err)
+	}
+	pr.Close()
+	code := exitCodeOf(t, cmd.Wait())
+	if code != 0 || strings.Contains(stderr.String(), "zevo") {
+		t.Fatalf("exit %d, stderr %q; want 0 and nothing from zevo", code, stderr.String())
+	}
+	checkGroupGone(t, pgid)
+	if b, _ := os.ReadFile(filepath.Join(dir, "signals")); string(b) != "TERM\n" {
+		t.Fatalf("the agent got %q, want TERM", b)
+	}
+}
+
 // AGENT starts with the default signal dispositions, not zevo's.
 func TestExecDispositions(t *testing.T) {
 	r := runExecCmd(t, "", "exec", "--to", "zero", "--", "AGENT", "dispositions")
