@@ -356,6 +356,7 @@ func (x *execRun) supervise(proc *supervise.Process, grace time.Duration, jq *tr
 				end(func() { proc.Stop(syscall.SIGTERM, grace, kill) })
 			}
 		case s := <-sigc:
+			proc.Stdout().Hurry() // no waiting the grace period for an escaped process
 			if sig != nil {
 				if !killed {
 					close(kill)

@@ -590,14 +590,17 @@ func TestExecDispositions(t *testing.T) {
 // and been reaped, at most a minute.
 func waitAgentGone(t *testing.T, dir string) {
 	t.Helper()
-	waitFile(t, filepath.Join(dir, "pid"))
-	b, err := os.ReadFile(filepath.Join(dir, "pid"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil {
-		t.Fatal(err)
+	var pid int
+	for i := 0; ; i++ { // the agent may be writing the file
+		b, _ := os.ReadFile(filepath.Join(dir, "pid"))
+		var err error
+		if pid, err = strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+			break
+		}
+		if i > 6000 {
+			t.Fatal("the agent never wrote its pid")
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	for i := 0; syscall.Kill(pid, 0) == nil; i++ {
 		if i > 6000 {
@@ -708,6 +711,38 @@ func TestExecOutputHeldOpenByAnEscapedProcess(t *testing.T) {
 			checkZeroOutput(t, stdout.String(), 0)
 		})
 	}
+}
+
+// A signal to zevo while an escaped process holds the agent's output open
+// (the grace period is an hour): zevo waits a second, not the grace
+// period, says so, and keeps the run the agent ended (exit 0).
+func TestExecSignalWhileOutputHeldOpen(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid here")
+	}
+	cmd, dir := execCmd(t, "exec", "--to", "zero", "--grace", "1h", "--", "AGENT", "escape")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer killAfter(t, cmd)()
+	t.Cleanup(func() {
+		if b, err := os.ReadFile(filepath.Join(dir, "escaped")); err == nil {
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	})
+	waitAgentGone(t, dir)
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	code := exitCodeOf(t, cmd.Wait())
+	if code != 0 || !strings.Contains(stderr.String(), "its output is still held open") {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr.String())
+	}
+	checkZeroOutput(t, stdout.String(), 0)
 }
 
 // The agent's output is read as every command reads its input: gzip is

@@ -118,6 +118,7 @@ type Output struct {
 	f       *os.File
 	mu      sync.Mutex
 	ended   bool          // the group is gone
+	hurried bool          // see Hurry
 	left    time.Duration // once ended: how much longer Read may wait in all
 	reading bool          // a Read is in the pipe's read, since since
 	since   time.Time
@@ -155,10 +156,31 @@ func (o *Output) groupGone(limit time.Duration) {
 		return
 	}
 	o.ended, o.left = true, limit
+	if o.hurried {
+		o.left = min(o.left, time.Second)
+	}
+	o.restart()
+}
+
+// Hurry cuts the time Read may wait once the group is gone to a second
+// in all (zevo was told to stop: it does not wait the grace period for a
+// process outside the group). Bytes the group wrote are still all read.
+func (o *Output) Hurry() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.hurried = true
+	if o.ended && o.left > time.Second {
+		o.left = time.Second
+		o.restart()
+	}
+}
+
+// restart sets the deadline of a Read that is waiting already, for a
+// pipe that was empty: from now on its wait counts.
+func (o *Output) restart() {
 	if o.reading {
-		// Waiting already, for a pipe that was empty: from now on it counts.
 		o.since = time.Now()
-		o.f.SetReadDeadline(o.since.Add(limit))
+		o.f.SetReadDeadline(o.since.Add(o.left))
 	}
 }
 
