@@ -345,7 +345,9 @@ func (x *execRun) supervise(proc *supervise.Process, grace time.Duration, jq *tr
 			}()
 		}
 	}
-	for gone := stopped; reading != nil || gone != nil; {
+	// A second signal does not wait for the output either: once the group
+	// is gone, a client that does not read no longer keeps zevo.
+	for gone := stopped; (reading != nil && !killed) || gone != nil; {
 		select {
 		case streamErr = <-reading:
 			reading = nil
@@ -381,6 +383,14 @@ func (x *execRun) supervise(proc *supervise.Process, grace time.Duration, jq *tr
 		}
 	}
 	proc.Stdout().Close()
+	if reading != nil {
+		// The translation is stuck writing to a client that does not
+		// read: nothing more can be written.
+		if sig == syscall.SIGTERM && x.opt.To == translate.EvoSci {
+			return silentExit(ExitTerminate)
+		}
+		return silentExit(ExitInterrupt)
+	}
 
 	var re *translate.ReadError
 	switch {

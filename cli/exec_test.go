@@ -839,6 +839,37 @@ func TestExecSIGINTMidStreamTranslatesWhatWasRead(t *testing.T) {
 	}
 }
 
+// A client that stops reading (zevo is writing an event of megabytes
+// out) and a signal: the agent is stopped, and zevo waits for the client;
+// a second signal ends that wait: exit 130, the group gone.
+func TestExecSecondSignalDoesNotWaitForAStuckClient(t *testing.T) {
+	cmd, dir := execCmd(t, "exec", "--to", "zero", "--grace", "1s", "--", "AGENT", "sigint-huge", strconv.Itoa(2<<20))
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close() // open, never read
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = pw, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer killAfter(t, cmd)()
+	pw.Close()
+	pgid := waitReady(t, dir)
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	waitAgentGone(t, dir)
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if code := exitCodeOf(t, cmd.Wait()); code != ExitInterrupt {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, ExitInterrupt, stderr.String())
+	}
+	checkGroupGone(t, pgid)
+}
+
 // Standard output on a full disk: zevo says it cannot write its output,
 // stops the agent's group and exits 1, whether the agent is still
 // writing or has finished.
