@@ -80,6 +80,7 @@ type execRun struct {
 	wrote   bool // an event was written
 	open    bool // Zero output: a run_start without its run_end yet
 	outcome int  // exit code the last finished run asks for; -1: none yet
+	gave    bool // the client closed the output: AGENT was stopped for it
 }
 
 // see notes what an output event says about the run, before it is written.
@@ -334,7 +335,6 @@ func (x *execRun) supervise(proc *supervise.Process, grace time.Duration, jq *tr
 		reading   = streamDone
 		exited    = proc.Done()
 		closed    = outputClosed(e.stdout)
-		gave      bool // the output was closed: nobody reads
 	)
 	end := func(f func()) {
 		if !ending {
@@ -376,7 +376,7 @@ func (x *execRun) supervise(proc *supervise.Process, grace time.Duration, jq *tr
 			end(func() { proc.Clean(grace, kill) })
 		case <-closed:
 			// The client went away: AGENT has nobody to talk to.
-			closed, gave = nil, true
+			closed, x.gave = nil, true
 			end(func() { proc.Stop(syscall.SIGTERM, grace, kill) })
 		case <-gone:
 			gone = nil
@@ -394,8 +394,10 @@ func (x *execRun) supervise(proc *supervise.Process, grace time.Duration, jq *tr
 
 	var re *translate.ReadError
 	switch {
-	case gave && sig == nil:
-		return nil // as when the next write finds the pipe closed
+	case x.gave && sig == nil && (x.open || x.outcome < 0):
+		// Nobody reads the run's end: as when the next write finds the
+		// pipe closed. (A run that had ended keeps its exit status.)
+		return nil
 	case streamErr == nil:
 	case errors.As(streamErr, &re):
 		if errors.Is(re.Err, supervise.ErrHeld) {
@@ -469,7 +471,7 @@ func (x *execRun) finish(proc *supervise.Process, sig os.Signal, jq *translateJQ
 		if x.opt.To == translate.EvoSci && code == ExitIncomplete {
 			code = ExitDiagnostics // EvoScientist's CLI has no such code: a failed run is 1
 		}
-		if err == nil && wrote && (agentSig != 0 || agentCode != code) {
+		if err == nil && wrote && !x.gave && (agentSig != 0 || agentCode != code) {
 			fmt.Fprintf(e.stderr, "zevo: %s %s\n", agent, describe(agentCode, agentSig))
 		}
 	}

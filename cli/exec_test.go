@@ -567,6 +567,41 @@ func TestExecClientClosesTheOutputOfAQuietAgent(t *testing.T) {
 	}
 }
 
+// The client reads the run's end and closes the output while the agent
+// lingers: the agent's group is stopped, and the exit status is still
+// the run's (3, as its run_end says).
+func TestExecClientClosesTheOutputAfterTheRunEnded(t *testing.T) {
+	cmd, dir := execCmd(t, "exec", "--to", "zero", "--grace", "100ms", "--", "AGENT", "linger")
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = pw, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer killAfter(t, cmd)()
+	pw.Close()
+	br := bufio.NewReader(pr)
+	for {
+		l, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatalf("no run_end: %v", err)
+		}
+		if strings.Contains(l, `"type":"run_end"`) {
+			break
+		}
+	}
+	pgid := waitReady(t, dir)
+	pr.Close()
+	code := exitCodeOf(t, cmd.Wait())
+	if code != 3 || strings.Contains(stderr.String(), "zevo") {
+		t.Fatalf("exit %d, stderr %q; want 3 and nothing from zevo", code, stderr.String())
+	}
+	checkGroupGone(t, pgid)
+}
+
 // AGENT starts with the default signal dispositions, not zevo's.
 func TestExecDispositions(t *testing.T) {
 	r := runExecCmd(t, "", "exec", "--to", "zero", "--", "AGENT", "dispositions")
