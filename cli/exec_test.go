@@ -44,7 +44,11 @@ func runExecCmd(t *testing.T, stdin string, args ...string) execResult {
 	cmd.Stdin = strings.NewReader(stdin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	code := exitCodeOf(t, cmd.Run())
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer killAfter(t, cmd)()
+	code := exitCodeOf(t, cmd.Wait())
 	checkQuietStderr(t, stderr.String())
 	return execResult{code, stdout.String(), stderr.String(), dir}
 }
@@ -320,6 +324,7 @@ func TestExecLive(t *testing.T) {
 		t.Fatal(err)
 	}
 	stderr := startCmd(t, cmd)
+	defer killAfter(t, cmd)()
 	br := bufio.NewReader(out)
 	var got bytes.Buffer
 	for _, want := range []string{"run_start", "reasoning"} {
@@ -373,6 +378,7 @@ func signalExec(t *testing.T, sigs []syscall.Signal, args ...string) (execResult
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	defer killAfter(t, cmd)()
 	pgid := waitReady(t, dir)
 	for i, s := range sigs {
 		if i > 0 {
@@ -488,6 +494,7 @@ func TestExecClosedOutput(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	defer killAfter(t, cmd)()
 	pw.Close()
 	first, err := bufio.NewReader(pr).ReadString('\n')
 	if err != nil || !strings.Contains(first, "run_start") {
@@ -702,7 +709,7 @@ func TestExecReadsToTheEndBehindASlowClient(t *testing.T) {
 	}
 }
 
-// killAfter bounds a test that drives zevo by hand: after a minute zevo is
+// killAfter bounds a test that runs zevo: after a minute zevo is
 // killed (so a regression fails instead of hanging the suite); the
 // function returned stops the timer.
 func killAfter(t *testing.T, cmd *exec.Cmd) func() {
