@@ -15,6 +15,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	ucli "github.com/urfave/cli/v2"
+	"github.com/zevo/zevo/internal/input"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
 	"github.com/zevo/zevo/supervise"
@@ -80,6 +81,7 @@ type execRun struct {
 	wrote   bool // an event was written
 	open    bool // Zero output: a run_start without its run_end yet
 	outcome int  // exit code the last finished run asks for; -1: none yet
+	gave    bool // the client closed the output: AGENT was stopped for it
 }
 
 // see notes what an output event says about the run, before it is written.
@@ -309,7 +311,16 @@ func (x *execRun) supervise(proc *supervise.Process, grace time.Duration, jq *tr
 	}
 	streamDone := make(chan error, 1)
 	go func() {
-		streamDone <- x.tr.Stream(proc.Stdout(), x.name, &e.mu, flush, func(d *translate.Diagnostic) error {
+		// AGENT's output is read as every command reads its input:
+		// compressed output is decompressed (a wrapper may compress the
+		// stream it relays). Telling waits for AGENT's first bytes, here
+		// and not where signals are handled.
+		out, err := input.Decompress(io.NopCloser(proc.Stdout()))
+		if err != nil {
+			streamDone <- &translate.ReadError{Err: err}
+			return
+		}
+		streamDone <- x.tr.Stream(out, x.name, &e.mu, flush, func(d *translate.Diagnostic) error {
 			e.diag(d.Error())
 			return nil
 		})
@@ -324,7 +335,7 @@ func (x *execRun) supervise(proc *supervise.Process, grace time.Duration, jq *tr
 		streamErr error
 		reading   = streamDone
 		exited    = proc.Done()
-		held      <-chan time.Time // after AGENT exited: how long its output may stay open
+		closed    = outputClosed(e.stdout)
 	)
 	end := func(f func()) {
 		if !ending {
@@ -335,10 +346,12 @@ func (x *execRun) supervise(proc *supervise.Process, grace time.Duration, jq *tr
 			}()
 		}
 	}
-	for gone := stopped; reading != nil || gone != nil; {
+	// A second signal does not wait for the output either: once the group
+	// is gone, a client that does not read no longer keeps zevo.
+	for gone := stopped; (reading != nil && !killed) || gone != nil; {
 		select {
 		case streamErr = <-reading:
-			reading, held = nil, nil
+			reading = nil
 			var re *translate.ReadError
 			if streamErr != nil && !errors.As(streamErr, &re) {
 				// The output failed (or --jq stopped it): AGENT has
@@ -346,6 +359,7 @@ func (x *execRun) supervise(proc *supervise.Process, grace time.Duration, jq *tr
 				end(func() { proc.Stop(syscall.SIGTERM, grace, kill) })
 			}
 		case s := <-sigc:
+			proc.Stdout().Hurry() // no waiting the grace period for an escaped process
 			if sig != nil {
 				if !killed {
 					close(kill)
@@ -356,26 +370,40 @@ func (x *execRun) supervise(proc *supervise.Process, grace time.Duration, jq *tr
 			sig = s
 			end(func() { proc.Stop(s.(syscall.Signal), grace, kill) })
 		case <-exited:
+			// What AGENT wrote is read to its end (however long the
+			// output takes to write it out); the group's leftovers are
+			// stopped meanwhile.
 			exited = nil
-			if reading != nil {
-				held = time.After(grace + time.Second)
-			}
 			end(func() { proc.Clean(grace, kill) })
-		case <-held:
-			held = nil
-			e.warnf("%s exited but its output is still held open (by a process outside its process group); stopped reading", x.agent)
-			proc.Stdout().SetReadDeadline(time.Now())
+		case <-closed:
+			// The client went away: AGENT has nobody to talk to.
+			closed, x.gave = nil, true
+			end(func() { proc.Stop(syscall.SIGTERM, grace, kill) })
 		case <-gone:
 			gone = nil
 		}
 	}
 	proc.Stdout().Close()
+	if reading != nil {
+		// The translation is stuck writing to a client that does not
+		// read: nothing more can be written.
+		if sig == syscall.SIGTERM && x.opt.To == translate.EvoSci {
+			return silentExit(ExitTerminate)
+		}
+		return silentExit(ExitInterrupt)
+	}
 
 	var re *translate.ReadError
 	switch {
+	case x.gave && sig == nil && (x.open || x.outcome < 0):
+		// Nobody reads the run's end: as when the next write finds the
+		// pipe closed. (A run that had ended keeps its exit status.)
+		return nil
 	case streamErr == nil:
 	case errors.As(streamErr, &re):
-		if !errors.Is(re.Err, os.ErrDeadlineExceeded) {
+		if errors.Is(re.Err, supervise.ErrHeld) {
+			e.warnf("%s exited but its output is still held open (by a process outside its process group); stopped reading", x.agent)
+		} else {
 			e.warnf("%s: read error: %v", x.name, re.Err)
 		}
 	case errors.Is(streamErr, errJQStop):
@@ -444,7 +472,7 @@ func (x *execRun) finish(proc *supervise.Process, sig os.Signal, jq *translateJQ
 		if x.opt.To == translate.EvoSci && code == ExitIncomplete {
 			code = ExitDiagnostics // EvoScientist's CLI has no such code: a failed run is 1
 		}
-		if err == nil && wrote && (agentSig != 0 || agentCode != code) {
+		if err == nil && wrote && !x.gave && (agentSig != 0 || agentCode != code) {
 			e.warnf("%s %s", agent, describe(agentCode, agentSig))
 		}
 	}

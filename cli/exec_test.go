@@ -44,7 +44,11 @@ func runExecCmd(t *testing.T, stdin string, args ...string) execResult {
 	cmd.Stdin = strings.NewReader(stdin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	code := exitCodeOf(t, cmd.Run())
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer killAfter(t, cmd)()
+	code := exitCodeOf(t, cmd.Wait())
 	checkQuietStderr(t, stderr.String())
 	return execResult{code, stdout.String(), stderr.String(), dir}
 }
@@ -320,6 +324,7 @@ func TestExecLive(t *testing.T) {
 		t.Fatal(err)
 	}
 	stderr := startCmd(t, cmd)
+	defer killAfter(t, cmd)()
 	br := bufio.NewReader(out)
 	var got bytes.Buffer
 	for _, want := range []string{"run_start", "reasoning"} {
@@ -373,6 +378,7 @@ func signalExec(t *testing.T, sigs []syscall.Signal, args ...string) (execResult
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	defer killAfter(t, cmd)()
 	pgid := waitReady(t, dir)
 	for i, s := range sigs {
 		if i > 0 {
@@ -488,6 +494,7 @@ func TestExecClosedOutput(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	defer killAfter(t, cmd)()
 	pw.Close()
 	first, err := bufio.NewReader(pr).ReadString('\n')
 	if err != nil || !strings.Contains(first, "run_start") {
@@ -498,6 +505,106 @@ func TestExecClosedOutput(t *testing.T) {
 	code := exitCodeOf(t, cmd.Wait())
 	if code != 0 || stderr.Len() != 0 {
 		t.Fatalf("exit %d, stderr %q; want 0 and nothing", code, stderr.String())
+	}
+	checkGroupGone(t, pgid)
+}
+
+// The client closes zevo's output while zevo is writing an event of
+// megabytes out, and the agent ignores SIGTERM: zevo asks the agent's
+// group to end, kills it after --grace, and exits 0, quietly.
+func TestExecClientClosesTheOutputMidEvent(t *testing.T) {
+	cmd, dir := execCmd(t, "exec", "--to", "zero", "--grace", "100ms", "--", "AGENT", "stubborn", strconv.Itoa(2<<20))
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = pw, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer killAfter(t, cmd)()
+	pw.Close()
+	first, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil || !strings.Contains(first, "run_start") {
+		t.Fatalf("first line %q, %v", first, err)
+	}
+	pgid := waitReady(t, dir) // the long event is read: zevo is writing it out
+	pr.Close()
+	code := exitCodeOf(t, cmd.Wait())
+	// (The agent's shell may say its sleep was terminated: its stderr.)
+	if code != 0 || strings.Contains(stderr.String(), "zevo") {
+		t.Fatalf("exit %d, stderr %q; want 0 and nothing from zevo", code, stderr.String())
+	}
+	checkGroupGone(t, pgid)
+	if b, _ := os.ReadFile(filepath.Join(dir, "signals")); string(b) != "TERM\n" {
+		t.Fatalf("the agent got %q, want TERM", b)
+	}
+}
+
+// The client closes zevo's output while the agent writes nothing (it
+// waits, and ignores SIGTERM): zevo notices without writing, stops the
+// agent's group, and exits 0, saying nothing.
+func TestExecClientClosesTheOutputOfAQuietAgent(t *testing.T) {
+	cmd, dir := execCmd(t, "exec", "--to", "zero", "--grace", "100ms", "--", "AGENT", "stubborn")
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = pw, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer killAfter(t, cmd)()
+	pw.Close()
+	pgid := waitReady(t, dir)
+	first, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil || !strings.Contains(first, "run_start") {
+		t.Fatalf("first line %q, %v", first, err)
+	}
+	pr.Close()
+	code := exitCodeOf(t, cmd.Wait())
+	if code != 0 || strings.Contains(stderr.String(), "zevo") {
+		t.Fatalf("exit %d, stderr %q; want 0 and nothing from zevo", code, stderr.String())
+	}
+	checkGroupGone(t, pgid)
+	if b, _ := os.ReadFile(filepath.Join(dir, "signals")); string(b) != "TERM\n" {
+		t.Fatalf("the agent got %q, want TERM", b)
+	}
+}
+
+// The client reads the run's end and closes the output while the agent
+// lingers: the agent's group is stopped, and the exit status is still
+// the run's (3, as its run_end says).
+func TestExecClientClosesTheOutputAfterTheRunEnded(t *testing.T) {
+	cmd, dir := execCmd(t, "exec", "--to", "zero", "--grace", "100ms", "--", "AGENT", "linger")
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = pw, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer killAfter(t, cmd)()
+	pw.Close()
+	br := bufio.NewReader(pr)
+	for {
+		l, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatalf("no run_end: %v", err)
+		}
+		if strings.Contains(l, `"type":"run_end"`) {
+			break
+		}
+	}
+	pgid := waitReady(t, dir)
+	pr.Close()
+	code := exitCodeOf(t, cmd.Wait())
+	if code != 3 || strings.Contains(stderr.String(), "zevo") {
+		t.Fatalf("exit %d, stderr %q; want 3 and nothing from zevo", code, stderr.String())
 	}
 	checkGroupGone(t, pgid)
 }
@@ -518,5 +625,324 @@ func TestExecDispositions(t *testing.T) {
 		if mask&(1<<(uint(s)-1)) != 0 {
 			t.Errorf("the agent started with %v ignored", s)
 		}
+	}
+}
+
+// waitAgentGone waits until the agent of dir (its "pid" file) has exited
+// and been reaped, at most a minute.
+func waitAgentGone(t *testing.T, dir string) {
+	t.Helper()
+	var pid int
+	for i := 0; ; i++ { // the agent may be writing the file
+		b, _ := os.ReadFile(filepath.Join(dir, "pid"))
+		var err error
+		if pid, err = strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+			break
+		}
+		if i > 6000 {
+			t.Fatal("the agent never wrote its pid")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	for i := 0; syscall.Kill(pid, 0) == nil; i++ {
+		if i > 6000 {
+			t.Fatal("the agent is still running after a minute")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// A client that reads slowly does not cost the agent's last events: the
+// agent writes an event of megabytes (zevo blocks writing it out), then
+// its terminal event, and exits 0 while the client pauses for longer than
+// --grace after the agent's exit. Everything the agent wrote is read and
+// translated: its run ends as it ended it, exit 0, and no word of an
+// output held open.
+func TestExecReadsToTheEndBehindASlowClient(t *testing.T) {
+	const n = 4 << 20
+	for _, to := range []string{"zero", "evosci"} {
+		t.Run(to, func(t *testing.T) {
+			cmd, dir := execCmd(t, "exec", "--to", to, "--grace", "0s", "--", "AGENT", "huge", strconv.Itoa(n))
+			out, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			stderr := startCmd(t, cmd)
+			defer killAfter(t, cmd)()
+			br := bufio.NewReader(out)
+			first, err := br.ReadString('\n')
+			if err != nil {
+				t.Fatalf("first line %q, %v", first, err)
+			}
+			// The client pauses: the agent exits meanwhile, and the pause
+			// goes on past --grace (0s) and the second zevo adds to it.
+			waitAgentGone(t, dir)
+			time.Sleep(1500 * time.Millisecond)
+			rest, err := io.ReadAll(br)
+			if err != nil {
+				t.Fatal(err)
+			}
+			code := exitCodeOf(t, cmd.Wait())
+			got := first + string(rest)
+			if code != 0 || strings.Contains(stderr.String(), "held open") {
+				t.Fatalf("exit %d, stderr:\n%s\nlast line: %.300s", code, stderr.String(), outLines(got)[len(outLines(got))-1])
+			}
+			if to == "evosci" {
+				if typ := lastEvo(t, got)["type"]; typ != "done" {
+					t.Fatalf("last event %v, want done", typ)
+				}
+				if !strings.Contains(got, strings.Repeat("a", n)) {
+					t.Fatal("the long event is not whole")
+				}
+				return
+			}
+			found := false
+			for _, ev := range checkZeroOutput(t, got, 0) {
+				if ev.Type == "tool_result" && len(ev.Output) == n {
+					found = true
+				}
+			}
+			if !found {
+				t.Fatal("no tool_result with the whole content")
+			}
+		})
+	}
+}
+
+// killAfter bounds a test that runs zevo: after a minute zevo is
+// killed (so a regression fails instead of hanging the suite); the
+// function returned stops the timer.
+func killAfter(t *testing.T, cmd *exec.Cmd) func() {
+	t.Helper()
+	timer := time.AfterFunc(time.Minute, func() {
+		t.Errorf("zevo %v still running after a minute: killed", cmd.Args[1:])
+		cmd.Process.Kill()
+	})
+	return func() { timer.Stop() }
+}
+
+// A process that escaped the agent's group (setsid) and holds its output
+// open, silent or writing a line now and then, does not keep zevo
+// waiting: once the group is gone and its output read, zevo stops
+// reading a little after --grace, says so, and ends the run as the agent
+// left it.
+func TestExecOutputHeldOpenByAnEscapedProcess(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid here")
+	}
+	for _, mode := range []string{"silent", "talk"} {
+		t.Run(mode, func(t *testing.T) {
+			cmd, dir := execCmd(t, "exec", "--to", "zero", "--grace", "100ms", "--", "AGENT", "escape", mode)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer killAfter(t, cmd)()
+			t.Cleanup(func() {
+				if b, err := os.ReadFile(filepath.Join(dir, "escaped")); err == nil {
+					if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+						syscall.Kill(pid, syscall.SIGKILL)
+					}
+				}
+			})
+			code := exitCodeOf(t, cmd.Wait())
+			if code != 0 || !strings.Contains(stderr.String(), "zevo: agent exited but its output is still held open (by a process outside its process group); stopped reading\n") {
+				t.Fatalf("exit %d, stderr:\n%s", code, stderr.String())
+			}
+			checkZeroOutput(t, stdout.String(), 0)
+		})
+	}
+}
+
+// A signal to zevo while an escaped process holds the agent's output open
+// (the grace period is an hour): zevo waits a second, not the grace
+// period, says so, and keeps the run the agent ended (exit 0).
+func TestExecSignalWhileOutputHeldOpen(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid here")
+	}
+	cmd, dir := execCmd(t, "exec", "--to", "zero", "--grace", "1h", "--", "AGENT", "escape")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer killAfter(t, cmd)()
+	t.Cleanup(func() {
+		if b, err := os.ReadFile(filepath.Join(dir, "escaped")); err == nil {
+			if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	})
+	waitAgentGone(t, dir)
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	code := exitCodeOf(t, cmd.Wait())
+	if code != 0 || !strings.Contains(stderr.String(), "its output is still held open") {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr.String())
+	}
+	checkZeroOutput(t, stdout.String(), 0)
+}
+
+// The agent's output is read as every command reads its input: gzip and
+// zstd are decompressed (a wrapper may compress the agent's stream), and
+// a cut compressed stream is reported, the events before the cut kept.
+func TestExecReadsCompressedOutput(t *testing.T) {
+	for _, format := range []string{"gzip", "zstd"} {
+		t.Run(format, func(t *testing.T) {
+			if _, err := exec.LookPath(format); err != nil {
+				t.Skip("no " + format + " here")
+			}
+			plain := runExecCmd(t, "", "exec", "--to", "zero", "--run-id", "run_x", "--", "AGENT", "success-evosci")
+			r := runExecCmd(t, "", "exec", "--to", "zero", "--run-id", "run_x", "--", "AGENT", "compressed", format)
+			if r.code != 0 || r.stdout != plain.stdout || strings.Contains(r.stderr, "not valid JSON") {
+				t.Fatalf("exit %d, stderr:\n%s\noutput:\n%s\nplain:\n%s", r.code, r.stderr, r.stdout, plain.stdout)
+			}
+			checkZeroOutput(t, r.stdout, 0)
+			cut := runExecCmd(t, "", "exec", "--to", "zero", "--", "AGENT", "compressed", format, "300")
+			if cut.code != ExitIncomplete || !strings.Contains(cut.stderr, "zevo: <agent stdout>: read error: "+format+" data is corrupt or cut short after ") {
+				t.Fatalf("cut: exit %d, stderr:\n%s", cut.code, cut.stderr)
+			}
+			// (gzip hands on what it decoded; zstd, whole blocks: this
+			// run is one.)
+			if evs := checkZeroOutput(t, cut.stdout, ExitIncomplete); format == "gzip" && len(evs) < 4 {
+				t.Fatalf("cut: the events before the cut are lost:\n%s", cut.stdout)
+			}
+		})
+	}
+}
+
+// An agent that exits after half a line: the half line is reported,
+// naming it; the events before it are all there; a last line without its
+// line end is a whole line.
+func TestExecHalfLineAtTheEnd(t *testing.T) {
+	r := runExecCmd(t, "", "exec", "--to", "zero", "--", "AGENT", "half")
+	if r.code != 0 || !strings.Contains(r.stderr, "<agent stdout>:13: not valid JSON") {
+		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	checkZeroOutput(t, r.stdout, 0)
+	r = runExecCmd(t, "", "exec", "--to", "evosci", "--", "AGENT", "unended")
+	if r.code != 0 || strings.Contains(r.stderr, "not valid JSON") || lastEvo(t, r.stdout)["type"] != "done" {
+		t.Fatalf("no line end: exit %d, stderr:\n%s\n%s", r.code, r.stderr, r.stdout)
+	}
+}
+
+// SIGINT to zevo in the middle of the stream, behind a client that reads
+// slowly: the signal goes to the agent's group, everything the agent
+// wrote before and after it (its last text, its own interrupted run_end)
+// is read and translated, once; exit 130, the group gone.
+func TestExecSIGINTMidStreamTranslatesWhatWasRead(t *testing.T) {
+	const n = 2 << 20
+	for _, to := range []string{"zero", "evosci"} {
+		t.Run(to, func(t *testing.T) {
+			t.Parallel()
+			// --grace 1s: time for the agent's trap to run (it is not
+			// killed), and a pause of the client longer than it.
+			cmd, dir := execCmd(t, "exec", "--to", to, "--grace", "1s", "--", "AGENT", "sigint-huge", strconv.Itoa(n))
+			out, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			stderr := startCmd(t, cmd)
+			defer killAfter(t, cmd)()
+			br := bufio.NewReader(out)
+			first, err := br.ReadString('\n')
+			if err != nil {
+				t.Fatalf("first line %q, %v", first, err)
+			}
+			pgid := waitReady(t, dir)
+			if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+				t.Fatal(err)
+			}
+			waitAgentGone(t, dir)
+			time.Sleep(2500 * time.Millisecond) // the client is slow
+			rest, err := io.ReadAll(br)
+			if err != nil {
+				t.Fatal(err)
+			}
+			code := exitCodeOf(t, cmd.Wait())
+			got := first + string(rest)
+			checkGroupGone(t, pgid)
+			if code != ExitInterrupt || !strings.Contains(got, "stopping") || !strings.Contains(got, strings.Repeat("a", n)) {
+				t.Fatalf("exit %d, stderr:\n%s\nlast lines: %.300s", code, stderr.String(), got[max(0, len(got)-600):])
+			}
+			if to == "evosci" {
+				if m := lastEvo(t, got); m["type"] != "error" || m["message"] != "run cancelled by signal" {
+					t.Fatalf("last event %v", m)
+				}
+				return
+			}
+			evs := checkZeroOutput(t, got, ExitInterrupt)
+			if evs[len(evs)-1].Status != "interrupted" || strings.Count(got, `"type":"run_end"`) != 1 {
+				t.Fatalf("not one interrupted run_end:\n%.2000s", got[max(0, len(got)-2000):])
+			}
+		})
+	}
+}
+
+// A client that stops reading (zevo is writing an event of megabytes
+// out) and a signal: the agent is stopped, and zevo waits for the client;
+// a second signal ends that wait: exit 130, the group gone.
+func TestExecSecondSignalDoesNotWaitForAStuckClient(t *testing.T) {
+	cmd, dir := execCmd(t, "exec", "--to", "zero", "--grace", "1s", "--", "AGENT", "sigint-huge", strconv.Itoa(2<<20))
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close() // open, never read
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = pw, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer killAfter(t, cmd)()
+	pw.Close()
+	pgid := waitReady(t, dir)
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	waitAgentGone(t, dir)
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if code := exitCodeOf(t, cmd.Wait()); code != ExitInterrupt {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, ExitInterrupt, stderr.String())
+	}
+	checkGroupGone(t, pgid)
+}
+
+// Standard output on a full disk: zevo says it cannot write its output,
+// stops the agent's group and exits 1, whether the agent is still
+// writing or has finished.
+func TestExecFullDisk(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full here")
+	}
+	defer full.Close()
+	for _, mode := range []string{"flood", "success-evosci"} {
+		t.Run(mode, func(t *testing.T) {
+			cmd, dir := execCmd(t, "exec", "--to", "zero", "--grace", "100ms", "--", "AGENT", mode)
+			var stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = full, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer killAfter(t, cmd)()
+			code := exitCodeOf(t, cmd.Wait())
+			if got := stderr.String(); code != ExitDiagnostics || !strings.HasPrefix(got, "zevo: writing output: ") ||
+				!strings.Contains(got, "no space left on device") || strings.Count(got, "\n") != 1 {
+				t.Fatalf("exit %d, stderr %q; want 1 and one line saying the output could not be written", code, got)
+			}
+			b, err := os.ReadFile(filepath.Join(dir, "pid"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+			checkGroupGone(t, pid)
+		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -14,7 +15,7 @@ import (
 // Process is a started program: the leader of its own process group.
 type Process struct {
 	cmd  *exec.Cmd
-	out  *os.File
+	out  *Output
 	pgid int
 	done chan struct{}
 	werr error // from Wait, once done is closed
@@ -79,7 +80,7 @@ func Start(argv []string, stdin io.Reader, stderr io.Writer) (*Process, error) {
 		return nil, &StartError{Name: argv[0], NotFound: errors.Is(err, os.ErrNotExist), Err: unwrapPath(err)}
 	}
 	w.Close()
-	p := &Process{cmd: cmd, out: r, pgid: cmd.Process.Pid, done: make(chan struct{})}
+	p := &Process{cmd: cmd, out: &Output{f: r}, pgid: cmd.Process.Pid, done: make(chan struct{})}
 	go func() {
 		p.werr = cmd.Wait()
 		close(p.done)
@@ -97,7 +98,94 @@ func unwrapPath(err error) error {
 }
 
 // Stdout is the read end of the program's standard output.
-func (p *Process) Stdout() *os.File { return p.out }
+func (p *Process) Stdout() *Output { return p.out }
+
+// ErrHeld is what Output's Read returns once the group is gone but the
+// output stayed open, waiting for bytes that did not come: a process
+// outside the group (one that called setsid) holds it.
+var ErrHeld = errors.New("the output is still held open by a process outside the process group")
+
+// Output is the read end of a program's standard output. Everything the
+// program's group wrote is read to its end, however slowly the reader
+// asks for it: a reader that spends its time writing elsewhere loses
+// nothing. Once the group is gone (Stop or Clean has returned) the bytes
+// it wrote are all in the pipe, and Read returns them at once; after that
+// only the time Read spends waiting for bytes that do not come counts,
+// and once it adds up to the group's grace period and a second, Read
+// returns ErrHeld instead of waiting for ever on a process that escaped
+// the group and holds the output open.
+type Output struct {
+	f       *os.File
+	mu      sync.Mutex
+	ended   bool          // the group is gone
+	hurried bool          // see Hurry
+	left    time.Duration // once ended: how much longer Read may wait in all
+	reading bool          // a Read is in the pipe's read, since since
+	since   time.Time
+}
+
+func (o *Output) Read(b []byte) (int, error) {
+	o.mu.Lock()
+	if o.ended {
+		if o.left <= 0 {
+			o.mu.Unlock()
+			return 0, ErrHeld
+		}
+		o.f.SetReadDeadline(time.Now().Add(o.left))
+	}
+	o.reading, o.since = true, time.Now()
+	o.mu.Unlock()
+	n, err := o.f.Read(b)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.reading = false
+	if o.ended {
+		o.left -= time.Since(o.since)
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			err = ErrHeld
+		}
+	}
+	return n, err
+}
+
+// groupGone starts counting the time Read waits: limit in all.
+func (o *Output) groupGone(limit time.Duration) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.ended {
+		return
+	}
+	o.ended, o.left = true, limit
+	if o.hurried {
+		o.left = min(o.left, time.Second)
+	}
+	o.restart()
+}
+
+// Hurry cuts the time Read may wait once the group is gone to a second
+// in all (zevo was told to stop: it does not wait the grace period for a
+// process outside the group). Bytes the group wrote are still all read.
+func (o *Output) Hurry() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.hurried = true
+	if o.ended && o.left > time.Second {
+		o.left = time.Second
+		o.restart()
+	}
+}
+
+// restart sets the deadline of a Read that is waiting already, for a
+// pipe that was empty: from now on its wait counts.
+func (o *Output) restart() {
+	if o.reading {
+		o.since = time.Now()
+		o.f.SetReadDeadline(o.since.Add(o.left))
+	}
+}
+
+// Close closes the read end; a Read waiting on it returns.
+func (o *Output) Close() error { return o.f.Close() }
 
 // Pgid is the id of the program's process group (its pid).
 func (p *Process) Pgid() int { return p.pgid }
@@ -127,7 +215,9 @@ func (p *Process) Alive() bool { return Running(p.pgid) }
 // Stop ends the group: sig to every process of it, then SIGKILL to what
 // is left when the leader has not exited and the group is not empty after
 // grace, or when kill receives a value. It returns once the leader has
-// exited and the group's processes are gone.
+// exited and the group's processes are gone; from then on a process
+// outside the group that holds the output open gets grace and a second
+// (see Output).
 func (p *Process) Stop(sig syscall.Signal, grace time.Duration, kill <-chan struct{}) {
 	if p.Alive() {
 		p.Signal(sig)
@@ -139,6 +229,7 @@ func (p *Process) Stop(sig syscall.Signal, grace time.Duration, kill <-chan stru
 	// (a process stuck in the kernel may not die at all; a second is enough
 	// for the others).
 	p.waitGone(time.Second, nil)
+	p.out.groupGone(grace + time.Second)
 }
 
 // Clean ends what is left of the group after its leader exited by
@@ -147,6 +238,7 @@ func (p *Process) Stop(sig syscall.Signal, grace time.Duration, kill <-chan stru
 func (p *Process) Clean(grace time.Duration, kill <-chan struct{}) {
 	<-p.done
 	if !p.Alive() {
+		p.out.groupGone(grace + time.Second)
 		return
 	}
 	p.Stop(syscall.SIGTERM, grace, kill)

@@ -5,8 +5,11 @@ package supervise
 import (
 	"bufio"
 	"errors"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -87,5 +90,47 @@ func TestStartErrors(t *testing.T) {
 		if !errors.As(err, &se) || se.NotFound != c.notFound || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%q: %v; want NotFound %v and %q", c.name, err, c.notFound, c.msg)
 		}
+	}
+}
+
+// Once the group is gone, what it wrote is read to its end however long
+// the reader took before asking: time spent away from Read does not count.
+func TestOutputReadWhateverThePace(t *testing.T) {
+	p, err := Start([]string{"/bin/sh", "-c", `head -c 60000 /dev/zero | tr '\0' a; echo; echo last`}, nil, os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Stdout().Close()
+	p.Clean(0, nil) // the group is gone; its output waits in the pipe
+	time.Sleep(1500 * time.Millisecond)
+	b, err := io.ReadAll(p.Stdout())
+	if err != nil || len(b) != 60006 || !strings.HasSuffix(string(b), "a\nlast\n") {
+		t.Fatalf("read %d bytes, %v; want all 60006", len(b), err)
+	}
+}
+
+// A process outside the group (setsid) that holds the output open does
+// not keep Read waiting for ever: once the group is gone and its output
+// read, Read returns ErrHeld.
+func TestOutputHeldOpen(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid here")
+	}
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	p, err := Start([]string{"/bin/sh", "-c", `setsid sh -c 'echo $$ >"$0.tmp"; mv "$0.tmp" "$0"; exec sleep 600' "$0" </dev/null 2>/dev/null &
+		while [ ! -e "$0" ]; do sleep 0.01; done; echo bye`, pidFile}, nil, os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Stdout().Close()
+	p.Clean(0, nil)
+	if b, err := os.ReadFile(pidFile); err == nil {
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+			defer syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+	b, err := io.ReadAll(p.Stdout())
+	if string(b) != "bye\n" || !errors.Is(err, ErrHeld) {
+		t.Fatalf("read %q, %v; want ErrHeld", b, err)
 	}
 }
