@@ -56,10 +56,10 @@ type Options struct {
 	// Pricing, when set, prices each run as zevo stats does, for the
 	// zevo.cost.* attributes.
 	Pricing *inspect.Pricing
-	// Input is the input's place among those of one export (0 for the
-	// first): with the synthetic clock, the same file read twice gets
-	// other ids the second time.
-	Input int
+	// Repeat is how many inputs of the same name came before this one in
+	// one export: with the synthetic clock, the ids of a file read again
+	// are other than the first time's.
+	Repeat int
 }
 
 // Tracer builds the traces of one input, line by line: one trace per run,
@@ -167,8 +167,8 @@ func (t *Tracer) start(run *inspect.Run, proto *protocol.Protocol, num int, read
 	if t.opt.Clock == SyntheticClock {
 		rt.anchor = syntheticBase.Add(time.Duration(num) * time.Millisecond)
 		parts := []string{t.file, strconv.Itoa(t.runs), run.ID}
-		if t.opt.Input > 0 { // the first input's ids are those it always had
-			parts = append(parts, "input "+strconv.Itoa(t.opt.Input))
+		if t.opt.Repeat > 0 { // a first reading's ids are those it always had
+			parts = append(parts, "again "+strconv.Itoa(t.opt.Repeat))
 		}
 		rt.traceID = pcommon.TraceID(hash(16, parts...))
 	} else {

@@ -420,7 +420,7 @@ func TestSyntheticIDsDistinctAcrossInputs(t *testing.T) {
 	ids := func() map[string]int {
 		seen := map[string]int{}
 		for i := 0; i < 2; i++ {
-			_, td, _ := export(t, "basic.zero.jsonl", data, Options{Clock: SyntheticClock, Input: i})
+			_, td, _ := export(t, "basic.zero.jsonl", data, Options{Clock: SyntheticClock, Repeat: i})
 			for _, s := range spans(td) {
 				seen["trace "+s.TraceID().String()+" span "+s.SpanID().String()]++
 				seen["span "+s.SpanID().String()]++
