@@ -234,7 +234,7 @@ func runOtel(c *ucli.Context, e *env) error {
 		}
 		for _, p := range queue {
 			err := errStopSending
-			if !late && sender.Down() == nil {
+			if !late { // a down sender fails at once (ErrGaveUp)
 				ctx, cancel := context.WithDeadline(context.Background(), deadline)
 				if err = sender.Send(ctx, p.body); ctx.Err() != nil {
 					err = errStopSending

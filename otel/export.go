@@ -137,6 +137,13 @@ func (e *StatusError) Error() string {
 	return strings.TrimSpace(fmt.Sprintf("%s: %s %s", redact.URL(e.URL), e.Status, e.Body))
 }
 
+// safeBody is the start of an answer's body as a message shows it: one
+// line, redacted (a server may echo what it was sent).
+func safeBody(b []byte) string {
+	var red redact.Redactor
+	return red.String(inspect.Safe(strings.TrimSpace(string(b))))
+}
+
 // rejected reports an answer about the request, not the endpoint: a 4xx
 // other than 408 and 429 (the run is too large, malformed, not allowed).
 func rejected(err error) bool {
@@ -168,7 +175,7 @@ func post(ctx context.Context, client *http.Client, traceURL string, header http
 	if resp.StatusCode/100 == 2 {
 		return 0, nil
 	}
-	err = &StatusError{URL: traceURL, Status: resp.Status, Code: resp.StatusCode, Body: inspect.Safe(strings.TrimSpace(string(msg)))}
+	err = &StatusError{URL: traceURL, Status: resp.Status, Code: resp.StatusCode, Body: safeBody(msg)}
 	switch resp.StatusCode {
 	case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
 		if secs, perr := strconv.Atoi(resp.Header.Get("Retry-After")); perr == nil && secs >= 0 && secs <= 10 {

@@ -144,18 +144,21 @@ func TestSenderGoesOnAfterARejectedRun(t *testing.T) {
 }
 
 // TestSendErrorsHideThePassword: no error names an endpoint's password,
-// whether it answered with an error, could not be reached or is no URL.
+// whether it answered with an error, could not be reached or is no URL;
+// nor a secret its answer echoes.
 func TestSendErrorsHideThePassword(t *testing.T) {
 	defer func(r []time.Duration) { Retries = r }(Retries)
 	Retries = nil
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { http.Error(w, "no", 500) }))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "no such key: sk-0123456789abcdef0123", 500) // an answer may echo a secret
+	}))
 	defer srv.Close()
 	closed := httptest.NewServer(http.NotFoundHandler())
 	closed.Close()
 	for _, base := range []string{srv.URL, closed.URL} {
 		u := strings.Replace(base, "http://", "http://zevo:s3cret@", 1) + "/v1/traces"
 		err := Send(context.Background(), &http.Client{}, u, nil, ptrace.NewTraces())
-		if err == nil || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "zevo:xxxxx@") {
+		if err == nil || strings.Contains(err.Error(), "s3cret") || strings.Contains(err.Error(), "sk-0123") || !strings.Contains(err.Error(), "zevo:xxxxx@") {
 			t.Errorf("%s: %v", base, err)
 		}
 	}
