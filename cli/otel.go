@@ -219,7 +219,9 @@ func runOtel(c *ucli.Context, e *env) error {
 		if open != nil {
 			open.End()
 		}
-		write()
+		if err := write(); err != nil {
+			fmt.Fprintf(e.stderr, "zevo: writing output: %v\n", err)
+		}
 		late := false
 		if p := sending; p != nil {
 			select {

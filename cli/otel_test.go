@@ -527,3 +527,42 @@ func TestOtelInterruptWhileEndpointFailsWritesOutput(t *testing.T) {
 		})
 	}
 }
+
+// TestOtelInterruptNamesAFailedOutput: when --output cannot be written on
+// a signal (a full disk), zevo says so; exit 130.
+func TestOtelInterruptNamesAFailedOutput(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	bin := zevoBinary(t)
+	cmd := exec.Command(bin, "otel", "--output", "/dev/full")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Bad lines are reported as read: once the second is, both were.
+	io.WriteString(stdin, zeroRuns(2, false)+"bad 1\nbad 2\n")
+	sc := bufio.NewScanner(stderr)
+	var errs []string
+	for len(errs) < 2 && sc.Scan() {
+		errs = append(errs, sc.Text())
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	for sc.Scan() {
+		errs = append(errs, sc.Text())
+	}
+	all := strings.Join(errs, "\n")
+	if code := exitCodeOf(t, cmd.Wait()); code != ExitInterrupt || !strings.Contains(all, "zevo: writing output: ") || !strings.Contains(all, "no space left on device") {
+		t.Errorf("exit %d:\n%s", code, all)
+	}
+}
