@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"github.com/zevo/zevo/inspect"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/otel"
+	"github.com/zevo/zevo/redact"
 )
 
 func otelCommand(e *env) *ucli.Command {
@@ -40,8 +42,11 @@ read the line (--clock read), or, with --clock synthetic, one millisecond
 per line, which with ids derived from the input makes the output the same
 on every run.
 
---endpoint sends each run as soon as it ends; --output writes one request
-with every run at the end (or on Ctrl-C). Without either, OTLP/JSON goes to
+--endpoint sends each run as soon as it ends; an endpoint that fails a run
+(unreachable, no answer within --timeout, an error after two retries) is
+given up on: the later runs are named as not sent, and counted. --output
+writes one request with every run at the end (or on Ctrl-C, first thing);
+it may not be one of the inputs. Without either, OTLP/JSON goes to
 standard output.
 
 Examples:
@@ -53,7 +58,7 @@ Examples:
 			&ucli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write OTLP/JSON (one ExportTraceServiceRequest) to `FILE` (- for standard output)"},
 			&ucli.StringFlag{Name: "endpoint", Usage: "send each run as OTLP/HTTP protobuf to `URL` (its /v1/traces when it has no path)"},
 			&ucli.StringSliceFlag{Name: "header", Usage: "add `KEY=VALUE` to each OTLP/HTTP request (repeatable)"},
-			&ucli.DurationFlag{Name: "timeout", Value: 10 * time.Second, Usage: "give up on one OTLP/HTTP request after `DURATION`"},
+			&ucli.DurationFlag{Name: "timeout", Value: 10 * time.Second, Usage: "give up on sending one run (retries included), and on the endpoint, after `DURATION`"},
 			&ucli.StringFlag{Name: "clock", Value: "read", Usage: "span times: `CLOCK` is read (when each line was read) or synthetic (1 ms per line, deterministic)"},
 			&ucli.StringFlag{Name: "model", Usage: "the `NAME` of the model of runs that name none (EvoScientist's), for gen_ai.request.model and the cost"},
 			&ucli.StringFlag{Name: "pricing", Usage: "price models from `FILE` for zevo.cost.usd, as zevo stats --pricing does"},
@@ -106,6 +111,10 @@ func runOtel(c *ucli.Context, e *env) error {
 	if output == "" && endpoint == "" {
 		output = "-"
 	}
+	inputs := c.Args().Slice()
+	if err := e.outputNotInput("--output", output, inputs); err != nil {
+		return err
+	}
 	var out io.Writer
 	switch output {
 	case "":
@@ -121,23 +130,90 @@ func runOtel(c *ucli.Context, e *env) error {
 	}
 
 	batch := otel.NewBatch()
-	client := &http.Client{Timeout: c.Duration("timeout")}
+	var sender *otel.Sender
+	if endpoint != "" {
+		sender = &otel.Sender{URL: endpoint, Header: header, Client: &http.Client{}, Timeout: c.Duration("timeout")}
+	}
 	bad := 0
+	// Runs to send wait in queue; the one under way is sending. Both are
+	// changed with e.mu held, but runs are sent without it, so that a
+	// signal never waits for the endpoint: it writes --output at once
+	// and names the runs it could not send.
+	type pendingRun struct {
+		place string // file:lines: run ID, for messages
+		body  []byte
+		done  chan struct{} // closed once sent or failed (err)
+		err   error
+	}
+	var queue []pendingRun
+	var sending *pendingRun
+	runs, unsent := 0, 0
+	notSent := func(place string, err error) {
+		e.warnf("%s not sent: %v", place, err)
+		unsent++
+	}
 	emit := func(file string) func(ptrace.Traces, *inspect.Run) {
 		return func(td ptrace.Traces, r *inspect.Run) {
-			if endpoint != "" {
-				if err := otel.Send(context.Background(), client, endpoint, header, td); err != nil {
-					e.warnf("%s:%d-%d: run %s not sent: %v", file, r.FirstLine, r.LastLine, inspect.Safe(r.ID), err)
-					bad++
+			runs++
+			if sender != nil {
+				place := fmt.Sprintf("%s:%d-%d: run", file, r.FirstLine, r.LastLine)
+				if r.ID != "" {
+					place += " " + inspect.Safe(r.ID)
+				}
+				if body, err := otel.Proto(td); err != nil {
+					notSent(place, err)
+				} else {
+					queue = append(queue, pendingRun{place: place, body: body})
 				}
 			}
 			if out != nil {
-				batch.Add(td)
+				batch.Add(td) // moves the spans: after Proto
 			}
 		}
 	}
+	send := func() {
+		for sender != nil {
+			e.mu.Lock()
+			if len(queue) == 0 {
+				e.mu.Unlock()
+				return
+			}
+			p := queue[0]
+			queue[0] = pendingRun{}
+			queue = queue[1:]
+			p.done = make(chan struct{})
+			sending = &p
+			e.mu.Unlock()
+			p.err = sender.Send(context.Background(), p.body)
+			close(p.done)
+			e.mu.Lock() // after a signal, never: it tells of p itself
+			sending = nil
+			if p.err != nil {
+				notSent(p.place, p.err)
+			}
+			e.mu.Unlock()
+		}
+	}
+	// summary counts the runs not sent, after each was named.
+	summary := func() {
+		if unsent == 0 {
+			return
+		}
+		msg := fmt.Sprintf("zevo: %d of %d runs not sent to %s", unsent, runs, redact.URL(endpoint))
+		switch {
+		case out == nil:
+		case output == "-":
+			msg += "; standard output has every run"
+		default:
+			msg += "; " + output + " has every run"
+		}
+		e.warnf("%s", msg)
+	}
 	// A signal exports what was read: the open run (as cut short) and,
-	// with --output, every run so far. Both run with e.mu held.
+	// with --output, every run so far, written first. The run being sent
+	// and then those still to send have what is left of a second; a run
+	// that does not make it (the endpoint hangs, or is down) is named as
+	// not sent. This runs with e.mu held.
 	var open *otel.Tracer
 	written := false
 	write := func() error {
@@ -148,13 +224,46 @@ func runOtel(c *ucli.Context, e *env) error {
 		return otel.WriteJSON(out, batch.Traces())
 	}
 	e.whenStopped(func() {
+		deadline := time.Now().Add(stopGrace / 2)
 		if open != nil {
 			open.End()
 		}
-		write()
+		if err := write(); err != nil {
+			e.warnf("writing output: %v", err)
+		}
+		late := false
+		if p := sending; p != nil {
+			select {
+			case <-p.done:
+				if p.err != nil {
+					notSent(p.place, p.err)
+				}
+			case <-time.After(time.Until(deadline)):
+				notSent(p.place, errStopSending)
+				late = true
+			}
+		}
+		for _, p := range queue {
+			err := errStopSending
+			if !late { // a down sender fails at once (ErrGaveUp)
+				ctx, cancel := context.WithDeadline(context.Background(), deadline)
+				if err = sender.Send(ctx, p.body); ctx.Err() != nil {
+					err = errStopSending
+				}
+				cancel()
+			}
+			if err != nil {
+				notSent(p.place, err)
+			}
+		}
+		queue = nil
+		summary()
 	})
-	failed, err := eachInput(e, c.Args().Slice(), func(name string, r io.Reader) error {
+	seen := map[string]int{}
+	failed, err := eachInput(e, inputs, func(name string, r io.Reader) error {
 		fopt := opt
+		fopt.Repeat = seen[name]
+		seen[name]++
 		fopt.Invalid = func(n int, err error) {
 			e.warnf("%s:%d: %v (not exported)", name, n, err)
 			bad++
@@ -179,11 +288,13 @@ func runOtel(c *ucli.Context, e *env) error {
 			e.mu.Lock()
 			tr.Line(l)
 			e.mu.Unlock()
+			send()
 		}
 		e.mu.Lock()
-		defer e.mu.Unlock()
 		open = nil
 		tr.End()
+		e.mu.Unlock()
+		send()
 		return nil
 	})
 	if err != nil {
@@ -191,12 +302,16 @@ func runOtel(c *ucli.Context, e *env) error {
 	}
 	e.mu.Lock()
 	err = write()
+	summary()
 	e.mu.Unlock()
 	if err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
-	if bad > 0 || failed > 0 {
+	if bad > 0 || failed > 0 || unsent > 0 {
 		return silentExit(ExitDiagnostics)
 	}
 	return nil
 }
+
+// errStopSending is why a run is not sent when a signal stops zevo.
+var errStopSending = errors.New("zevo was stopped before the endpoint took it")

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"bufio"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -204,5 +206,363 @@ func TestOtelSignal(t *testing.T) {
 	var u ptrace.JSONUnmarshaler
 	if td, err := u.UnmarshalTraces(data); err != nil || td.SpanCount() != 2 {
 		t.Errorf("--output: %v, %d spans", err, td.SpanCount())
+	}
+}
+
+// zeroRuns is n Zero runs, each ended (run_end) when ended is set, else
+// cut short by the next run's start.
+func zeroRuns(n int, ended bool) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		id := fmt.Sprintf("run_20260603100000_%06x", i)
+		fmt.Fprintf(&b, `{"type":"run_start","runId":%q,"schemaVersion":2,"model":"gpt-4.1","provider":"openai"}`+"\n", id)
+		if ended {
+			fmt.Fprintf(&b, `{"type":"run_end","runId":%q,"schemaVersion":2,"status":"success","exitCode":0}`+"\n", id)
+		}
+	}
+	return b.String()
+}
+
+// rootSpans counts the runs of an OTLP/JSON file.
+func rootSpans(t *testing.T, file string) int {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var u ptrace.JSONUnmarshaler
+	td, err := u.UnmarshalTraces(data)
+	if err != nil {
+		t.Fatalf("%s: %v: %q", file, err, data)
+	}
+	n := 0
+	for i := 0; i < td.ResourceSpans().Len(); i++ {
+		ss := td.ResourceSpans().At(i).ScopeSpans()
+		for j := 0; j < ss.Len(); j++ {
+			for k := 0; k < ss.At(j).Spans().Len(); k++ {
+				if ss.At(j).Spans().At(k).Name() == "invoke_agent" {
+					n++
+				}
+			}
+		}
+	}
+	return n
+}
+
+// runOtelBounded is run, failing the test when zevo does not end in time.
+func runOtelBounded(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb strings.Builder
+	code = runBounded(t, append([]string{"zevo"}, args...), strings.NewReader(stdin), &out, &errb, nil)
+	return code, out.String(), errb.String()
+}
+
+// TestOtelOutputThatIsAnInputIsRefused: --output naming one of the inputs
+// (by another path, a symlink, or as standard input) is refused before
+// anything is written: the input is left whole.
+func TestOtelOutputThatIsAnInputIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile(sampleZero)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(dir, "in.jsonl")
+	if err := os.WriteFile(in, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.jsonl")
+	if err := os.Symlink(in, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"--output", in, in},
+		{"--output", filepath.Join(dir, ".", "in.jsonl"), sampleEvo, in},
+		{"--output", link, in},
+		{"-o", in, link},
+		{"--endpoint", "http://127.0.0.1:1", "--output", in, in},
+	} {
+		code, out, errs := run(t, "", append([]string{"otel"}, args...)...)
+		if code != ExitUsage || out != "" || !strings.Contains(errs, "the output is also an input") {
+			t.Errorf("%v: exit %d, out %q, err %q", args, code, out, errs)
+		}
+		if b, _ := os.ReadFile(in); string(b) != string(data) {
+			t.Fatalf("%v: the input was changed", args)
+		}
+	}
+	// Standard input that is the output file.
+	f, err := os.Open(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out, errb strings.Builder
+	if code := Run([]string{"zevo", "otel", "--output", in}, f, &out, &errb); code != ExitUsage || !strings.Contains(errb.String(), "also an input (standard input)") {
+		t.Errorf("stdin: exit %d: %s", code, errb.String())
+	}
+	if b, _ := os.ReadFile(in); string(b) != string(data) {
+		t.Fatal("stdin: the input was changed")
+	}
+	// Another file is fine, and so is one that does not exist yet.
+	other := filepath.Join(dir, "traces.json")
+	if code, _, errs := run(t, "", "otel", "--output", other, in); code != 0 || rootSpans(t, other) != 3 {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+}
+
+// TestOtelDownEndpointGivesUpOnceKeepsOutput: an endpoint that answers an
+// error, refuses connections or hangs is tried for the first run only; the
+// others are each named as not sent, counted, and --output has them all;
+// exit 1.
+func TestOtelDownEndpointGivesUpOnceKeepsOutput(t *testing.T) {
+	defer func(r []time.Duration) { otel.Retries = r }(otel.Retries)
+	otel.Retries = []time.Duration{time.Millisecond, time.Millisecond}
+	hang := make(chan struct{})
+	defer close(hang)
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closed.Close()
+	input := zeroRuns(50, true)
+	for _, c := range []struct {
+		name    string
+		handler http.HandlerFunc
+		url     string
+	}{
+		{name: "500", handler: func(w http.ResponseWriter, r *http.Request) { http.Error(w, "broken", 500) }},
+		{name: "503", handler: func(w http.ResponseWriter, r *http.Request) { http.Error(w, "busy", 503) }},
+		{name: "refused", url: closed.URL},
+		{name: "hanging", handler: func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			select {
+			case <-hang:
+			case <-r.Context().Done():
+			}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var mu sync.Mutex
+			tries := 0
+			u := c.url
+			if c.handler != nil {
+				srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					mu.Lock()
+					tries++
+					mu.Unlock()
+					c.handler(w, r)
+				}))
+				defer srv.Close()
+				u = srv.URL
+			}
+			file := filepath.Join(t.TempDir(), "traces.json")
+			code, out, errs := runOtelBounded(t, input, "otel", "--endpoint", u, "--timeout", "200ms", "--output", file)
+			if code != ExitDiagnostics || out != "" {
+				t.Errorf("exit %d, out %q", code, out)
+			}
+			if n := strings.Count(errs, " not sent: "); n != 50 {
+				t.Errorf("%d runs named as not sent, want 50:\n%s", n, errs)
+			}
+			if !strings.Contains(errs, "<stdin>:99-100: run run_20260603100000_000031 not sent: the endpoint failed on an earlier run\n") ||
+				!strings.Contains(errs, "zevo: 50 of 50 runs not sent to "+u+"/v1/traces; "+file+" has every run\n") {
+				t.Errorf("stderr:\n%s", errs)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if tries > len(otel.Retries)+1 {
+				t.Errorf("%d requests: the endpoint was tried again after it failed", tries)
+			}
+			if n := rootSpans(t, file); n != 50 {
+				t.Errorf("--output has %d runs, want 50", n)
+			}
+		})
+	}
+}
+
+// TestOtelErrorHidesEndpointPassword: no message shows the password of an
+// endpoint's URL: not on an error answer, nor in a usage error.
+func TestOtelErrorHidesEndpointPassword(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "denied", http.StatusForbidden)
+	}))
+	defer srv.Close()
+	endpoint := strings.Replace(srv.URL, "http://", "http://zevo:s3cret@", 1)
+	code, _, errs := runOtelBounded(t, "", "otel", "--endpoint", endpoint, sampleZero)
+	if code != ExitDiagnostics || strings.Contains(errs, "s3cret") || !strings.Contains(errs, "zevo:xxxxx@") || !strings.Contains(errs, "403 Forbidden denied") {
+		t.Errorf("exit %d:\n%s", code, errs)
+	}
+	for _, bad := range []string{"ftp://zevo:s3cret@host/", "http://zevo:s3cret@host:port/"} {
+		code, _, errs := run(t, "", "otel", "--endpoint", bad, sampleZero)
+		if code != ExitUsage || strings.Contains(errs, "s3cret") {
+			t.Errorf("%s: exit %d: %s", bad, code, errs)
+		}
+	}
+}
+
+// TestOtelSameFileTwiceDistinctSpanIDs: with the synthetic clock, a file
+// given twice gets other ids the second time, and the same bytes on every
+// run.
+func TestOtelSameFileTwiceDistinctSpanIDs(t *testing.T) {
+	code, out, errs := run(t, "", "otel", "--clock", "synthetic", sampleZero, sampleZero)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var u ptrace.JSONUnmarshaler
+	td, err := u.UnmarshalTraces([]byte(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	traces := map[string]bool{}
+	n := 0
+	for i := 0; i < td.ResourceSpans().Len(); i++ {
+		ss := td.ResourceSpans().At(i).ScopeSpans()
+		for j := 0; j < ss.Len(); j++ {
+			for k := 0; k < ss.At(j).Spans().Len(); k++ {
+				s := ss.At(j).Spans().At(k)
+				n++
+				if seen[s.SpanID().String()] {
+					t.Errorf("span id %s twice", s.SpanID())
+				}
+				seen[s.SpanID().String()] = true
+				traces[s.TraceID().String()] = true
+			}
+		}
+	}
+	if n != 10 || len(traces) != 6 {
+		t.Errorf("%d spans in %d traces, want 10 in 6", n, len(traces))
+	}
+	if _, again, _ := run(t, "", "otel", "--clock", "synthetic", sampleZero, sampleZero); again != out {
+		t.Error("not the same bytes on a second run")
+	}
+}
+
+// TestOtelInterruptWhileEndpointFailsWritesOutput: SIGINT while the
+// endpoint fails or hangs still writes --output with every run read, the
+// open one cut short, names the runs not sent with their count, and exits
+// 130.
+func TestOtelInterruptWhileEndpointFailsWritesOutput(t *testing.T) {
+	bin := zevoBinary(t)
+	for _, c := range []struct {
+		name  string
+		hangs bool
+		runs  int // read when the signal comes
+	}{
+		{"500", false, 4},
+		{"hanging", true, 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			hang := make(chan struct{})
+			defer close(hang)
+			requests := make(chan struct{}, 10)
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				io.Copy(io.Discard, r.Body)
+				requests <- struct{}{}
+				if c.hangs {
+					select {
+					case <-hang:
+					case <-r.Context().Done():
+					}
+					return
+				}
+				http.Error(w, "broken", 500)
+			}))
+			defer srv.Close()
+			file := filepath.Join(t.TempDir(), "traces.json")
+			cmd := exec.Command(bin, "otel", "--endpoint", srv.URL, "--output", file)
+			stdin, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer stdin.Close()
+			stderr, err := cmd.StderrPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			lines := make(chan string, 100)
+			go func() {
+				sc := bufio.NewScanner(stderr)
+				for sc.Scan() {
+					lines <- sc.Text()
+				}
+				close(lines)
+			}()
+			var errs []string
+			timeout := time.After(30 * time.Second)
+			// Each run is cut short by the next one's start, so when a
+			// run is reported (or sent), the next one has been read.
+			io.WriteString(stdin, zeroRuns(c.runs, false))
+			if c.hangs {
+				select {
+				case <-requests:
+				case <-timeout:
+					t.Fatal("no request came")
+				}
+			} else {
+				for len(errs) < c.runs-1 {
+					select {
+					case l := <-lines:
+						errs = append(errs, l)
+					case <-timeout:
+						t.Fatalf("stderr so far: %q", errs)
+					}
+				}
+			}
+			if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+				t.Fatal(err)
+			}
+			for l := range lines {
+				errs = append(errs, l)
+			}
+			all := strings.Join(errs, "\n")
+			if code := exitCodeOf(t, cmd.Wait()); code != ExitInterrupt {
+				t.Errorf("exit %d:\n%s", code, all)
+			}
+			if n := rootSpans(t, file); n != c.runs {
+				t.Errorf("--output has %d runs, want %d", n, c.runs)
+			}
+			want := fmt.Sprintf("zevo: %d of %d runs not sent to %s/v1/traces; %s has every run", c.runs, c.runs, srv.URL, file)
+			if n := strings.Count(all, " not sent: "); n != c.runs || !strings.Contains(all, want) {
+				t.Errorf("stderr, want %d runs named and %q:\n%s", c.runs, want, all)
+			}
+		})
+	}
+}
+
+// TestOtelInterruptNamesAFailedOutput: when --output cannot be written on
+// a signal (a full disk), zevo says so; exit 130.
+func TestOtelInterruptNamesAFailedOutput(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	bin := zevoBinary(t)
+	cmd := exec.Command(bin, "otel", "--output", "/dev/full")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Bad lines are reported as read: once the second is, both were.
+	io.WriteString(stdin, zeroRuns(2, false)+"bad 1\nbad 2\n")
+	sc := bufio.NewScanner(stderr)
+	var errs []string
+	for len(errs) < 2 && sc.Scan() {
+		errs = append(errs, sc.Text())
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	for sc.Scan() {
+		errs = append(errs, sc.Text())
+	}
+	all := strings.Join(errs, "\n")
+	if code := exitCodeOf(t, cmd.Wait()); code != ExitInterrupt || !strings.Contains(all, "zevo: writing output: ") || !strings.Contains(all, "no space left on device") {
+		t.Errorf("exit %d:\n%s", code, all)
 	}
 }

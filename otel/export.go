@@ -3,17 +3,20 @@ package otel
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/zevo/zevo/inspect"
+	"github.com/zevo/zevo/redact"
 )
 
 // Batch gathers the traces of runs into one export request: one resource
@@ -63,13 +66,18 @@ func WriteJSON(w io.Writer, td ptrace.Traces) error {
 
 // TracesURL is where OTLP/HTTP traces go for endpoint: the URL itself, or
 // its /v1/traces when it has no path (as OTEL_EXPORTER_OTLP_ENDPOINT).
+// Errors show the endpoint with its password hidden.
 func TracesURL(endpoint string) (string, error) {
 	u, err := url.Parse(endpoint)
 	if err != nil {
-		return "", err
+		var uerr *url.Error
+		if errors.As(err, &uerr) {
+			err = uerr.Err // it quotes the URL whole
+		}
+		return "", fmt.Errorf("%q is not a URL: %v", redact.URL(endpoint), err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return "", fmt.Errorf("%q is not an http:// or https:// URL", endpoint)
+		return "", fmt.Errorf("%q is not an http:// or https:// URL", redact.URL(endpoint))
 	}
 	if u.Path == "" || u.Path == "/" {
 		u.Path = "/v1/traces"
@@ -82,16 +90,25 @@ func TracesURL(endpoint string) (string, error) {
 // cases); a Retry-After of at most 10 seconds replaces the wait.
 var Retries = []time.Duration{time.Second, 2 * time.Second}
 
-// Send posts td to an OTLP/HTTP traces URL as protobuf, retrying as
-// Retries says. The body is an ExportTraceServiceRequest: pdata's
-// TracesData encoding, which is the same message on the wire (one repeated
-// ResourceSpans, field 1).
-func Send(ctx context.Context, client *http.Client, traceURL string, header http.Header, td ptrace.Traces) error {
+// Proto is td as the body of an OTLP/HTTP request: an
+// ExportTraceServiceRequest, which is pdata's TracesData encoding (the
+// same message on the wire: one repeated ResourceSpans, field 1).
+func Proto(td ptrace.Traces) ([]byte, error) {
 	var m ptrace.ProtoMarshaler
-	body, err := m.MarshalTraces(td)
+	return m.MarshalTraces(td)
+}
+
+// Send posts td to an OTLP/HTTP traces URL as protobuf, retrying as
+// Retries says, until ctx ends.
+func Send(ctx context.Context, client *http.Client, traceURL string, header http.Header, td ptrace.Traces) error {
+	body, err := Proto(td)
 	if err != nil {
 		return err
 	}
+	return sendBody(ctx, client, traceURL, header, body)
+}
+
+func sendBody(ctx context.Context, client *http.Client, traceURL string, header http.Header, body []byte) error {
 	for try := 0; ; try++ {
 		wait, err := post(ctx, client, traceURL, header, body)
 		if err == nil || wait < 0 || try == len(Retries) {
@@ -108,12 +125,38 @@ func Send(ctx context.Context, client *http.Client, traceURL string, header http
 	}
 }
 
+// StatusError is an endpoint's answer that is not a success.
+type StatusError struct {
+	URL    string // shown with its password hidden
+	Status string // as "503 Service Unavailable"
+	Code   int
+	Body   string // its first bytes, made safe to print
+}
+
+func (e *StatusError) Error() string {
+	return strings.TrimSpace(fmt.Sprintf("%s: %s %s", redact.URL(e.URL), e.Status, e.Body))
+}
+
+// safeBody is the start of an answer's body as a message shows it: one
+// line, redacted (a server may echo what it was sent).
+func safeBody(b []byte) string {
+	var red redact.Redactor
+	return red.String(inspect.Safe(strings.TrimSpace(string(b))))
+}
+
+// rejected reports an answer about the request, not the endpoint: a 4xx
+// other than 408 and 429 (the run is too large, malformed, not allowed).
+func rejected(err error) bool {
+	var serr *StatusError
+	return errors.As(err, &serr) && serr.Code/100 == 4 && serr.Code != http.StatusRequestTimeout && serr.Code != http.StatusTooManyRequests
+}
+
 // post sends once. On failure, wait is -1 when sending again cannot help,
 // else the server's Retry-After (0 when it gave none).
 func post(ctx context.Context, client *http.Client, traceURL string, header http.Header, body []byte) (wait time.Duration, err error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, traceURL, bytes.NewReader(body))
 	if err != nil {
-		return -1, err
+		return -1, fmt.Errorf("%s: %v", redact.URL(traceURL), err)
 	}
 	for k, v := range header {
 		req.Header[k] = v
@@ -121,14 +164,18 @@ func post(ctx context.Context, client *http.Client, traceURL string, header http
 	req.Header.Set("Content-Type", "application/x-protobuf")
 	resp, err := client.Do(req)
 	if err != nil {
-		return 0, err
+		var uerr *url.Error
+		if errors.As(err, &uerr) {
+			err = uerr.Err // it names the URL as the request had it
+		}
+		return 0, fmt.Errorf("%s: %w", redact.URL(traceURL), err)
 	}
 	defer resp.Body.Close()
 	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
 	if resp.StatusCode/100 == 2 {
 		return 0, nil
 	}
-	err = fmt.Errorf("%s: %s %s", traceURL, resp.Status, inspect.Safe(strings.TrimSpace(string(msg))))
+	err = &StatusError{URL: traceURL, Status: resp.Status, Code: resp.StatusCode, Body: safeBody(msg)}
 	switch resp.StatusCode {
 	case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
 		if secs, perr := strconv.Atoi(resp.Header.Get("Retry-After")); perr == nil && secs >= 0 && secs <= 10 {
@@ -137,4 +184,56 @@ func post(ctx context.Context, client *http.Client, traceURL string, header http
 		return 0, err
 	}
 	return -1, err
+}
+
+// ErrGaveUp is why a Sender did not send a run: the endpoint failed an
+// earlier one.
+var ErrGaveUp = errors.New("the endpoint failed on an earlier run")
+
+// Sender sends runs to an OTLP/HTTP endpoint, one request each, in the
+// order given. An endpoint that is down is given up on: once it failed a
+// run (it could not be reached, did not answer within Timeout, or still
+// answered an error after Retries), every later run fails at once with
+// ErrGaveUp instead of costing seconds of its own. An answer that rejects
+// only the run sent (see rejected) does not count.
+type Sender struct {
+	URL     string
+	Header  http.Header
+	Client  *http.Client
+	Timeout time.Duration // for one run, retries included; none when 0
+
+	mu   sync.Mutex
+	down error // the failure it gave up on
+}
+
+// Send sends body, a run as Proto writes it.
+func (s *Sender) Send(ctx context.Context, body []byte) error {
+	if s.Down() != nil {
+		return ErrGaveUp
+	}
+	if s.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.Timeout)
+		defer cancel()
+	}
+	err := sendBody(ctx, s.Client, s.URL, s.Header, body)
+	if err == nil || rejected(err) {
+		return err
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		err = fmt.Errorf("%s: no answer within %v", redact.URL(s.URL), s.Timeout)
+	}
+	s.mu.Lock()
+	if s.down == nil {
+		s.down = err
+	}
+	s.mu.Unlock()
+	return err
+}
+
+// Down is the failure the sender gave up on, nil while it has not.
+func (s *Sender) Down() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.down
 }

@@ -56,6 +56,10 @@ type Options struct {
 	// Pricing, when set, prices each run as zevo stats does, for the
 	// zevo.cost.* attributes.
 	Pricing *inspect.Pricing
+	// Repeat is how many inputs of the same name came before this one in
+	// one export: with the synthetic clock, the ids of a file read again
+	// are other than the first time's.
+	Repeat int
 }
 
 // Tracer builds the traces of one input, line by line: one trace per run,
@@ -162,11 +166,15 @@ func (t *Tracer) start(run *inspect.Run, proto *protocol.Protocol, num int, read
 	rt.anchor = read
 	if t.opt.Clock == SyntheticClock {
 		rt.anchor = syntheticBase.Add(time.Duration(num) * time.Millisecond)
-		rt.traceID = pcommon.TraceID(hash(16, t.file, strconv.Itoa(t.runs), run.ID))
+		parts := []string{t.file, strconv.Itoa(t.runs), run.ID}
+		if t.opt.Repeat > 0 { // a first reading's ids are those it always had
+			parts = append(parts, "again "+strconv.Itoa(t.opt.Repeat))
+		}
+		rt.traceID = pcommon.TraceID(hash(16, parts...))
 	} else {
 		rt.traceID = pcommon.TraceID(random(16))
 	}
-	if at, ok := protocol.ZeroRunIDTime(run.ID); ok {
+	if at, ok := protocol.ZeroRunIDTime(run.ID); ok && inRange(at) {
 		rt.anchor = at
 	}
 	rt.root = rt.spans.AppendEmpty()
@@ -178,6 +186,20 @@ func (t *Tracer) start(run *inspect.Run, proto *protocol.Protocol, num int, read
 	rt.root.Attributes().PutStr("gen_ai.agent.name", agent)
 	rt.agent = agent
 	t.cur = rt
+}
+
+// A runId's time is taken as the run's start only from just after 1970
+// to the end of 2261: OTLP writes times as unsigned nanoseconds since 1970
+// in 64 bits (0 meaning unknown), and after 2262-04-11 the nanoseconds no
+// longer fit Go's time arithmetic; the margin leaves room for the run's
+// own lines after its start. Other times would wrap to a wrong date.
+var (
+	earliestRunIDTime = time.Unix(1, 0).UTC()
+	latestRunIDTime   = time.Date(2261, 12, 31, 23, 59, 59, 0, time.UTC)
+)
+
+func inRange(at time.Time) bool {
+	return !at.Before(earliestRunIDTime) && !at.After(latestRunIDTime)
 }
 
 func agentName(p *protocol.Protocol) string {

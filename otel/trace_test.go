@@ -380,3 +380,61 @@ func FuzzTrace(f *testing.F) {
 		followsStats(t, "fuzz", data)
 	})
 }
+
+// TestRunIDTimeOutsideUnixNanosFallsBack: a runId whose time OTLP cannot
+// hold in unix nanoseconds (before 1970, from 2262 on) is not taken as the
+// run's start: the run starts as one without a time does, never at a
+// wrapped date.
+func TestRunIDTimeOutsideUnixNanosFallsBack(t *testing.T) {
+	for _, id := range []string{"run_19691231235959_abcdef", "run_19700101000000_abcdef", "run_99991231235959_abcdef", "run_00010101000000_abcdef", "run_22620411234717_abcdef", "run_22620411234716_abcdef", "run_25540101000000_abcdef"} {
+		data := `{"type":"run_start","runId":"` + id + `","schemaVersion":2}` + "\n" +
+			`{"type":"run_end","runId":"` + id + `","schemaVersion":2,"status":"success","exitCode":0}` + "\n"
+		_, td, _ := export(t, "x", []byte(data), Options{Clock: SyntheticClock})
+		root := spans(td)[0]
+		want := syntheticBase.Add(time.Millisecond)
+		if got := root.StartTimestamp().AsTime(); !got.Equal(want) || root.EndTimestamp().AsTime().Sub(got) != time.Millisecond {
+			t.Errorf("%s: span %v..%v, want it to start at %v", id, got, root.EndTimestamp().AsTime(), want)
+		}
+	}
+	// The last second that is taken, and the first.
+	for id, want := range map[string]time.Time{
+		"run_22611231235959_abcdef": time.Date(2261, 12, 31, 23, 59, 59, 0, time.UTC),
+		"run_19700101000001_abcdef": time.Unix(1, 0),
+	} {
+		data := `{"type":"run_start","runId":"` + id + `","schemaVersion":2}` + "\n"
+		_, td, _ := export(t, "x", []byte(data), Options{Clock: SyntheticClock})
+		if got := spans(td)[0].StartTimestamp().AsTime(); !got.Equal(want) {
+			t.Errorf("%s: starts at %v, want %v", id, got, want)
+		}
+	}
+}
+
+// TestSyntheticIDsDistinctAcrossInputs: the same file read twice (two
+// inputs of one command) gets other trace and span ids the second time,
+// the same on every run.
+func TestSyntheticIDsDistinctAcrossInputs(t *testing.T) {
+	data, err := os.ReadFile("../testdata/translate/basic.zero.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := func() map[string]int {
+		seen := map[string]int{}
+		for i := 0; i < 2; i++ {
+			_, td, _ := export(t, "basic.zero.jsonl", data, Options{Clock: SyntheticClock, Repeat: i})
+			for _, s := range spans(td) {
+				seen["trace "+s.TraceID().String()+" span "+s.SpanID().String()]++
+				seen["span "+s.SpanID().String()]++
+			}
+		}
+		return seen
+	}
+	first := ids()
+	for id, n := range first {
+		if strings.HasPrefix(id, "span ") && n > 1 {
+			t.Errorf("%s used %d times", id, n)
+		}
+	}
+	if again := ids(); fmt.Sprint(again) != fmt.Sprint(first) {
+		t.Error("the ids are not the same on a second export")
+	}
+}
