@@ -2,127 +2,13 @@ package codex
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/zevo/zevo/event"
+	"github.com/zevo/zevo/event/eventtest"
 )
-
-// decoded is what a test reads back from a decoded input.
-type decoded struct {
-	events []event.Event
-	errs   []string
-	runs   []*event.Run
-	tokens event.Tokens // every run's usage, each counted as its Scope says
-}
-
-func (d decoded) kinds(k event.Kind) []event.Event {
-	var out []event.Event
-	for _, e := range d.events {
-		if e.Kind == k {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-func (d decoded) texts(k event.Kind) []string {
-	var out []string
-	for _, e := range d.kinds(k) {
-		out = append(out, e.Text)
-	}
-	return out
-}
-
-// calls is each tool call as "name effect", in order.
-func (d decoded) calls() []string {
-	var out []string
-	for _, e := range d.kinds(event.ToolCall) {
-		out = append(out, e.Tool.Name+" "+string(e.Tool.Effect))
-	}
-	return out
-}
-
-func (d decoded) statuses() []event.Status {
-	var out []event.Status
-	for _, r := range d.runs {
-		out = append(out, r.Status)
-	}
-	return out
-}
-
-// decode runs lines through a decoder and event.Runs, and fails the test
-// on a line that yields neither an event nor an error, or on an event
-// without its dialect or line.
-func decode(t testing.TB, lines [][]byte) decoded {
-	t.Helper()
-	dec := Dialect.NewDecoder(event.DecodeOptions{})
-	var runs event.Runs
-	var out decoded
-	perRun := map[*event.Run]*event.Tokens{}
-	place := func(evs []event.Event) {
-		for i := range evs {
-			e := &evs[i]
-			if e.Dialect != Dialect.Name || e.Line < 1 || e.Raw == nil {
-				t.Errorf("line %d: event %v without its dialect, line or raw: %+v", e.Line, e.Kind, e)
-			}
-			st := runs.Place(e)
-			if st.Start {
-				out.runs = append(out.runs, st.Run)
-				perRun[st.Run] = &event.Tokens{}
-			}
-			if e.Kind == event.Usage {
-				if e.Usage.Scope == event.ScopeRun {
-					*perRun[st.Run] = *e.Usage
-				} else {
-					perRun[st.Run].Add(e.Usage)
-				}
-			}
-		}
-		out.events = append(out.events, evs...)
-	}
-	for i, l := range lines {
-		evs, err := dec.Decode(nil, l, i+1)
-		if err != nil {
-			out.errs = append(out.errs, err.Error())
-		} else if len(evs) == 0 {
-			t.Errorf("line %d: no event and no error: %s", i+1, l)
-		}
-		place(evs)
-	}
-	place(dec.End(nil))
-	runs.End()
-	for _, r := range out.runs {
-		out.tokens.Add(perRun[r])
-	}
-	return out
-}
-
-func readLines(t testing.TB, name string) [][]byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "captures", "codex", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n"))
-}
-
-func eq[T comparable](t *testing.T, what string, got, want []T) {
-	t.Helper()
-	if len(got) != len(want) {
-		t.Errorf("%s: %v, want %v", what, got, want)
-		return
-	}
-	for i := range got {
-		if got[i] != want[i] {
-			t.Errorf("%s: %v, want %v", what, got, want)
-			return
-		}
-	}
-}
 
 type tokens struct{ in, out, cacheRead, cacheWrite, reasoning int64 }
 
@@ -141,70 +27,70 @@ func checkTokens(t *testing.T, got event.Tokens, want tokens) {
 func TestCodexCaptures(t *testing.T) {
 	shell := "command_execution shell"
 	t.Run("adk-harness-warning-items-reasoning-tokens", func(t *testing.T) {
-		d := decode(t, readLines(t, "adk-harness-warning-items-reasoning-tokens.jsonl"))
+		d := eventtest.Decode(t, Dialect, eventtest.Capture(t, "codex", "adk-harness-warning-items-reasoning-tokens.jsonl"))
 		// One thread (line 1), one turn (5…11) ending in turn.completed;
 		// the warnings before turn.started belong to the same run.
-		eq(t, "runs", d.statuses(), []event.Status{event.StatusSuccess})
-		eq(t, "final", d.texts(event.Final), []string{"There are 8 `.py` files in `src/adk_harness`."}) // line 10
-		eq(t, "tools", d.calls(), []string{shell})                                                      // lines 8-9
-		if r := d.kinds(event.ToolResult); len(r) != 1 || r[0].Tool.Failed || !strings.HasPrefix(r[0].Tool.Output, "__init__.py\n") || r[0].Tool.ID != "item_5" {
+		eventtest.Eq(t, "runs", d.Statuses(), []event.Status{event.StatusSuccess})
+		eventtest.Eq(t, "final", d.Texts(event.Final), []string{"There are 8 `.py` files in `src/adk_harness`."}) // line 10
+		eventtest.Eq(t, "tools", d.Calls(), []string{shell})                                                      // lines 8-9
+		if r := d.Kinds(event.ToolResult); len(r) != 1 || r[0].Tool.Failed || !strings.HasPrefix(r[0].Tool.Output, "__init__.py\n") || r[0].Tool.ID != "item_5" {
 			t.Errorf("result %+v", r)
 		}
-		if w := d.texts(event.Warning); len(w) != 4 || !strings.HasPrefix(w[3], "Skill descriptions") { // lines 2, 3, 4, 6
+		if w := d.Texts(event.Warning); len(w) != 4 || !strings.HasPrefix(w[3], "Skill descriptions") { // lines 2, 3, 4, 6
 			t.Errorf("warnings %q", w)
 		}
-		eq(t, "errors", d.texts(event.Error), nil)
+		eventtest.Eq(t, "errors", d.Texts(event.Error), nil)
 		// line 11: input 58666 of which 39424 cached, cache writes 0, output 234 with 136 reasoning
-		checkTokens(t, d.tokens, tokens{58666 - 39424, 234, 39424, 0, 136})
-		eq(t, "text", d.texts(event.Text), []string{"I’ll check the directory directly.", "There are 8 `.py` files in `src/adk_harness`."})
+		checkTokens(t, d.Tokens, tokens{58666 - 39424, 234, 39424, 0, 136})
+		eventtest.Eq(t, "text", d.Texts(event.Text), []string{"I’ll check the directory directly.", "There are 8 `.py` files in `src/adk_harness`."})
 	})
 	t.Run("agent-harness-shell-command", func(t *testing.T) {
-		d := decode(t, readLines(t, "agent-harness-shell-command.jsonl"))
-		eq(t, "runs", d.statuses(), []event.Status{event.StatusSuccess}) // line 7
-		eq(t, "final", d.texts(event.Final), []string{"done"})           // line 6
-		eq(t, "tools", d.calls(), []string{shell})                       // lines 4-5
-		if r := d.kinds(event.ToolResult); len(r) != 1 || r[0].Tool.Failed || r[0].Tool.Output != "one\n" {
+		d := eventtest.Decode(t, Dialect, eventtest.Capture(t, "codex", "agent-harness-shell-command.jsonl"))
+		eventtest.Eq(t, "runs", d.Statuses(), []event.Status{event.StatusSuccess}) // line 7
+		eventtest.Eq(t, "final", d.Texts(event.Final), []string{"done"})           // line 6
+		eventtest.Eq(t, "tools", d.Calls(), []string{shell})                       // lines 4-5
+		if r := d.Kinds(event.ToolResult); len(r) != 1 || r[0].Tool.Failed || r[0].Tool.Output != "one\n" {
 			t.Errorf("result %+v", r)
 		}
-		if c := d.kinds(event.ToolCall); string(c[0].Tool.Args) != `{"command":"/bin/bash -lc 'echo one'"}` {
+		if c := d.Kinds(event.ToolCall); string(c[0].Tool.Args) != `{"command":"/bin/bash -lc 'echo one'"}` {
 			t.Errorf("args %s", c[0].Tool.Args)
 		}
-		checkTokens(t, d.tokens, tokens{33075 - 16128, 168, 16128, 0, 0}) // line 7
-		if rs := d.kinds(event.RunStart); len(rs) != 1 || rs[0].Session != "019fa78c-0329-7812-8dce-65636bb17ea6" || d.runs[0].ID != rs[0].Session {
+		checkTokens(t, d.Tokens, tokens{33075 - 16128, 168, 16128, 0, 0}) // line 7
+		if rs := d.Kinds(event.RunStart); len(rs) != 1 || rs[0].Session != "019fa78c-0329-7812-8dce-65636bb17ea6" || d.Runs[0].ID != rs[0].Session {
 			t.Errorf("run start %+v", rs)
 		}
 	})
 	t.Run("agent-harness-unknown-model-turn-failed", func(t *testing.T) {
-		d := decode(t, readLines(t, "agent-harness-unknown-model-turn-failed.jsonl"))
-		eq(t, "runs", d.statuses(), []event.Status{event.StatusError}) // line 5
-		eq(t, "final", d.texts(event.Final), nil)
-		eq(t, "tools", d.calls(), nil)
+		d := eventtest.Decode(t, Dialect, eventtest.Capture(t, "codex", "agent-harness-unknown-model-turn-failed.jsonl"))
+		eventtest.Eq(t, "runs", d.Statuses(), []event.Status{event.StatusError}) // line 5
+		eventtest.Eq(t, "final", d.Texts(event.Final), nil)
+		eventtest.Eq(t, "tools", d.Calls(), nil)
 		// line 4's error and line 5's turn.failed say the same: one error
-		if e := d.texts(event.Error); len(e) != 1 || !strings.Contains(e[0], "is not supported when using Codex with a ChatGPT account") {
+		if e := d.Texts(event.Error); len(e) != 1 || !strings.Contains(e[0], "is not supported when using Codex with a ChatGPT account") {
 			t.Errorf("errors %q", e)
 		}
-		if w := d.texts(event.Warning); len(w) != 1 || !strings.HasPrefix(w[0], "Model metadata for") { // line 2
+		if w := d.Texts(event.Warning); len(w) != 1 || !strings.HasPrefix(w[0], "Model metadata for") { // line 2
 			t.Errorf("warnings %q", w)
 		}
-		checkTokens(t, d.tokens, tokens{})
-		if len(d.kinds(event.Usage)) != 0 {
+		checkTokens(t, d.Tokens, tokens{})
+		if len(d.Kinds(event.Usage)) != 0 {
 			t.Error("a usage event where the stream has none")
 		}
 	})
 	t.Run("nightgauge-two-commands-0.153.4", func(t *testing.T) {
-		d := decode(t, readLines(t, "nightgauge-two-commands-0.153.4.jsonl"))
-		eq(t, "runs", d.statuses(), []event.Status{event.StatusSuccess}) // line 9
-		eq(t, "final", d.texts(event.Final), []string{"Done."})          // line 8
-		eq(t, "tools", d.calls(), []string{shell, shell})                // lines 4-7
+		d := eventtest.Decode(t, Dialect, eventtest.Capture(t, "codex", "nightgauge-two-commands-0.153.4.jsonl"))
+		eventtest.Eq(t, "runs", d.Statuses(), []event.Status{event.StatusSuccess}) // line 9
+		eventtest.Eq(t, "final", d.Texts(event.Final), []string{"Done."})          // line 8
+		eventtest.Eq(t, "tools", d.Calls(), []string{shell, shell})                // lines 4-7
 		var outs []string
-		for _, r := range d.kinds(event.ToolResult) {
+		for _, r := range d.Kinds(event.ToolResult) {
 			if r.Tool.Failed {
 				t.Errorf("failed %+v", r.Tool)
 			}
 			outs = append(outs, r.Tool.Output)
 		}
-		eq(t, "outputs", outs, []string{"one\n", "two\n"})
-		checkTokens(t, d.tokens, tokens{67553 - 56704, 124, 56704, 0, 0}) // line 9
+		eventtest.Eq(t, "outputs", outs, []string{"one\n", "two\n"})
+		checkTokens(t, d.Tokens, tokens{67553 - 56704, 124, 56704, 0, 0}) // line 9
 	})
 }
 
@@ -213,13 +99,13 @@ var captures = []string{"adk-harness-warning-items-reasoning-tokens.jsonl", "age
 
 func TestCodexCutAtEveryLineEndsIncomplete(t *testing.T) {
 	for _, name := range captures {
-		lines := readLines(t, name)
+		lines := eventtest.Capture(t, "codex", name)
 		for k := 1; k < len(lines); k++ { // every capture's last line ends its turn
-			d := decode(t, lines[:k])
-			if len(d.runs) != 1 || d.runs[0].Status != event.StatusIncomplete || d.runs[0].Cut != event.CutEndOfInput {
-				t.Errorf("%s cut after line %d: runs %v", name, k, d.statuses())
+			d := eventtest.Decode(t, Dialect, lines[:k])
+			if len(d.Runs) != 1 || d.Runs[0].Status != event.StatusIncomplete || d.Runs[0].Cut != event.CutEndOfInput {
+				t.Errorf("%s cut after line %d: runs %v", name, k, d.Statuses())
 			}
-			if len(d.kinds(event.Final)) != 0 || len(d.kinds(event.Usage)) != 0 {
+			if len(d.Kinds(event.Final)) != 0 || len(d.Kinds(event.Usage)) != 0 {
 				t.Errorf("%s cut after line %d: a final answer or usage of a turn that did not end", name, k)
 			}
 		}
@@ -228,27 +114,27 @@ func TestCodexCutAtEveryLineEndsIncomplete(t *testing.T) {
 
 func TestCodexDuplicatedLinesCountOnce(t *testing.T) {
 	for _, name := range captures {
-		lines := readLines(t, name)
+		lines := eventtest.Capture(t, "codex", name)
 		var twice [][]byte
 		for _, l := range lines {
 			twice = append(twice, l, l)
 		}
-		once, d := decode(t, lines), decode(t, twice)
-		eq(t, name+" runs", d.statuses(), once.statuses())
-		eq(t, name+" tools", d.calls(), once.calls())
-		eq(t, name+" final", d.texts(event.Final), once.texts(event.Final))
-		eq(t, name+" text", d.texts(event.Text), once.texts(event.Text))
-		eq(t, name+" errors", d.texts(event.Error), once.texts(event.Error))
-		eq(t, name+" warnings", d.texts(event.Warning), once.texts(event.Warning))
-		if len(d.kinds(event.ToolResult)) != len(once.kinds(event.ToolResult)) {
+		once, d := eventtest.Decode(t, Dialect, lines), eventtest.Decode(t, Dialect, twice)
+		eventtest.Eq(t, name+" runs", d.Statuses(), once.Statuses())
+		eventtest.Eq(t, name+" tools", d.Calls(), once.Calls())
+		eventtest.Eq(t, name+" final", d.Texts(event.Final), once.Texts(event.Final))
+		eventtest.Eq(t, name+" text", d.Texts(event.Text), once.Texts(event.Text))
+		eventtest.Eq(t, name+" errors", d.Texts(event.Error), once.Texts(event.Error))
+		eventtest.Eq(t, name+" warnings", d.Texts(event.Warning), once.Texts(event.Warning))
+		if len(d.Kinds(event.ToolResult)) != len(once.Kinds(event.ToolResult)) {
 			t.Errorf("%s: results repeated", name)
 		}
-		if d.tokens != once.tokens {
-			t.Errorf("%s: tokens %+v, once %+v", name, d.tokens, once.tokens)
+		if d.Tokens != once.Tokens {
+			t.Errorf("%s: tokens %+v, once %+v", name, d.Tokens, once.Tokens)
 		}
 		// the repeated turn end is said, not dropped silently
-		if len(d.errs) != 1 || !strings.Contains(d.errs[0], "outside a turn") {
-			t.Errorf("%s: diagnostics %q", name, d.errs)
+		if len(d.Errs) != 1 || !strings.Contains(d.Errs[0], "outside a turn") {
+			t.Errorf("%s: diagnostics %q", name, d.Errs)
 		}
 	}
 }
@@ -257,7 +143,7 @@ func TestCodexItemsOutOfOrderEachOnce(t *testing.T) {
 	// nightgauge's two commands with the second started before the first
 	// ends and completed before it, a todo list open across the turn, and
 	// a web search seen only at its completion.
-	l := readLines(t, "nightgauge-two-commands-0.153.4.jsonl")
+	l := eventtest.Capture(t, "codex", "nightgauge-two-commands-0.153.4.jsonl")
 	todo := func(typ string, done bool) []byte {
 		c := "false"
 		if done {
@@ -268,33 +154,33 @@ func TestCodexItemsOutOfOrderEachOnce(t *testing.T) {
 	search := []byte(`{"type":"item.completed","item":{"id":"item_10","type":"web_search","query":"zevo"}}`)
 	lines := [][]byte{l[0], l[1], todo("item.started", false), l[2], l[3], l[5], todo("item.updated", false),
 		l[6], search, l[4], todo("item.updated", true), l[7], todo("item.completed", true), l[8]}
-	d := decode(t, lines)
-	eq(t, "runs", d.statuses(), []event.Status{event.StatusSuccess})
+	d := eventtest.Decode(t, Dialect, lines)
+	eventtest.Eq(t, "runs", d.Statuses(), []event.Status{event.StatusSuccess})
 	var calls, results []string
-	for _, e := range d.kinds(event.ToolCall) {
+	for _, e := range d.Kinds(event.ToolCall) {
 		calls = append(calls, e.Tool.ID+" "+e.Tool.Name+" "+string(e.Tool.Effect))
 	}
-	for _, e := range d.kinds(event.ToolResult) {
+	for _, e := range d.Kinds(event.ToolResult) {
 		results = append(results, e.Tool.ID+" "+e.Tool.Output)
 	}
-	eq(t, "calls", calls, []string{"item_9 todo_list write", "item_1 command_execution shell",
+	eventtest.Eq(t, "calls", calls, []string{"item_9 todo_list write", "item_1 command_execution shell",
 		"item_2 command_execution shell", "item_10 web_search network"})
-	eq(t, "results", results, []string{"item_2 two\n", "item_10 ", "item_1 one\n", "item_9 [x] run both"})
-	eq(t, "final", d.texts(event.Final), []string{"Done."})
-	if len(d.errs) != 0 {
-		t.Errorf("diagnostics %q", d.errs)
+	eventtest.Eq(t, "results", results, []string{"item_2 two\n", "item_10 ", "item_1 one\n", "item_9 [x] run both"})
+	eventtest.Eq(t, "final", d.Texts(event.Final), []string{"Done."})
+	if len(d.Errs) != 0 {
+		t.Errorf("diagnostics %q", d.Errs)
 	}
 }
 
 func TestCodexHugeToolOutputKeptWhole(t *testing.T) {
-	l := readLines(t, "nightgauge-two-commands-0.153.4.jsonl")
+	l := eventtest.Capture(t, "codex", "nightgauge-two-commands-0.153.4.jsonl")
 	big := strings.Repeat("x", 5<<20)
 	l[4] = bytes.Replace(l[4], []byte(`"aggregated_output":"one\n"`), []byte(`"aggregated_output":"`+big+`"`), 1)
-	d := decode(t, l)
-	if r := d.kinds(event.ToolResult); len(r) != 2 || r[0].Tool.Output != big {
+	d := eventtest.Decode(t, Dialect, l)
+	if r := d.Kinds(event.ToolResult); len(r) != 2 || r[0].Tool.Output != big {
 		t.Fatalf("the 5 MB output is not kept whole")
 	}
-	eq(t, "runs", d.statuses(), []event.Status{event.StatusSuccess})
+	eventtest.Eq(t, "runs", d.Statuses(), []event.Status{event.StatusSuccess})
 }
 
 func TestCodexBadShapesAreDiagnosed(t *testing.T) {
@@ -328,13 +214,13 @@ func TestCodexResumedThreadCountsWhatItsTotalGrewBy(t *testing.T) {
 	for _, l := range append(turn(100, 40, 10), turn(250, 140, 30)...) {
 		lines = append(lines, []byte(l))
 	}
-	d := decode(t, lines)
-	eq(t, "runs", d.statuses(), []event.Status{event.StatusSuccess, event.StatusSuccess})
-	u := d.kinds(event.Usage)
+	d := eventtest.Decode(t, Dialect, lines)
+	eventtest.Eq(t, "runs", d.Statuses(), []event.Status{event.StatusSuccess, event.StatusSuccess})
+	u := d.Kinds(event.Usage)
 	if len(u) != 2 || u[1].Usage.Input != 50 || u[1].Usage.CacheRead != 100 || u[1].Usage.Output != 20 {
 		t.Fatalf("second turn %+v", u[1].Usage)
 	}
-	checkTokens(t, d.tokens, tokens{110, 30, 140, 0, 0})
+	checkTokens(t, d.Tokens, tokens{110, 30, 140, 0, 0})
 }
 
 func TestCodexDetect(t *testing.T) {
@@ -357,7 +243,7 @@ func TestCodexDetect(t *testing.T) {
 
 func FuzzDecode(f *testing.F) {
 	for _, name := range captures {
-		for _, l := range readLines(f, name) {
+		for _, l := range eventtest.Capture(f, "codex", name) {
 			f.Add(l, l)
 		}
 	}

@@ -4,126 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/zevo/zevo/event"
+	"github.com/zevo/zevo/event/eventtest"
 )
-
-// decoded is what a test reads back from a decoded input.
-type decoded struct {
-	events []event.Event
-	errs   []string
-	runs   []*event.Run
-	tokens event.Tokens // every run's usage, each counted as its Scope says
-}
-
-func (d decoded) kinds(k event.Kind) []event.Event {
-	var out []event.Event
-	for _, e := range d.events {
-		if e.Kind == k {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-func (d decoded) texts(k event.Kind) []string {
-	var out []string
-	for _, e := range d.kinds(k) {
-		out = append(out, e.Text)
-	}
-	return out
-}
-
-// calls is each tool call as "name effect", in order.
-func (d decoded) calls() []string {
-	var out []string
-	for _, e := range d.kinds(event.ToolCall) {
-		out = append(out, e.Tool.Name+" "+string(e.Tool.Effect))
-	}
-	return out
-}
-
-func (d decoded) statuses() []event.Status {
-	var out []event.Status
-	for _, r := range d.runs {
-		out = append(out, r.Status)
-	}
-	return out
-}
-
-// decode runs lines through a decoder and event.Runs, and fails the test
-// on a line that yields neither an event nor an error, or on an event
-// without its dialect or line.
-func decode(t testing.TB, lines [][]byte) decoded {
-	t.Helper()
-	dec := Dialect.NewDecoder(event.DecodeOptions{})
-	var runs event.Runs
-	var out decoded
-	perRun := map[*event.Run]*event.Tokens{}
-	place := func(evs []event.Event) {
-		for i := range evs {
-			e := &evs[i]
-			if e.Dialect != Dialect.Name || e.Line < 1 || e.Raw == nil {
-				t.Errorf("line %d: event %v without its dialect, line or raw: %+v", e.Line, e.Kind, e)
-			}
-			st := runs.Place(e)
-			if st.Start {
-				out.runs = append(out.runs, st.Run)
-				perRun[st.Run] = &event.Tokens{}
-			}
-			if e.Kind == event.Usage {
-				if e.Usage.Scope == event.ScopeRun {
-					*perRun[st.Run] = *e.Usage
-				} else {
-					perRun[st.Run].Add(e.Usage)
-				}
-			}
-		}
-		out.events = append(out.events, evs...)
-	}
-	for i, l := range lines {
-		evs, err := dec.Decode(nil, l, i+1)
-		if err != nil {
-			out.errs = append(out.errs, err.Error())
-		} else if len(evs) == 0 {
-			t.Errorf("line %d: no event and no error: %s", i+1, l)
-		}
-		place(evs)
-	}
-	place(dec.End(nil))
-	runs.End()
-	for _, r := range out.runs {
-		out.tokens.Add(perRun[r])
-	}
-	return out
-}
-
-func readLines(t testing.TB, name string) [][]byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "captures", "opencode", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n"))
-}
-
-func eq[T comparable](t *testing.T, what string, got, want []T) {
-	t.Helper()
-	if len(got) != len(want) {
-		t.Errorf("%s: %v, want %v", what, got, want)
-		return
-	}
-	for i := range got {
-		if got[i] != want[i] {
-			t.Errorf("%s: %v, want %v", what, got, want)
-			return
-		}
-	}
-}
 
 type tokens struct{ in, out, cacheRead, cacheWrite, reasoning int64 }
 
@@ -141,8 +27,8 @@ func cost(t *testing.T, got event.Tokens, want float64) {
 	}
 }
 
-func results(d decoded) (failed []string) {
-	for _, r := range d.kinds(event.ToolResult) {
+func results(d eventtest.Decoded) (failed []string) {
+	for _, r := range d.Kinds(event.ToolResult) {
 		if r.Tool.Failed {
 			failed = append(failed, r.Tool.ID+": "+r.Tool.Output)
 		}
@@ -155,71 +41,71 @@ func results(d decoded) (failed []string) {
 // input + output + reasoning + cache: output here counts reasoning.
 func TestOpenCodeCaptures(t *testing.T) {
 	t.Run("nightgauge-bash-permission-rejected", func(t *testing.T) {
-		d := decode(t, readLines(t, "nightgauge-bash-permission-rejected.jsonl"))
+		d := eventtest.Decode(t, Dialect, eventtest.Capture(t, "opencode", "nightgauge-bash-permission-rejected.jsonl"))
 		// line 2 refuses the bash call; line 3 ends the step on
 		// tool-calls and nothing follows: the run stopped, blocked.
-		eq(t, "runs", d.statuses(), []event.Status{event.StatusBlocked})
-		eq(t, "final", d.texts(event.Final), nil)
-		eq(t, "tools", d.calls(), []string{"bash shell"})
-		eq(t, "failed", results(d), []string{"call-stub-bash-then-stop-0: The user rejected permission to use this specific tool call."})
-		checkTokens(t, d.tokens, tokens{1533, 3, 0, 0, 0}) // line 3
-		cost(t, d.tokens, 0)
+		eventtest.Eq(t, "runs", d.Statuses(), []event.Status{event.StatusBlocked})
+		eventtest.Eq(t, "final", d.Texts(event.Final), nil)
+		eventtest.Eq(t, "tools", d.Calls(), []string{"bash shell"})
+		eventtest.Eq(t, "failed", results(d), []string{"call-stub-bash-then-stop-0: The user rejected permission to use this specific tool call."})
+		checkTokens(t, d.Tokens, tokens{1533, 3, 0, 0, 0}) // line 3
+		cost(t, d.Tokens, 0)
 	})
 	t.Run("nightgauge-context-overflow-error", func(t *testing.T) {
-		d := decode(t, readLines(t, "nightgauge-context-overflow-error.jsonl"))
-		eq(t, "runs", d.statuses(), []event.Status{event.StatusError})
+		d := eventtest.Decode(t, Dialect, eventtest.Capture(t, "opencode", "nightgauge-context-overflow-error.jsonl"))
+		eventtest.Eq(t, "runs", d.Statuses(), []event.Status{event.StatusError})
 		// lines 1 and 2 are the same failure
-		eq(t, "errors", d.texts(event.Error), []string{"The prompt is greater than the context length of the loaded model."})
-		if e := d.kinds(event.Error); e[0].Code != "ContextOverflowError" || e[0].Run != "ses_fixture0000000000000000001" {
+		eventtest.Eq(t, "errors", d.Texts(event.Error), []string{"The prompt is greater than the context length of the loaded model."})
+		if e := d.Kinds(event.Error); e[0].Code != "ContextOverflowError" || e[0].Run != "ses_fixture0000000000000000001" {
 			t.Errorf("%+v", e[0])
 		}
-		eq(t, "tools", d.calls(), nil)
-		if len(d.kinds(event.Usage)) != 0 || d.tokens.CostUSD != nil {
+		eventtest.Eq(t, "tools", d.Calls(), nil)
+		if len(d.Kinds(event.Usage)) != 0 || d.Tokens.CostUSD != nil {
 			t.Error("usage or cost where the stream has none")
 		}
 	})
 	t.Run("nightgauge-priced-steps-stub-model", func(t *testing.T) {
-		d := decode(t, readLines(t, "nightgauge-priced-steps-stub-model.jsonl"))
-		eq(t, "runs", d.statuses(), []event.Status{event.StatusSuccess})                         // line 6: reason stop
-		eq(t, "final", d.texts(event.Final), []string{"Applied the requested edit to calc.py."}) // line 5
-		eq(t, "tools", d.calls(), []string{"edit write"})                                        // line 2
-		eq(t, "failed", results(d), nil)
-		if r := d.kinds(event.ToolResult); r[0].Tool.Output != "Edit applied successfully." {
+		d := eventtest.Decode(t, Dialect, eventtest.Capture(t, "opencode", "nightgauge-priced-steps-stub-model.jsonl"))
+		eventtest.Eq(t, "runs", d.Statuses(), []event.Status{event.StatusSuccess})                         // line 6: reason stop
+		eventtest.Eq(t, "final", d.Texts(event.Final), []string{"Applied the requested edit to calc.py."}) // line 5
+		eventtest.Eq(t, "tools", d.Calls(), []string{"edit write"})                                        // line 2
+		eventtest.Eq(t, "failed", results(d), nil)
+		if r := d.Kinds(event.ToolResult); r[0].Tool.Output != "Edit applied successfully." {
 			t.Errorf("%+v", r[0].Tool)
 		}
-		checkTokens(t, d.tokens, tokens{1539 + 1550, 8 + 6, 0, 0, 0}) // lines 3 and 6
-		cost(t, d.tokens, 0.003126+0.003136)                          // lines 3 and 6
+		checkTokens(t, d.Tokens, tokens{1539 + 1550, 8 + 6, 0, 0, 0}) // lines 3 and 6
+		cost(t, d.Tokens, 0.003126+0.003136)                          // lines 3 and 6
 	})
 	t.Run("nightgauge-provider-error-500", func(t *testing.T) {
-		d := decode(t, readLines(t, "nightgauge-provider-error-500.jsonl"))
-		eq(t, "runs", d.statuses(), []event.Status{event.StatusError})
-		eq(t, "errors", d.texts(event.Error), []string{"stub-provider: internal error"})
-		if e := d.kinds(event.Error); e[0].Code != "APIError" {
+		d := eventtest.Decode(t, Dialect, eventtest.Capture(t, "opencode", "nightgauge-provider-error-500.jsonl"))
+		eventtest.Eq(t, "runs", d.Statuses(), []event.Status{event.StatusError})
+		eventtest.Eq(t, "errors", d.Texts(event.Error), []string{"stub-provider: internal error"})
+		if e := d.Kinds(event.Error); e[0].Code != "APIError" {
 			t.Errorf("%+v", e[0])
 		}
 	})
 	t.Run("nightgauge-read-edit-local-model", func(t *testing.T) {
-		d := decode(t, readLines(t, "nightgauge-read-edit-local-model.jsonl"))
-		eq(t, "runs", d.statuses(), []event.Status{event.StatusSuccess})                                           // line 11
-		eq(t, "final", d.texts(event.Final), []string{"\n\nFixed: `add` now returns `a + b` instead of `a - b`."}) // line 10
-		eq(t, "tools", d.calls(), []string{"read read", "edit write"})                                             // lines 2, 6
-		eq(t, "failed", results(d), nil)
+		d := eventtest.Decode(t, Dialect, eventtest.Capture(t, "opencode", "nightgauge-read-edit-local-model.jsonl"))
+		eventtest.Eq(t, "runs", d.Statuses(), []event.Status{event.StatusSuccess})                                           // line 11
+		eventtest.Eq(t, "final", d.Texts(event.Final), []string{"\n\nFixed: `add` now returns `a + b` instead of `a - b`."}) // line 10
+		eventtest.Eq(t, "tools", d.Calls(), []string{"read read", "edit write"})                                             // lines 2, 6
+		eventtest.Eq(t, "failed", results(d), nil)
 		// lines 4, 8, 11
-		checkTokens(t, d.tokens, tokens{5640 + 5809 + 5916, 44 + 10 + 78 + 7 + 22 + 30, 0, 0, 10 + 7 + 30})
-		cost(t, d.tokens, 0)
-		eq(t, "text", d.texts(event.Text), []string{"\n\n", "\n\n", "\n\nFixed: `add` now returns `a + b` instead of `a - b`."})
+		checkTokens(t, d.Tokens, tokens{5640 + 5809 + 5916, 44 + 10 + 78 + 7 + 22 + 30, 0, 0, 10 + 7 + 30})
+		cost(t, d.Tokens, 0)
+		eventtest.Eq(t, "text", d.Texts(event.Text), []string{"\n\n", "\n\n", "\n\nFixed: `add` now returns `a + b` instead of `a - b`."})
 	})
 	t.Run("nightgauge-two-subagents-one-rejected", func(t *testing.T) {
-		d := decode(t, readLines(t, "nightgauge-two-subagents-one-rejected.jsonl"))
-		eq(t, "runs", d.statuses(), []event.Status{event.StatusSuccess}) // line 19
-		if f := d.texts(event.Final); len(f) != 1 || !strings.HasPrefix(f[0], "\n\n1. **Bug found** (subagent)") || !strings.HasSuffix(f[0], "to `return a + b`.") {
+		d := eventtest.Decode(t, Dialect, eventtest.Capture(t, "opencode", "nightgauge-two-subagents-one-rejected.jsonl"))
+		eventtest.Eq(t, "runs", d.Statuses(), []event.Status{event.StatusSuccess}) // line 19
+		if f := d.Texts(event.Final); len(f) != 1 || !strings.HasPrefix(f[0], "\n\n1. **Bug found** (subagent)") || !strings.HasSuffix(f[0], "to `return a + b`.") {
 			t.Errorf("final %q", f) // line 18
 		}
-		eq(t, "tools", d.calls(), []string{"task unknown", "task unknown", "read read", "edit write"}) // lines 3, 7, 10, 14
-		eq(t, "failed", results(d), []string{"980920573: Subagent failed (task_id: ses_fixture0000000000000000003): The user rejected permission to use this specific tool call."})
+		eventtest.Eq(t, "tools", d.Calls(), []string{"task unknown", "task unknown", "read read", "edit write"}) // lines 3, 7, 10, 14
+		eventtest.Eq(t, "failed", results(d), []string{"980920573: Subagent failed (task_id: ses_fixture0000000000000000003): The user rejected permission to use this specific tool call."})
 		// lines 4, 8, 12, 16, 19
-		checkTokens(t, d.tokens, tokens{5681 + 5915 + 6140 + 6386 + 6510, 110 + 108 + 45 + 79 + 97 + 12 + 60 + 85 + 23 + 70, 0, 0, 12 + 60 + 85 + 23 + 70})
-		cost(t, d.tokens, 0)
+		checkTokens(t, d.Tokens, tokens{5681 + 5915 + 6140 + 6386 + 6510, 110 + 108 + 45 + 79 + 97 + 12 + 60 + 85 + 23 + 70, 0, 0, 12 + 60 + 85 + 23 + 70})
+		cost(t, d.Tokens, 0)
 	})
 }
 
@@ -229,17 +115,17 @@ var captures = []string{"nightgauge-bash-permission-rejected.jsonl", "nightgauge
 
 func TestOpenCodeCutAtEveryLineEndsIncomplete(t *testing.T) {
 	for _, name := range captures {
-		lines := readLines(t, name)
+		lines := eventtest.Capture(t, "opencode", name)
 		for k := 1; k < len(lines); k++ {
-			d := decode(t, lines[:k])
+			d := eventtest.Decode(t, Dialect, lines[:k])
 			want := event.StatusIncomplete
 			if strings.Contains(name, "error") {
 				want = event.StatusError // an error line fails the run at once
 			}
-			if len(d.runs) != 1 || d.runs[0].Status != want {
-				t.Errorf("%s cut after line %d: runs %v, want %v", name, k, d.statuses(), want)
+			if len(d.Runs) != 1 || d.Runs[0].Status != want {
+				t.Errorf("%s cut after line %d: runs %v, want %v", name, k, d.Statuses(), want)
 			}
-			if len(d.kinds(event.Final)) != 0 {
+			if len(d.Kinds(event.Final)) != 0 {
 				t.Errorf("%s cut after line %d: a final answer", name, k)
 			}
 		}
@@ -248,23 +134,23 @@ func TestOpenCodeCutAtEveryLineEndsIncomplete(t *testing.T) {
 
 func TestOpenCodeDuplicatedLinesCountOnce(t *testing.T) {
 	for _, name := range captures {
-		lines := readLines(t, name)
+		lines := eventtest.Capture(t, "opencode", name)
 		var twice [][]byte
 		for _, l := range lines {
 			twice = append(twice, l, l)
 		}
-		once, d := decode(t, lines), decode(t, twice)
-		eq(t, name+" runs", d.statuses(), once.statuses())
-		eq(t, name+" tools", d.calls(), once.calls())
-		eq(t, name+" final", d.texts(event.Final), once.texts(event.Final))
-		eq(t, name+" text", d.texts(event.Text), once.texts(event.Text))
-		eq(t, name+" errors", d.texts(event.Error), once.texts(event.Error))
-		eq(t, name+" failed", results(d), results(once))
-		a, b := d.tokens, once.tokens
+		once, d := eventtest.Decode(t, Dialect, lines), eventtest.Decode(t, Dialect, twice)
+		eventtest.Eq(t, name+" runs", d.Statuses(), once.Statuses())
+		eventtest.Eq(t, name+" tools", d.Calls(), once.Calls())
+		eventtest.Eq(t, name+" final", d.Texts(event.Final), once.Texts(event.Final))
+		eventtest.Eq(t, name+" text", d.Texts(event.Text), once.Texts(event.Text))
+		eventtest.Eq(t, name+" errors", d.Texts(event.Error), once.Texts(event.Error))
+		eventtest.Eq(t, name+" failed", results(d), results(once))
+		a, b := d.Tokens, once.Tokens
 		a.CostUSD, b.CostUSD = nil, nil
-		if a != b || fmt.Sprint(d.tokens.CostUSD == nil) != fmt.Sprint(once.tokens.CostUSD == nil) ||
-			d.tokens.CostUSD != nil && *d.tokens.CostUSD != *once.tokens.CostUSD {
-			t.Errorf("%s: tokens %+v, once %+v", name, d.tokens, once.tokens)
+		if a != b || fmt.Sprint(d.Tokens.CostUSD == nil) != fmt.Sprint(once.Tokens.CostUSD == nil) ||
+			d.Tokens.CostUSD != nil && *d.Tokens.CostUSD != *once.Tokens.CostUSD {
+			t.Errorf("%s: tokens %+v, once %+v", name, d.Tokens, once.Tokens)
 		}
 	}
 }
@@ -279,7 +165,7 @@ func TestOpenCodeToolSeenRunningThenDoneIsOneCall(t *testing.T) {
 	tool := func(id, status, extra string) []byte {
 		return line(`{"type":"tool_use",` + env + `,"part":{"id":"prt_` + id + `","type":"tool","tool":"bash","callID":"c` + id + `","state":{"status":"` + status + `","input":{"command":"ls"}` + extra + `}}}`)
 	}
-	d := decode(t, [][]byte{
+	d := eventtest.Decode(t, Dialect, [][]byte{
 		line(`{"type":"step_start",` + env + `,"part":{"id":"s1","type":"step-start"}}`),
 		tool("1", "running", ""), tool("2", "completed", `,"output":"two"`), tool("1", "completed", `,"output":"one"`),
 		tool("1", "completed", `,"output":"one"`),
@@ -287,18 +173,18 @@ func TestOpenCodeToolSeenRunningThenDoneIsOneCall(t *testing.T) {
 		line(`{"type":"done",` + env + `,"reason":"idle","rejected":[]}`),
 	})
 	var calls, res []string
-	for _, e := range d.kinds(event.ToolCall) {
+	for _, e := range d.Kinds(event.ToolCall) {
 		calls = append(calls, e.Tool.ID)
 	}
-	for _, e := range d.kinds(event.ToolResult) {
+	for _, e := range d.Kinds(event.ToolResult) {
 		res = append(res, e.Tool.ID+"="+e.Tool.Output)
 	}
-	eq(t, "calls", calls, []string{"c1", "c2"})
-	eq(t, "results", res, []string{"c2=two", "c1=one"})
-	eq(t, "runs", d.statuses(), []event.Status{event.StatusSuccess})
-	checkTokens(t, d.tokens, tokens{1, 2, 3, 4, 0})
-	cost(t, d.tokens, 0.5)
-	if e := d.kinds(event.RunEnd); e[0].Line != 7 {
+	eventtest.Eq(t, "calls", calls, []string{"c1", "c2"})
+	eventtest.Eq(t, "results", res, []string{"c2=two", "c1=one"})
+	eventtest.Eq(t, "runs", d.Statuses(), []event.Status{event.StatusSuccess})
+	checkTokens(t, d.Tokens, tokens{1, 2, 3, 4, 0})
+	cost(t, d.Tokens, 0.5)
+	if e := d.Kinds(event.RunEnd); e[0].Line != 7 {
 		t.Errorf("the run ends at line %d, not at done", e[0].Line)
 	}
 }
@@ -336,23 +222,23 @@ func TestOpenCodeRunEnds(t *testing.T) {
 		for _, l := range c.lines {
 			lines = append(lines, line(l))
 		}
-		d := decode(t, lines)
-		eq(t, c.name+": runs", d.statuses(), c.want)
-		if len(d.kinds(event.Final)) != c.final {
-			t.Errorf("%s: finals %q", c.name, d.texts(event.Final))
+		d := eventtest.Decode(t, Dialect, lines)
+		eventtest.Eq(t, c.name+": runs", d.Statuses(), c.want)
+		if len(d.Kinds(event.Final)) != c.final {
+			t.Errorf("%s: finals %q", c.name, d.Texts(event.Final))
 		}
 	}
 }
 
 func TestOpenCodeHugeToolOutputKeptWhole(t *testing.T) {
-	l := readLines(t, "nightgauge-priced-steps-stub-model.jsonl")
+	l := eventtest.Capture(t, "opencode", "nightgauge-priced-steps-stub-model.jsonl")
 	big := strings.Repeat("y", 5<<20)
 	l[1] = bytes.Replace(l[1], []byte(`"output":"Edit applied successfully."`), []byte(`"output":"`+big+`"`), 1)
-	d := decode(t, l)
-	if r := d.kinds(event.ToolResult); len(r) != 1 || r[0].Tool.Output != big {
+	d := eventtest.Decode(t, Dialect, l)
+	if r := d.Kinds(event.ToolResult); len(r) != 1 || r[0].Tool.Output != big {
 		t.Fatal("the 5 MB output is not kept whole")
 	}
-	eq(t, "runs", d.statuses(), []event.Status{event.StatusSuccess})
+	eventtest.Eq(t, "runs", d.Statuses(), []event.Status{event.StatusSuccess})
 }
 
 func TestOpenCodeBadShapesAreDiagnosed(t *testing.T) {
@@ -398,7 +284,7 @@ func TestOpenCodeDetect(t *testing.T) {
 
 func FuzzDecode(f *testing.F) {
 	for _, name := range captures {
-		for _, l := range readLines(f, name) {
+		for _, l := range eventtest.Capture(f, "opencode", name) {
 			f.Add(l, l)
 		}
 	}
