@@ -101,14 +101,47 @@ func ParseValidateAs(s string) (*protocol.Protocol, *zevent.Dialect, error) {
 // else dialects.Fallback's.
 type lineDialects struct {
 	det  *zevent.Detector
+	used bool // det has read a line
 	last *zevent.Dialect
 }
 
-// of returns line's dialect when it takes the dialect path, else nil.
-func (ld *lineDialects) of(line []byte) *zevent.Dialect {
-	if ld.det == nil {
-		ld.det = zevent.NewDetector(dialects.All)
+// protocolDialect is the registry's dialect of each protocol (the one
+// whose name or alias is the protocol's name).
+var protocolDialect = sync.OnceValue(func() map[*protocol.Protocol]*zevent.Dialect {
+	m := map[*protocol.Protocol]*zevent.Dialect{}
+	for _, p := range protocol.All {
+		m[p], _ = dialects.ByName(p.Name)
 	}
+	return m
+})
+
+// notZero is the registry's list without the dialect of the lines with
+// schemaVersion, which is sure of those and of no other line: a detector
+// of the other lines need not ask it.
+var notZero = sync.OnceValue(func() []*zevent.Dialect {
+	zero := protocolDialect()[protocol.ZeroV2]
+	return slices.DeleteFunc(slices.Clone(dialects.All), func(d *zevent.Dialect) bool { return d == zero })
+})
+
+// of returns the dialect of line, which protocol.Detect reads as p's,
+// when it takes the dialect path, else nil.
+func (ld *lineDialects) of(line []byte, p *protocol.Protocol) *zevent.Dialect {
+	if p.Family == protocol.FamilyZero || p.Family == protocol.FamilyZeroInput {
+		// A line with schemaVersion is the Zero dialect's, and it is sure
+		// of it (TestZeroLinesNeedNoDetector): no detector need read the
+		// line, which is most of a Zero stream. A sure line leaves the
+		// next ambiguous line to the first dialect that may write it, as
+		// a new detector does.
+		if ld.used {
+			ld.det, ld.used = nil, false
+		}
+		ld.last = protocolDialect()[p]
+		return nil
+	}
+	if ld.det == nil {
+		ld.det = zevent.NewDetector(notZero())
+	}
+	ld.used = true
 	d := ld.det.Detect(line)
 	if d == nil {
 		if d = ld.last; d == nil {

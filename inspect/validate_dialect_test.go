@@ -6,10 +6,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/zevo/zevo/dialects"
+	zevent "github.com/zevo/zevo/event"
+	"github.com/zevo/zevo/protocol"
 )
 
 // captures maps each real capture of testdata/captures to its dialect
@@ -235,5 +238,42 @@ func TestValidateAsDialect(t *testing.T) {
 	}
 	if _, _, err := ParseValidateAs("nope"); err == nil || !strings.Contains(err.Error(), "claude, codex") {
 		t.Errorf("unknown name: %v", err)
+	}
+}
+
+// validate reads a line with schemaVersion as the Zero dialect's without a
+// detector, and asks the others' detectors about every other line: the
+// registry's detector tells every line so.
+func TestZeroLinesNeedNoDetector(t *testing.T) {
+	var files []string
+	for _, glob := range []string{"../testdata/*/*.jsonl", "../testdata/*/*/*.jsonl"} {
+		names, _ := filepath.Glob(glob)
+		files = append(files, names...)
+	}
+	zero := protocolDialect()[protocol.ZeroV2]
+	if zero == nil || protocolDialect()[protocol.ZeroV1] != zero || protocolDialect()[protocol.ZeroInput] != zero || slices.Contains(notZero(), zero) {
+		t.Fatalf("zero dialect %v", zero)
+	}
+	n := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range bytes.Split(b, []byte("\n")) {
+			var o protocol.Object
+			var dec protocol.Decoder
+			if _, err := dec.DecodeLayouts(l, &o, protocol.Layouts); err != nil {
+				continue
+			}
+			n++
+			withSV := protocol.Detect(&o).Family != protocol.FamilyEvoSci
+			if got := zevent.NewDetector(dialects.All).Detect(l) == zero; got != withSV {
+				t.Errorf("%s: %s: the registry's detector says zero: %v", f, l, got)
+			}
+		}
+	}
+	if n < 500 {
+		t.Errorf("%d lines", n)
 	}
 }
