@@ -250,7 +250,9 @@ func (v *Validator) dialectLine(c *checked) {
 	bad := v.dialectSchema(c)
 	if d.last != nil && d.last != dl {
 		// What the other dialect's decoder holds belongs before this line.
-		d.place(v, c.num, d.decs[d.last].End(d.buf[:0]))
+		if r := d.place(v, c.num, d.decs[d.last].End(d.buf[:0])); r != nil {
+			v.diag(c.num, v.unfinished(), "", fmt.Sprintf("a line of %s starts a new run inside %s: no end of run", dl.Name, runName(r)))
+		}
 	}
 	d.last = dl
 	dec := d.decs[dl]
@@ -267,7 +269,9 @@ func (v *Validator) dialectLine(c *checked) {
 		// the stream (a repeated line), not the line's form.
 		v.diag(c.num, SevWarning, "", err.Error())
 	}
-	d.place(v, c.num, evs)
+	if r := d.place(v, c.num, evs); r != nil {
+		v.diag(c.num, v.unfinished(), prefixOr(c.typ), "ends "+runName(r)+" cut short: no end of run")
+	}
 }
 
 // dialectSchema checks the line against its dialect's schema and reports
@@ -299,8 +303,10 @@ func (v *Validator) dialectSchema(c *checked) bool {
 }
 
 // place puts the events of the line numbered line in their runs and
-// applies the stream rules every dialect shares.
-func (d *dialectRules) place(v *Validator, line int, evs []zevent.Event) {
+// applies the stream rules every dialect shares. It returns the run a
+// decoder ended as cut short (StatusIncomplete), for the caller to say
+// why.
+func (d *dialectRules) place(v *Validator, line int, evs []zevent.Event) (cut *zevent.Run) {
 	for i := range evs {
 		ev := &evs[i]
 		s := d.runs.Place(ev)
@@ -323,10 +329,14 @@ func (d *dialectRules) place(v *Validator, line int, evs []zevent.Event) {
 		if s.End {
 			v.runs = append(v.runs, runRef{e: s.Run})
 			v.report.Runs++
+			if s.Run.Status == zevent.StatusIncomplete {
+				cut = s.Run
+			}
 		}
 	}
 	clear(evs)
 	d.buf = evs[:0]
+	return cut
 }
 
 // leave ends the dialect path's part of the input before a line of a
@@ -336,12 +346,14 @@ func (v *Validator) leaveDialects(line int, name string) {
 	if d.last == nil {
 		return
 	}
-	d.place(v, line, d.decs[d.last].End(d.buf[:0]))
+	r := d.place(v, line, d.decs[d.last].End(d.buf[:0]))
 	d.last = nil
-	if r := d.runs.End(); r != nil {
-		r.Cut = zevent.CutOtherDialect
+	if open := d.runs.End(); open != nil {
+		open.Cut, r = zevent.CutOtherDialect, open
 		v.runs = append(v.runs, runRef{e: r})
 		v.report.Runs++
+	}
+	if r != nil {
 		v.diag(line, v.unfinished(), "", fmt.Sprintf("a line of %s starts a new run inside %s: no end of run", name, runName(r)))
 	}
 }
@@ -350,12 +362,16 @@ func (v *Validator) leaveDialects(line int, name string) {
 // dialect path.
 func (v *Validator) endDialects() {
 	d := &v.dl
+	var r *zevent.Run
 	if d.last != nil {
-		d.place(v, v.last, d.decs[d.last].End(d.buf[:0]))
+		r = d.place(v, v.last, d.decs[d.last].End(d.buf[:0]))
 	}
-	if r := d.runs.End(); r != nil {
+	if open := d.runs.End(); open != nil {
+		r = open
 		v.runs = append(v.runs, runRef{e: r})
 		v.report.Runs++
+	}
+	if r != nil {
 		v.diag(v.last, v.unfinished(), "", "the input ends inside "+runName(r)+": no end of run")
 	}
 }

@@ -277,3 +277,33 @@ func TestZeroLinesNeedNoDetector(t *testing.T) {
 		t.Errorf("%d lines", n)
 	}
 }
+
+// cutDecoder ends the input as a decoder that knows its run was cut: with
+// a RunEnd of StatusIncomplete.
+type cutDecoder struct{}
+
+func (cutDecoder) Decode(dst []zevent.Event, line []byte, num int) ([]zevent.Event, error) {
+	return append(dst, zevent.Event{Kind: zevent.RunStart, Dialect: "fake", Run: "f1", Line: num, Raw: line}), nil
+}
+
+func (cutDecoder) End(dst []zevent.Event) []zevent.Event {
+	return append(dst, zevent.Event{Kind: zevent.RunEnd, Dialect: "fake", Run: "f1", Status: zevent.StatusIncomplete})
+}
+
+// A run its decoder ends as cut short is reported as one event.Runs cut.
+func TestValidateDecoderCutRun(t *testing.T) {
+	fake := &zevent.Dialect{Name: "fake", NewDecoder: func(zevent.DecodeOptions) zevent.Decoder { return cutDecoder{} }}
+	var got []string
+	v, err := NewValidator("x", ValidateOptions{}, func(d Diagnostic) { got = append(got, d.String()) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &checked{dialect: fake, nonBlank: true}
+	c.num, c.obj.Raw = 1, `{"type":"x"}`
+	v.apply(c)
+	rep := v.End()
+	want := []string{`x:1: the input ends inside run "f1" (line 1): no end of run`}
+	if !slices.Equal(got, want) || rep.Runs != 1 || rep.RunList[0].Status != "incomplete" {
+		t.Errorf("%q %+v", got, rep)
+	}
+}
