@@ -150,6 +150,8 @@ func TestValidateDialectAdversarial(t *testing.T) {
 				"x:7: user: tool result \"toolu_01GdNdLYYrREwSLbrW639djB\" answers no earlier tool call of this run\n"},
 		{"claude tool result without its call", claudeBash, drop(5),
 			"x:6: user: tool result \"toolu_01GdNdLYYrREwSLbrW639djB\" answers no earlier tool call of this run\n"},
+		{"claude result without usage", claudeBash, replace(10, `"usage":{`, `"usage_":{`),
+			"x:10: result: missing field \"usage\"\n"},
 		{"claude killed run", claudeBash, drop(0),
 			"x:9: the input ends inside run \"30b3e9a3-4fac-468c-a5b1-f2824b027ab3\" (line 1): no end of run\n"},
 		{"codex thread_id missing", codexShell, replace(1, `"thread_id":"019fa78c-0329-7812-8dce-65636bb17ea6"`, `"thread":"x"`),
