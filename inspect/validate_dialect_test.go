@@ -309,3 +309,38 @@ func TestValidateDecoderCutRun(t *testing.T) {
 		t.Errorf("%q %+v", got, rep)
 	}
 }
+
+// Every Zero and EvoScientist stream of testdata keeps the protocol path,
+// line for line: no other dialect's detector claims one of their lines,
+// so their diagnostics are today's.
+func TestProtocolStreamsKeepTheProtocolPath(t *testing.T) {
+	var files []string
+	for _, glob := range []string{"../testdata/*/*.jsonl", "../testdata/*/*/*.jsonl"} {
+		names, _ := filepath.Glob(glob)
+		for _, n := range names {
+			if !strings.Contains(n, "/captures/") {
+				files = append(files, n)
+			}
+		}
+	}
+	if len(files) < 50 {
+		t.Fatalf("%d files", len(files))
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ld lineDialects
+		for i, l := range bytes.Split(b, []byte("\n")) {
+			var o protocol.Object
+			var dec protocol.Decoder
+			if _, err := dec.DecodeLayouts(l, &o, protocol.Layouts); err != nil {
+				continue
+			}
+			if d := ld.of(l, protocol.Detect(&o)); d != nil {
+				t.Errorf("%s:%d: read as %s", f, i+1, d.Name)
+			}
+		}
+	}
+}
