@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zevo/zevo/inspect"
 	"github.com/zevo/zevo/protocol"
 )
 
@@ -30,8 +31,23 @@ const (
 
 func TestSchemaCommand(t *testing.T) {
 	code, out, _ := run(t, "", "schema")
-	if code != 0 || strings.Count(out, "\n") != len(protocol.All) || !strings.Contains(out, "zero-input") {
+	dialects := inspect.DialectSchemas()
+	if code != 0 || strings.Count(out, "\n") != len(protocol.All)+len(dialects) || !strings.Contains(out, "zero-input") || len(dialects) < 4 {
 		t.Errorf("list: %d %q", code, out)
+	}
+	for _, ds := range dialects {
+		if !strings.Contains(out, ds.Dialect.Name+", ") || !strings.Contains(out, ds.File) {
+			t.Errorf("list: no %s", ds.Dialect.Name)
+		}
+		// By its name or an alias, as shipped.
+		for _, name := range append([]string{ds.Dialect.Name}, ds.Dialect.Aliases...) {
+			code, out, _ := run(t, "", "schema", name)
+			disk, err := os.ReadFile("../schemas/" + ds.File)
+			var want bytes.Buffer
+			if code != 0 || err != nil || json.Compact(&want, disk) != nil || want.String()+"\n" != out {
+				t.Errorf("schema %s: exit %d, differs from schemas/%s", name, code, ds.File)
+			}
+		}
 	}
 	for _, s := range protocol.All {
 		code, out, _ := run(t, "", "schema", s.Name)
@@ -297,5 +313,38 @@ func TestSecretsSample(t *testing.T) {
 				t.Errorf("%v: %s shown: %v", args, s, shown)
 			}
 		}
+	}
+}
+
+// validate --json over a real capture: the dialect is named in the report,
+// its run ends as the producer ended it, and a cut copy is reported at its
+// last line.
+func TestValidateJSONDialectCapture(t *testing.T) {
+	const capture = "../testdata/captures/claude/yoke-thinking-three-bash-calls-2.1.104.jsonl"
+	code, out, errs := run(t, "", "validate", "--json", capture)
+	var rep struct {
+		Valid       bool
+		Errors      int
+		Files       []inspect.FileReport
+		Diagnostics []inspect.Diagnostic
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 0 || errs != "" {
+		t.Fatalf("exit %d, %v: %q %q", code, err, out, errs)
+	}
+	f := rep.Files[0]
+	if !rep.Valid || len(rep.Diagnostics) != 0 || f.Protocol != "claude" || f.Lines != 12 || f.Events != 12 || f.Runs != 1 ||
+		f.RunList[0].Status != "success" || f.RunList[0].FirstLine != 1 || f.RunList[0].LastLine != 12 {
+		t.Errorf("%s", out)
+	}
+	b, err := os.ReadFile(capture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := strings.Join(strings.SplitAfter(string(b), "\n")[:11], "")
+	code, out, _ = run(t, cut, "validate", "--json", "-")
+	if code != ExitDiagnostics || json.Unmarshal([]byte(out), &rep) != nil || rep.Valid || rep.Errors != 1 ||
+		rep.Diagnostics[0].Line != 11 || rep.Diagnostics[0].Message != `the input ends inside run "313ccbb6-6dd1-41d0-bbdc-106762a34a7d" (line 1): no end of run` ||
+		rep.Files[0].RunList[0].Status != "incomplete" || rep.Files[0].RunList[0].Cut != "the input ended inside the run" {
+		t.Errorf("cut: exit %d: %s", code, out)
 	}
 }

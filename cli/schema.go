@@ -6,6 +6,7 @@ import (
 	"text/tabwriter"
 
 	ucli "github.com/urfave/cli/v2"
+	"github.com/zevo/zevo/inspect"
 	"github.com/zevo/zevo/protocol"
 )
 
@@ -14,9 +15,11 @@ func schemaCommand(e *env) *ucli.Command {
 		Name:      "schema",
 		Usage:     "print a shipped JSON Schema (draft 2020-12), or list them",
 		ArgsUsage: "[NAME]",
-		Description: `Without NAME, lists the schemas. With NAME (zero@2 or zero, zero@1,
-zero-input, evosci), prints that schema, so that clients in any language can validate
-events with their own JSON Schema library.
+		Description: `Without NAME, lists the schemas: the Zero and EvoScientist protocols', then
+one per other dialect zevo reads. With NAME (zero@2 or zero, zero@1,
+zero-input, evosci, or a dialect's name or alias as the list shows it),
+prints that schema, so that clients in any language can validate events
+with their own JSON Schema library.
 
 Examples:
    zevo schema
@@ -29,14 +32,27 @@ Examples:
 				for _, p := range protocol.All {
 					fmt.Fprintf(tw, "%s\t%s\t%s\n", strings.Join(p.Names(), ", "), p.SchemaFile, p.Title)
 				}
+				for _, ds := range inspect.DialectSchemas() {
+					names := append([]string{ds.Dialect.Name}, ds.Dialect.Aliases...)
+					fmt.Fprintf(tw, "%s\t%s\t%s\n", strings.Join(names, ", "), ds.File, ds.Title())
+				}
 				return tw.Flush()
 			case 1:
-				p, err := protocol.Lookup(c.Args().First())
-				if err != nil {
-					return usageErr("schema: %v", err)
+				name := c.Args().First()
+				p, err := protocol.Lookup(name)
+				if err == nil {
+					_, err = e.stdout.Write(jsonTextOut(e.stdout, p.Schema()))
+					return err
 				}
-				_, err = e.stdout.Write(jsonTextOut(e.stdout, p.Schema()))
-				return err
+				if ds, ok := inspect.LookupDialectSchema(name); ok {
+					_, err = e.stdout.Write(jsonTextOut(e.stdout, ds.Text))
+					return err
+				}
+				var names []string
+				for _, ds := range inspect.DialectSchemas() {
+					names = append(names, ds.Dialect.Name)
+				}
+				return usageErr("schema: %v, or a dialect: %s", err, strings.Join(names, ", "))
 			}
 			return usageErr("schema takes at most one NAME (see zevo schema --help)")
 		},

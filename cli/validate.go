@@ -12,17 +12,20 @@ import (
 func validateCommand(e *env) *ucli.Command {
 	return &ucli.Command{
 		Name:      "validate",
-		Usage:     "check streams against the protocols' JSON Schemas and stream rules",
+		Usage:     "check streams against their JSON Schemas and stream rules",
 		ArgsUsage: "[FILE...]",
 		Description: `Checks every line of each FILE (standard input when none is given, or for
-"-") against the JSON Schema of its protocol (see zevo schema; each line's
-own: a line with schemaVersion is Zero), and the rules a schema cannot
-express: each Zero run is run_start ... run_end with one runId, each
-EvoScientist run ends with one done (or error), and every tool result
-answers an earlier tool call. Runs are cut as translate, stats and view cut
-them (docs/runs.md). A run cut short (the input ends inside it, or a line
-of the other protocol comes) is an error, or with --allow-unfinished a
-warning. Problems are printed as
+"-") against the JSON Schema of its protocol or dialect (see zevo schema;
+each line's own, as the dialect registry tells it: a line with
+schemaVersion is Zero, the other agents' lines are told by their types and
+fields), and the rules a schema cannot express: each Zero run is run_start
+... run_end with one runId, each EvoScientist run ends with one done (or
+error), the other dialects' runs end where their producers end them
+(docs/inspect.md), and every tool result answers an earlier tool call.
+Runs are cut as translate, stats and view cut them (docs/runs.md). A run
+cut short (the input ends inside it, or a line of another protocol or
+dialect comes) is an error, or with --allow-unfinished a warning.
+Problems are printed as
 FILE:LINE: error|warning: FIELD: MESSAGE; the exit status is 1 when any line is invalid.
 Values quoted from the input are escaped, and redacted with Zero's rules
 unless --no-redact (--redact-extra adds translate's stronger patterns).
@@ -34,7 +37,7 @@ Examples:
    EvoSci -p "fix the tests" --output-format stream-json | zevo validate --as evosci
    zevo validate --json run.jsonl | jq '.files[] | {file, errors}'`,
 		Flags: append([]ucli.Flag{
-			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "protocol: auto (each line its own), zero, zero@1, zero-input or evosci"},
+			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "protocol: auto (each line its own), zero, zero@1, zero-input, evosci, or a dialect with a schema of its own (see zevo schema)"},
 			&ucli.BoolFlag{Name: "json", Usage: "write one JSON report instead of text"},
 			&ucli.BoolFlag{Name: "allow-unfinished", Usage: "an input that ends inside a run (live, cut short or cancelled) is a warning, not an error"},
 		}, redactFlags()...),
@@ -52,7 +55,7 @@ type validateReport struct {
 }
 
 func runValidate(c *ucli.Context, e *env) error {
-	as, err := inspect.ParseProtocol(c.String("as"))
+	as, dialect, err := inspect.ParseValidateAs(c.String("as"))
 	if err != nil {
 		return usageErr("--as: %v", err)
 	}
@@ -116,7 +119,7 @@ func runValidate(c *ucli.Context, e *env) error {
 			e.warnf("writing output: %v", err)
 		}
 	})
-	opt := inspect.ValidateOptions{As: as, AllowUnfinished: c.Bool("allow-unfinished")}
+	opt := inspect.ValidateOptions{As: as, Dialect: dialect, AllowUnfinished: c.Bool("allow-unfinished")}
 	flush := func() error {
 		e.mu.Lock()
 		defer e.mu.Unlock()

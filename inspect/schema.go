@@ -59,31 +59,41 @@ func compileAll() (map[*protocol.Protocol]*compiledSchema, error) {
 	}
 	m := map[*protocol.Protocol]*compiledSchema{}
 	for _, s := range protocol.All {
-		cs := &compiledSchema{byType: map[string]*jsonschema.Schema{}}
-		var err error
+		cs, err := compileSchema(c, s.SchemaURL(), docs[s.Name], s.Name)
+		if err != nil {
+			return nil, err
+		}
 		if cs.fast, err = compileFast(s.Schema()); err != nil {
 			return nil, fmt.Errorf("schema %s: %w", s.Name, err)
-		}
-		if cs.root, err = c.Compile(s.SchemaURL()); err != nil {
-			return nil, fmt.Errorf("schema %s: %w", s.Name, err)
-		}
-		if cs.envelope, err = c.Compile(s.SchemaURL() + "#/$defs/envelope"); err != nil {
-			return nil, fmt.Errorf("schema %s: %w", s.Name, err)
-		}
-		doc, _ := docs[s.Name].(map[string]any)
-		conds, _ := doc["allOf"].([]any)
-		for _, cond := range conds {
-			typ, ref := typeCondition(cond)
-			if typ == "" || !strings.HasPrefix(ref, "#/$defs/") {
-				return nil, fmt.Errorf("schema %s: allOf holds something other than a type condition", s.Name)
-			}
-			if cs.byType[typ], err = c.Compile(s.SchemaURL() + ref); err != nil {
-				return nil, fmt.Errorf("schema %s: %w", s.Name, err)
-			}
 		}
 		m[s] = cs
 	}
 	return m, nil
+}
+
+// compileSchema compiles the schema doc, added to c at url, as its
+// envelope and one definition per type condition (see compiledSchema).
+func compileSchema(c *jsonschema.Compiler, url string, doc any, name string) (*compiledSchema, error) {
+	cs := &compiledSchema{byType: map[string]*jsonschema.Schema{}}
+	var err error
+	if cs.root, err = c.Compile(url); err != nil {
+		return nil, fmt.Errorf("schema %s: %w", name, err)
+	}
+	if cs.envelope, err = c.Compile(url + "#/$defs/envelope"); err != nil {
+		return nil, fmt.Errorf("schema %s: %w", name, err)
+	}
+	d, _ := doc.(map[string]any)
+	conds, _ := d["allOf"].([]any)
+	for _, cond := range conds {
+		typ, ref := typeCondition(cond)
+		if typ == "" || !strings.HasPrefix(ref, "#/$defs/") {
+			return nil, fmt.Errorf("schema %s: allOf holds something other than a type condition", name)
+		}
+		if cs.byType[typ], err = c.Compile(url + ref); err != nil {
+			return nil, fmt.Errorf("schema %s: %w", name, err)
+		}
+	}
+	return cs, nil
 }
 
 // typeCondition reads {"if": {... "type": {"const": T}}, "then": {"$ref": R}}.

@@ -80,6 +80,7 @@ func (v *Validator) Stream(r io.Reader, name string, lk sync.Locker, flush func(
 // readAhead reads lines into batches and checks them.
 func (v *Validator) readAhead(r io.Reader, name string, free, full chan *checkBatch, done chan struct{}) {
 	var dec protocol.Decoder
+	var ld lineDialects
 	var b *checkBatch
 	get := func() bool {
 		select {
@@ -120,7 +121,7 @@ func (v *Validator) readAhead(r io.Reader, name string, free, full chan *checkBa
 			send()
 			return
 		}
-		v.check(&dec, l, &b.lines[b.n])
+		v.check(&dec, &ld, l, &b.lines[b.n])
 		b.n++
 		if b.bytes += len(l.Bytes); b.n == len(b.lines) || b.bytes >= checkBatchBytes {
 			if !send() || !get() {

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	zevent "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
 )
@@ -28,6 +29,10 @@ type ValidateOptions struct {
 	// As is the protocol every line is checked against; nil checks each
 	// line against its own (protocol.Detect).
 	As *protocol.Protocol
+	// Dialect, when not nil, is the dialect of every line: one with a
+	// schema of its own (DialectSchemas). Nil with As nil names each
+	// line's dialect through the registry.
+	Dialect *zevent.Dialect
 	// AllowUnfinished accepts a Zero run cut short (the input ends inside
 	// it, or a line of the other protocol comes): a warning instead of an
 	// error. An EvoScientist run cut so is always a warning, since a
@@ -75,8 +80,11 @@ type Validator struct {
 	report FileReport
 	last   int // number of the last non-blank line
 	lines  lines
-	cur    checked         // the line Line checks
-	runs   []*protocol.Run // the runs that ended
+	cur    checked      // the line Line checks
+	ld     lineDialects // names the dialects of the lines Line checks
+	runs   []runRef     // the runs that ended
+
+	dl dialectRules // the lines of the dialect path
 
 	zero  zeroRules
 	evo   evoRules
@@ -116,7 +124,7 @@ func (v *Validator) unfinished() Severity {
 
 // Line checks one line.
 func (v *Validator) Line(l jsonl.Line) {
-	v.check(&v.lines.dec, l, &v.cur)
+	v.check(&v.lines.dec, &v.ld, l, &v.cur)
 	v.apply(&v.cur)
 }
 
@@ -127,12 +135,22 @@ func (v *Validator) Line(l jsonl.Line) {
 type checked struct {
 	decoded
 	nonBlank bool
+	dialect  *zevent.Dialect // of the dialect path; nil for a protocol's line
 }
 
-// check reads l into c with dec. It changes nothing of v.
-func (v *Validator) check(dec *protocol.Decoder, l jsonl.Line, c *checked) {
+// check reads l into c with dec, and names its dialect with ld. It
+// changes nothing of v.
+func (v *Validator) check(dec *protocol.Decoder, ld *lineDialects, l jsonl.Line, c *checked) {
 	decode(dec, v.lines.as, l, &c.decoded)
 	c.nonBlank = !jsonl.IsBlank(l.Bytes)
+	c.dialect = nil
+	switch {
+	case c.blank || c.err != nil || v.lines.as != nil:
+	case v.opt.Dialect != nil:
+		c.dialect = v.opt.Dialect
+	default:
+		c.dialect = ld.of(l.Bytes, c.proto)
+	}
 }
 
 // apply checks what a line is in the stream, and words its problems.
@@ -140,6 +158,13 @@ func (v *Validator) apply(c *checked) {
 	v.report.Lines++
 	if c.nonBlank {
 		v.last = c.num
+	}
+	if c.dialect != nil {
+		v.dialectLine(c)
+		return
+	}
+	if !c.blank && c.err == nil {
+		v.leaveDialects(c.num, c.proto.Name)
 	}
 	ev, lerr := v.lines.place(&c.decoded)
 	if lerr != nil {
@@ -209,7 +234,7 @@ func (v *Validator) schema(ev *event) {
 // ended records a run that is over (a late done may still extend it).
 func (v *Validator) ended(r *protocol.Run) {
 	v.report.Runs++
-	v.runs = append(v.runs, r)
+	v.runs = append(v.runs, runRef{p: r})
 }
 
 // closed reports a run cut short before the event ev.
@@ -222,15 +247,25 @@ func (v *Validator) closed(line int, r *protocol.Run, ev *event) {
 		}
 	case r.Cut == protocol.CutRunID:
 		v.diag(line, SevError, prefixOr(ev.typ)+".runId", fmt.Sprintf("%s differs from the run's runId %s (line %d)", protocol.Quote(ev.obj.Str("runId")), protocol.Quote(r.ID), r.FirstLine))
-	case r.Cut == protocol.CutOtherProtocol && r.Protocol.Family == protocol.FamilyZero:
-		v.diag(line, v.unfinished(), "", fmt.Sprintf("a line of %s starts a new run inside run %s (line %d): no run_end", ev.proto.Name, protocol.Quote(r.ID), r.FirstLine))
-	case r.Cut == protocol.CutOtherProtocol && r.Protocol.Family == protocol.FamilyEvoSci:
-		v.diag(line, SevWarning, "", fmt.Sprintf("a line of %s starts a new run inside the run that began at line %d: no done or error", ev.proto.Name, r.FirstLine))
+	case r.Cut == protocol.CutOtherProtocol:
+		v.cutByOther(line, r, ev.proto.Name)
+	}
+}
+
+// cutByOther reports the run r cut by a line of the protocol or dialect
+// called name.
+func (v *Validator) cutByOther(line int, r *protocol.Run, name string) {
+	switch r.Protocol.Family {
+	case protocol.FamilyZero:
+		v.diag(line, v.unfinished(), "", fmt.Sprintf("a line of %s starts a new run inside run %s (line %d): no run_end", name, protocol.Quote(r.ID), r.FirstLine))
+	case protocol.FamilyEvoSci:
+		v.diag(line, SevWarning, "", fmt.Sprintf("a line of %s starts a new run inside the run that began at line %d: no done or error", name, r.FirstLine))
 	}
 }
 
 // End applies the rules about the end of the input and returns the report.
 func (v *Validator) End() FileReport {
+	v.endDialects()
 	if r := v.lines.runs.End(); r != nil {
 		v.ended(r)
 		switch r.Protocol.Family {
@@ -255,7 +290,7 @@ func (v *Validator) End() FileReport {
 		v.input.end(v)
 	}
 	for _, r := range v.runs {
-		v.report.RunList = append(v.report.RunList, runReport(r))
+		v.report.RunList = append(v.report.RunList, r.report())
 	}
 	v.runs = nil
 	return v.report

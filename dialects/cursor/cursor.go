@@ -33,31 +33,50 @@ func Detect(line []byte) event.Certainty {
 	if !r.IsObject() {
 		return event.No
 	}
-	typ := r.Get("type")
-	if typ.Type != gjson.String {
+	// One pass over the top-level fields: a line of another dialect is
+	// read once, not once per field asked about.
+	var typ gjson.Result
+	var own, subtype, session, usage, claudeOnly bool
+	r.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "type":
+			if !typ.Exists() {
+				typ = v
+			}
+		case "model_call_id", "call_id", "timestamp_ms":
+			own = true
+		case "subtype":
+			subtype = true
+		case "session_id":
+			session = true
+		case "usage":
+			usage = usage || v.Get("inputTokens").Exists()
+		case "message":
+			claudeOnly = claudeOnly || v.Get("id").Exists() || v.Get("model").Exists()
+		case "claude_code_version", "qwen_code_version", "uuid", "parent_tool_use_id",
+			"total_cost_usd", "modelUsage", "tools", "mcp_servers":
+			// Fields of the shared types that Cursor never writes.
+			claudeOnly = true
+		}
+		return true
+	})
+	if typ.Type != gjson.String || claudeOnly {
 		return event.No
 	}
-	for _, p := range [...]string{"claude_code_version", "qwen_code_version", "uuid", "parent_tool_use_id",
-		"total_cost_usd", "modelUsage", "message.id", "message.model", "tools", "mcp_servers"} {
-		if r.Get(p).Exists() {
-			return event.No
-		}
-	}
-	own := r.Get("model_call_id").Exists() || r.Get("call_id").Exists() || r.Get("timestamp_ms").Exists()
 	switch typ.Str {
 	case "thinking", "tool_call":
 		// EvoScientist writes these types too, without subtype or session.
-		if own || r.Get("subtype").Exists() || r.Get("session_id").Exists() {
+		if own || subtype || session {
 			return event.Sure
 		}
 		return event.No
 	case "system", "user", "assistant", "result":
-		if own || r.Get("usage.inputTokens").Exists() {
+		if own || usage {
 			return event.Sure
 		}
 		return event.Maybe
 	}
-	if own && r.Get("session_id").Exists() {
+	if own && session {
 		return event.Sure
 	}
 	return event.No

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/dialects/claude"
 	"github.com/zevo/zevo/event"
 )
@@ -349,6 +350,69 @@ func TestLinesOutOfOrderDecodeWithoutErrors(t *testing.T) {
 	for i := range rev {
 		if !d.lines[i+1] {
 			t.Errorf("line %d yields nothing", i+1)
+		}
+	}
+}
+
+// detectByField is Detect as it was first written, one lookup per field:
+// Detect reads each line once and must tell every line as this did.
+func detectByField(line []byte) event.Certainty {
+	r := gjson.ParseBytes(line)
+	if !r.IsObject() {
+		return event.No
+	}
+	typ := r.Get("type")
+	if typ.Type != gjson.String {
+		return event.No
+	}
+	for _, p := range [...]string{"claude_code_version", "qwen_code_version", "uuid", "parent_tool_use_id",
+		"total_cost_usd", "modelUsage", "message.id", "message.model", "tools", "mcp_servers"} {
+		if r.Get(p).Exists() {
+			return event.No
+		}
+	}
+	own := r.Get("model_call_id").Exists() || r.Get("call_id").Exists() || r.Get("timestamp_ms").Exists()
+	switch typ.Str {
+	case "thinking", "tool_call":
+		if own || r.Get("subtype").Exists() || r.Get("session_id").Exists() {
+			return event.Sure
+		}
+		return event.No
+	case "system", "user", "assistant", "result":
+		if own || r.Get("usage.inputTokens").Exists() {
+			return event.Sure
+		}
+		return event.Maybe
+	}
+	if own && r.Get("session_id").Exists() {
+		return event.Sure
+	}
+	return event.No
+}
+
+func TestDetectReadsTheLineOnceAndTellsItAsBefore(t *testing.T) {
+	var lines [][]byte
+	for _, glob := range []string{"../../testdata/captures/*/*.jsonl", "../../testdata/translate/*.jsonl", "../../testdata/inspect/*.jsonl"} {
+		names, _ := filepath.Glob(glob)
+		for _, n := range names {
+			lines = append(lines, readFile(t, n)...)
+		}
+	}
+	if len(lines) < 200 {
+		t.Fatalf("%d lines", len(lines))
+	}
+	for _, l := range []string{
+		`{"type":"thinking","subtype":"delta"}`, `{"type":"thinking","session_id":"s"}`, `{"type":"tool_call","call_id":"c"}`,
+		`{"type":"tool_call","call_id":"c","uuid":"u"}`, `{"type":"assistant","message":{"id":"m"}}`,
+		`{"type":"assistant","message":{"model":"m"},"timestamp_ms":1}`, `{"type":"result","usage":{"inputTokens":1},"tools":[]}`,
+		`{"type":"result","usage":{"input_tokens":1}}`, `{"type":"other","call_id":"c"}`, `{"type":"other","call_id":"c","session_id":"s"}`,
+		`{"type":1,"session_id":"s"}`, `{"session_id":"s","type":"user","model_call_id":"m"}`, `[1]`, `"x"`, `{}`,
+	} {
+		lines = append(lines, []byte(l))
+	}
+	for _, l := range lines {
+		if got, want := Detect(l), detectByField(l); got != want {
+			t.Errorf("%s: %v, want %v", l, got, want)
 		}
 	}
 }
