@@ -10,8 +10,11 @@ import (
 // Encoder writes events as one dialect's lines. Encode writes ev, placed
 // in its run by st (as event.Input gives them; ev nil: st only closes a
 // run); mapped is false for an event the dialect has no room for.
+// Interrupt ends the output of a translation stopped by a signal as the
+// dialect's producer ends a run so stopped.
 type Encoder interface {
 	Encode(ev *event.Event, st event.Step) (mapped bool, err error)
+	Interrupt() error
 }
 
 // EncodeOptions are what every encoder is given; each takes what its

@@ -47,6 +47,7 @@ type Encoder struct {
 	session string
 	lastSrc string // the producer's session of the last run opened
 	errored bool   // the run has an error event
+	final   *string // the run's final answer, held for its end
 	ids     map[string]string
 	used    map[string]bool
 	usage   usageSum
@@ -171,12 +172,10 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 		e.usage.add(ev.Usage)
 		return true, nil
 	case event.Final:
-		if err := e.flushUsage(); err != nil {
-			return false, err
-		}
-		e.head("final")
-		e.obj.StrOmit("text", ev.Text)
-		return true, e.write()
+		// Written at the run's end, after its usage, as Zero orders them.
+		s := ev.Text
+		e.final = &s
+		return true, nil
 	case event.Warning:
 		e.head("warning")
 		e.obj.StrOmit("message", ev.Text)
@@ -200,7 +199,7 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 
 // start writes run_start for the run ev starts.
 func (e *Encoder) start(ev *event.Event) error {
-	e.open, e.errored = true, false
+	e.open, e.errored, e.final = true, false, nil
 	e.runID = e.opt.NewRunID()
 	e.ids, e.used = map[string]string{}, map[string]bool{}
 	e.usage = usageSum{}
@@ -261,6 +260,14 @@ func zeroEnd(s event.Status) (string, int64) {
 func (e *Encoder) end(s event.Status, exit *int) error {
 	if err := e.flushUsage(); err != nil {
 		return err
+	}
+	if e.final != nil {
+		e.head("final")
+		e.obj.StrOmit("text", *e.final)
+		e.final = nil
+		if err := e.write(); err != nil {
+			return err
+		}
 	}
 	status, code := zeroEnd(s)
 	if exit != nil {
@@ -425,4 +432,16 @@ func (e *Encoder) keep(ev *event.Event) error {
 		return true
 	})
 	return e.write()
+}
+
+// Interrupt ends the run being written as Zero ends a run stopped by a
+// signal: error "interrupted", then run_end "interrupted" (exit 130).
+func (e *Encoder) Interrupt() error {
+	if !e.open {
+		return nil
+	}
+	if err := e.fail("interrupted", "run cancelled by signal"); err != nil {
+		return err
+	}
+	return e.end(event.StatusCancelled, nil)
 }
