@@ -45,8 +45,8 @@ type Encoder struct {
 	open    bool   // a run is being written
 	runID   string // of the run being written, or of the last one
 	session string
-	lastSrc string // the producer's session of the last run opened
-	errored bool   // the run has an error event
+	lastSrc string  // the producer's session of the last run opened
+	errored bool    // the run has an error event
 	final   *string // the run's final answer, held for its end
 	ids     map[string]string
 	used    map[string]bool
