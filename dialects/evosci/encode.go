@@ -184,8 +184,8 @@ func argsObject(a []byte) []byte {
 // failed run, with no done.
 func (e *Encoder) end(s event.Status, msg string) error {
 	e.open = false
-	if e.hasUse {
-		t := &e.usage
+	if t := &e.usage; e.hasUse && (t.Total() != 0) {
+		// (EvoScientist never writes a usage_stats of 0/0.)
 		e.head("usage_stats")
 		e.obj.Int("input_tokens", t.Input+t.CacheRead+t.CacheWrite)
 		e.obj.Int("output_tokens", t.Output)
@@ -204,6 +204,16 @@ func (e *Encoder) end(s event.Status, msg string) error {
 	text := e.text.String()
 	if e.final != nil {
 		text = *e.final
+		if e.text.Len() == 0 && text != "" {
+			// A run whose words all came as its final answer: they are
+			// its text too (and a done right after a done would read as
+			// a repeat of it).
+			e.head("text")
+			e.obj.Str("content", text)
+			if err := e.write(); err != nil {
+				return err
+			}
+		}
 	}
 	e.head("done")
 	e.obj.Str("content", text)

@@ -48,7 +48,7 @@ type Encoder struct {
 	lastSrc string  // the producer's session of the last run opened
 	errored bool    // the run has an error event
 	final   *string // the run's final answer, held for its end
-	ids     map[string]string
+	pending map[string][]string // call id → the ids written for its calls without a result, oldest first
 	used    map[string]bool
 	usage   usageSum
 }
@@ -201,7 +201,7 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 func (e *Encoder) start(ev *event.Event) error {
 	e.open, e.errored, e.final = true, false, nil
 	e.runID = e.opt.NewRunID()
-	e.ids, e.used = map[string]string{}, map[string]bool{}
+	e.pending, e.used = map[string][]string{}, map[string]bool{}
 	e.usage = usageSum{}
 	switch src := ev.Session; {
 	case e.opt.SessionID != "":
@@ -340,15 +340,39 @@ func (e *Encoder) callID(id string) string {
 	for n := 2; e.used[out]; n++ {
 		out = stem + ":" + itoa(n)
 	}
+	if len(e.used) >= maxCalls {
+		// Bounded, as the ids of today's translation are: past it, the
+		// oldest ids may be written again.
+		clear(e.used)
+	}
 	e.used[out] = true
-	e.ids[id] = out
+	if len(e.pending[id]) < maxCalls {
+		e.pending[id] = append(e.pending[id], out)
+	}
 	return out
 }
 
-// resultID is the id written for the result of the call id.
+// maxCalls bounds the ids remembered in a run.
+const maxCalls = 4096
+
+// resultID is the id written for the result of the call id: that of
+// its earliest call without a result.
 func (e *Encoder) resultID(id string) string {
-	if out, ok := e.ids[id]; ok {
-		return out
+	if p := e.pending[id]; len(p) > 0 {
+		if len(p) == 1 {
+			delete(e.pending, id)
+		} else {
+			e.pending[id] = p[1:]
+		}
+		return p[0]
+	}
+	return e.redacted(id)
+}
+
+// permissionID is the id written for a permission about the call id.
+func (e *Encoder) permissionID(id string) string {
+	if p := e.pending[id]; len(p) > 0 {
+		return p[0]
 	}
 	return e.redacted(id)
 }
@@ -375,7 +399,7 @@ func effectOr(f event.Effect) event.Effect {
 func (e *Encoder) permission(ev *event.Event) error {
 	p := ev.Permission
 	name := p.Tool
-	id := e.resultID(p.ID)
+	id := e.permissionID(p.ID)
 	typ, action, perm, granted := "permission_request", "prompt", "prompt", false
 	if ev.Kind == event.PermissionDecision {
 		typ = "permission_decision"
