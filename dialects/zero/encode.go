@@ -45,9 +45,9 @@ type Encoder struct {
 	open    bool   // a run is being written
 	runID   string // of the run being written, or of the last one
 	session string
-	lastSrc string  // the producer's session of the last run opened
-	errored bool    // the run has an error event
-	final   *string // the run's final answer, held for its end
+	lastSrc string              // the producer's session of the last run opened
+	errored bool                // the run has an error event
+	final   *string             // the run's final answer, held for its end
 	pending map[string][]string // call id → the ids written for its calls without a result, oldest first
 	used    map[string]bool
 	usage   usageSum
