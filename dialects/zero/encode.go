@@ -103,10 +103,7 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 		if st.Closed.Cut == event.CutEndOfInput {
 			msg = "the input ended before the run finished"
 		}
-		if err := e.fail("incomplete", msg); err != nil {
-			return false, err
-		}
-		if err := e.end(event.StatusIncomplete, nil); err != nil {
+		if err := e.end(event.StatusIncomplete, nil, "incomplete", msg); err != nil {
 			return false, err
 		}
 	}
@@ -190,7 +187,7 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 		if sub {
 			return false, e.keep(ev)
 		}
-		return true, e.end(ev.Status, ev.ExitCode)
+		return true, e.end(ev.Status, ev.ExitCode, string(ev.Status), "the run ended with status "+string(ev.Status))
 	}
 	// Prompt (Zero's input, not its output), Checkpoint (Zero's needs
 	// the files), Other.
@@ -255,9 +252,9 @@ func zeroEnd(s event.Status) (string, int64) {
 	return "error", 3
 }
 
-// end writes the run's usage not written yet, an error when the run
-// failed without one, and run_end.
-func (e *Encoder) end(s event.Status, exit *int) error {
+// end writes the run's usage not written yet, its final answer, an error
+// (code, msg) when the run failed without one, and run_end.
+func (e *Encoder) end(s event.Status, exit *int, code, msg string) error {
 	if err := e.flushUsage(); err != nil {
 		return err
 	}
@@ -269,18 +266,18 @@ func (e *Encoder) end(s event.Status, exit *int) error {
 			return err
 		}
 	}
-	status, code := zeroEnd(s)
+	status, exitCode := zeroEnd(s)
 	if exit != nil {
-		code = int64(*exit)
+		exitCode = int64(*exit)
 	}
 	if status != "success" && !e.errored {
-		if err := e.fail(string(s), "the run ended with status "+string(s)); err != nil {
+		if err := e.fail(code, msg); err != nil {
 			return err
 		}
 	}
 	e.head("run_end")
 	e.obj.Str("status", status)
-	e.obj.Int("exitCode", code)
+	e.obj.Int("exitCode", exitCode)
 	e.open = false
 	return e.write()
 }
@@ -464,8 +461,6 @@ func (e *Encoder) Interrupt() error {
 	if !e.open {
 		return nil
 	}
-	if err := e.fail("interrupted", "run cancelled by signal"); err != nil {
-		return err
-	}
-	return e.end(event.StatusCancelled, nil)
+	e.errored = false // the signal is why it ended
+	return e.end(event.StatusCancelled, nil, "interrupted", "run cancelled by signal")
 }
