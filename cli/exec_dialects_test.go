@@ -28,7 +28,7 @@ func TestExecDrivesZeroWithOtherAgents(t *testing.T) {
 			"run_start reasoning tool_call tool_result reasoning text usage final run_end"},
 		{"claude killed", `head -n 5 "$1"; kill -KILL $$`, claude, 4, "incomplete",
 			"run_start reasoning tool_call usage error run_end"},
-		{"codex turn failed", `cat "$1"; exit 1`, codex, 3, "error",
+		{"codex turn failed", `cat "$1"; exit 1`, codex, 1, "error",
 			"run_start warning error run_end"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

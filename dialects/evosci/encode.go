@@ -39,6 +39,10 @@ type Encoder struct {
 
 type call struct{ name, args string }
 
+// byName prefixes a tool's name among the call ids of calls: no id
+// starts with a NUL.
+const byName = "\x00"
+
 // maxCalls bounds the calls remembered in a run.
 const maxCalls = 4096
 
@@ -111,7 +115,9 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 	case event.ToolCall:
 		args := argsObject(ev.Tool.Args)
 		if len(e.calls) < maxCalls {
-			e.calls[ev.Tool.ID] = call{ev.Tool.Name, string(args)}
+			c := call{ev.Tool.Name, string(args)}
+			e.calls[ev.Tool.ID] = c
+			e.calls[byName+ev.Tool.Name] = c // the tool's last call
 		}
 		e.head("tool_call")
 		e.obj.Str("name", ev.Tool.Name)
@@ -229,6 +235,8 @@ func (e *Encoder) interrupt(p *event.Permission) error {
 	args := "{}"
 	if c, ok := e.calls[p.ID]; ok {
 		args = c.args
+	} else if c, ok := e.calls[byName+p.Tool]; ok {
+		args = c.args // the request names the tool, not the call
 	}
 	req.Raw("args", []byte(args))
 	if p.Reason != "" {

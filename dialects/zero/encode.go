@@ -4,6 +4,7 @@ import (
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/protocol"
 	"github.com/zevo/zevo/redact"
 )
 
@@ -45,10 +46,11 @@ type Encoder struct {
 	open    bool   // a run is being written
 	runID   string // of the run being written, or of the last one
 	session string
-	lastSrc string              // the producer's session of the last run opened
-	errored bool                // the run has an error event
-	final   *string             // the run's final answer, held for its end
-	pending map[string][]string // call id → the ids written for its calls without a result, oldest first
+	lastSrc string          // the producer's session of the last run opened
+	errored bool            // the run has an error event
+	final   *string         // the run's final answer, held for its end
+	pending []pendingCall   // calls without a result, oldest first
+	perms   map[string]bool // permission request ids written
 	used    map[string]bool
 	usage   usageSum
 }
@@ -138,7 +140,7 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 		return true, e.write()
 	case event.ToolCall:
 		e.head("tool_call")
-		e.obj.StrOmit("id", e.callID(ev.Tool.ID))
+		e.obj.StrOmit("id", e.callID(ev.Tool.ID, ev.Tool.Name))
 		e.obj.StrOmit("name", ev.Tool.Name)
 		if a := ev.Tool.Args; len(a) > 0 && string(a) != "null" {
 			e.obj.Raw("args", a)
@@ -197,12 +199,19 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 // start writes run_start for the run ev starts.
 func (e *Encoder) start(ev *event.Event) error {
 	e.open, e.errored, e.final = true, false, nil
-	e.runID = e.opt.NewRunID()
-	e.pending, e.used = map[string][]string{}, map[string]bool{}
+	e.runID = ev.Run
+	if ev.Dialect != Name || !protocol.IsZeroID(e.runID) {
+		// Zero's own runs keep their ids; another producer's run or
+		// session id may name several runs.
+		e.runID = e.opt.NewRunID()
+	}
+	e.pending, e.used, e.perms = e.pending[:0], map[string]bool{}, map[string]bool{}
 	e.usage = usageSum{}
 	switch src := ev.Session; {
 	case e.opt.SessionID != "":
 		e.session = e.opt.SessionID
+	case ev.Dialect == Name:
+		e.session = src // Zero's own, or none
 	case e.session == "" || src == "" || src != e.lastSrc:
 		// One Zero session per producer session.
 		e.session = e.opt.NewSessionID()
@@ -238,9 +247,11 @@ func (e *Encoder) fail(code, msg string) error {
 }
 
 // zeroEnd is the run_end status and exit code Zero gives a run of
-// status s (exit codes as Zero's: 3 for its failures, 4 incomplete, 130
-// interrupted). A failure Zero has no status for is an error.
+// status s (4 incomplete and 130 interrupted, as Zero's). A failure Zero
+// has no status for is an error.
 func zeroEnd(s event.Status) (string, int64) {
+	// A failure exits 1, as the agents' own CLIs (Claude Code, Codex,
+	// OpenCode, Cursor, EvoScientist) exit when their run fails.
 	switch s {
 	case event.StatusSuccess, event.StatusEnded, event.StatusOpen:
 		return "success", 0
@@ -249,7 +260,7 @@ func zeroEnd(s event.Status) (string, int64) {
 	case event.StatusCancelled, event.StatusInterrupted:
 		return "interrupted", 130
 	}
-	return "error", 3
+	return "error", 1
 }
 
 // end writes the run's usage not written yet, its final answer, an error
@@ -325,27 +336,39 @@ func (e *Encoder) flushUsage() error {
 	return e.write()
 }
 
+// pendingCall is a call of the run without a result yet.
+type pendingCall struct {
+	id, name, out string // its id, its tool, the id written for it
+	claimed       bool   // a permission request is about it
+}
+
 // callID is the id written for a tool call: its own, unless redaction
 // or an earlier call of the run already wrote that id, then with the
 // first free ":2", ":3", … so that the ids a client keys on stay distinct.
-func (e *Encoder) callID(id string) string {
+func (e *Encoder) callID(id, name string) string {
 	if id == "" {
 		return ""
 	}
-	out := e.redacted(id)
-	stem := out
-	for n := 2; e.used[out]; n++ {
-		out = stem + ":" + itoa(n)
+	out := e.distinct(e.redacted(id), e.used)
+	if len(e.pending) >= maxCalls {
+		e.pending = append(e.pending[:0], e.pending[1:]...)
 	}
-	if len(e.used) >= maxCalls {
-		// Bounded, as the ids of today's translation are: past it, the
-		// oldest ids may be written again.
-		clear(e.used)
+	e.pending = append(e.pending, pendingCall{id: id, name: name, out: out})
+	return out
+}
+
+// distinct returns id, or the first of id:2, id:3, … not in used, and
+// adds it to used (bounded, as the ids of the rest of translate are:
+// past maxCalls the oldest ids may be written again).
+func (e *Encoder) distinct(id string, used map[string]bool) string {
+	out := id
+	for n := 2; used[out]; n++ {
+		out = id + ":" + itoa(n)
 	}
-	e.used[out] = true
-	if len(e.pending[id]) < maxCalls {
-		e.pending[id] = append(e.pending[id], out)
+	if len(used) >= maxCalls {
+		clear(used)
 	}
+	used[out] = true
 	return out
 }
 
@@ -355,21 +378,49 @@ const maxCalls = 4096
 // resultID is the id written for the result of the call id: that of
 // its earliest call without a result.
 func (e *Encoder) resultID(id string) string {
-	if p := e.pending[id]; len(p) > 0 {
-		if len(p) == 1 {
-			delete(e.pending, id)
-		} else {
-			e.pending[id] = p[1:]
+	for i, p := range e.pending {
+		if p.id == id {
+			e.pending = append(e.pending[:i], e.pending[i+1:]...)
+			return p.out
 		}
-		return p[0]
 	}
 	return e.redacted(id)
 }
 
-// permissionID is the id written for a permission about the call id.
-func (e *Encoder) permissionID(id string) string {
-	if p := e.pending[id]; len(p) > 0 {
-		return p[0]
+// permissionID is the id of a permission request about the call id of
+// tool name: the call's id as written, else that of the earliest call of
+// that tool no request has claimed, else its own; distinct in the run.
+func (e *Encoder) permissionID(id, name string) string {
+	at := -1
+	for i, p := range e.pending {
+		if p.id == id && id != "" {
+			at = i
+			break
+		}
+	}
+	for i, p := range e.pending {
+		if at < 0 && !p.claimed && p.name == name && name != "" {
+			at = i
+		}
+	}
+	out := e.redacted(id)
+	if at >= 0 {
+		e.pending[at].claimed = true
+		out = e.pending[at].out
+	}
+	if out == "" {
+		out = "permission"
+	}
+	return e.distinct(out, e.perms)
+}
+
+// answerID is the id of a permission decision: that of the call it is
+// about, as written.
+func (e *Encoder) answerID(id, name string) string {
+	for _, p := range e.pending {
+		if p.id == id && id != "" || id == "" && p.name == name {
+			return p.out
+		}
 	}
 	return e.redacted(id)
 }
@@ -396,7 +447,13 @@ func effectOr(f event.Effect) event.Effect {
 func (e *Encoder) permission(ev *event.Event) error {
 	p := ev.Permission
 	name := p.Tool
-	id := e.permissionID(p.ID)
+	var id string
+	if ev.Kind == event.PermissionRequest {
+		id = e.permissionID(p.ID, name)
+	} else {
+		// a decision answers a request: the same id
+		id = e.answerID(p.ID, name)
+	}
 	typ, action, perm, granted := "permission_request", "prompt", "prompt", false
 	if ev.Kind == event.PermissionDecision {
 		typ = "permission_decision"
@@ -429,7 +486,11 @@ func (e *Encoder) permission(ev *event.Event) error {
 	var risk jsonl.Object
 	risk.Str("level", level)
 	e.obj.Raw("risk", risk.AppendTo(nil))
-	e.obj.StrOmit("reason", p.Reason)
+	if ev.Kind == event.PermissionDecision {
+		e.obj.StrOmit("decisionReason", p.Reason)
+	} else {
+		e.obj.StrOmit("reason", p.Reason)
+	}
 	return e.write()
 }
 

@@ -130,7 +130,7 @@ func TestEncodeFailedRunHasAnErrorAndItsExitCode(t *testing.T) {
 	if got := types(out); got != "run_start error run_end run_start error run_end run_start error run_end" {
 		t.Fatalf("types %q", got)
 	}
-	if out[1].Code != "max_turns" || out[2].Status != "error" || *out[2].ExitCode != 3 {
+	if out[1].Code != "max_turns" || out[2].Status != "error" || *out[2].ExitCode != 1 {
 		t.Errorf("max_turns: %+v %+v", out[1], out[2])
 	}
 	if out[4].Message != "boom" || out[4].Code != "agent_error" {
