@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"strings"
@@ -112,4 +113,24 @@ func jsonField(t *testing.T, line, key string) string {
 	}
 	s, _ := m[key].(string)
 	return s
+}
+
+// BenchmarkEventPathClaude is the event path's speed on a real Claude
+// Code capture, repeated.
+func BenchmarkEventPathClaude(b *testing.B) {
+	data, err := os.ReadFile("../testdata/captures/claude/yoke-thinking-three-bash-calls-2.1.104.jsonl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := []byte(strings.Repeat(string(data), 50))
+	b.SetBytes(int64(len(in)))
+	for b.Loop() {
+		tr := New(Options{To: Zero, RunID: "R", Redact: true}, func([]byte) error { return nil })
+		if err := tr.Stream(bytes.NewReader(in), "in", nil, func() error { return nil }, func(*Diagnostic) error { return nil }); err != nil {
+			b.Fatal(err)
+		}
+		if err := tr.End("in"); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -1,6 +1,7 @@
 // Package translate converts EvoScientist and Zero stream-json into each
 // other, one line at a time, with the run framing, id correlation and
-// redaction the target's clients expect.
+// redaction the target's clients expect. The lines of the other agents'
+// dialects go through the event model instead (events.go).
 package translate
 
 import (
