@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -274,4 +275,40 @@ func errorsOnly(diags string, _ FileReport) string {
 		}
 	}
 	return b.String()
+}
+
+// A capture cut after any of its lines (a killed agent, a log still being
+// written) still translates to streams the target's clients accept: each
+// run framed, the last one ended as incomplete.
+func TestTranslateCapturesCutAnywhere(t *testing.T) {
+	for _, f := range captureFiles(t) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ls := strings.SplitAfter(string(data), "\n")
+		step := 1
+		if testing.Short() && len(ls) > 20 {
+			step = len(ls) / 10
+		}
+		for n := 1; n < len(ls); n += step {
+			path := filepath.Join(t.TempDir(), filepath.Base(f))
+			if err := os.WriteFile(path, []byte(strings.Join(ls[:n], "")), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range []struct {
+				to translate.Format
+				as Protocol
+			}{{translate.Zero, Zero}, {translate.Zero1, Zero1}, {translate.EvoSci, EvoSci}} {
+				key := filepath.Base(f) + "[:" + strconv.Itoa(n) + "]->" + c.to.String()
+				out := translateFile(t, path, c.to)
+				if len(out) == 0 {
+					continue // nothing of a run yet (an init held back, a lone notice)
+				}
+				if diags := errorsOnly(validateString(t, key, string(out), c.as)); diags != "" {
+					t.Errorf("%s: not valid %s:\n%s\n%s", key, c.as, diags, out)
+				}
+			}
+		}
+	}
 }
