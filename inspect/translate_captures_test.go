@@ -158,7 +158,7 @@ func TestTranslateCapturesKeepTheirFacts(t *testing.T) {
 				t.Errorf("%s: no output", key)
 				continue
 			}
-			if diags := errorsOnly(validateString(t, key, string(out), c.as)); diags != "" {
+			if diags := diagsOf(validateString(t, key, string(out), c.as)); diags != "" {
 				t.Errorf("%s: not valid %s:\n%s\n%s", key, c.as, diags, out)
 			}
 			if c.decode != nil {
@@ -263,19 +263,8 @@ func TestCaptureFactsAreRead(t *testing.T) {
 	}
 }
 
-// errorsOnly drops the warning validate gives an EvoScientist done whose
-// response is the producer's final answer rather than all the run's text
-// joined (the producer's answer is the fact a client must get: Claude
-// Code's result is its last message's text, not every message's).
-func errorsOnly(diags string, _ FileReport) string {
-	var b strings.Builder
-	for _, l := range strings.SplitAfter(diags, "\n") {
-		if !strings.Contains(l, ": warning: done.response: differs from the run's text events joined") {
-			b.WriteString(l)
-		}
-	}
-	return b.String()
-}
+// diagsOf is validate's diagnostics of a stream, warnings included.
+func diagsOf(diags string, _ FileReport) string { return diags }
 
 // A capture cut after any of its lines (a killed agent, a log still being
 // written) still translates to streams the target's clients accept: each
@@ -305,7 +294,7 @@ func TestTranslateCapturesCutAnywhere(t *testing.T) {
 				if len(out) == 0 {
 					continue // nothing of a run yet (an init held back, a lone notice)
 				}
-				if diags := errorsOnly(validateString(t, key, string(out), c.as)); diags != "" {
+				if diags := diagsOf(validateString(t, key, string(out), c.as)); diags != "" {
 					t.Errorf("%s: not valid %s:\n%s\n%s", key, c.as, diags, out)
 				}
 			}

@@ -68,10 +68,12 @@ func eventPathOutput(t *testing.T, opt Options, input []byte) []byte {
 //     files, a decision's own permission, block, grant, meta, display,
 //     changedFiles), and usage comes once, at the run's end; today's
 //     passes each line through.
-//   - Zero → EvoScientist: usage_stats at the run's end, not where the
-//     usage came.
+//   - Zero → EvoScientist: a run's text and its usage_stats come at the
+//     run's end (text besides the final answer as thinking: see
+//     dialects/evosci/encode.go), not where they came.
 //   - EvoScientist → EvoScientist: today's passes lines through; the
-//     event path rebuilds them: sub-agent events, tool_selection and
+//     event path rebuilds them (text at the run's end, as above):
+//     sub-agent events, tool_selection and
 //     types the model does not name are dropped, an interrupt with two
 //     requests becomes two, a run the input leaves open gets an error.
 func TestEventPathAgainstTodaysTranslate(t *testing.T) {

@@ -29,7 +29,7 @@ type Encoder struct {
 
 	open   bool
 	final  *string         // the run's final answer, when one came
-	text   strings.Builder // its text, for done when no final came
+	text   strings.Builder // its text, held for its end
 	errMsg string          // the run's last error, written if it fails
 	hasErr bool
 	usage  event.Tokens
@@ -100,10 +100,9 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 		if sub || ev.Text == "" {
 			return false, e.keep(ev)
 		}
+		// Held for the run's end: see end.
 		e.text.WriteString(ev.Text)
-		e.head("text")
-		e.obj.Str("content", ev.Text)
-		return true, e.write()
+		return true, nil
 	case event.Reasoning:
 		if sub || ev.Text == "" {
 			return false, e.keep(ev)
@@ -185,11 +184,35 @@ func argsObject(a []byte) []byte {
 	return []byte(`{"arguments":` + string(a) + `}`)
 }
 
-// end ends the run: its usage, then done for a run that did its work,
-// else error (the run's own message, else msg), as EvoScientist ends a
-// failed run, with no done.
+// end ends the run: its text, its usage, then done for a run that did
+// its work, else error (the run's own message, else msg), as EvoScientist
+// ends a failed run, with no done.
+//
+// EvoScientist's answer is all of a run's text: done.response is the
+// concatenation of its text events, and its clients show that as the
+// answer. So a run's text is written at its end, once its final answer is
+// known: the final answer as the run's text, and what the producer said
+// besides it (Claude Code's and Codex's words before a tool call) as
+// thinking before it. A run without a final answer says all its text.
 func (e *Encoder) end(s event.Status, msg string) error {
 	e.open = false
+	all := e.text.String()
+	answer := all
+	if e.final != nil && *e.final != "" {
+		answer = *e.final
+		aside := all
+		if all == answer {
+			aside = ""
+		} else if strings.HasSuffix(all, answer) {
+			aside = all[:len(all)-len(answer)]
+		}
+		if err := e.say("thinking", aside); err != nil {
+			return err
+		}
+	}
+	if err := e.say("text", answer); err != nil {
+		return err
+	}
 	if t := &e.usage; e.hasUse && (t.Total() != 0) {
 		// (EvoScientist never writes a usage_stats of 0/0.)
 		e.head("usage_stats")
@@ -207,23 +230,23 @@ func (e *Encoder) end(s event.Status, msg string) error {
 		e.obj.Str("message", msg)
 		return e.write()
 	}
-	text := e.text.String()
-	if e.final != nil {
-		text = *e.final
-		if e.text.Len() == 0 && text != "" {
-			// A run whose words all came as its final answer: they are
-			// its text too (and a done right after a done would read as
-			// a repeat of it).
-			e.head("text")
-			e.obj.Str("content", text)
-			if err := e.write(); err != nil {
-				return err
-			}
-		}
-	}
 	e.head("done")
-	e.obj.Str("content", text)
-	e.obj.Str("response", text)
+	e.obj.Str("content", answer)
+	e.obj.Str("response", answer)
+	return e.write()
+}
+
+// say writes a text or thinking event, unless s is empty (EvoScientist
+// writes no empty text).
+func (e *Encoder) say(typ, s string) error {
+	if s == "" {
+		return nil
+	}
+	e.head(typ)
+	e.obj.Str("content", s)
+	if typ == "thinking" {
+		e.obj.Int("id", 0)
+	}
 	return e.write()
 }
 
