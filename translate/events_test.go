@@ -134,3 +134,22 @@ func BenchmarkEventPathClaude(b *testing.B) {
 		}
 	}
 }
+
+// --unmapped keep writes the event path's Other lines whole (redacted),
+// their type prefixed with their dialect, in both targets.
+func TestEventPathKeepsOtherLines(t *testing.T) {
+	in := `{"type":"thread.started","thread_id":"t1"}
+{"type":"turn.started","note":"sk-plantedsecret0123456789"}
+{"type":"turn.completed","usage":{"input_tokens":5,"cached_input_tokens":0,"output_tokens":1}}
+`
+	out, _, st := run(t, Options{To: Zero, RunID: "R", Unmapped: Keep, Redact: true}, []byte(in))
+	want := `{"note":"[REDACTED]","runId":"R","schemaVersion":2,"type":"codex.turn.started"}`
+	if !strings.Contains(string(out), want+"\n") || st.Unmapped != 1 {
+		t.Errorf("zero: want %s in\n%s(stats %+v)", want, out, st)
+	}
+	out, _, _ = run(t, Options{To: EvoSci, Unmapped: Keep}, []byte(in))
+	want = `{"type": "codex.turn.started", "note": "sk-plantedsecret0123456789"}`
+	if !strings.Contains(string(out), want+"\n") {
+		t.Errorf("evosci: want %s in\n%s", want, out)
+	}
+}
