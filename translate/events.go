@@ -9,8 +9,8 @@ import (
 	"github.com/zevo/zevo/protocol"
 )
 
-// The event path: lines of a dialect that has no protocol of its own here
-// (Claude Code, Codex, OpenCode, Cursor: every dialect but Zero's and
+// The event path: lines of a dialect that has no protocol of its own in
+// package protocol (every dialect of the registry but Zero's and
 // EvoScientist's, which keep the path of the rest of this package) are
 // read through the dialects' decoders (dialects.NewInput, with the run
 // rules of package event) and written by the target's encoder.
@@ -54,8 +54,8 @@ func (t *Translator) onEventPath(p *prepared) bool {
 	if t.ep.in == nil && (ev.layout > 0 || evoShaped(ev)) {
 		// An EvoScientist event with only its own fields, among lines
 		// of this path: the detector would say the same (such a line
-		// that another dialect may write too, Codex's bare error, goes
-		// with the lines before it), without its cost.
+		// that another dialect may write too goes with the lines before
+		// it), without its cost.
 		return false
 	}
 	if t.ep.det == nil {
