@@ -125,6 +125,9 @@ func (t *Translator) endZeroRun(msg string) error {
 // EvoScientist run cancelled by Ctrl-C ends with nothing, so nothing is
 // written.
 func (t *Translator) Interrupt() error {
+	if t.ep.in != nil {
+		return t.ep.enc.Interrupt()
+	}
 	if t.opt.To == EvoSci || !t.toZero.active {
 		return nil
 	}

@@ -1,6 +1,7 @@
 // Package translate converts EvoScientist and Zero stream-json into each
 // other, one line at a time, with the run framing, id correlation and
-// redaction the target's clients expect.
+// redaction the target's clients expect. The lines of the other agents'
+// dialects go through the event model instead (events.go).
 package translate
 
 import (
@@ -113,6 +114,7 @@ type Translator struct {
 	// layoutRules: for each direction, the rules of protocol.Layouts'
 	// event types (ruleOf).
 	layoutRules [2][]layoutRule
+	ep          eventPath // the lines of the other dialects: events.go
 }
 
 // New returns a Translator that passes each output event, without line end,
@@ -200,6 +202,15 @@ func (t *Translator) apply(p *prepared) error {
 		t.stats.Blank++
 		return nil
 	}
+	if t.onEventPath(p) {
+		return t.eventLine(p)
+	}
+	if t.ep.in != nil {
+		// A line of this path after the event path's: its run ends here.
+		if err := t.endEventPath(true); err != nil {
+			return err
+		}
+	}
 	ev, warn, bad := &p.ev, p.warn, p.bad
 	if bad != nil {
 		t.stats.Diagnosed++
@@ -238,6 +249,9 @@ func (t *Translator) apply(p *prepared) error {
 // End closes what the input left open (a run without its end). Call it at
 // the end of each input file, or when a stream goes idle.
 func (t *Translator) End(name string) error {
+	if err := t.endEventPath(false); err != nil {
+		return err
+	}
 	if r := t.runs.End(); r != nil {
 		if err := t.closeCut(r); err != nil {
 			return err

@@ -1,0 +1,527 @@
+package zero
+
+import (
+	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/event"
+	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/protocol"
+	"github.com/zevo/zevo/redact"
+)
+
+// EncodeOptions configure an Encoder.
+type EncodeOptions struct {
+	Version int // 2 (the default) or 1
+	// V1Lacks are the event types version 1 does not have (the versions
+	// table's v2Only): not written at Version 1.
+	V1Lacks map[string]bool
+	// Redactor redacts every value written; nil writes them as they are.
+	Redactor *redact.Redactor
+	// NewRunID names each run the encoder opens (Zero's format).
+	NewRunID func() string
+	// NewSessionID names each producer session the runs belong to, when
+	// SessionID is not given (Zero's format).
+	NewSessionID func() string
+	// SessionID, Cwd and Model, when given, are written on every
+	// run_start (Cwd and Model only where the stream does not say).
+	SessionID, Cwd, Model string
+	// Keep writes the lines the target has no event for, their type
+	// prefixed with their dialect's name ("claude.rate_limit_event").
+	Keep bool
+	// Risk is the risk level of a permission request by side effect
+	// ("medium" for one it does not list).
+	Risk map[string]string
+	// Effect is the side effect of the tool a permission is about.
+	Effect func(tool string) event.Effect
+}
+
+// Encoder writes events as Zero's stream-json: keys in alphabetical
+// order, Go's escaping, empty fields left out, each run framed by
+// run_start … run_end with a runId of its own.
+type Encoder struct {
+	opt  EncodeOptions
+	emit func([]byte) error
+	obj  jsonl.Object
+	line []byte
+
+	open    bool   // a run is being written
+	runID   string // of the run being written, or of the last one
+	session string
+	lastSrc string          // the producer's session of the last run opened
+	errored bool            // the run has an error event
+	final   *string         // the run's final answer, held for its end
+	pending []pendingCall   // calls without a result, oldest first
+	perms   map[string]bool // permission request ids written
+	used    map[string]bool
+	usage   usageSum
+}
+
+// usageSum is a run's usage: summed per message, replaced by a run total;
+// what was written already is subtracted at the next write.
+type usageSum struct {
+	sum, written event.Tokens
+	has          bool
+}
+
+// NewEncoder writes to emit, one event a call without line end (the
+// slice is reused after emit returns).
+func NewEncoder(opt EncodeOptions, emit func([]byte) error) *Encoder {
+	if opt.Version == 0 {
+		opt.Version = 2
+	}
+	e := &Encoder{opt: opt, emit: emit}
+	e.obj = jsonl.Object{Style: jsonl.GoStyle, Redact: opt.Redactor, Sorted: true}
+	return e
+}
+
+func (e *Encoder) redacted(s string) string {
+	if e.opt.Redactor == nil {
+		return s
+	}
+	return e.opt.Redactor.String(s)
+}
+
+func (e *Encoder) head(typ string) {
+	e.obj.Reset()
+	e.obj.Int("schemaVersion", int64(e.opt.Version))
+	e.obj.Str("type", typ)
+	e.obj.Str("runId", e.runID)
+}
+
+func (e *Encoder) write() error {
+	if err := e.obj.Err(); err != nil {
+		return err
+	}
+	e.line = e.obj.AppendTo(e.line[:0])
+	return e.emit(e.line)
+}
+
+// Encode writes ev, placed in its run by st (ev nil: st only closes a
+// run). mapped is false for an event Zero has no room for: dropped, or
+// with Keep written under its prefixed type (an Other event only: the
+// other events of a line that gave some say what Zero can hold of it).
+func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error) {
+	if st.Closed != nil && e.open {
+		msg := "the run was cut short: " + st.Closed.Cut.String()
+		if st.Closed.Cut == event.CutEndOfInput {
+			msg = "the input ended before the run finished"
+		}
+		if err := e.end(event.StatusIncomplete, nil, "incomplete", msg); err != nil {
+			return false, err
+		}
+	}
+	if ev == nil {
+		return true, nil
+	}
+	if st.Start {
+		if err := e.start(ev); err != nil {
+			return false, err
+		}
+	}
+	if !e.open || st.Run == nil {
+		// A late line after its run's end (or before any run): Zero
+		// writes nothing outside a run.
+		return false, e.keep(ev)
+	}
+	sub := ev.Sub != ""
+	switch ev.Kind {
+	case event.RunStart:
+		return true, nil // written by start
+	case event.Text, event.Reasoning:
+		typ := "text"
+		if ev.Kind == event.Reasoning {
+			typ = "reasoning"
+		}
+		if sub || ev.Text == "" || e.opt.Version == 1 && e.opt.V1Lacks[typ] {
+			// A sub-agent's words are not the run's answer.
+			return false, e.keep(ev)
+		}
+		e.head(typ)
+		e.obj.Str("delta", ev.Text)
+		return true, e.write()
+	case event.ToolCall:
+		e.head("tool_call")
+		e.obj.StrOmit("id", e.callID(ev.Tool.ID, ev.Tool.Name))
+		e.obj.StrOmit("name", ev.Tool.Name)
+		if a := ev.Tool.Args; len(a) > 0 && string(a) != "null" {
+			e.obj.Raw("args", a)
+		}
+		e.obj.Str("sideEffect", string(effectOr(ev.Tool.Effect)))
+		return true, e.write()
+	case event.ToolResult:
+		e.head("tool_result")
+		e.obj.StrOmit("id", e.resultID(ev.Tool.ID))
+		e.obj.StrOmit("name", ev.Tool.Name)
+		status := "ok"
+		if ev.Tool.Failed {
+			status = "error"
+		}
+		e.obj.Str("status", status)
+		e.obj.StrOmit("output", ev.Tool.Output)
+		e.obj.Bool("truncated", ev.Tool.Truncated)
+		return true, e.write()
+	case event.PermissionRequest, event.PermissionDecision:
+		if ev.Permission == nil {
+			return false, e.keep(ev)
+		}
+		return true, e.permission(ev)
+	case event.Usage:
+		if ev.Usage == nil {
+			return false, e.keep(ev)
+		}
+		e.usage.add(ev.Usage)
+		return true, nil
+	case event.Final:
+		// Written at the run's end, after its usage, as Zero orders them.
+		s := ev.Text
+		e.final = &s
+		return true, nil
+	case event.Warning:
+		e.head("warning")
+		e.obj.StrOmit("message", ev.Text)
+		return true, e.write()
+	case event.Error:
+		code := ev.Code
+		if code == "" {
+			code = "agent_error"
+		}
+		return true, e.fail(code, ev.Text)
+	case event.RunEnd:
+		if sub {
+			return false, e.keep(ev)
+		}
+		return true, e.end(ev.Status, ev.ExitCode, string(ev.Status), "the run ended with status "+string(ev.Status))
+	}
+	// Prompt (Zero's input, not its output), Checkpoint (Zero's needs
+	// the files), Other.
+	return false, e.keep(ev)
+}
+
+// start writes run_start for the run ev starts.
+func (e *Encoder) start(ev *event.Event) error {
+	e.open, e.errored, e.final = true, false, nil
+	e.runID = ev.Run
+	if ev.Dialect != Name || !protocol.IsZeroID(e.runID) {
+		// Zero's own runs keep their ids; another producer's run or
+		// session id may name several runs.
+		e.runID = e.opt.NewRunID()
+	}
+	e.pending, e.used, e.perms = e.pending[:0], map[string]bool{}, map[string]bool{}
+	e.usage = usageSum{}
+	switch src := ev.Session; {
+	case e.opt.SessionID != "":
+		e.session = e.opt.SessionID
+	case ev.Dialect == Name:
+		e.session = src // Zero's own, or none
+	case e.session == "" || src == "" || src != e.lastSrc:
+		// One Zero session per producer session.
+		e.session = e.opt.NewSessionID()
+		e.lastSrc = src
+	}
+	e.head("run_start")
+	e.obj.StrOmit("sessionId", e.session)
+	cwd, model, provider := ev.Cwd, ev.Model, ev.Provider
+	if cwd == "" {
+		cwd = e.opt.Cwd
+	}
+	if model == "" {
+		model = e.opt.Model
+	}
+	if provider == "" {
+		provider = ev.Dialect // the producer, as zevo names it
+	}
+	e.obj.StrOmit("cwd", cwd)
+	e.obj.StrOmit("provider", provider)
+	e.obj.StrOmit("model", model)
+	e.obj.StrOmit("apiModel", model)
+	return e.write()
+}
+
+// fail writes an error event.
+func (e *Encoder) fail(code, msg string) error {
+	e.errored = true
+	e.head("error")
+	e.obj.Str("code", code)
+	e.obj.StrOmit("message", msg)
+	e.obj.Bool("recoverable", false)
+	return e.write()
+}
+
+// zeroEnd is the run_end status and exit code Zero gives a run of
+// status s (4 incomplete and 130 interrupted, as Zero's). A failure Zero
+// has no status for is an error.
+func zeroEnd(s event.Status) (string, int64) {
+	// A failure exits 1, as the agents' own CLIs (Claude Code, Codex,
+	// OpenCode, Cursor, EvoScientist) exit when their run fails.
+	switch s {
+	case event.StatusSuccess, event.StatusEnded, event.StatusOpen:
+		return "success", 0
+	case event.StatusIncomplete:
+		return "incomplete", 4
+	case event.StatusCancelled, event.StatusInterrupted:
+		return "interrupted", 130
+	}
+	return "error", 1
+}
+
+// end writes the run's usage not written yet, its final answer, an error
+// (code, msg) when the run failed without one, and run_end.
+func (e *Encoder) end(s event.Status, exit *int, code, msg string) error {
+	if err := e.flushUsage(); err != nil {
+		return err
+	}
+	if e.final != nil {
+		e.head("final")
+		e.obj.StrOmit("text", *e.final)
+		e.final = nil
+		if err := e.write(); err != nil {
+			return err
+		}
+	}
+	status, exitCode := zeroEnd(s)
+	if exit != nil {
+		exitCode = int64(*exit)
+	}
+	if status != "success" && !e.errored {
+		if err := e.fail(code, msg); err != nil {
+			return err
+		}
+	}
+	e.head("run_end")
+	e.obj.Str("status", status)
+	e.obj.Int("exitCode", exitCode)
+	e.open = false
+	return e.write()
+}
+
+func (u *usageSum) add(t *event.Tokens) {
+	u.has = true
+	if t.Scope == event.ScopeRun {
+		u.sum = *t // the run's truth replaces the messages' sum
+		return
+	}
+	u.sum.Add(t)
+}
+
+// flushUsage writes one usage event with what the run used since the
+// last one: promptTokens is every token the model read (cache reads and
+// writes included), costUsd the producer's own cost when it states one.
+func (e *Encoder) flushUsage() error {
+	u := &e.usage
+	if !u.has {
+		return nil
+	}
+	u.has = false
+	s, w := &u.sum, &u.written
+	prompt := (s.Input + s.CacheRead + s.CacheWrite) - (w.Input + w.CacheRead + w.CacheWrite)
+	completion := s.Output - w.Output
+	var cost *float64
+	if s.CostUSD != nil {
+		c := *s.CostUSD
+		if w.CostUSD != nil {
+			c -= *w.CostUSD
+		}
+		cost = &c
+	}
+	if prompt == 0 && completion == 0 && (cost == nil || *cost == 0) && w.Has != 0 {
+		return nil // nothing new since the last usage written
+	}
+	*w = *s
+	e.head("usage")
+	e.obj.Int("promptTokens", prompt)
+	e.obj.Int("completionTokens", completion)
+	e.obj.Int("totalTokens", prompt+completion)
+	if cost != nil {
+		e.obj.Float("costUsd", *cost)
+	}
+	return e.write()
+}
+
+// pendingCall is a call of the run without a result yet.
+type pendingCall struct {
+	id, name, out string // its id, its tool, the id written for it
+	claimed       bool   // a permission request is about it
+}
+
+// callID is the id written for a tool call: its own, unless redaction
+// or an earlier call of the run already wrote that id, then with the
+// first free ":2", ":3", … so that the ids a client keys on stay distinct.
+func (e *Encoder) callID(id, name string) string {
+	if id == "" {
+		return ""
+	}
+	out := e.distinct(e.redacted(id), e.used)
+	if len(e.pending) >= maxCalls {
+		e.pending = append(e.pending[:0], e.pending[1:]...)
+	}
+	e.pending = append(e.pending, pendingCall{id: id, name: name, out: out})
+	return out
+}
+
+// distinct returns id, or the first of id:2, id:3, … not in used, and
+// adds it to used (bounded, as the ids of the rest of translate are:
+// past maxCalls the oldest ids may be written again).
+func (e *Encoder) distinct(id string, used map[string]bool) string {
+	out := id
+	for n := 2; used[out]; n++ {
+		out = id + ":" + itoa(n)
+	}
+	if len(used) >= maxCalls {
+		clear(used)
+	}
+	used[out] = true
+	return out
+}
+
+// maxCalls bounds the ids remembered in a run.
+const maxCalls = 4096
+
+// resultID is the id written for the result of the call id: that of
+// its earliest call without a result.
+func (e *Encoder) resultID(id string) string {
+	for i, p := range e.pending {
+		if p.id == id {
+			e.pending = append(e.pending[:i], e.pending[i+1:]...)
+			return p.out
+		}
+	}
+	return e.redacted(id)
+}
+
+// permissionID is the id of a permission request about the call id of
+// tool name: the call's id as written, else that of the earliest call of
+// that tool no request has claimed, else its own; distinct in the run.
+func (e *Encoder) permissionID(id, name string) string {
+	at := -1
+	for i, p := range e.pending {
+		if p.id == id && id != "" {
+			at = i
+			break
+		}
+	}
+	for i, p := range e.pending {
+		if at < 0 && !p.claimed && p.name == name && name != "" {
+			at = i
+		}
+	}
+	out := e.redacted(id)
+	if at >= 0 {
+		e.pending[at].claimed = true
+		out = e.pending[at].out
+	}
+	if out == "" {
+		out = "permission"
+	}
+	return e.distinct(out, e.perms)
+}
+
+// answerID is the id of a permission decision: that of the call it is
+// about, as written.
+func (e *Encoder) answerID(id, name string) string {
+	for _, p := range e.pending {
+		if p.id == id && id != "" || id == "" && p.name == name {
+			return p.out
+		}
+	}
+	return e.redacted(id)
+}
+
+func itoa(n int) string {
+	var b [20]byte
+	i := len(b)
+	for n > 0 || i == len(b) {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(b[i:])
+}
+
+func effectOr(f event.Effect) event.Effect {
+	if f == "" {
+		return event.EffectUnknown
+	}
+	return f
+}
+
+// permission writes a permission_request, or a permission_decision.
+func (e *Encoder) permission(ev *event.Event) error {
+	p := ev.Permission
+	name := p.Tool
+	var id string
+	if ev.Kind == event.PermissionRequest {
+		id = e.permissionID(p.ID, name)
+	} else {
+		// a decision answers a request: the same id
+		id = e.answerID(p.ID, name)
+	}
+	typ, action, perm, granted := "permission_request", "prompt", "prompt", false
+	if ev.Kind == event.PermissionDecision {
+		typ = "permission_decision"
+		switch p.Decision {
+		case event.Allowed:
+			action, perm, granted = "allow", "allow", true
+		case event.Cancelled:
+			action, perm = "cancel", "deny"
+		default:
+			action, perm = "deny", "deny"
+		}
+	}
+	se := event.EffectUnknown
+	if e.opt.Effect != nil {
+		se = effectOr(e.opt.Effect(name))
+	}
+	level := e.opt.Risk[string(se)]
+	if level == "" {
+		level = "medium"
+	}
+	e.head(typ)
+	e.obj.StrOmit("sessionId", e.session)
+	e.obj.StrOmit("id", id)
+	e.obj.StrOmit("name", name)
+	e.obj.Str("action", action)
+	e.obj.Str("permission", perm)
+	e.obj.Bool("permissionGranted", granted)
+	e.obj.Str("permissionMode", "ask")
+	e.obj.Str("sideEffect", string(se))
+	var risk jsonl.Object
+	risk.Str("level", level)
+	e.obj.Raw("risk", risk.AppendTo(nil))
+	if ev.Kind == event.PermissionDecision {
+		e.obj.StrOmit("decisionReason", p.Reason)
+	} else {
+		e.obj.StrOmit("reason", p.Reason)
+	}
+	return e.write()
+}
+
+// keep writes, with Keep, an event Zero has no room for: its line's
+// fields under the type DIALECT.TYPE, in the run being written (or the
+// last one).
+func (e *Encoder) keep(ev *event.Event) error {
+	if !e.opt.Keep || e.runID == "" {
+		return nil
+	}
+	if ev.Kind != event.Other {
+		return nil // its line gave other events too: those say it
+	}
+	e.head(ev.Dialect + "." + ev.Type)
+	gjson.ParseBytes(ev.Raw).ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "type", "schemaVersion", "runId":
+		default:
+			e.obj.Raw(k.Str, []byte(v.Raw))
+		}
+		return true
+	})
+	return e.write()
+}
+
+// Interrupt ends the run being written as Zero ends a run stopped by a
+// signal: error "interrupted", then run_end "interrupted" (exit 130).
+func (e *Encoder) Interrupt() error {
+	if !e.open {
+		return nil
+	}
+	e.errored = false // the signal is why it ended
+	return e.end(event.StatusCancelled, nil, "interrupted", "run cancelled by signal")
+}

@@ -1,0 +1,152 @@
+package jsonl
+
+import (
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/zevo/zevo/redact"
+)
+
+// Object builds one JSON object in a producer's style, for the dialects'
+// encoders: every string and value goes through the redactor (nil: none),
+// a value under a sensitive key becomes the marker, and the members are
+// written in the order added or, Sorted, by key (as Go re-marshals a map,
+// which is how Zero writes its events).
+type Object struct {
+	Style  Style
+	Redact *redact.Redactor
+	Sorted bool
+	kv     []objMember
+	buf    []byte
+	err    error
+}
+
+type objMember struct {
+	key        string
+	start, end int
+}
+
+// Reset empties o for the next object, keeping its settings.
+func (o *Object) Reset() {
+	o.kv, o.buf, o.err = o.kv[:0], o.buf[:0], nil
+}
+
+// Err is the first error of a Raw value, if any.
+func (o *Object) Err() error { return o.err }
+
+func (o *Object) add(key string, start int) {
+	o.kv = append(o.kv, objMember{strings.Clone(key), start, len(o.buf)})
+}
+
+func (o *Object) sensitive(key string) bool {
+	if o.Redact == nil || !redact.SensitiveKey(key) {
+		return false
+	}
+	start := len(o.buf)
+	o.buf = AppendString(o.buf, redact.Marker, o.Style)
+	o.add(key, start)
+	return true
+}
+
+// Str adds a string member, redacted.
+func (o *Object) Str(key, s string) {
+	if o.sensitive(key) {
+		return
+	}
+	if o.Redact != nil {
+		s = o.Redact.String(s)
+	}
+	start := len(o.buf)
+	o.buf = AppendString(o.buf, s, o.Style)
+	o.add(key, start)
+}
+
+// StrOmit adds a string member unless it is empty (Go's omitempty).
+func (o *Object) StrOmit(key, s string) {
+	if s != "" {
+		o.Str(key, s)
+	}
+}
+
+// Int adds an integer member.
+func (o *Object) Int(key string, n int64) {
+	start := len(o.buf)
+	o.buf = strconv.AppendInt(o.buf, n, 10)
+	o.add(key, start)
+}
+
+// Bool adds a boolean member.
+func (o *Object) Bool(key string, b bool) {
+	start := len(o.buf)
+	o.buf = strconv.AppendBool(o.buf, b)
+	o.add(key, start)
+}
+
+// Float adds a number member as Go's encoding/json writes a float64 (the
+// only producer whose floats an encoder writes).
+func (o *Object) Float(key string, f float64) {
+	b, err := json.Marshal(f)
+	if err != nil {
+		if o.err == nil {
+			o.err = err
+		}
+		return
+	}
+	start := len(o.buf)
+	o.buf = append(o.buf, b...)
+	o.add(key, start)
+}
+
+// Raw adds a member whose value is the JSON value raw, restyled and
+// redacted (AppendValue).
+func (o *Object) Raw(key string, raw []byte) {
+	if o.sensitive(key) {
+		return
+	}
+	start := len(o.buf)
+	b, err := AppendValue(o.buf, raw, o.Style, o.Redact)
+	if err != nil {
+		o.buf = o.buf[:start]
+		if o.err == nil {
+			o.err = err
+		}
+		return
+	}
+	o.buf = b
+	o.add(key, start)
+}
+
+// Has reports whether key was added.
+func (o *Object) Has(key string) bool {
+	for _, m := range o.kv {
+		if m.key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// AppendTo appends the object to dst.
+func (o *Object) AppendTo(dst []byte) []byte {
+	if o.Sorted {
+		slices.SortStableFunc(o.kv, func(a, b objMember) int { return strings.Compare(a.key, b.key) })
+	}
+	dst = append(dst, '{')
+	for i, m := range o.kv {
+		if i > 0 {
+			dst = append(dst, ',')
+			if o.Style == PythonStyle {
+				dst = append(dst, ' ')
+			}
+		}
+		dst = AppendString(dst, m.key, o.Style)
+		dst = append(dst, ':')
+		if o.Style == PythonStyle {
+			dst = append(dst, ' ')
+		}
+		dst = append(dst, o.buf[m.start:m.end]...)
+	}
+	return append(dst, '}')
+}

@@ -1,0 +1,225 @@
+package translate
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/zevo/zevo/dialects"
+	model "github.com/zevo/zevo/event"
+	"github.com/zevo/zevo/protocol"
+)
+
+// The event path: lines of a dialect that has no protocol of its own in
+// package protocol (every dialect of the registry but Zero's and
+// EvoScientist's, which keep the path of the rest of this package) are
+// read through the dialects' decoders (dialects.NewInput, with the run
+// rules of package event) and written by the target's encoder.
+//
+// Mixed inputs: a line of the event path after lines of the other closes
+// the run they left open, cut (CutOtherProtocol), as does a line of the
+// other path after event-path lines (CutOtherDialect); each path then
+// starts its own run. Between the event path's own dialects, the run
+// rules of package event decide.
+
+// eventPath is the state of the event path for the input being read.
+type eventPath struct {
+	det    *model.Detector
+	in     *model.Input // nil when the last line was not of this path
+	enc    dialects.Encoder
+	encErr error // the target has no encoder (none: every target has one)
+	// per line: what its events did
+	mapped   bool
+	unmapped string // the name of its first unmapped event
+	cutOther bool   // the run closed now is cut by the other path's line
+	sessions int    // session ids made, for their sequence number
+}
+
+// onEventPath reports whether the line p goes the event path: a line the
+// old path would read as EvoScientist's (so any line without Zero's
+// schemaVersion) that a dialect without a protocol here claims, or that
+// no dialect claims while the event path is reading.
+func (t *Translator) onEventPath(p *prepared) bool {
+	ev := &p.ev
+	if t.opt.From != Auto || p.blank || ev.prefix || ev.Raw == "" {
+		return false
+	}
+	if p.bad != nil {
+		// not a line any decoder reads: reported, and in the event
+		// path's runs it is nothing
+		return t.ep.in != nil
+	}
+	if ev.kind != EvoSci {
+		return false
+	}
+	if t.ep.in == nil && (ev.layout > 0 || evoShaped(ev)) {
+		// An EvoScientist event with only its own fields, among lines
+		// of this path: the detector would say the same (such a line
+		// that another dialect may write too goes with the lines before
+		// it), without its cost.
+		return false
+	}
+	if t.ep.det == nil {
+		t.ep.det = model.NewDetector(dialects.All)
+	}
+	// The line is only read, not kept: no copy.
+	dl := t.ep.det.Detect(unsafe.Slice(unsafe.StringData(ev.Raw), len(ev.Raw)))
+	if dl == nil {
+		return t.ep.in != nil
+	}
+	_, err := protocol.Lookup(dl.Name)
+	return err != nil
+}
+
+// eventLine translates a line on the event path.
+func (t *Translator) eventLine(p *prepared) error {
+	if p.bad != nil {
+		t.stats.Diagnosed++
+		return p.bad
+	}
+	ep := &t.ep
+	if ep.in == nil {
+		// The other path's run, if one is open, ends here.
+		if r := t.runs.End(); r != nil {
+			r.Cut = protocol.CutOtherProtocol
+			if err := t.closeCut(r); err != nil {
+				return err
+			}
+		}
+		if t.opt.To == EvoSci {
+			if err := t.endEvoRun(cutMessage(protocol.CutOtherProtocol)); err != nil {
+				return err
+			}
+		} else if err := t.endZeroRun(cutMessage(protocol.CutOtherProtocol)); err != nil {
+			return err
+		}
+		ep.in = dialects.NewInput(model.DecodeOptions{})
+	}
+	if err := t.encoder(); err != nil {
+		return err
+	}
+	ep.mapped, ep.unmapped = false, ""
+	var werr error
+	// A copy: decoders may hold on to a line past it (a held init).
+	line := []byte(p.ev.Raw)
+	derr := ep.in.Line(line, p.num, func(ev *model.Event, st model.Step) {
+		if werr == nil {
+			werr = t.encode(ev, st)
+		}
+	})
+	if werr != nil {
+		return werr
+	}
+	if derr != nil {
+		t.stats.Diagnosed++
+		return p.ev.diag("%s", derr.Error())
+	}
+	switch {
+	case ep.mapped || ep.unmapped == "":
+		t.stats.Mapped++
+	case t.opt.Unmapped == Error:
+		t.stats.Diagnosed++
+		return p.ev.diag("%s has no %s counterpart (--unmapped error)", ep.unmapped, t.opt.To)
+	default:
+		t.stats.Unmapped++
+		t.countUnmapped(ep.unmapped)
+	}
+	return nil
+}
+
+// encode writes one event of the event path.
+func (t *Translator) encode(ev *model.Event, st model.Step) error {
+	ep := &t.ep
+	if st.Closed != nil && ep.cutOther {
+		st.Closed.Cut = model.CutOtherDialect
+	}
+	mapped, err := ep.enc.Encode(ev, st)
+	if err != nil || ev == nil {
+		return err
+	}
+	if mapped {
+		ep.mapped = true
+	} else if ep.unmapped == "" {
+		ep.unmapped = ev.Dialect + "." + ev.Type
+	}
+	return nil
+}
+
+// endEventPath ends the event path's input: what its decoders hold, and
+// the run it leaves open, cut (by the end of the input, or with other,
+// by a line of the other path).
+func (t *Translator) endEventPath(other bool) error {
+	ep := &t.ep
+	if ep.in == nil {
+		return nil
+	}
+	in := ep.in
+	ep.in = nil
+	ep.det = nil // the lines before this one no longer decide
+	ep.cutOther = other
+	defer func() { ep.cutOther = false }()
+	var werr error
+	in.End(func(ev *model.Event, st model.Step) {
+		if werr == nil {
+			werr = t.encode(ev, st)
+		}
+	})
+	return werr
+}
+
+// encoder makes the target's encoder, once.
+func (t *Translator) encoder() error {
+	ep := &t.ep
+	if ep.enc != nil || ep.encErr != nil {
+		return ep.encErr
+	}
+	target, ok := dialects.ByName(t.opt.To.Name)
+	if ok {
+		opt := dialects.EncodeOptions{
+			Version:      t.opt.To.Version,
+			Redactor:     t.opt.Redactor,
+			Keep:         t.opt.Unmapped == Keep,
+			NewRunID:     t.newRunID,
+			NewSessionID: t.newSessionID,
+			SessionID:    t.opt.SessionID,
+			Cwd:          t.opt.Cwd,
+			Model:        t.opt.Model,
+			V1Lacks:      t.tables.Versions.V2Only,
+			Risk:         t.tables.EvosciToZero.Risk,
+		}
+		ep.enc, ok = dialects.NewEncoder(target, opt, func(b []byte) error {
+			t.stats.Written++
+			return t.emit(b)
+		})
+	}
+	if !ok {
+		ep.encErr = fmt.Errorf("zevo cannot write %s from the events of other dialects", t.opt.To)
+	}
+	return ep.encErr
+}
+
+// newSessionID names a Zero session zevo opens, in Zero's format
+// zero_<UTC YYYYMMDDHHMMSS>_<unix nanoseconds>_<n>, from the same clock
+// as the run ids (the files' hash when translating files).
+func (t *Translator) newSessionID() string {
+	t.ep.sessions++
+	at := t.opt.Now().UTC()
+	return fmt.Sprintf("zero_%s_%d_%d", at.Format("20060102150405"), at.UnixNano(), t.ep.sessions)
+}
+
+// evoShaped reports a line whose type is an EvoScientist event's and
+// whose every field is one of that event's.
+func evoShaped(ev *event) bool {
+	e := protocol.EvoSci.Event(ev.typ)
+	if e == nil {
+		return false
+	}
+	for _, m := range ev.Members() {
+		if m.Key == "type" {
+			continue
+		}
+		if _, ok := e.Field(m.Key); !ok {
+			return false
+		}
+	}
+	return true
+}
