@@ -358,7 +358,7 @@ var matrixBugs = func() map[string]string {
 		m[c+"/SIGINT after a half line"] = "24 (new): complete lines held behind a half line, lost on SIGINT"
 	}
 	m["view/SIGINT after a half line"] = "24 (new): complete lines held behind a half line (written on SIGINT)"
-	for _, k := range []string{"plain file", "gzip file", "zstd file", "stdin pipe", "gzip stdin", "zstd stdin", "<(…) pipe", "named FIFO", "SIGINT", "SIGINT after a half line", "slow client"} {
+	for _, k := range []string{"plain file", "gzip file", "zstd file", "stdin pipe", "gzip stdin", "zstd stdin", "<(…) pipe", "named FIFO", "SIGINT", "SIGINT after a half line", "slow client", "a cut line before a whole one"} {
 		m["stats/"+k] = "24.11: errorEvents[].message shows the secrets"
 	}
 	m["exec/slow client"] = "24.2: run_end incomplete, exit 4, a false \"held open\" message"
@@ -366,6 +366,7 @@ var matrixBugs = func() map[string]string {
 	m["otel/failing endpoint"] = "24.10: the endpoint's password in the error"
 	m["otel/failing endpoint, SIGINT"] = "24.10: the endpoint's password in the error"
 	m["otel/hanging endpoint, SIGINT"] = "24.5: SIGINT does not end it"
+	m["jq/a cut line before a whole one"] = "24.8: the whole line after the cut one swallowed (its run_start lost), named as line 17"
 	m["otel/output is an input"] = "24.6: the input truncated, {} exported, exit 0"
 	return m
 }()
@@ -418,6 +419,7 @@ func TestMatrix(t *testing.T) {
 				matrixFollowRefused(t, c, corpora[0].data)
 			}
 			matrixFaults(t, c, corpora[0].data, ref["zero/"+c.name])
+			matrixCutLine(t, c, corpora[0].data)
 		})
 	}
 	t.Run("otel endpoint", func(t *testing.T) {
@@ -519,6 +521,47 @@ func matrixFollow(t *testing.T, c mxCommand, data []byte) {
 		res.checkCode(t, ExitOK)
 		res.checkSecrets(t)
 		checkSame(t, "the output", res.output(c), want.output(c))
+	})
+}
+
+// matrixCutLine: a line cut where a value is expected (after a colon),
+// then a whole line (the next run's run_start). The cut line is named,
+// and nothing of the whole line is lost: the output is the command's on
+// the same file with a blank line in the cut one's place (its line
+// numbers kept), but for the count of lines that are not JSON and
+// validate's diagnostic.
+func matrixCutLine(t *testing.T, c mxCommand, data []byte) {
+	t.Run("zero/a cut line before a whole one", func(t *testing.T) {
+		skipKnown(t, bugOf(c.name, "a cut line before a whole one"))
+		at := bytes.Index(data, []byte(`{"apiModel":"gpt-4.1","cwd":"/repo","model":"gpt-4.1","provider":"openai","runId":"run_20260603100500_def456"`))
+		const cut = `{"delta":"cut here","runId":"run_20260603100000_abc123","schemaVersion":2,"type":` + "\n"
+		line := bytes.Count(data[:at], []byte("\n")) + 1
+		dir := t.TempDir()
+		blank := append(append(append([]byte{}, data[:at]...), '\n'), data[at:]...)
+		with := append(append([]byte(nil), data[:at]...), append([]byte(cut), data[at:]...)...)
+		ref := mxRun{dir: dir, args: append(append([]string{}, c.args...), writeIn(t, dir, "matrixinput-blank", blank))}.run(t).output(c)
+		os.Remove(filepath.Join(dir, "out"))
+		res := mxRun{dir: dir, args: append(append([]string{}, c.args...), writeIn(t, dir, "matrixinput-cut", with))}.run(t)
+		want := ExitDiagnostics
+		if c.args[0] == "jq" {
+			want = ExitJQError // jq's code for a value that is not JSON
+		}
+		res.checkCode(t, want)
+		res.checkSecrets(t)
+		named, next := fmt.Sprintf("matrixinput-cut:%d: ", line), fmt.Sprintf("matrixinput-cut:%d:", line+1)
+		if c.args[0] == "validate" {
+			named, next = fmt.Sprintf(`"line":%d,`, line), fmt.Sprintf(`"line":%d,`, line+1)
+		}
+		if strings.Count(res.stderr+res.stdout, named) != 1 || strings.Contains(res.stderr+res.stdout, next) {
+			t.Errorf("the cut line %d is not named once, alone:\nstderr: %s\nstdout: %.300s", line, res.stderr, res.stdout)
+		}
+		got := res.output(c)
+		if c.args[0] == "validate" {
+			// The diagnostic is validate's output: the rest compares.
+			got = regexp.MustCompile(`"valid":false,"errors":1,(.*)"errors":1,(.*)"diagnostics":\[.*\]`).ReplaceAllString(got, `"valid":true,"errors":0,${1}"errors":0,${2}"diagnostics":[]`)
+		}
+		invalid := regexp.MustCompile(`"invalidLines":\d+`)
+		checkSame(t, "the output", invalid.ReplaceAllString(got, `"invalidLines":N`), invalid.ReplaceAllString(ref, `"invalidLines":N`))
 	})
 }
 
