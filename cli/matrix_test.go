@@ -372,7 +372,7 @@ var matrixBugs = func() map[string]string {
 		m[view+"/evosci: an unknown type holding a secret"] = "24.9: the type label not redacted"
 	}
 	m["exec/slow client"] = "24.2: run_end incomplete, exit 4, a false \"held open\" message"
-	m["validate/SIGINT after a half line"] = "24 (new): valid, the cut line not named"
+	m["validate/SIGINT after a half line"] = "24 (new): reports valid, errors 0; a plain file ending there gets \"the line ends inside a value\""
 	m["otel/failing endpoint"] = "24.10: the endpoint's password in the error"
 	m["otel/failing endpoint, SIGINT"] = "24.10: the endpoint's password in the error"
 	m["otel/hanging endpoint, SIGINT"] = "24.5: SIGINT does not end it"
