@@ -10,7 +10,7 @@ import (
 )
 
 // writeLog writes lines to a file in a temporary folder and returns its path.
-func writeLog(t *testing.T, name, lines string) string {
+func writeTempLog(t *testing.T, name, lines string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(p, []byte(lines), 0o644); err != nil {
@@ -22,7 +22,7 @@ func writeLog(t *testing.T, name, lines string) string {
 // docs/cost.md: unpricedRuns and unpricedModels are on every run and every
 // total, also when nothing is unpriced, so a script need not guess.
 func TestStatsJSONAlwaysHasUnpricedFields(t *testing.T) {
-	log := writeLog(t, "priced.jsonl", `{"schemaVersion":2,"type":"run_start","runId":"r1","model":"m"}
+	log := writeTempLog(t, "priced.jsonl", `{"schemaVersion":2,"type":"run_start","runId":"r1","model":"m"}
 {"schemaVersion":2,"type":"usage","runId":"r1","promptTokens":10,"completionTokens":10,"totalTokens":20,"costUsd":0.42}
 {"schemaVersion":2,"type":"run_end","runId":"r1","status":"success","exitCode":0}
 `)
@@ -55,7 +55,7 @@ func TestStatsJSONAlwaysHasUnpricedFields(t *testing.T) {
 // stats leaves it out, as it leaves out counts that are not integers, and
 // no run or total costs less than nothing.
 func TestStatsNegativeTokensCostNothingNegative(t *testing.T) {
-	log := writeLog(t, "negative.jsonl", `{"schemaVersion":2,"type":"run_start","runId":"r1","model":"gpt-4.1"}
+	log := writeTempLog(t, "negative.jsonl", `{"schemaVersion":2,"type":"run_start","runId":"r1","model":"gpt-4.1"}
 {"schemaVersion":2,"type":"usage","runId":"r1","promptTokens":-1000000,"completionTokens":-5,"totalTokens":-1000005}
 {"schemaVersion":2,"type":"usage","runId":"r1","promptTokens":100,"completionTokens":10,"totalTokens":110}
 {"schemaVersion":2,"type":"run_end","runId":"r1","status":"success","exitCode":0}
@@ -103,7 +103,7 @@ func TestStatsNegativeTokensCostNothingNegative(t *testing.T) {
 
 // A number in a diagnostic is written as it is in JSON, never as a fraction.
 func TestValidateWritesNumbersAsDecimals(t *testing.T) {
-	log := writeLog(t, "cost.jsonl", `{"schemaVersion":2,"type":"run_start","runId":"r1","model":"m"}
+	log := writeTempLog(t, "cost.jsonl", `{"schemaVersion":2,"type":"run_start","runId":"r1","model":"m"}
 {"schemaVersion":2,"type":"usage","runId":"r1","promptTokens":1,"completionTokens":1,"totalTokens":2,"costUsd":-0.001}
 {"schemaVersion":2,"type":"usage","runId":"r1","promptTokens":1,"completionTokens":1,"totalTokens":2,"costUsd":-2.5e-7}
 {"schemaVersion":2,"type":"usage","runId":"r1","promptTokens":-3,"completionTokens":1,"totalTokens":2}
