@@ -377,7 +377,6 @@ var matrixBugs = func() map[string]string {
 	m["otel/failing endpoint, SIGINT"] = "24.10: the endpoint's password in the error"
 	m["otel/hanging endpoint, SIGINT"] = "24.5: SIGINT does not end it"
 	m["jq/a cut line before a whole one"] = "24.8: the whole line after the cut one swallowed (its run_start lost), named as line 17"
-	m["otel/output is an input"] = "24.6: the input truncated, {} exported, exit 0"
 	return m
 }()
 
@@ -812,6 +811,7 @@ func matrixFaults(t *testing.T, c mxCommand, data []byte, want mxResult) {
 			dir := t.TempDir()
 			in := writeIn(t, dir, "out", data)
 			res := mxRun{dir: dir, args: append(append([]string{}, c.args...), in)}.run(t)
+			res.out = "" // the input itself, checked below to be untouched
 			res.checkSecrets(t)
 			after, err := os.ReadFile(filepath.Join(dir, in))
 			if err != nil {
