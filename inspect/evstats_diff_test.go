@@ -21,7 +21,12 @@ import (
 
 // summarizeEvents is stats' path: every line through dialects.NewInput.
 func summarizeEvents(t testing.TB, data []byte, name string) *FileStats {
+	return summarizeEventsWith(t, data, name, nil)
+}
+
+func summarizeEventsWith(t testing.TB, data []byte, name string, invalid func(int, error)) *FileStats {
 	s := NewEventSummarizer(name, dialects.NewInput(evt.DecodeOptions{}))
+	s.Invalid = invalid
 	lr := jsonl.NewReader(bytes.NewReader(data), name, nil)
 	for {
 		l, err := lr.Next()
@@ -279,8 +284,8 @@ func TestEventStatsAgreeWithToday(t *testing.T) {
 		used := map[string]bool{}
 		for path, change := range statsDiff(t, name, data) {
 			why, prefix := "", ""
-			for p, w := range known {
-				if strings.HasPrefix(path, p) {
+			for p, w := range known { // the longest field that holds path
+				if rest, ok := strings.CutPrefix(path, p); ok && (rest == "" || rest[0] == '.' || rest[0] == '[') && len(p) > len(prefix) {
 					why, prefix = w, p
 				}
 			}
