@@ -37,13 +37,26 @@ func Detect(line []byte) event.Certainty {
 	if typ.Type != gjson.String {
 		return event.No
 	}
+	own := r.Get("model_call_id").Exists() || r.Get("call_id").Exists() || r.Get("timestamp_ms").Exists()
+	// What rules a line out cheaply comes first: most lines of an input
+	// of another dialect are ruled out before the scan for Claude's fields.
+	switch typ.Str {
+	case "thinking", "tool_call":
+		if !own && !r.Get("subtype").Exists() && !r.Get("session_id").Exists() {
+			return event.No
+		}
+	case "system", "user", "assistant", "result":
+	default:
+		if !own || !r.Get("session_id").Exists() {
+			return event.No
+		}
+	}
 	for _, p := range [...]string{"claude_code_version", "qwen_code_version", "uuid", "parent_tool_use_id",
 		"total_cost_usd", "modelUsage", "message.id", "message.model", "tools", "mcp_servers"} {
 		if r.Get(p).Exists() {
 			return event.No
 		}
 	}
-	own := r.Get("model_call_id").Exists() || r.Get("call_id").Exists() || r.Get("timestamp_ms").Exists()
 	switch typ.Str {
 	case "thinking", "tool_call":
 		// EvoScientist writes these types too, without subtype or session.
