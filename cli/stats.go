@@ -29,7 +29,7 @@ func statsCommand(e *env) *ucli.Command {
 		ArgsUsage: "[FILE...]",
 		Description: `Summarizes each FILE (standard input when none is given, or for "-") per
 run, per file and in total, whatever agent wrote it (each line's dialect
-is told from the line; see docs/dialects.md): events by type, tokens
+is told from the line): events by type, tokens
 (input, output and total; cache reads, cache writes and reasoning where
 the stream states them), tool calls by name with their failures,
 permission requests and decisions, errors, how each run ended and the
