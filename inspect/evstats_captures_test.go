@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math/big"
 	"os"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	evt "github.com/zevo/zevo/event"
+	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/pricing"
 )
 
@@ -188,5 +191,44 @@ func TestEventStatsHugeOutputAndGarbage(t *testing.T) {
 	}
 	if f.Total.Events != f.Lines-2 {
 		t.Errorf("%d events of %d lines, 2 bad: a line lost", f.Total.Events, f.Lines)
+	}
+}
+
+// asideDialect: "note" lines are asides (no run's), "end" ends a run,
+// anything else is text of a run.
+type asideDecoder struct{}
+
+func (asideDecoder) Decode(dst []evt.Event, line []byte, num int) ([]evt.Event, error) {
+	ev := evt.Event{Dialect: "aside", Line: num, Raw: line, Kind: evt.Text, Type: gjsonType(line)}
+	switch ev.Type {
+	case "note":
+		ev.Kind, ev.Aside = evt.Other, true
+	case "end":
+		ev.Kind, ev.Status = evt.RunEnd, evt.StatusSuccess
+	}
+	return append(dst, ev), nil
+}
+
+func (asideDecoder) End(dst []evt.Event) []evt.Event { return dst }
+
+func gjsonType(line []byte) string {
+	var v struct{ Type string }
+	_ = json.Unmarshal(line, &v)
+	return v.Type
+}
+
+// A line whose events belong to no run (an aside before the first run)
+// is counted in the file's total and outsideRuns, in no run: no line is
+// lost.
+func TestEventStatsCountsLinesOutsideRuns(t *testing.T) {
+	d := &evt.Dialect{Name: "aside", Detect: func([]byte) evt.Certainty { return evt.Sure },
+		NewDecoder: func(evt.DecodeOptions) evt.Decoder { return asideDecoder{} }}
+	s := NewEventSummarizer("a", evt.NewInput([]*evt.Dialect{d}, d, evt.DecodeOptions{}))
+	for i, l := range []string{`{"type":"note"}`, `{"type":"text"}`, `{"type":"end"}`, `{"type":"note"}`} {
+		s.Line(jsonl.Line{Bytes: []byte(l), Num: i + 1})
+	}
+	f := s.End()
+	if f.Outside != 1 || f.Total.Events != 4 || len(f.Runs) != 1 || f.Runs[0].Events != 3 || f.Total.Types["note"] != 2 {
+		t.Errorf("outside %d, total %d events (%v), runs %d; want 1 outside, 4 events, one run of 3 (the late note its own)", f.Outside, f.Total.Events, f.Total.Types, len(f.Runs))
 	}
 }
