@@ -30,7 +30,7 @@ type EventSummarizer struct {
 	fs       FileStats
 	outside  Counts // lines of events that belong to no run
 	runs     map[*evt.Run]*evRun
-	cur      *evRun // the run of the line being counted
+	last     *evRun // the run of the last event
 	counted  int    // the last line counted (a line counts once, in its first event's run)
 	dialects []string
 	dec      protocol.Decoder // words a bad line's problem, as every command does
@@ -72,6 +72,17 @@ func (s *EventSummarizer) Line(l jsonl.Line) {
 		return
 	}
 	s.in.Line(b, l.Num, s.event) // a decoder's diagnostic is validate's to report
+	if s.counted < l.Num {
+		// A line that gave no event (a repeat the decoder skips) still
+		// counts: in the open run, else outside every run.
+		s.counted = l.Num
+		c := &s.outside
+		if r := s.last; r != nil && r.model.Open() {
+			c = &r.Counts
+		}
+		c.Events++
+		c.Types[gjson.GetBytes(b, "type").String()]++
+	}
 }
 
 // object checks that b is one JSON object, as every command reads one:
@@ -108,7 +119,7 @@ func (s *EventSummarizer) event(ev *evt.Event, st evt.Step) {
 	r := s.runOf(st)
 	c := &s.outside
 	if r != nil {
-		c = &r.Counts
+		c, s.last = &r.Counts, r
 	}
 	if ev.Line > s.counted { // the line's first event: the line counts here
 		s.counted = ev.Line

@@ -232,3 +232,23 @@ func TestEventStatsCountsLinesOutsideRuns(t *testing.T) {
 		t.Errorf("outside %d, total %d events (%v), runs %d; want 1 outside, 4 events, one run of 3 (the late note its own)", f.Outside, f.Total.Events, f.Total.Types, len(f.Runs))
 	}
 }
+
+// A line that yields no event (Codex's repeated turn.completed) is still
+// counted: in the open run, else outside every run.
+func TestEventStatsCountsLinesWithoutEvents(t *testing.T) {
+	data := readCapture(t, "codex/agent-harness-shell-command.jsonl")
+	var in []byte
+	for _, l := range bytes.SplitAfter(data, []byte("\n")) {
+		in = append(in, l...)
+		if bytes.Contains(l, []byte(`"turn.completed"`)) {
+			in = append(in, l...)
+		}
+	}
+	f := statsOf(t, in, "twice", "")
+	if f.Total.Events != f.Lines || f.Total.Types["turn.completed"] != 2 || f.Outside != 1 {
+		t.Errorf("%d events of %d lines, turn.completed %d, outside runs %d; want every line, 2, 1", f.Total.Events, f.Lines, f.Total.Types["turn.completed"], f.Outside)
+	}
+	if tk := tokenLine(f.Total.Tokens); tk != "16947 168 16128 0 0 33243" {
+		t.Errorf("tokens %s: the repeated line counted twice", tk)
+	}
+}
