@@ -252,3 +252,38 @@ func TestEventStatsCountsLinesWithoutEvents(t *testing.T) {
 		t.Errorf("tokens %s: the repeated line counted twice", tk)
 	}
 }
+
+// Every capture cut after each of its lines: no line lost, and a run
+// whose end was cut off is incomplete (or failed), never a success.
+func TestEventStatsOfCutCaptures(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "captures", "*", "*.jsonl"))
+	if len(files) < 10 {
+		t.Fatalf("%d captures", len(files))
+	}
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := bytes.SplitAfter(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))
+		full := statsOf(t, data, file, "")
+		for k := 1; k < len(lines); k++ {
+			f := statsOf(t, bytes.Join(lines[:k], nil), file, "")
+			if f.Total.Events != k {
+				t.Errorf("%s cut after line %d: %d events", file, k, f.Total.Events)
+			}
+			last := f.Runs[len(f.Runs)-1]
+			var whole *Run
+			for _, r := range full.Runs {
+				if r.FirstLine == last.FirstLine {
+					whole = r
+				}
+			}
+			// (or error: OpenCode's reader ends a run cut after its error
+			// line as failed, which the stream said.)
+			if whole != nil && whole.LastLine > k && last.Status != "incomplete" && last.Status != "error" {
+				t.Errorf("%s cut after line %d: run at line %d is %s, want incomplete", file, k, last.FirstLine, last.Status)
+			}
+		}
+	}
+}
