@@ -28,31 +28,31 @@ func statsCommand(e *env) *ucli.Command {
 		Usage:     "summarize runs: events, tokens, tool calls, permissions, errors, status",
 		ArgsUsage: "[FILE...]",
 		Description: `Summarizes each FILE (standard input when none is given, or for "-") per
-run, per file and in total, whatever agent wrote it (each line's dialect
-is told from the line): events by type, tokens
-(input, output and total; cache reads, cache writes and reasoning where
-the stream states them), tool calls by name with their failures,
-permission requests and decisions, errors, how each run ended and the
-length of its final answer. Files are read concurrently and reported in
-the order given. Interrupted (SIGINT, SIGTERM), it writes the summary of
-what it has read so far before it exits 130 or 143, so that
-tail -f agent.log | zevo stats ends, on Ctrl-C, with the numbers. What
-the table and --json show from the input (event types, tool names, models,
-error messages) is redacted with Zero's rules, as view shows it, unless
---no-redact; --redact-extra adds translate's stronger patterns.
+run, per file and in total, whatever agent wrote it (each line's dialect is
+told from the line): events by type, tokens (input, output and total; cache
+reads, cache writes and reasoning where the stream states them), tool calls
+by name with their failures, permission requests and decisions, errors, how
+each run ended and the length of its final answer. Files are read
+concurrently and reported in the order given. Interrupted (SIGINT, SIGTERM),
+it writes the summary of what it has read so far before it exits 130 or
+143, so that tail -f agent.log | zevo stats ends, on Ctrl-C, with the
+numbers. What the table and --json show from the input (event types, tool
+names, models, error messages) is redacted with Zero's rules, as view shows
+it, unless --no-redact; --redact-extra adds translate's stronger patterns.
 
 Each run's cost in USD comes from, in this order: the cost the stream
 states itself; the --pricing FILE (LiteLLM's model_prices_and_context_window.json
 format, cache reads and writes at its cache prices); the price snapshot
 shipped with zevo (public list prices of ` + pricing.SnapshotDate + `). A run whose
-model has no price shows "unpriced" and its model is named, never $0. A
-stream that names no model (EvoScientist's, Codex's) needs --model.
-docs/cost.md says how each dialect's tokens and cost are counted.
+model has no price shows "unpriced" and its model is named, never $0. Runs
+whose stream names no model need --model. docs/cost.md says how each
+dialect's tokens and cost are counted.
 
 Examples:
    zevo stats testdata/translate/basic.zero.jsonl testdata/translate/basic.evosci.jsonl
    zevo stats --model claude-sonnet-4-5 testdata/translate/basic.evosci.jsonl
    zevo stats --by model --pricing testdata/pricing/prices.json testdata/translate/*.jsonl
+   zevo stats --model gpt-5 testdata/captures/codex/agent-harness-shell-command.jsonl
    zevo stats --totals logs/*.jsonl.gz
    zevo stats --json run.jsonl | zevo jq '.total.tokens, .total.cost'`,
 		Flags: append([]ucli.Flag{
