@@ -88,3 +88,56 @@ func TestStatsCodexNeedsModel(t *testing.T) {
 		t.Errorf("--as nosuch: exit %d, %q; want a usage error naming the dialects", code, errs)
 	}
 }
+
+// A line of another agent in a Zero or EvoScientist input, or the
+// converse, is named FILE:LINE on stderr, counted with the bad lines and
+// exits 1; the rest is read as without it (EvoScientist's words kept).
+func TestStatsNamesAnotherAgentsLine(t *testing.T) {
+	read := func(f string) string {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	claude := read("../testdata/captures/claude/agent-harness-thinking-bash.jsonl")
+	evosci := read("../testdata/translate/basic.evosci.jsonl")
+	dir := t.TempDir()
+	write := func(name, s string) string {
+		f := filepath.Join(dir, name)
+		if err := os.WriteFile(f, []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	first, rest, _ := strings.Cut(evosci, "\n")
+	mixed := write("evosci.jsonl", first+"\n"+strings.SplitAfter(claude, "\n")[0]+rest)
+	first, rest, _ = strings.Cut(claude, "\n")
+	zeroLine := `{"schemaVersion":2,"type":"text","runId":"r","delta":"a"}`
+	converse := write("claude.jsonl", first+"\n"+zeroLine+"\n"+rest)
+	code, rep, errs := statsJSONOf(t, mixed, converse)
+	if code != ExitDiagnostics {
+		t.Errorf("exit %d, want %d", code, ExitDiagnostics)
+	}
+	for _, want := range []string{
+		"zevo: " + mixed + ":2: a line of another agent's stream in a Zero/EvoScientist input (not counted)\n",
+		"zevo: " + converse + ":2: a line of a Zero/EvoScientist stream in another agent's input (not counted)\n",
+	} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errs)
+		}
+	}
+	if f := rep.Files[0]; f.Invalid != 1 || len(f.Runs) != 3 || f.Runs[0].Status != "done" {
+		t.Errorf("EvoScientist input: %d bad, runs %+v; want 1, three runs, the first done", f.Invalid, f.Runs)
+	}
+	if f := rep.Files[1]; f.Invalid != 1 || len(f.Runs) != 1 || f.Runs[0].Status != "success" {
+		t.Errorf("Claude Code input: %d bad, runs %+v; want 1, one success", f.Invalid, f.Runs)
+	}
+
+	// Past the hundred lines named, the rest are counted as what they are.
+	many := write("many.jsonl", first+"\n"+strings.Repeat(zeroLine+"\n", 102)+rest)
+	_, _, errs = run(t, "", "stats", many)
+	if want := "zevo: " + many + ": 2 more lines of another agent's stream (not counted)\n"; !strings.Contains(errs, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, errs[max(0, len(errs)-300):])
+	}
+}

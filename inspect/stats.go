@@ -206,12 +206,20 @@ type Event struct {
 // Read adds one line like Line and returns the event it held, nil for a
 // blank line or one that is not an event.
 func (s *Summarizer) Read(l jsonl.Line) *Event {
+	decode(&s.lines.dec, s.lines.as, l, &s.lines.cur)
+	return s.readDecoded()
+}
+
+// readDecoded is Read of the line decoded in s.lines.cur (StatsSummarizer
+// looks at it first).
+func (s *Summarizer) readDecoded() *Event {
 	s.fs.Lines++
-	ev, lerr := s.lines.read(l)
+	num := s.lines.cur.num
+	ev, lerr := s.lines.place(&s.lines.cur)
 	if lerr != nil {
 		s.fs.Invalid++
 		if s.Invalid != nil {
-			s.Invalid(l.Num, lerr)
+			s.Invalid(num, lerr)
 		}
 		return nil
 	}
@@ -223,7 +231,7 @@ func (s *Summarizer) Read(l jsonl.Line) *Event {
 		s.finish(c)
 	}
 	if ev.step.Start {
-		r := &Run{Protocol: ev.proto.Name, ID: ev.step.Run.ID, FirstLine: l.Num, Counts: newCounts(), ErrorEvents: []ErrorEvent{}, FinalLength: -1, usage: usageCost{uncosted: newTokens()}}
+		r := &Run{Protocol: ev.proto.Name, ID: ev.step.Run.ID, FirstLine: num, Counts: newCounts(), ErrorEvents: []ErrorEvent{}, FinalLength: -1, usage: usageCost{uncosted: newTokens()}}
 		s.fs.Runs = append(s.fs.Runs, r)
 		s.run = r
 		s.calls = map[string]string{}
@@ -237,11 +245,11 @@ func (s *Summarizer) Read(l jsonl.Line) *Event {
 	case protocol.FamilyZero:
 		s.zeroLine(r, ev)
 	}
-	r.LastLine = l.Num
+	r.LastLine = num
 	if ev.step.End {
 		s.finish(ev.step.Run)
 	}
-	s.out = Event{Line: l.Num, Protocol: ev.proto, Object: ev.obj, Type: ev.typ, Step: ev.step, Run: r}
+	s.out = Event{Line: num, Protocol: ev.proto, Object: ev.obj, Type: ev.typ, Step: ev.step, Run: r}
 	return &s.out
 }
 

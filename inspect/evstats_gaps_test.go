@@ -19,7 +19,9 @@ import (
 	"github.com/zevo/zevo/pricing"
 )
 
-// summarizeEvents is stats' path: every line through dialects.NewInput.
+// summarizeEvents is the event path (EventSummarizer): every line
+// through dialects.NewInput. stats takes it for the inputs of every agent
+// but Zero and EvoScientist (StatsSummarizer).
 func summarizeEvents(t testing.TB, data []byte, name string) *FileStats {
 	return summarizeEventsWith(t, data, name, nil)
 }
@@ -118,11 +120,15 @@ func clipAny(v any) string {
 	return string(b)
 }
 
-// The differential test: on every Zero and EvoScientist stream of
-// testdata, stats' JSON from the events (EventSummarizer) is today's
-// (Summarizer), but for the rules of the model (statsRenamed: names every
-// dialect shares) and the differences listed in statsDifferences, each
-// with its reason.
+// The gaps that keep Zero and EvoScientist input on today's Summarizer:
+// on every Zero and EvoScientist stream of testdata, stats' JSON from the
+// events (EventSummarizer) is today's (Summarizer), but for the rules of
+// the model (statsRenamed: names every dialect shares) and the
+// differences listed in statsDifferences, each with its reason. Each is
+// a change of stats' output for those inputs (scripts read stats --json),
+// so they move to the event path (statsroute.go) only once this list is
+// empty, or every difference on it is made on purpose, and the event path
+// is as fast (BenchmarkStats).
 
 // statsRenamed maps today's words to the model's, by JSON field: the
 // protocol's version is no dialect of its own; statuses and cuts are the
@@ -271,7 +277,7 @@ func renameList(s string, m map[string]string) string {
 	return strings.Join(out, ", ")
 }
 
-func TestEventStatsAgreeWithToday(t *testing.T) {
+func TestEventStatsGapsForZeroAndEvoSci(t *testing.T) {
 	seen := map[string]bool{}
 	for _, file := range statsStreams(t) {
 		data, err := os.ReadFile(file)
@@ -308,7 +314,7 @@ func TestEventStatsAgreeWithToday(t *testing.T) {
 	}
 }
 
-func TestEventStatsAgreeOnMixedInputs(t *testing.T) {
+func TestEventStatsGapsOnMixedZeroAndEvoSci(t *testing.T) {
 	for name, c := range mixedStats {
 		d := statsDiff(t, name, []byte(c.in))
 		switch {
