@@ -25,32 +25,38 @@ func statsCommand(e *env) *ucli.Command {
 		Usage:     "summarize runs: events, tokens, tool calls, permissions, errors, status",
 		ArgsUsage: "[FILE...]",
 		Description: `Summarizes each FILE (standard input when none is given, or for "-") per
-run, per file and in total: events by type, tokens (the sum of Zero's usage
-events, or of EvoScientist's usage_stats), tool calls by name with their
-failures, permission requests and decisions, errors, how each run ended and
-the length of its final answer. Files are read concurrently and reported in
-the order given. Interrupted (SIGINT, SIGTERM), it writes the summary of
-what it has read so far before it exits 130 or 143, so that
-tail -f agent.log | zevo stats ends, on Ctrl-C, with the numbers. What
-the table and --json show from the input (event types, tool names, models,
-error messages) is redacted with Zero's rules, as view shows it, unless
---no-redact; --redact-extra adds translate's stronger patterns.
+run, per file and in total, whatever agent wrote it (its first JSON line
+tells which; a later line of Zero's or EvoScientist's in another agent's
+input, or the converse, is a bad line): events by type, tokens (the sum of
+Zero's usage events, or of EvoScientist's usage_stats; for other agents,
+cache reads, cache writes and reasoning too, where the stream states
+them), tool calls by name with their failures, permission requests and
+decisions, errors, how each run ended and the length of its final answer.
+Files are read concurrently and reported in the order given. Interrupted
+(SIGINT, SIGTERM), it writes the summary of what it has read so far before
+it exits 130 or 143, so that tail -f agent.log | zevo stats ends, on
+Ctrl-C, with the numbers. What the table and --json show from the input
+(event types, tool names, models, error messages) is redacted with Zero's
+rules, as view shows it, unless --no-redact; --redact-extra adds
+translate's stronger patterns.
 
-Each run's cost in USD comes from, in this order: the costUsd of Zero's
-usage events; the --pricing FILE (LiteLLM's model_prices_and_context_window.json
-format); the price snapshot shipped with zevo (public list prices of
-` + pricing.SnapshotDate + `). A run whose model has no price shows "unpriced" and its model
-is named, never $0. Zero runs name their model in run_start (model, else
-apiModel); EvoScientist runs name none: give it with --model.
+Each run's cost in USD comes from, in this order: the cost the stream
+states itself; the --pricing FILE (LiteLLM's model_prices_and_context_window.json
+format, cache reads and writes at its cache prices); the price snapshot
+shipped with zevo (public list prices of ` + pricing.SnapshotDate + `). A run whose
+model has no price shows "unpriced" and its model is named, never $0. Runs
+whose stream names no model need --model. docs/cost.md says how each
+dialect's tokens and cost are counted.
 
 Examples:
    zevo stats testdata/translate/basic.zero.jsonl testdata/translate/basic.evosci.jsonl
    zevo stats --model claude-sonnet-4-5 testdata/translate/basic.evosci.jsonl
    zevo stats --by model --pricing testdata/pricing/prices.json testdata/translate/*.jsonl
+   zevo stats --model gpt-5 testdata/captures/codex/agent-harness-shell-command.jsonl
    zevo stats --totals logs/*.jsonl.gz
    zevo stats --json run.jsonl | zevo jq '.total.tokens, .total.cost'`,
 		Flags: append([]ucli.Flag{
-			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "protocol: auto (each line its own), zero, zero@1, zero-input or evosci"},
+			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "dialect: auto (each input by its first line) or the `NAME` of one (" + inspect.DialectNames() + ")"},
 			&ucli.BoolFlag{Name: "json", Usage: "write JSON for scripts instead of a table (one line, unless on a terminal)"},
 			&ucli.BoolFlag{Name: "totals", Usage: "write only the totals: one row per file and their sum (with --json: only total)"},
 			&ucli.StringFlag{Name: "by", Usage: "one row per `model|tool|file` instead of one per run"},
@@ -102,25 +108,31 @@ type statsOutput struct {
 // mu, so that an interruption can report what was read so far.
 type statsInput struct {
 	mu    sync.Mutex
-	sum   *inspect.Summarizer
+	sum   *inspect.StatsSummarizer
 	stats *inspect.FileStats // at the end
 	err   error
-	// bad: the lines that are not JSON objects, as FILE:LINE: PROBLEM,
-	// the first maxBadLines of them; badMore counts the others.
-	bad     []string
-	badMore int
-	name    string // as in the report
+	// bad: the lines that are not JSON objects, or of another agent's
+	// stream, as FILE:LINE: PROBLEM, the first maxBadLines of them;
+	// badMore and otherMore count the others, of each kind.
+	bad                []string
+	badMore, otherMore int
+	name               string // as in the report
 }
 
 // maxBadLines bounds the bad lines stats names for one input: a file of
 // binary junk gets a hundred lines of stderr and a count, not millions.
 const maxBadLines = 100
 
-// invalid records a line that is not a JSON object.
+// invalid records a bad line.
 func (in *statsInput) invalid(name string) func(int, error) {
 	in.name = name
 	return func(n int, err error) {
-		if len(in.bad) == maxBadLines {
+		switch {
+		case len(in.bad) < maxBadLines:
+		case inspect.IsOtherAgentLine(err):
+			in.otherMore++
+			return
+		default:
 			in.badMore++
 			return
 		}
@@ -132,14 +144,17 @@ func (in *statsInput) invalid(name string) func(int, error) {
 func (in *statsInput) sayBad(e *env) int {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	n := len(in.bad) + in.badMore
+	n := len(in.bad) + in.badMore + in.otherMore
 	for _, b := range in.bad {
 		e.warnf("%s", b)
 	}
 	if in.badMore > 0 {
 		e.warnf("%s: %d more lines not JSON objects (not counted)", in.name, in.badMore)
 	}
-	in.bad, in.badMore = nil, 0
+	if in.otherMore > 0 {
+		e.warnf("%s: %d more lines of another agent's stream (not counted)", in.name, in.otherMore)
+	}
+	in.bad, in.badMore, in.otherMore = nil, 0, 0
 	return n
 }
 
@@ -154,7 +169,7 @@ func (in *statsInput) result() *inspect.FileStats {
 }
 
 func runStats(c *ucli.Context, e *env) error {
-	as, err := inspect.ParseProtocol(c.String("as"))
+	as, err := inspect.ParseStatsAs(c.String("as"))
 	if err != nil {
 		return usageErr("--as: %v", err)
 	}
@@ -224,7 +239,7 @@ func runStats(c *ucli.Context, e *env) error {
 			}
 			defer rc.Close()
 			in.mu.Lock()
-			in.sum = inspect.NewSummarizer(display, as)
+			in.sum = as.New(display)
 			in.sum.Invalid = in.invalid(display)
 			in.mu.Unlock()
 			lr := jsonl.NewReader(rc, display, nil)

@@ -14,18 +14,35 @@ import (
 // events (promptTokens, completionTokens, totalTokens) or EvoScientist's
 // usage_stats (input_tokens, output_tokens; total is their sum). Counts are
 // exact at any size.
+//
+// Cache reads and writes and reasoning tokens are there only when the
+// producer states them (Claude Code, Codex, OpenCode): input excludes the
+// cache, output includes reasoning, and total is every token once.
 type Tokens struct {
-	Input  *big.Int `json:"input"`
-	Output *big.Int `json:"output"`
-	Total  *big.Int `json:"total"`
+	Input      *big.Int `json:"input"`
+	Output     *big.Int `json:"output"`
+	Total      *big.Int `json:"total"`
+	CacheRead  *big.Int `json:"cacheRead,omitempty"`
+	CacheWrite *big.Int `json:"cacheWrite,omitempty"`
+	Reasoning  *big.Int `json:"reasoning,omitempty"`
 }
 
-func newTokens() Tokens { return Tokens{new(big.Int), new(big.Int), new(big.Int)} }
+func newTokens() Tokens {
+	return Tokens{Input: new(big.Int), Output: new(big.Int), Total: new(big.Int)}
+}
 
-func (t Tokens) add(o Tokens) {
+func (t *Tokens) add(o Tokens) {
 	t.Input.Add(t.Input, o.Input)
 	t.Output.Add(t.Output, o.Output)
 	t.Total.Add(t.Total, o.Total)
+	if o.CacheRead != nil {
+		if t.CacheRead == nil {
+			t.CacheRead, t.CacheWrite, t.Reasoning = new(big.Int), new(big.Int), new(big.Int)
+		}
+		t.CacheRead.Add(t.CacheRead, o.CacheRead)
+		t.CacheWrite.Add(t.CacheWrite, o.CacheWrite)
+		t.Reasoning.Add(t.Reasoning, o.Reasoning)
+	}
 }
 
 // ToolStat counts the calls of one tool.
@@ -141,8 +158,11 @@ type FileStats struct {
 	Protocol string `json:"protocol"` // the protocols of its lines, in order
 	Lines    int    `json:"lines"`
 	Invalid  int    `json:"invalidLines"` // not a JSON object: not counted
-	Runs     []*Run `json:"runs"`
-	Total    Counts `json:"total"`
+	// Outside counts the lines of events that belong to no run (a hook's
+	// line before the first run starts): in Total, in no run.
+	Outside int    `json:"outsideRuns,omitempty"`
+	Runs    []*Run `json:"runs"`
+	Total   Counts `json:"total"`
 }
 
 // Summarizer builds the statistics of one input, line by line.
@@ -186,12 +206,20 @@ type Event struct {
 // Read adds one line like Line and returns the event it held, nil for a
 // blank line or one that is not an event.
 func (s *Summarizer) Read(l jsonl.Line) *Event {
+	decode(&s.lines.dec, s.lines.as, l, &s.lines.cur)
+	return s.readDecoded()
+}
+
+// readDecoded is Read of the line decoded in s.lines.cur (StatsSummarizer
+// looks at it first).
+func (s *Summarizer) readDecoded() *Event {
 	s.fs.Lines++
-	ev, lerr := s.lines.read(l)
+	num := s.lines.cur.num
+	ev, lerr := s.lines.place(&s.lines.cur)
 	if lerr != nil {
 		s.fs.Invalid++
 		if s.Invalid != nil {
-			s.Invalid(l.Num, lerr)
+			s.Invalid(num, lerr)
 		}
 		return nil
 	}
@@ -203,7 +231,7 @@ func (s *Summarizer) Read(l jsonl.Line) *Event {
 		s.finish(c)
 	}
 	if ev.step.Start {
-		r := &Run{Protocol: ev.proto.Name, ID: ev.step.Run.ID, FirstLine: l.Num, Counts: newCounts(), ErrorEvents: []ErrorEvent{}, FinalLength: -1, usage: usageCost{uncosted: newTokens()}}
+		r := &Run{Protocol: ev.proto.Name, ID: ev.step.Run.ID, FirstLine: num, Counts: newCounts(), ErrorEvents: []ErrorEvent{}, FinalLength: -1, usage: usageCost{uncosted: newTokens()}}
 		s.fs.Runs = append(s.fs.Runs, r)
 		s.run = r
 		s.calls = map[string]string{}
@@ -217,11 +245,11 @@ func (s *Summarizer) Read(l jsonl.Line) *Event {
 	case protocol.FamilyZero:
 		s.zeroLine(r, ev)
 	}
-	r.LastLine = l.Num
+	r.LastLine = num
 	if ev.step.End {
 		s.finish(ev.step.Run)
 	}
-	s.out = Event{Line: l.Num, Protocol: ev.proto, Object: ev.obj, Type: ev.typ, Step: ev.step, Run: r}
+	s.out = Event{Line: num, Protocol: ev.proto, Object: ev.obj, Type: ev.typ, Step: ev.step, Run: r}
 	return &s.out
 }
 
