@@ -183,7 +183,9 @@ func TestStatsCommandOrder(t *testing.T) {
 		}
 		sum += f.Total.Events
 	}
-	if rep.Total.Events != sum || rep.Total.Tokens.Input.String() != "18446744073709569430" {
+	// edge.evosci.jsonl's count of 2^64 is no count of the model (int64):
+	// left out, and validate reports its line.
+	if rep.Total.Events != sum || rep.Total.Tokens.Input.String() != "17813" {
 		t.Errorf("total %+v (events want %d)", rep.Total, sum)
 	}
 	code, out, _ = run(t, "", "stats", seedZero)

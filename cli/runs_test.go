@@ -121,8 +121,10 @@ func TestCommandsAgreeOnRuns(t *testing.T) {
 				}
 				got = append(got, spans)
 			}
-			if fmt.Sprint(got) != want {
-				t.Errorf("stats runs %v, want %v", got, want)
+			// stats reads events: its statuses are the model's, the same
+			// for every dialect (EvoScientist's done is success).
+			if w := strings.ReplaceAll(want, " done}", " success}"); fmt.Sprint(got) != w {
+				t.Errorf("stats runs %v, want %v", got, w)
 			}
 
 			// view shows no line numbers: it agrees on the number of runs

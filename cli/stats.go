@@ -5,11 +5,14 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	ucli "github.com/urfave/cli/v2"
+	"github.com/zevo/zevo/dialects"
+	"github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/inspect"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/pricing"
@@ -25,32 +28,35 @@ func statsCommand(e *env) *ucli.Command {
 		Usage:     "summarize runs: events, tokens, tool calls, permissions, errors, status",
 		ArgsUsage: "[FILE...]",
 		Description: `Summarizes each FILE (standard input when none is given, or for "-") per
-run, per file and in total: events by type, tokens (the sum of Zero's usage
-events, or of EvoScientist's usage_stats), tool calls by name with their
-failures, permission requests and decisions, errors, how each run ended and
-the length of its final answer. Files are read concurrently and reported in
-the order given. Interrupted (SIGINT, SIGTERM), it writes the summary of
-what it has read so far before it exits 130 or 143, so that
-tail -f agent.log | zevo stats ends, on Ctrl-C, with the numbers. What
-the table and --json show from the input (event types, tool names, models,
-error messages) is redacted with Zero's rules, as view shows it, unless
---no-redact; --redact-extra adds translate's stronger patterns.
+run, per file and in total, whatever agent wrote it (each line's dialect is
+told from the line): events by type, tokens (input, output and total; cache
+reads, cache writes and reasoning where the stream states them), tool calls
+by name with their failures, permission requests and decisions, errors, how
+each run ended and the length of its final answer. Files are read
+concurrently and reported in the order given. Interrupted (SIGINT, SIGTERM),
+it writes the summary of what it has read so far before it exits 130 or
+143, so that tail -f agent.log | zevo stats ends, on Ctrl-C, with the
+numbers. What the table and --json show from the input (event types, tool
+names, models, error messages) is redacted with Zero's rules, as view shows
+it, unless --no-redact; --redact-extra adds translate's stronger patterns.
 
-Each run's cost in USD comes from, in this order: the costUsd of Zero's
-usage events; the --pricing FILE (LiteLLM's model_prices_and_context_window.json
-format); the price snapshot shipped with zevo (public list prices of
-` + pricing.SnapshotDate + `). A run whose model has no price shows "unpriced" and its model
-is named, never $0. Zero runs name their model in run_start (model, else
-apiModel); EvoScientist runs name none: give it with --model.
+Each run's cost in USD comes from, in this order: the cost the stream
+states itself; the --pricing FILE (LiteLLM's model_prices_and_context_window.json
+format, cache reads and writes at its cache prices); the price snapshot
+shipped with zevo (public list prices of ` + pricing.SnapshotDate + `). A run whose
+model has no price shows "unpriced" and its model is named, never $0. Runs
+whose stream names no model need --model. docs/cost.md says how each
+dialect's tokens and cost are counted.
 
 Examples:
    zevo stats testdata/translate/basic.zero.jsonl testdata/translate/basic.evosci.jsonl
    zevo stats --model claude-sonnet-4-5 testdata/translate/basic.evosci.jsonl
    zevo stats --by model --pricing testdata/pricing/prices.json testdata/translate/*.jsonl
+   zevo stats --model gpt-5 testdata/captures/codex/agent-harness-shell-command.jsonl
    zevo stats --totals logs/*.jsonl.gz
    zevo stats --json run.jsonl | zevo jq '.total.tokens, .total.cost'`,
 		Flags: append([]ucli.Flag{
-			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "protocol: auto (each line its own), zero, zero@1, zero-input or evosci"},
+			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "dialect: auto (each line its own) or the `NAME` of one (" + dialectNames() + ")"},
 			&ucli.BoolFlag{Name: "json", Usage: "write JSON for scripts instead of a table (one line, unless on a terminal)"},
 			&ucli.BoolFlag{Name: "totals", Usage: "write only the totals: one row per file and their sum (with --json: only total)"},
 			&ucli.StringFlag{Name: "by", Usage: "one row per `model|tool|file` instead of one per run"},
@@ -102,7 +108,7 @@ type statsOutput struct {
 // mu, so that an interruption can report what was read so far.
 type statsInput struct {
 	mu    sync.Mutex
-	sum   *inspect.Summarizer
+	sum   *inspect.EventSummarizer
 	stats *inspect.FileStats // at the end
 	err   error
 	// bad: the lines that are not JSON objects, as FILE:LINE: PROBLEM,
@@ -154,7 +160,7 @@ func (in *statsInput) result() *inspect.FileStats {
 }
 
 func runStats(c *ucli.Context, e *env) error {
-	as, err := inspect.ParseProtocol(c.String("as"))
+	newInput, err := statsDialects(c.String("as"))
 	if err != nil {
 		return usageErr("--as: %v", err)
 	}
@@ -224,7 +230,7 @@ func runStats(c *ucli.Context, e *env) error {
 			}
 			defer rc.Close()
 			in.mu.Lock()
-			in.sum = inspect.NewSummarizer(display, as)
+			in.sum = inspect.NewEventSummarizer(display, newInput())
 			in.sum.Invalid = in.invalid(display)
 			in.mu.Unlock()
 			lr := jsonl.NewReader(rc, display, nil)
@@ -337,4 +343,27 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.ReadCloser.Read(p)
 	c.bar.Add(n)
 	return n, err
+}
+
+// statsDialects is how stats reads an input's lines: through every
+// dialect ("auto"), or as the one named.
+func statsDialects(as string) (func() *event.Input, error) {
+	if as == "auto" {
+		return func() *event.Input { return dialects.NewInput(event.DecodeOptions{}) }, nil
+	}
+	d, ok := dialects.ByName(as)
+	if !ok {
+		return nil, fmt.Errorf("unknown dialect %q: want auto or one of %s", as, dialectNames())
+	}
+	return func() *event.Input { return event.NewInput([]*event.Dialect{d}, d, event.DecodeOptions{}) }, nil
+}
+
+// dialectNames lists the dialects' names and aliases, for help and errors.
+func dialectNames() string {
+	var names []string
+	for _, d := range dialects.All {
+		names = append(names, d.Name)
+		names = append(names, d.Aliases...)
+	}
+	return strings.Join(names, ", ")
 }

@@ -20,12 +20,15 @@ const NoModel = "(no model)"
 // in UnpricedModels; a total has a Cost only when every run was priced,
 // and PricedCost sums the runs that were.
 type RunCost struct {
-	Cost           *float64   `json:"cost"`
-	PricedCost     *float64   `json:"pricedCost"`
-	CostSource     string     `json:"costSource,omitempty"` // runs only: see Pricing
-	PricedAs       string     `json:"pricedAs,omitempty"`   // runs only: the table's entry used
-	UnpricedRuns   int        `json:"unpricedRuns"`
-	UnpricedModels modelNames `json:"unpricedModels"`
+	Cost       *float64 `json:"cost"`
+	PricedCost *float64 `json:"pricedCost"`
+	CostSource string   `json:"costSource,omitempty"` // runs only: see Pricing
+	PricedAs   string   `json:"pricedAs,omitempty"`   // runs only: the table's entry used
+	// CacheAtInputPrice: the run's cache reads or writes were priced at
+	// the input price, the table having no cache price for the model.
+	CacheAtInputPrice bool       `json:"cacheAtInputPrice,omitempty"`
+	UnpricedRuns      int        `json:"unpricedRuns"`
+	UnpricedModels    modelNames `json:"unpricedModels"`
 }
 
 // modelNames is written as [] when empty: docs/cost.md promises the field
@@ -110,14 +113,16 @@ func (p Pricing) PriceRun(r *Run) {
 		cost.SetFloat64(r.CostUSD)
 		c.CostSource = "costUsd"
 	}
-	if rest.Input.Sign() != 0 || rest.Output.Sign() != 0 {
+	if rest.Input.Sign() != 0 || rest.Output.Sign() != 0 || nonZero(rest.CacheRead) || nonZero(rest.CacheWrite) {
 		names := []string{r.Model, r.APIModel}
 		if r.Provider != "" { // LiteLLM keys some models as provider/model
 			names = append(names, r.Provider+"/"+r.Model, r.Provider+"/"+r.APIModel)
 		}
 		price, source, entry, ok := p.lookup(names...)
 		if ok {
-			cost.Add(cost, price.Cost(rest.Input, rest.Output))
+			tc, atInput := price.CostCached(rest.Input, rest.CacheRead, rest.CacheWrite, rest.Output)
+			cost.Add(cost, tc)
+			c.CacheAtInputPrice = atInput
 		}
 		if f, _ := cost.Float64(); !ok || math.IsInf(f, 0) { // no price, or a cost past float64
 			name := r.Model
@@ -150,3 +155,5 @@ func (p Pricing) lookup(names ...string) (pricing.Price, string, string, bool) {
 	}
 	return pricing.Price{}, "", "", false
 }
+
+func nonZero(n *big.Int) bool { return n != nil && n.Sign() != 0 }

@@ -14,18 +14,35 @@ import (
 // events (promptTokens, completionTokens, totalTokens) or EvoScientist's
 // usage_stats (input_tokens, output_tokens; total is their sum). Counts are
 // exact at any size.
+//
+// Cache reads and writes and reasoning tokens are there only when the
+// producer states them (Claude Code, Codex, OpenCode): input excludes the
+// cache, output includes reasoning, and total is every token once.
 type Tokens struct {
-	Input  *big.Int `json:"input"`
-	Output *big.Int `json:"output"`
-	Total  *big.Int `json:"total"`
+	Input      *big.Int `json:"input"`
+	Output     *big.Int `json:"output"`
+	Total      *big.Int `json:"total"`
+	CacheRead  *big.Int `json:"cacheRead,omitempty"`
+	CacheWrite *big.Int `json:"cacheWrite,omitempty"`
+	Reasoning  *big.Int `json:"reasoning,omitempty"`
 }
 
-func newTokens() Tokens { return Tokens{new(big.Int), new(big.Int), new(big.Int)} }
+func newTokens() Tokens {
+	return Tokens{Input: new(big.Int), Output: new(big.Int), Total: new(big.Int)}
+}
 
-func (t Tokens) add(o Tokens) {
+func (t *Tokens) add(o Tokens) {
 	t.Input.Add(t.Input, o.Input)
 	t.Output.Add(t.Output, o.Output)
 	t.Total.Add(t.Total, o.Total)
+	if o.CacheRead != nil {
+		if t.CacheRead == nil {
+			t.CacheRead, t.CacheWrite, t.Reasoning = new(big.Int), new(big.Int), new(big.Int)
+		}
+		t.CacheRead.Add(t.CacheRead, o.CacheRead)
+		t.CacheWrite.Add(t.CacheWrite, o.CacheWrite)
+		t.Reasoning.Add(t.Reasoning, o.Reasoning)
+	}
 }
 
 // ToolStat counts the calls of one tool.
@@ -141,8 +158,11 @@ type FileStats struct {
 	Protocol string `json:"protocol"` // the protocols of its lines, in order
 	Lines    int    `json:"lines"`
 	Invalid  int    `json:"invalidLines"` // not a JSON object: not counted
-	Runs     []*Run `json:"runs"`
-	Total    Counts `json:"total"`
+	// Outside counts the lines of events that belong to no run (a hook's
+	// line before the first run starts): in Total, in no run.
+	Outside int    `json:"outsideRuns,omitempty"`
+	Runs    []*Run `json:"runs"`
+	Total   Counts `json:"total"`
 }
 
 // Summarizer builds the statistics of one input, line by line.

@@ -96,6 +96,11 @@ func countCols(c *Counts) string {
 }
 
 func details(w io.Writer, indent string, c *Counts) {
+	if t := c.Tokens; t.CacheRead != nil {
+		// No room in the table: the cache is said under it, where stated.
+		fmt.Fprintf(w, "%stokens: %s input (cache not included), %s cache read, %s cache written, %s output of which %s reasoning\n",
+			indent, t.Input, t.CacheRead, t.CacheWrite, t.Output, t.Reasoning)
+	}
 	if len(c.Types) > 0 {
 		fmt.Fprintf(w, "%sevents: %s\n", indent, joinCounts(c.Types, nil))
 	}

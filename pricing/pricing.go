@@ -33,11 +33,34 @@ type Price struct {
 }
 
 // Cost returns the exact cost of in prompt tokens and out completion
-// tokens. Neither protocol tells cached prompt tokens apart, so every
-// prompt token is charged at the input price.
+// tokens, every prompt token at the input price.
 func (p Price) Cost(in, out *big.Int) *big.Rat {
 	c := new(big.Rat).Mul(new(big.Rat).SetInt(in), p.Input)
 	return c.Add(c, new(big.Rat).Mul(new(big.Rat).SetInt(out), p.Output))
+}
+
+// CostCached returns the exact cost of in prompt tokens (cache not
+// included), cacheRead and cacheWrite cached prompt tokens (nil: none) and
+// out completion tokens. Cache reads cost cache_read_input_token_cost and
+// writes cache_creation_input_token_cost; where the table gives no such
+// price, the input price, and atInput says so (when there were such
+// tokens).
+func (p Price) CostCached(in, cacheRead, cacheWrite, out *big.Int) (cost *big.Rat, atInput bool) {
+	c := p.Cost(in, out)
+	for _, x := range [...]struct {
+		n     *big.Int
+		price *big.Rat
+	}{{cacheRead, p.CacheRead}, {cacheWrite, p.CacheCreation}} {
+		if x.n == nil || x.n.Sign() == 0 {
+			continue
+		}
+		price := x.price
+		if price == nil {
+			price, atInput = p.Input, true
+		}
+		c.Add(c, new(big.Rat).Mul(new(big.Rat).SetInt(x.n), price))
+	}
+	return c, atInput
 }
 
 // Table maps model names to prices.

@@ -120,3 +120,35 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// Cached prompt tokens cost the table's cache prices; without one, the
+// input price, and CostCached says so.
+func TestCostCachedUsesCachePricesElseInput(t *testing.T) {
+	tab, err := Parse("t", []byte(`{
+		"cached": {"input_cost_per_token": 4, "output_cost_per_token": 8, "cache_read_input_token_cost": 1, "cache_creation_input_token_cost": 5},
+		"plain": {"input_cost_per_token": 4, "output_cost_per_token": 8}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := func(i int64) *big.Int { return big.NewInt(i) }
+	for _, c := range []struct {
+		model   string
+		read    *big.Int
+		want    string
+		atInput bool
+	}{
+		{"cached", n(100), "1*4 + 100*1 + 10*5 + 2*8", false},
+		{"plain", n(100), "1*4 + 100*4 + 10*4 + 2*8", true},
+		{"plain", nil, "1*4 + 10*4 + 2*8", true},
+	} {
+		p, _, ok := tab.Lookup(c.model)
+		if !ok {
+			t.Fatal(c.model)
+		}
+		got, atInput := p.CostCached(n(1), c.read, n(10), n(2))
+		want := map[string]int64{"1*4 + 100*1 + 10*5 + 2*8": 170, "1*4 + 100*4 + 10*4 + 2*8": 460, "1*4 + 10*4 + 2*8": 60}[c.want]
+		if got.Cmp(big.NewRat(want, 1)) != 0 || atInput != c.atInput {
+			t.Errorf("%s: %s (at input price %v), want %s = %d (%v)", c.model, got.RatString(), atInput, c.want, want, c.atInput)
+		}
+	}
+}

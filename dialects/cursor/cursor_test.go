@@ -285,6 +285,13 @@ func TestDetect(t *testing.T) {
 		`{"type":"assistant","message":{"content":[]}}`:                  event.Maybe,
 		`{"type":"step_start","sessionID":"x","part":{}}`:                event.No,
 		`{"type":"interaction_query","session_id":"s","timestamp_ms":1}`: event.Sure,
+		// What rules a line out before the scan for Claude's fields, and
+		// what that scan still rules out.
+		`{"type":"interaction_query","timestamp_ms":1}`:                   event.No,
+		`{"type":"text","session_id":"s"}`:                                event.No,
+		`{"type":"tool_call","call_id":"c","uuid":"u"}`:                   event.No,
+		`{"type":"thinking","subtype":"delta","parent_tool_use_id":null}`: event.No,
+		`{"type":"x","session_id":"s","call_id":"c","modelUsage":{}}`:     event.No,
 	} {
 		if c := Detect([]byte(l)); c != want {
 			t.Errorf("%s: %v, want %v", l, c, want)

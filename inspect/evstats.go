@@ -1,0 +1,264 @@
+package inspect
+
+import (
+	"bytes"
+	"math"
+	"math/big"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
+
+	evt "github.com/zevo/zevo/event"
+	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/protocol"
+)
+
+// EventSummarizer builds the statistics of one input from its events,
+// whatever its dialect: each line is read through an event.Input (the
+// dialects' decoders and the one run tracker), and only events are
+// counted. It fills the same FileStats as Summarizer, so tables, --json,
+// grouping and pricing are shared. docs/inspect.md says what it counts.
+type EventSummarizer struct {
+	// Invalid, when set, is called for each line that is not a JSON
+	// object (counted in FileStats.Invalid, and nowhere else), with its
+	// number and what is wrong with it.
+	Invalid func(line int, err error)
+
+	in       *evt.Input
+	fs       FileStats
+	outside  Counts // lines of events that belong to no run
+	runs     map[*evt.Run]*evRun
+	last     *evRun // the run of the last event
+	counted  int    // the last line counted (a line counts once, in its first event's run)
+	dialects []string
+	dec      protocol.Decoder // words a bad line's problem, as every command does
+	obj      protocol.Object
+}
+
+// evRun is a run being summarized, with what only summing needs.
+type evRun struct {
+	*Run
+	model *evt.Run
+	calls map[string]string // tool call id → name
+	subs  map[string]bool   // sub-agents seen
+}
+
+// NewEventSummarizer returns a summarizer for the input named name, read
+// through in (dialects.NewInput, or one dialect's input for --as).
+func NewEventSummarizer(name string, in *evt.Input) *EventSummarizer {
+	s := &EventSummarizer{in: in, runs: map[*evt.Run]*evRun{}}
+	s.fs.File = name
+	s.fs.Runs = []*Run{}
+	s.fs.Total = newCounts()
+	s.outside = newCounts()
+	return s
+}
+
+// Line adds one line.
+func (s *EventSummarizer) Line(l jsonl.Line) {
+	s.fs.Lines++
+	b := l.Bytes
+	if jsonl.IsBlank(b) {
+		return
+	}
+	b, lerr := s.object(b)
+	if lerr != nil {
+		s.fs.Invalid++
+		if s.Invalid != nil {
+			s.Invalid(l.Num, lerr)
+		}
+		return
+	}
+	s.in.Line(b, l.Num, s.event) // a decoder's diagnostic is validate's to report
+	if s.counted < l.Num {
+		// A line that gave no event (a repeat the decoder skips) still
+		// counts: in the open run, else outside every run.
+		s.counted = l.Num
+		c := &s.outside
+		if r := s.last; r != nil && r.model.Open() {
+			c = &r.Counts
+		}
+		c.Events++
+		c.Types[gjson.GetBytes(b, "type").String()]++
+	}
+}
+
+// object checks that b is one JSON object, as every command reads one:
+// the common line is checked in one scan; anything else goes through the
+// protocol decoder, which words the problem, and whose non-finite numbers
+// (NaN, Infinity) read as null.
+func (s *EventSummarizer) object(b []byte) ([]byte, *protocol.LineError) {
+	t := bytes.TrimLeft(b, " \t\r\n")
+	if len(t) > 0 && t[0] == '{' && gjson.ValidBytes(b) && utf8.Valid(b) && !jsonl.TooDeep(b) {
+		return b, nil
+	}
+	c := bytes.Clone(b)
+	if err := s.dec.Decode(c, &s.obj); err != nil {
+		return nil, err
+	}
+	if fixed, n := jsonl.ReplaceNonFinite(c, func(dst []byte, _ string, _ int) []byte { return append(dst, "null"...) }); n > 0 {
+		return fixed, nil
+	}
+	return c, nil
+}
+
+// event counts one event.
+func (s *EventSummarizer) event(ev *evt.Event, st evt.Step) {
+	if st.Closed != nil {
+		s.finish(st.Closed)
+	}
+	if ev == nil {
+		return
+	}
+	if !slices.Contains(s.dialects, ev.Dialect) {
+		s.dialects = append(s.dialects, ev.Dialect)
+		s.fs.Protocol = strings.Join(s.dialects, ", ")
+	}
+	r := s.runOf(st)
+	c := &s.outside
+	if r != nil {
+		c, s.last = &r.Counts, r
+	}
+	if ev.Line > s.counted { // the line's first event: the line counts here
+		s.counted = ev.Line
+		c.Events++
+		c.Types[ev.Type]++
+	}
+	if r == nil {
+		return
+	}
+	switch ev.Kind {
+	case evt.RunStart:
+		if ev.Model != "" {
+			r.Model = ev.Model
+		}
+		r.Provider, r.SessionID = ev.Provider, ev.Session
+	case evt.ToolCall:
+		r.calls[ev.Tool.ID] = ev.Tool.Name
+		r.tool(ev.Tool.Name).Calls++
+	case evt.ToolResult:
+		name := ev.Tool.Name
+		if name == "" {
+			name = r.calls[ev.Tool.ID]
+		}
+		t := r.tool(name)
+		t.Results++
+		if ev.Tool.Failed {
+			t.Errors++
+		}
+	case evt.PermissionRequest:
+		r.Permissions.Requests++
+	case evt.PermissionDecision:
+		switch ev.Permission.Decision {
+		case evt.Allowed:
+			r.Permissions.Allowed++
+		case evt.Denied:
+			r.Permissions.Denied++
+		case evt.Cancelled:
+			r.Permissions.Cancelled++
+		default:
+			r.Permissions.Other++
+		}
+	case evt.Usage:
+		r.addUsage(ev.Usage)
+	case evt.Final:
+		r.FinalLength = utf8.RuneCountInString(ev.Text)
+	case evt.Warning:
+		r.Warnings++
+	case evt.Error:
+		r.Errors++
+		r.ErrorEvents = append(r.ErrorEvents, ErrorEvent{Line: ev.Line, Code: ev.Code, Message: ev.Text})
+	case evt.RunEnd:
+		if ev.Sub == "" && ev.ExitCode != nil {
+			n := *ev.ExitCode
+			r.ExitCode = &n
+		}
+	}
+	if ev.Sub != "" && !r.subs[ev.Sub] {
+		r.subs[ev.Sub] = true
+		r.Subagents++
+	}
+	if st.End {
+		s.finish(st.Run)
+	}
+}
+
+// runOf is the summary of the event's run, begun when the event starts it.
+func (s *EventSummarizer) runOf(st evt.Step) *evRun {
+	if st.Run == nil {
+		return nil
+	}
+	if r := s.runs[st.Run]; r != nil {
+		return r
+	}
+	r := &evRun{
+		Run:   &Run{Protocol: st.Run.Dialect, FirstLine: st.Run.FirstLine, Counts: newCounts(), ErrorEvents: []ErrorEvent{}, FinalLength: -1, usage: usageCost{uncosted: newTokens()}},
+		model: st.Run, calls: map[string]string{}, subs: map[string]bool{},
+	}
+	s.runs[st.Run] = r
+	s.fs.Runs = append(s.fs.Runs, r.Run)
+	return r
+}
+
+// usage counts a usage event: a run's own total (ScopeRun) replaces what
+// the run counted before it; a message's adds to it. The producer's cost,
+// when it states one, is the cost of its tokens; the tokens of the others
+// are priced from the table (Pricing).
+func (r *evRun) addUsage(u *evt.Tokens) {
+	if u.Scope == evt.ScopeRun {
+		r.Tokens = newTokens()
+		r.CostUSD = 0
+		r.usage = usageCost{uncosted: newTokens()}
+	}
+	if r.Model == "" && u.Model != "" {
+		r.Model = u.Model
+	}
+	t := tokensOf(u)
+	r.Tokens.add(t)
+	if c := u.CostUSD; c != nil && *c >= 0 && !math.IsInf(r.CostUSD+*c, 0) {
+		r.CostUSD += *c
+		r.usage.costed++
+	} else {
+		r.usage.uncosted.add(t)
+	}
+}
+
+// tokensOf is a usage event's counts; total is every token once.
+func tokensOf(u *evt.Tokens) Tokens {
+	t := Tokens{Input: big.NewInt(u.Input), Output: big.NewInt(u.Output), Total: big.NewInt(u.Total())}
+	if u.Has&(evt.HasCacheRead|evt.HasCacheWrite|evt.HasReasoning) != 0 {
+		t.CacheRead, t.CacheWrite, t.Reasoning = big.NewInt(u.CacheRead), big.NewInt(u.CacheWrite), big.NewInt(u.Reasoning)
+	}
+	return t
+}
+
+// finish takes how a run ended from the run tracker.
+func (s *EventSummarizer) finish(m *evt.Run) {
+	r := s.runs[m]
+	if r == nil {
+		return
+	}
+	r.ID, r.FirstLine, r.LastLine = m.ID, m.FirstLine, m.LastLine
+	r.Status, r.Cut = string(m.Status), ""
+	if m.Cut != evt.NotCut {
+		r.Cut = m.Cut.String()
+	}
+}
+
+// End returns the statistics of the input.
+func (s *EventSummarizer) End() *FileStats {
+	s.in.End(s.event)
+	for m := range s.runs {
+		s.finish(m) // the last lines of runs ended before their late lines
+	}
+	for _, r := range s.fs.Runs {
+		s.fs.Total.add(&r.Counts)
+	}
+	if s.outside.Events > 0 {
+		s.fs.Outside = s.outside.Events
+		s.fs.Total.add(&s.outside)
+	}
+	return &s.fs
+}
