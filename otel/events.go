@@ -73,7 +73,7 @@ func (t *eventTracer) each(ev *event.Event, st event.Step) {
 	}
 	rt := t.cur
 	if rt == nil || rt.model != st.Run {
-		return // a late line of a run already exported (Claude's rate-limit notice after its result)
+		return // a late line of a run already exported (a notice after its end)
 	}
 	at := t.time(ev.Line)
 	rt.last = at
@@ -267,8 +267,8 @@ func (t *eventTracer) finish(m *event.Run) {
 	tk := r.Tokens
 	putCount(a, "gen_ai.usage.input_tokens", sum(tk.Input, tk.CacheRead, tk.CacheWrite))
 	putCount(a, "gen_ai.usage.output_tokens", tk.Output)
-	// A count the producer never states (Claude's reasoning, Cursor's
-	// every count) is left out rather than said to be 0.
+	// A count the producer never states is left out rather than said
+	// to be 0.
 	if rt.has&event.HasCacheRead != 0 {
 		putCount(a, "gen_ai.usage.cache_read.input_tokens", tk.CacheRead)
 	}
