@@ -94,3 +94,43 @@ func TestEventPathAsDialect(t *testing.T) {
 		t.Errorf("--as codex differs from auto:\n%s\n%s", as, auto)
 	}
 }
+
+// A sub-agent's tool call is a child of the call that started the
+// sub-agent while that call is open, and names it in zevo.subagent.
+func TestEventPathSubagentCallIsChildOfItsCall(t *testing.T) {
+	const sess = `"session_id":"s1"`
+	lines := []string{
+		`{"type":"system","subtype":"init",` + sess + `,"model":"m1","cwd":"/r","tools":[]}`,
+		`{"type":"assistant","message":{"id":"msg_1","model":"m1","content":[{"type":"tool_use","id":"T1","name":"Task","input":{}}],"usage":{"input_tokens":1,"output_tokens":1}},"parent_tool_use_id":null,` + sess + `}`,
+		`{"type":"assistant","message":{"id":"msg_2","model":"m1","content":[{"type":"tool_use","id":"B1","name":"Bash","input":{}}],"usage":{"input_tokens":1,"output_tokens":1}},"parent_tool_use_id":"T1",` + sess + `}`,
+		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"B1","content":"x","is_error":true}]},"parent_tool_use_id":"T1",` + sess + `}`,
+		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"T1","content":"done"}]},"parent_tool_use_id":null,` + sess + `}`,
+		`{"type":"result","subtype":"success","is_error":false,"result":"ok",` + sess + `,"usage":{"input_tokens":2,"output_tokens":2},"total_cost_usd":0.5}`,
+	}
+	data := []byte(strings.Join(lines, "\n") + "\n")
+	b := NewBatch()
+	var bad []string
+	tr := New("c", Options{Clock: SyntheticClock, Invalid: func(n int, err error) { bad = append(bad, fmt.Sprint(n, err)) }},
+		func(td ptrace.Traces, _ *inspect.Run) { b.Add(td) })
+	for i, l := range bytes.SplitAfter(bytes.TrimSuffix(data, []byte("\n")), []byte("\n")) {
+		tr.Line(jsonl.Line{Bytes: bytes.TrimSuffix(l, []byte("\n")), Num: i + 1})
+	}
+	tr.End()
+	all := spans(b.Traces())
+	if len(bad) > 0 || len(all) != 3 {
+		t.Fatalf("bad lines %q, %d spans; want none, 3", bad, len(all))
+	}
+	root, task, bash := all[0], all[1], all[2]
+	if task.Name() != "execute_tool Task" || bash.Name() != "execute_tool Bash" {
+		t.Fatalf("spans %s, %s", task.Name(), bash.Name())
+	}
+	if bash.ParentSpanID() != task.SpanID() || task.ParentSpanID() != root.SpanID() || attr(bash, "zevo.subagent") != "T1" {
+		t.Errorf("Bash's parent %v (Task %v, run %v), subagent %q; want the Task call", bash.ParentSpanID(), task.SpanID(), root.SpanID(), attr(bash, "zevo.subagent"))
+	}
+	if bash.Status().Code() != ptrace.StatusCodeError || task.Status().Code() != ptrace.StatusCodeOk || root.Status().Code() != ptrace.StatusCodeOk {
+		t.Errorf("statuses %v %v %v; want the Bash call failed, the rest ok", bash.Status().Code(), task.Status().Code(), root.Status().Code())
+	}
+	if attr(root, "gen_ai.agent.name") != "claude" || attr(root, "gen_ai.request.model") != "m1" || attr(root, "gen_ai.conversation.id") != "s1" || attr(root, "gen_ai.usage.input_tokens") != "2" {
+		t.Errorf("run attributes %v", root.Attributes().AsRaw())
+	}
+}
