@@ -134,3 +134,52 @@ func TestEventPathSubagentCallIsChildOfItsCall(t *testing.T) {
 		t.Errorf("run attributes %v", root.Attributes().AsRaw())
 	}
 }
+
+// Every capture cut after each of its lines, and with every line given
+// twice (repeated message ids and items): a trace per run the summarizer
+// counts, no line reported, and a run whose end was cut off never OK.
+func TestEventPathCutAndRepeatedCaptures(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "captures", "*", "*.jsonl"))
+	if len(files) < 10 {
+		t.Fatalf("%d captures", len(files))
+	}
+	check := func(name string, data []byte, wholeEnd map[int]int, k int) {
+		var bad []string
+		_, td, fs := export(t, name, data, Options{Clock: SyntheticClock, Invalid: func(n int, err error) { bad = append(bad, fmt.Sprint(n, err)) }})
+		var roots []ptrace.Span
+		for _, s := range spans(td) {
+			if s.ParentSpanID().IsEmpty() {
+				roots = append(roots, s)
+			}
+		}
+		if len(bad) > 0 || len(roots) != len(fs.Runs) {
+			t.Fatalf("%s: lines reported %q; %d traces for %d runs", name, bad, len(roots), len(fs.Runs))
+		}
+		for i, r := range fs.Runs {
+			if end, ok := wholeEnd[r.FirstLine]; ok && end > k && roots[i].Status().Code() == ptrace.StatusCodeOk {
+				t.Errorf("%s: run at line %d cut off at line %d has status OK (%s)", name, r.FirstLine, k, r.Status)
+			}
+		}
+	}
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := bytes.SplitAfter(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))
+		_, _, whole := export(t, file, data, Options{Clock: SyntheticClock})
+		wholeEnd := map[int]int{}
+		for _, r := range whole.Runs {
+			wholeEnd[r.FirstLine] = r.LastLine
+		}
+		for k := 1; k < len(lines); k++ {
+			check(fmt.Sprintf("%s cut after line %d", file, k), bytes.Join(lines[:k], nil), wholeEnd, k)
+		}
+		var twice []byte
+		for _, l := range lines {
+			l = append(bytes.TrimSuffix(l, []byte("\n")), '\n')
+			twice = append(append(twice, l...), l...)
+		}
+		check(file+" with every line twice", twice, nil, 0)
+	}
+}
