@@ -13,6 +13,8 @@ import (
 	ucli "github.com/urfave/cli/v2"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
+	"github.com/zevo/zevo/dialects"
+	"github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/inspect"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/otel"
@@ -35,6 +37,11 @@ permission reasons and every other text exported (models, tool names,
 codes) are redacted with Zero's rules (--redact-extra adds translate's
 stronger patterns). Each run's cost, priced
 as zevo stats prices it (--pricing, --model), is its zevo.cost.usd.
+
+Each input is read as the dialect of its first JSON line (--as auto): a
+Zero or EvoScientist log, or any other agent's log zevo reads (docs/otel.md
+says what each becomes); a later line of the other kind is named and not
+exported.
 
 The streams carry no timestamps. A run starts at the time in its runId
 (Zero's run_<UTC time>_<hex>) when it has one; every other time is when zevo
@@ -63,7 +70,7 @@ Examples:
 			&ucli.StringFlag{Name: "model", Usage: "the `NAME` of the model of runs that name none (EvoScientist's), for gen_ai.request.model and the cost"},
 			&ucli.StringFlag{Name: "pricing", Usage: "price models from `FILE` for zevo.cost.usd, as zevo stats --pricing does"},
 			&ucli.StringFlag{Name: "provider", Usage: "the `NAME` of the provider of runs that name none, for gen_ai.provider.name (default: the agent, zero or evoscientist)"},
-			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "protocol: auto (each line its own), zero, zero@1, zero-input or evosci"},
+			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "dialect: auto (each input as the dialect of its first JSON line) or the `NAME` of one (" + dialectNames() + ")"},
 			redactFlags()[1], // --redact-extra; a collector never gets secrets: no --no-redact
 		},
 		Action: func(c *ucli.Context) error { return runOtel(c, e) },
@@ -72,8 +79,12 @@ Examples:
 
 func runOtel(c *ucli.Context, e *env) error {
 	as, err := inspect.ParseProtocol(c.String("as"))
+	var dialect *event.Dialect
 	if err != nil {
-		return usageErr("--as: %v", err)
+		var ok bool
+		if dialect, ok = dialects.ByName(c.String("as")); !ok {
+			return usageErr("--as: %v, or a dialect (%s)", err, dialectNames())
+		}
 	}
 	prices, err := pricingFromFlags(c)
 	if err != nil {
@@ -85,7 +96,7 @@ func runOtel(c *ucli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	opt := otel.Options{As: as, Model: c.String("model"), Provider: c.String("provider"), Version: Version, Pricing: &prices}
+	opt := otel.Options{As: as, Dialect: dialect, Model: c.String("model"), Provider: c.String("provider"), Version: Version, Pricing: &prices}
 	switch c.String("clock") {
 	case "read":
 	case "synthetic":

@@ -25,6 +25,11 @@ type EventSummarizer struct {
 	// object (counted in FileStats.Invalid, and nowhere else), with its
 	// number and what is wrong with it.
 	Invalid func(line int, err error)
+	// Each, when set, is called after each event is counted, and with a
+	// nil event for a run closed cut at the end of the input: a command
+	// that follows the events (otel) sees the runs as stats counts them
+	// (Run gives a run's summary so far).
+	Each func(ev *evt.Event, st evt.Step)
 
 	in       *evt.Input
 	fs       FileStats
@@ -71,7 +76,7 @@ func (s *EventSummarizer) Line(l jsonl.Line) {
 		}
 		return
 	}
-	s.in.Line(b, l.Num, s.event) // a decoder's diagnostic is validate's to report
+	s.in.Line(b, l.Num, s.step) // a decoder's diagnostic is validate's to report
 	if s.counted < l.Num {
 		// A line that gave no event (a repeat the decoder skips) still
 		// counts: in the open run, else outside every run.
@@ -102,6 +107,23 @@ func (s *EventSummarizer) object(b []byte) ([]byte, *protocol.LineError) {
 		return fixed, nil
 	}
 	return c, nil
+}
+
+// step counts one event, then hands it to Each.
+func (s *EventSummarizer) step(ev *evt.Event, st evt.Step) {
+	s.event(ev, st)
+	if s.Each != nil {
+		s.Each(ev, st)
+	}
+}
+
+// Run is the summary of run m so far (nil for a run it has not seen): its
+// status and last line are set once m is closed.
+func (s *EventSummarizer) Run(m *evt.Run) *Run {
+	if r := s.runs[m]; r != nil {
+		return r.Run
+	}
+	return nil
 }
 
 // event counts one event.
@@ -249,7 +271,7 @@ func (s *EventSummarizer) finish(m *evt.Run) {
 
 // End returns the statistics of the input.
 func (s *EventSummarizer) End() *FileStats {
-	s.in.End(s.event)
+	s.in.End(s.step)
 	for m := range s.runs {
 		s.finish(m) // the last lines of runs ended before their late lines
 	}

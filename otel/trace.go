@@ -14,6 +14,8 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
+	"github.com/zevo/zevo/dialects"
+	"github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/inspect"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
@@ -51,6 +53,9 @@ type Options struct {
 	Model, Provider string
 	// As is the input's protocol; nil takes each line's own.
 	As *protocol.Protocol
+	// Dialect, when set (and As is not), is the dialect every line is
+	// read as, through events (see onEventPath).
+	Dialect *event.Dialect
 	// Version is zevo's, for the instrumentation scope.
 	Version string
 	// Pricing, when set, prices each run as zevo stats does, for the
@@ -63,17 +68,19 @@ type Options struct {
 }
 
 // Tracer builds the traces of one input, line by line: one trace per run,
-// handed to emit when the run ends. It reads lines through zevo stats'
-// summarizer (inspect.Summarizer.Read), so runs are cut by the one run
-// tracker and the token sums and status are the ones stats reports.
+// handed to emit when the run ends. An input goes one of two paths (see
+// onEventPath): through zevo stats' summarizer (inspect.Summarizer.Read),
+// or through events (eventTracer); either way runs are cut by the run
+// tracker stats uses and the token sums and status are the ones stats
+// reports.
 type Tracer struct {
 	file string
 	opt  Options
 	emit func(ptrace.Traces, *inspect.Run)
 	sum  *inspect.Summarizer
-	red  redact.Redactor
 	runs int
 	cur  *runTrace // the open run's, or an EvoScientist run ended by an error, which a done may still join
+	route
 }
 
 // runTrace is the trace of the run being read.
@@ -102,13 +109,28 @@ func New(file string, opt Options, emit func(ptrace.Traces, *inspect.Run)) *Trac
 	}
 	sum := inspect.NewSummarizer(file, opt.As)
 	sum.Invalid = opt.Invalid
-	return &Tracer{file: file, opt: opt, emit: emit, sum: sum}
+	t := &Tracer{file: file, opt: opt, emit: emit, sum: sum}
+	switch {
+	case opt.As != nil:
+	case opt.Dialect != nil:
+		t.ev = newEventTracer(file, &t.opt, event.NewInput([]*event.Dialect{opt.Dialect}, opt.Dialect, event.DecodeOptions{}), emit)
+	default:
+		t.det = event.NewDetector(dialects.All)
+	}
+	return t
 }
 
 // Line adds one line. A run's trace is emitted as soon as the run ends,
 // except an EvoScientist run ended by an error: a done may still belong to
 // it, so it waits for the next run or the end of the input.
 func (t *Tracer) Line(l jsonl.Line) {
+	if t.det != nil && t.routeLine(l) {
+		return // the event path's, or a line of the other path's dialects
+	}
+	if t.ev != nil {
+		t.ev.Line(l)
+		return
+	}
 	var read time.Time
 	if t.opt.Clock == ReadClock {
 		read = t.opt.Now()
@@ -139,6 +161,9 @@ func (t *Tracer) Line(l jsonl.Line) {
 
 // End completes the last run and returns the input's statistics.
 func (t *Tracer) End() *inspect.FileStats {
+	if t.ev != nil {
+		return t.ev.End()
+	}
 	fs := t.sum.End()
 	t.finish()
 	return fs
@@ -333,7 +358,12 @@ func (t *Tracer) toolResult(key, name string, failed bool, at time.Time) {
 }
 
 func (t *Tracer) endTool(s ptrace.Span, key, result string, at time.Time) {
-	rt := t.cur
+	t.cur.endTool(s, key, result, at)
+}
+
+// endTool ends the span s of the call key with its result: ok, error or
+// missing (none came).
+func (rt *runTrace) endTool(s ptrace.Span, key, result string, at time.Time) {
 	s.SetEndTimestamp(pcommon.NewTimestampFromTime(at))
 	s.Attributes().PutStr("zevo.tool.result", result)
 	switch result {
@@ -355,8 +385,9 @@ func (t *Tracer) endTool(s ptrace.Span, key, result string, at time.Time) {
 
 // spanFor is the open span of a tool call by id, else the earliest open
 // call of that name, else the run's.
-func (t *Tracer) spanFor(id, name string) ptrace.Span {
-	rt := t.cur
+func (t *Tracer) spanFor(id, name string) ptrace.Span { return t.cur.spanFor(id, name) }
+
+func (rt *runTrace) spanFor(id, name string) ptrace.Span {
 	if s, ok := rt.tools[id]; ok && id != "" {
 		return s
 	}
@@ -369,6 +400,10 @@ func (t *Tracer) spanFor(id, name string) ptrace.Span {
 }
 
 func (t *Tracer) spanEvent(s ptrace.Span, name string, num int, at time.Time) ptrace.SpanEvent {
+	return spanEvent(s, name, num, at)
+}
+
+func spanEvent(s ptrace.Span, name string, num int, at time.Time) ptrace.SpanEvent {
 	e := s.Events().AppendEmpty()
 	e.SetName(name)
 	e.SetTimestamp(pcommon.NewTimestampFromTime(at))
@@ -380,7 +415,9 @@ func (t *Tracer) spanEvent(s ptrace.Span, name string, num int, at time.Time) pt
 type attributed interface{ Attributes() pcommon.Map }
 
 // putStr sets an attribute unless the value is empty.
-func (t *Tracer) putStr(x attributed, key, v string) {
+func (t *Tracer) putStr(x attributed, key, v string) { putStr(x, key, v) }
+
+func putStr(x attributed, key, v string) {
 	if v != "" {
 		x.Attributes().PutStr(key, clean(v))
 	}
@@ -395,8 +432,11 @@ const maxText = 1000
 
 // text is a message or reason as exported: redacted with Zero's rules (it
 // leaves the machine) and clipped.
-func (t *Tracer) text(s string) string {
-	s = t.red.String(s)
+func (t *Tracer) text(s string) string { return text(s) }
+
+func text(s string) string {
+	var red redact.Redactor
+	s = red.String(s)
 	if utf8.RuneCountInString(s) <= maxText {
 		return s
 	}

@@ -1,0 +1,330 @@
+package otel
+
+import (
+	"math/big"
+	"strconv"
+	"time"
+
+	"go.opentelemetry.io/collector/pdata/pcommon"
+	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/zevo/zevo/event"
+	"github.com/zevo/zevo/inspect"
+	"github.com/zevo/zevo/jsonl"
+)
+
+// eventTracer builds the traces of an input read through events (see
+// onEventPath): the lines go through zevo stats' EventSummarizer, which
+// reads them with the dialects' decoders and the one run tracker, so the
+// runs, token sums and status are the ones stats reports; each event it
+// counts is also turned into spans here. It never asks which dialect an
+// event is of, but to name the agent (service.name, gen_ai.agent.name).
+type eventTracer struct {
+	file string
+	opt  *Options
+	emit func(ptrace.Traces, *inspect.Run)
+	sum  *inspect.EventSummarizer
+	runs int
+	read time.Time // when the line being read was read (ReadClock)
+	cur  *eventTrace
+}
+
+// eventTrace is the trace of the open run.
+type eventTrace struct {
+	runTrace
+	model *event.Run
+	has   event.Has // the counts its usage stated, as the summarizer sums them
+}
+
+func newEventTracer(file string, opt *Options, in *event.Input, emit func(ptrace.Traces, *inspect.Run)) *eventTracer {
+	t := &eventTracer{file: file, opt: opt, emit: emit}
+	t.sum = inspect.NewEventSummarizer(file, in)
+	t.sum.Invalid = opt.Invalid
+	t.sum.Each = t.each
+	return t
+}
+
+// Line adds one line.
+func (t *eventTracer) Line(l jsonl.Line) {
+	if t.opt.Clock == ReadClock {
+		t.read = t.opt.Now()
+	}
+	t.sum.Line(l)
+}
+
+// End completes the input: the run still open ends cut short.
+func (t *eventTracer) End() *inspect.FileStats {
+	if t.opt.Clock == ReadClock {
+		t.read = t.opt.Now()
+	}
+	return t.sum.End()
+}
+
+// each turns one event, counted by the summarizer, into spans.
+func (t *eventTracer) each(ev *event.Event, st event.Step) {
+	if st.Closed != nil {
+		t.finish(st.Closed)
+	}
+	if ev == nil || st.Run == nil {
+		return // an aside before any run: nothing to trace
+	}
+	if st.Start {
+		t.start(st.Run)
+	}
+	rt := t.cur
+	if rt == nil || rt.model != st.Run {
+		return // a late line of a run already exported (a notice after its end)
+	}
+	at := t.time(ev.Line)
+	rt.last = at
+	t.event(ev, at)
+	if st.End {
+		t.finish(st.Run)
+	}
+}
+
+// time gives line num its time in the open run.
+func (t *eventTracer) time(num int) time.Time {
+	rt := t.cur
+	if t.opt.Clock == SyntheticClock {
+		return rt.anchor.Add(time.Duration(num-rt.model.FirstLine) * time.Millisecond)
+	}
+	return rt.anchor.Add(t.read.Sub(rt.firstRead))
+}
+
+func (t *eventTracer) start(m *event.Run) {
+	t.runs++
+	rt := &eventTrace{model: m}
+	rt.td, rt.tools, rt.firstRead, rt.anchor = ptrace.NewTraces(), map[string]ptrace.Span{}, t.read, t.read
+	rt.agent = m.Dialect // the producer's name, as people read it
+	rs := rt.td.ResourceSpans().AppendEmpty()
+	rs.Resource().Attributes().PutStr("service.name", rt.agent)
+	rs.Resource().Attributes().PutStr("zevo.source.file", clean(t.file))
+	ss := rs.ScopeSpans().AppendEmpty()
+	ss.Scope().SetName("github.com/zevo/zevo/otel")
+	ss.Scope().SetVersion(t.opt.Version)
+	rt.spans = ss.Spans()
+	if t.opt.Clock == SyntheticClock {
+		rt.anchor = syntheticBase.Add(time.Duration(m.FirstLine) * time.Millisecond)
+		parts := []string{t.file, strconv.Itoa(t.runs), m.ID}
+		if t.opt.Repeat > 0 {
+			parts = append(parts, "again "+strconv.Itoa(t.opt.Repeat))
+		}
+		rt.traceID = pcommon.TraceID(hash(16, parts...))
+	} else {
+		rt.traceID = pcommon.TraceID(random(16))
+	}
+	rt.root = rt.spans.AppendEmpty()
+	rt.root.SetName("invoke_agent")
+	rt.root.SetKind(ptrace.SpanKindInternal)
+	rt.root.SetTraceID(rt.traceID)
+	rt.root.SetSpanID(t.spanID(&rt.runTrace, m.FirstLine, "run"))
+	rt.root.Attributes().PutStr("gen_ai.operation.name", "invoke_agent")
+	rt.root.Attributes().PutStr("gen_ai.agent.name", clean(rt.agent))
+	t.cur = rt
+}
+
+// spanID is random, or with the synthetic clock derived from the trace,
+// the line and what the span is (a line may hold several tool calls).
+func (t *eventTracer) spanID(rt *runTrace, num int, kind string) pcommon.SpanID {
+	if t.opt.Clock == SyntheticClock {
+		return pcommon.SpanID(hash(8, string(rt.traceID[:]), strconv.Itoa(num), kind))
+	}
+	return pcommon.SpanID(random(8))
+}
+
+// event adds what one event means to the open run's trace. Text,
+// reasoning, prompts, final answers and tool arguments and outputs are
+// never exported; usage is summed on the run's span when it ends.
+func (t *eventTracer) event(ev *event.Event, at time.Time) {
+	rt := t.cur
+	switch ev.Kind {
+	case event.Usage:
+		if ev.Usage.Scope == event.ScopeRun {
+			rt.has = 0
+		}
+		rt.has |= ev.Usage.Has
+	case event.ToolCall:
+		t.toolCall(ev, at)
+	case event.ToolResult:
+		t.toolResult(ev.Tool.ID, ev.Tool.Name, ev.Tool.Failed, at)
+	case event.PermissionRequest, event.PermissionDecision:
+		p := ev.Permission
+		e := spanEvent(rt.spanFor(p.ID, p.Tool), ev.Kind.String(), ev.Line, at)
+		putStr(e, "gen_ai.tool.name", p.Tool)
+		putStr(e, "gen_ai.tool.call.id", p.ID)
+		putStr(e, "zevo.permission.reason", text(p.Reason))
+		if ev.Kind == event.PermissionDecision {
+			putStr(e, "zevo.permission.decision", decisionNames[p.Decision])
+			if p.Decision == event.Allowed || p.Decision == event.Denied {
+				e.Attributes().PutBool("zevo.permission.granted", p.Decision == event.Allowed)
+			}
+		}
+	case event.Error:
+		e := spanEvent(rt.root, "error", ev.Line, at)
+		putStr(e, "error.type", ev.Code)
+		putStr(e, "error.message", text(ev.Text))
+		putStr(e, "zevo.subagent", ev.Sub)
+	case event.Warning:
+		e := spanEvent(rt.root, "warning", ev.Line, at)
+		putStr(e, "zevo.warning.message", text(ev.Text))
+		putStr(e, "zevo.subagent", ev.Sub)
+	}
+}
+
+var decisionNames = [...]string{event.Pending: "pending", event.Allowed: "allowed", event.Denied: "denied", event.Cancelled: "cancelled"}
+
+// toolCall opens a tool call's span: a child of the run's span, or of the
+// call that started the sub-agent making it, while that call is open.
+func (t *eventTracer) toolCall(ev *event.Event, at time.Time) {
+	rt := t.cur
+	tool := ev.Tool
+	key := tool.ID
+	if key == "" {
+		key = "line:" + strconv.Itoa(ev.Line)
+	}
+	if old, ok := rt.tools[key]; ok { // the id again: the first call gets no result
+		rt.endTool(old, key, "missing", at)
+	}
+	parent := rt.root
+	if s, ok := rt.tools[ev.Sub]; ok && ev.Sub != "" {
+		parent = s
+	}
+	s := rt.spans.AppendEmpty()
+	s.SetName("execute_tool " + clean(tool.Name))
+	s.SetKind(ptrace.SpanKindInternal)
+	s.SetTraceID(rt.traceID)
+	s.SetSpanID(t.spanID(&rt.runTrace, ev.Line, "tool "+key))
+	s.SetParentSpanID(parent.SpanID())
+	s.SetStartTimestamp(pcommon.NewTimestampFromTime(at))
+	a := s.Attributes()
+	a.PutStr("gen_ai.operation.name", "execute_tool")
+	putStr(s, "gen_ai.tool.name", tool.Name)
+	putStr(s, "gen_ai.tool.call.id", tool.ID)
+	putStr(s, "zevo.tool.side_effect", string(tool.Effect))
+	putStr(s, "zevo.subagent", ev.Sub)
+	a.PutInt("zevo.source.line", int64(ev.Line))
+	rt.tools[key] = s
+	rt.pending = append(rt.pending, pendingCall{key, tool.Name})
+}
+
+// toolResult ends the call's span: by id, else the earliest open call of
+// its name.
+func (t *eventTracer) toolResult(id, name string, failed bool, at time.Time) {
+	rt := t.cur
+	key := id
+	if _, ok := rt.tools[key]; !ok || key == "" {
+		key = ""
+		for _, p := range rt.pending {
+			if p.name == name {
+				key = p.key
+				break
+			}
+		}
+	}
+	s, ok := rt.tools[key]
+	if !ok {
+		return // a result without its call: stats counts it, no span to end
+	}
+	result := "ok"
+	if failed {
+		result = "error"
+	}
+	rt.endTool(s, key, result, at)
+}
+
+// finish ends the run's spans and emits its trace, once the summarizer
+// has closed it (its status and last line set).
+func (t *eventTracer) finish(m *event.Run) {
+	rt := t.cur
+	if rt == nil || rt.model != m {
+		return
+	}
+	for _, p := range append([]pendingCall(nil), rt.pending...) {
+		rt.endTool(rt.tools[p.key], p.key, "missing", rt.last)
+	}
+	r := t.sum.Run(m)
+	root := rt.root
+	root.SetStartTimestamp(pcommon.NewTimestampFromTime(rt.anchor))
+	root.SetEndTimestamp(pcommon.NewTimestampFromTime(rt.last))
+	a := root.Attributes()
+	provider := r.Provider
+	if provider == "" {
+		provider = t.opt.Provider
+	}
+	if provider == "" {
+		provider = rt.agent
+	}
+	putStr(root, "gen_ai.provider.name", provider)
+	model := r.Model
+	if model == "" {
+		model = t.opt.Model
+	}
+	putStr(root, "gen_ai.request.model", model)
+	putStr(root, "gen_ai.conversation.id", r.SessionID)
+	// GenAI's input tokens include the cache's reads and writes, which
+	// are also given apart; its output tokens include the reasoning.
+	tk := r.Tokens
+	putCount(a, "gen_ai.usage.input_tokens", sum(tk.Input, tk.CacheRead, tk.CacheWrite))
+	putCount(a, "gen_ai.usage.output_tokens", tk.Output)
+	// A count the producer never states is left out rather than said
+	// to be 0.
+	if rt.has&event.HasCacheRead != 0 {
+		putCount(a, "gen_ai.usage.cache_read.input_tokens", tk.CacheRead)
+	}
+	if rt.has&event.HasCacheWrite != 0 {
+		putCount(a, "gen_ai.usage.cache_creation.input_tokens", tk.CacheWrite)
+	}
+	if rt.has&event.HasReasoning != 0 {
+		putCount(a, "gen_ai.usage.reasoning.output_tokens", tk.Reasoning)
+	}
+	if t.opt.Pricing != nil {
+		t.opt.Pricing.PriceRun(r)
+		if r.Cost != nil {
+			a.PutDouble("zevo.cost.usd", *r.Cost)
+			putStr(root, "zevo.cost.source", r.CostSource)
+		} else {
+			putStr(root, "zevo.cost.unpriced_model", r.UnpricedModels[0])
+		}
+	}
+	putStr(root, "zevo.run.id", r.ID)
+	putStr(root, "zevo.run.status", r.Status)
+	if r.ExitCode != nil {
+		a.PutInt("zevo.run.exit_code", int64(*r.ExitCode))
+	}
+	a.PutInt("zevo.source.first_line", int64(r.FirstLine))
+	a.PutInt("zevo.source.last_line", int64(r.LastLine))
+	putStr(root, "zevo.run.cut", r.Cut)
+	switch st := event.Status(r.Status); {
+	case st == event.StatusSuccess:
+		root.Status().SetCode(ptrace.StatusCodeOk)
+	case r.Cut != "" || !st.Failed() || st == event.StatusIncomplete || st == event.StatusInterrupted:
+		// Cut short, paused for an answer, or ended without saying how:
+		// how it went is not known.
+	default:
+		root.Status().SetCode(ptrace.StatusCodeError)
+		msg := "the run ended with status " + r.Status
+		if r.ExitCode != nil {
+			msg += " (exit code " + strconv.Itoa(*r.ExitCode) + ")"
+		}
+		root.Status().SetMessage(clean(msg))
+		errType := r.Status
+		if len(r.ErrorEvents) > 0 && r.ErrorEvents[0].Code != "" {
+			errType = r.ErrorEvents[0].Code
+		}
+		putStr(root, "error.type", errType)
+	}
+	t.cur = nil
+	t.emit(rt.td, r)
+}
+
+// sum adds counts, nil ones (not stated) as 0.
+func sum(ns ...*big.Int) *big.Int {
+	s := new(big.Int)
+	for _, n := range ns {
+		if n != nil {
+			s.Add(s, n)
+		}
+	}
+	return s
+}

@@ -1,0 +1,185 @@
+package otel
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.opentelemetry.io/collector/pdata/ptrace"
+
+	"github.com/zevo/zevo/dialects"
+	"github.com/zevo/zevo/inspect"
+	"github.com/zevo/zevo/jsonl"
+)
+
+// exportRouted traces data as Tracer does, or, when routed is false,
+// with today's path alone (no routing): the output and the lines
+// reported as not exported.
+func exportRouted(t *testing.T, name string, data []byte, opt Options, routed bool) ([]byte, []string) {
+	t.Helper()
+	var bad []string
+	opt.Invalid = func(n int, err error) { bad = append(bad, fmt.Sprintf("%d: %v", n, err)) }
+	b := NewBatch()
+	tr := New(name, opt, func(td ptrace.Traces, _ *inspect.Run) { b.Add(td) })
+	if !routed {
+		tr.det = nil
+	}
+	lr := jsonl.NewReader(bytes.NewReader(data), name, nil)
+	for {
+		l, err := lr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr.Line(l)
+	}
+	tr.End()
+	var out bytes.Buffer
+	if err := WriteJSON(&out, b.Traces()); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes(), bad
+}
+
+// TestRoutingKeepsTodaysPath: every Zero and EvoScientist sample of
+// testdata (hostile ones included) is exported exactly as today's path
+// alone exports it: routing sends none of its lines elsewhere.
+func TestRoutingKeepsTodaysPath(t *testing.T) {
+	for _, f := range samples(t) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt := Options{Clock: SyntheticClock}
+		got, gotBad := exportRouted(t, f, data, opt, true)
+		want, wantBad := exportRouted(t, f, data, opt, false)
+		if !bytes.Equal(got, want) || fmt.Sprint(gotBad) != fmt.Sprint(wantBad) {
+			t.Errorf("%s: routed, the output or the lines not exported differ (%q, want %q)", f, gotBad, wantBad)
+		}
+	}
+	rng := rand.New(rand.NewPCG(5, 5))
+	for range 300 {
+		var lines []string
+		for range 1 + rng.IntN(14) {
+			lines = append(lines, pieces[rng.IntN(len(pieces))])
+		}
+		data := []byte(strings.Join(lines, "\n") + "\n")
+		got, gotBad := exportRouted(t, "x", data, Options{Clock: SyntheticClock}, true)
+		want, wantBad := exportRouted(t, "x", data, Options{Clock: SyntheticClock}, false)
+		if !bytes.Equal(got, want) || fmt.Sprint(gotBad) != fmt.Sprint(wantBad) {
+			t.Fatalf("routed, the output or the lines not exported differ on:\n%s", data)
+		}
+	}
+}
+
+// A capture read with --as its dialect (Options.Dialect) gives what auto
+// gives.
+func TestEventPathAsDialect(t *testing.T) {
+	file := filepath.Join("..", "testdata", "captures", "codex", "agent-harness-shell-command.jsonl")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	auto, _ := exportRouted(t, file, data, Options{Clock: SyntheticClock}, true)
+	codex, _ := dialects.ByName("codex")
+	as, _ := exportRouted(t, file, data, Options{Clock: SyntheticClock, Dialect: codex}, true)
+	if !bytes.Equal(auto, as) || !bytes.Contains(auto, []byte(`"execute_tool command_execution"`)) {
+		t.Errorf("--as codex differs from auto:\n%s\n%s", as, auto)
+	}
+}
+
+// A sub-agent's tool call is a child of the call that started the
+// sub-agent while that call is open, and names it in zevo.subagent.
+func TestEventPathSubagentCallIsChildOfItsCall(t *testing.T) {
+	const sess = `"session_id":"s1"`
+	lines := []string{
+		`{"type":"system","subtype":"init",` + sess + `,"model":"m1","cwd":"/r","tools":[]}`,
+		`{"type":"assistant","message":{"id":"msg_1","model":"m1","content":[{"type":"tool_use","id":"T1","name":"Task","input":{}}],"usage":{"input_tokens":1,"output_tokens":1}},"parent_tool_use_id":null,` + sess + `}`,
+		`{"type":"assistant","message":{"id":"msg_2","model":"m1","content":[{"type":"tool_use","id":"B1","name":"Bash","input":{}}],"usage":{"input_tokens":1,"output_tokens":1}},"parent_tool_use_id":"T1",` + sess + `}`,
+		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"B1","content":"x","is_error":true}]},"parent_tool_use_id":"T1",` + sess + `}`,
+		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"T1","content":"done"}]},"parent_tool_use_id":null,` + sess + `}`,
+		`{"type":"result","subtype":"success","is_error":false,"result":"ok",` + sess + `,"usage":{"input_tokens":2,"output_tokens":2},"total_cost_usd":0.5}`,
+	}
+	data := []byte(strings.Join(lines, "\n") + "\n")
+	b := NewBatch()
+	var bad []string
+	tr := New("c", Options{Clock: SyntheticClock, Invalid: func(n int, err error) { bad = append(bad, fmt.Sprint(n, err)) }},
+		func(td ptrace.Traces, _ *inspect.Run) { b.Add(td) })
+	for i, l := range bytes.SplitAfter(bytes.TrimSuffix(data, []byte("\n")), []byte("\n")) {
+		tr.Line(jsonl.Line{Bytes: bytes.TrimSuffix(l, []byte("\n")), Num: i + 1})
+	}
+	tr.End()
+	all := spans(b.Traces())
+	if len(bad) > 0 || len(all) != 3 {
+		t.Fatalf("bad lines %q, %d spans; want none, 3", bad, len(all))
+	}
+	root, task, bash := all[0], all[1], all[2]
+	if task.Name() != "execute_tool Task" || bash.Name() != "execute_tool Bash" {
+		t.Fatalf("spans %s, %s", task.Name(), bash.Name())
+	}
+	if bash.ParentSpanID() != task.SpanID() || task.ParentSpanID() != root.SpanID() || attr(bash, "zevo.subagent") != "T1" {
+		t.Errorf("Bash's parent %v (Task %v, run %v), subagent %q; want the Task call", bash.ParentSpanID(), task.SpanID(), root.SpanID(), attr(bash, "zevo.subagent"))
+	}
+	if bash.Status().Code() != ptrace.StatusCodeError || task.Status().Code() != ptrace.StatusCodeOk || root.Status().Code() != ptrace.StatusCodeOk {
+		t.Errorf("statuses %v %v %v; want the Bash call failed, the rest ok", bash.Status().Code(), task.Status().Code(), root.Status().Code())
+	}
+	if attr(root, "gen_ai.agent.name") != "claude" || attr(root, "gen_ai.request.model") != "m1" || attr(root, "gen_ai.conversation.id") != "s1" || attr(root, "gen_ai.usage.input_tokens") != "2" {
+		t.Errorf("run attributes %v", root.Attributes().AsRaw())
+	}
+}
+
+// Every capture cut after each of its lines, and with every line given
+// twice (repeated message ids and items): a trace per run the summarizer
+// counts, no line reported, and a run whose end was cut off never OK.
+func TestEventPathCutAndRepeatedCaptures(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "captures", "*", "*.jsonl"))
+	if len(files) < 10 {
+		t.Fatalf("%d captures", len(files))
+	}
+	check := func(name string, data []byte, wholeEnd map[int]int, k int) {
+		var bad []string
+		_, td, fs := export(t, name, data, Options{Clock: SyntheticClock, Invalid: func(n int, err error) { bad = append(bad, fmt.Sprint(n, err)) }})
+		var roots []ptrace.Span
+		for _, s := range spans(td) {
+			if s.ParentSpanID().IsEmpty() {
+				roots = append(roots, s)
+			}
+		}
+		if len(bad) > 0 || len(roots) != len(fs.Runs) {
+			t.Fatalf("%s: lines reported %q; %d traces for %d runs", name, bad, len(roots), len(fs.Runs))
+		}
+		for i, r := range fs.Runs {
+			if end, ok := wholeEnd[r.FirstLine]; ok && end > k && roots[i].Status().Code() == ptrace.StatusCodeOk {
+				t.Errorf("%s: run at line %d cut off at line %d has status OK (%s)", name, r.FirstLine, k, r.Status)
+			}
+		}
+	}
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := bytes.SplitAfter(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))
+		_, _, whole := export(t, file, data, Options{Clock: SyntheticClock})
+		wholeEnd := map[int]int{}
+		for _, r := range whole.Runs {
+			wholeEnd[r.FirstLine] = r.LastLine
+		}
+		for k := 1; k < len(lines); k++ {
+			check(fmt.Sprintf("%s cut after line %d", file, k), bytes.Join(lines[:k], nil), wholeEnd, k)
+		}
+		var twice []byte
+		for _, l := range lines {
+			l = append(bytes.TrimSuffix(l, []byte("\n")), '\n')
+			twice = append(append(twice, l...), l...)
+		}
+		check(file+" with every line twice", twice, nil, 0)
+	}
+}
