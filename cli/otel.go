@@ -70,7 +70,7 @@ Examples:
 			&ucli.StringFlag{Name: "model", Usage: "the `NAME` of the model of runs that name none (EvoScientist's), for gen_ai.request.model and the cost"},
 			&ucli.StringFlag{Name: "pricing", Usage: "price models from `FILE` for zevo.cost.usd, as zevo stats --pricing does"},
 			&ucli.StringFlag{Name: "provider", Usage: "the `NAME` of the provider of runs that name none, for gen_ai.provider.name (default: the agent, zero or evoscientist)"},
-			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "dialect: auto (each input as the dialect of its first JSON line) or the `NAME` of one (" + dialectNames() + ")"},
+			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "dialect: auto (each input as the dialect of its first JSON line) or the `NAME` of one (" + inspect.DialectNames() + ")"},
 			redactFlags()[1], // --redact-extra; a collector never gets secrets: no --no-redact
 		},
 		Action: func(c *ucli.Context) error { return runOtel(c, e) },
@@ -83,7 +83,7 @@ func runOtel(c *ucli.Context, e *env) error {
 	if err != nil {
 		var ok bool
 		if dialect, ok = dialects.ByName(c.String("as")); !ok {
-			return usageErr("--as: %v, or a dialect (%s)", err, dialectNames())
+			return usageErr("--as: %v, or a dialect (%s)", err, inspect.DialectNames())
 		}
 	}
 	prices, err := pricingFromFlags(c)
