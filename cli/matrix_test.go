@@ -336,13 +336,6 @@ var matrixBugs = func() map[string]string {
 		m[view+"/SIGINT"] = "24.7: writes nothing"
 		m[view+"/SIGINT after a half line"] = "24.7: writes nothing"
 	}
-	for _, tr := range []string{"translate --to zero", "translate --to evosci"} {
-		// runIDSource opens each FILE to see if it is regular, and closes
-		// it: a FIFO's writer then meets no reader (EPIPE) and the
-		// reading open waits for another writer forever (a race: it hangs
-		// most of the time).
-		m[tr+"/named FIFO"] = "24.3 (translate): opens a FIFO twice, hangs"
-	}
 	for _, c := range []string{"translate --to zero", "translate --to evosci", "jq", "view"} {
 		m[c+"/follow rewrite"] = "24.4: a rewrite at least as long keeps the old offset"
 	}
