@@ -337,9 +337,6 @@ var matrixBugs = func() map[string]string {
 		m[view+"/SIGINT after a half line"] = "24.7: writes nothing"
 	}
 	for _, c := range []string{"translate --to zero", "translate --to evosci", "jq", "view"} {
-		m[c+"/follow rewrite"] = "24.4: a rewrite at least as long keeps the old offset"
-	}
-	for _, c := range []string{"translate --to zero", "translate --to evosci", "jq", "view"} {
 		// The first phase ends with a half line: its complete lines are
 		// held behind it (see "SIGINT after a half line"), then glued.
 		m[c+"/follow rotation with a half line"] = "24.4 and 24 (new): the lines before the half line held; the half line glued to the new file's first line"
@@ -476,7 +473,13 @@ func matrixFollow(t *testing.T, c mxCommand, data []byte) {
 				}
 				writeLog(t, log, next, 0)
 			}},
-		{name: "follow rewrite", phases: [][]byte{data, append(append([]byte{}, data...), data[:cut]...)},
+		// The new log starts with another run: a file written again with
+		// the very bytes read at its start (data, then more) holds what a
+		// file that grew holds, and is read as one (internal/follow's
+		// TestRewriteHoldingTheBytesReadReadsOn); which of the two a
+		// follower sees would depend on whether it looked while the file
+		// was empty.
+		{name: "follow rewrite", phases: [][]byte{data, append(append([]byte{}, data[cut:]...), data...)},
 			change: func(t *testing.T, log string, next []byte) {
 				// Rewritten in place at once, longer than before (an
 				// editor's save, a log reopened with O_TRUNC).
