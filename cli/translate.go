@@ -13,6 +13,7 @@ import (
 	ucli "github.com/urfave/cli/v2"
 	"github.com/zevo/zevo/filter"
 	"github.com/zevo/zevo/inspect"
+	"github.com/zevo/zevo/internal/input"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
 	"github.com/zevo/zevo/translate"
@@ -137,14 +138,19 @@ func runIDSource(names []string, follow bool) (func() time.Time, io.Reader) {
 		if name == "-" {
 			return nil, nil
 		}
-		f, err := os.Open(name)
+		// Only a regular file is opened here: a named FIFO opened to be
+		// looked at would lose its writer to this look.
+		f, regular, err := input.OpenRegular(name)
 		if err != nil {
 			continue // reported when it is read
 		}
-		fi, err := f.Stat()
-		if err != nil || !fi.Mode().IsRegular() {
-			f.Close()
+		if !regular {
 			return nil, nil // a pipe or device: live
+		}
+		fi, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return nil, nil
 		}
 		fmt.Fprintf(h, "%d\n", fi.Size())
 		io.Copy(h, io.LimitReader(f, runIDPrefix))

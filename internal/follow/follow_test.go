@@ -203,6 +203,34 @@ func TestRewriteLongerReadFromStart(t *testing.T) {
 	})
 }
 
+// TestRewriteHoldingTheBytesReadReadsOn: a file written again with the
+// very bytes already read at its start, and more, cannot be told from one
+// that grew (it holds what a grown file holds, under the same inode): its
+// new bytes are read on from the offset, and what was read is not read
+// twice. Only a rewrite whose bytes differ from those read is read from
+// its beginning (TestRewriteLongerReadFromStart).
+func TestRewriteHoldingTheBytesReadReadsOn(t *testing.T) {
+	bothWays(t, func(t *testing.T) {
+		name := filepath.Join(t.TempDir(), "agent.log")
+		appendTo(t, name, "one\ntwo\n")
+		ch := openLines(t, name)
+		expect(t, ch, "one")
+		expect(t, ch, "two")
+		// Written over in place, never shorter than what was read.
+		f, err := os.OpenFile(name, os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.WriteAt([]byte("one\ntwo\nthree\n"), 0); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		expect(t, ch, "three")
+		appendTo(t, name, "four\n")
+		expect(t, ch, "four")
+	})
+}
+
 // TestRewriteKeepsCompressedBytes: a compressed file's bytes are handed
 // on as they are: no line end is added when it is rotated (a gzip member
 // does not end with one).

@@ -201,3 +201,28 @@ func (d *decompressed) Close() error {
 	}
 	return d.c.Close()
 }
+
+// OpenRegular opens name when it is a regular file, to read it apart from
+// its reading as an input (translate derives run ids from its bytes). Any
+// other file is told by os.Stat, which opens nothing, and is not opened:
+// reading a named FIFO's writer to its end is the reading's alone (opened
+// and closed to look at it, the FIFO would lose its writer, and the
+// reading would wait for another forever). ok is false for a file that is
+// not regular; err is the failure to stat or open it.
+func OpenRegular(name string) (f *os.File, ok bool, err error) {
+	fi, err := os.Stat(name)
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, false, err
+	}
+	f, err = os.Open(name)
+	if err != nil {
+		return nil, false, err
+	}
+	// Replaced between the two: whatever it is now, it is not the file
+	// that was looked at.
+	if now, err := f.Stat(); err != nil || !os.SameFile(fi, now) {
+		f.Close()
+		return nil, false, err
+	}
+	return f, true, nil
+}
