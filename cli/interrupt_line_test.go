@@ -130,3 +130,37 @@ func TestStatsInterruptedInsideALineReportsIt(t *testing.T) {
 		})
 	}
 }
+
+// Every other command that reads lines names the line it was interrupted
+// inside as it names the cut last line of a plain file: FILE:LINE and the
+// same words, on stderr.
+func TestInterruptedInsideALineIsNamedByEveryCommand(t *testing.T) {
+	for _, args := range [][]string{
+		{"translate", "--to", "zero", "--run-id", "run_cut"},
+		{"translate", "--to", "evosci"},
+		{"jq", "-c", "{type}"},
+		{"view"},
+		{"view", "--format", "markdown"},
+		{"otel", "--clock", "synthetic"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			_, plainErr := asStdin(t, args...)
+			var want string
+			for _, l := range strings.SplitAfter(plainErr, "\n") {
+				if strings.Contains(l, "<stdin>:3: not valid JSON at byte 12: the line ends inside a value") {
+					want = l
+				}
+			}
+			if want == "" {
+				t.Fatalf("the plain file's stderr does not name the cut line:\n%s", plainErr)
+			}
+			_, stderr, code := interruptedInsideALine(t, args...)
+			if code != ExitInterrupt {
+				t.Errorf("exit %d, want %d (stderr %q)", code, ExitInterrupt, stderr)
+			}
+			if !strings.Contains(stderr, want) {
+				t.Errorf("interrupted inside line 3, stderr %q; want %q in it, as for the plain file ending there", stderr, want)
+			}
+		})
+	}
+}
