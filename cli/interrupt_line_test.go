@@ -47,6 +47,8 @@ func interruptedInsideALine(t *testing.T, args ...string) (stdout, stderr string
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+	// And has had a moment to handle what it read.
+	quietReadBytes(t, cmd.Process.Pid)
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
