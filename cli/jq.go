@@ -496,8 +496,15 @@ func runJQ(e *env, args []string) error {
 		return &exitError{ExitJQCompile, "jq: " + err.Error()}
 	}
 	// A signal: the results so far are written out, whole (the filter
-	// writes with e.mu held, which the signal's handler holds too).
-	e.whenStopped(func() { f.Flush() })
+	// writes with e.mu held, which the signal's handler holds too), and
+	// the line the input stopped inside is read as a file ending there
+	// would read it.
+	e.whenStopped(func() {
+		if f.Flush() == nil {
+			f.Pending(e.stderr)
+			f.Flush()
+		}
+	})
 	e.setFollow(a.follow, a.files)
 	names := a.files
 	if len(names) == 0 {

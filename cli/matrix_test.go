@@ -327,11 +327,6 @@ func fifoOf(t *testing.T, dir, name string, data []byte) string {
 // Once the bugs are fixed, this table is empty.
 var matrixBugs = func() map[string]string {
 	m := map[string]string{}
-	// Live input that ends inside a line: the half line is not counted
-	// (stats: invalidLines 0) or reported (validate: valid, errors 0) as
-	// it is when a plain file ends there.
-	m["stats/SIGINT after a half line"] = "24 (new): the half line not counted as invalid"
-	m["validate/SIGINT after a half line"] = "24 (new): reports valid, errors 0; a plain file ending there gets \"the line ends inside a value\""
 	return m
 }()
 

@@ -226,6 +226,8 @@ func runOtel(c *ucli.Context, e *env) error {
 	// that does not make it (the endpoint hangs, or is down) is named as
 	// not sent. This runs with e.mu held.
 	var open *otel.Tracer
+	var reading *jsonl.Reader // open's input, and its lines read into it
+	readLines := 0
 	written := false
 	write := func() error {
 		if out == nil || written {
@@ -237,6 +239,12 @@ func runOtel(c *ucli.Context, e *env) error {
 	e.whenStopped(func() {
 		deadline := time.Now().Add(stopGrace / 2)
 		if open != nil {
+			// The line the input stopped inside is reported as a file
+			// ending there reports it.
+			if l, ok := reading.Pending(); ok && l.Num == readLines+1 {
+				l, _ = redactText(rd, l, nil)
+				open.Line(l)
+			}
 			open.End()
 		}
 		if err := write(); err != nil {
@@ -284,6 +292,9 @@ func runOtel(c *ucli.Context, e *env) error {
 		open = tr
 		e.mu.Unlock()
 		lr := jsonl.NewReader(r, name, nil)
+		e.mu.Lock()
+		reading, readLines = lr, 0
+		e.mu.Unlock()
 		var redacted []byte
 		for {
 			l, err := lr.Next()
@@ -298,6 +309,7 @@ func runOtel(c *ucli.Context, e *env) error {
 			l, redacted = redactText(rd, l, redacted)
 			e.mu.Lock()
 			tr.Line(l)
+			readLines++
 			e.mu.Unlock()
 			send()
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/zevo/zevo/inspect"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/pricing"
+	"github.com/zevo/zevo/redact"
 )
 
 // progressMin is the input size from which stats shows a progress bar (on
@@ -117,6 +118,24 @@ type statsInput struct {
 	bad                []string
 	badMore, otherMore int
 	name               string // as in the report
+	lr                 *jsonl.Reader
+	lines              int // read into sum
+}
+
+// pending adds the line the input stopped inside (read, with no line end
+// yet) as a file ending there would have it, if every line before it was
+// read into the summary: an interruption loses nothing it read.
+func (in *statsInput) pending(rd *redact.Redactor) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.lr == nil || in.stats != nil {
+		return
+	}
+	if l, ok := in.lr.Pending(); ok && l.Num == in.lines+1 {
+		l, _ = redactText(rd, l, nil)
+		in.sum.Line(l)
+		in.lines++
+	}
 }
 
 // maxBadLines bounds the bad lines stats names for one input: a file of
@@ -208,6 +227,7 @@ func runStats(c *ucli.Context, e *env) error {
 	// zevo stats, then Ctrl-C).
 	e.whenStopped(func() {
 		for _, in := range inputs {
+			in.pending(rd)
 			in.sayBad(e)
 		}
 		if err := report(); err != nil {
@@ -241,8 +261,9 @@ func runStats(c *ucli.Context, e *env) error {
 			in.mu.Lock()
 			in.sum = as.New(display)
 			in.sum.Invalid = in.invalid(display)
-			in.mu.Unlock()
 			lr := jsonl.NewReader(rc, display, nil)
+			in.lr = lr
+			in.mu.Unlock()
 			var redacted []byte
 			for {
 				l, err := lr.Next()
@@ -256,6 +277,7 @@ func runStats(c *ucli.Context, e *env) error {
 				l, redacted = redactText(rd, l, redacted)
 				in.mu.Lock()
 				in.sum.Line(l)
+				in.lines++
 				in.mu.Unlock()
 			}
 		}()

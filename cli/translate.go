@@ -195,7 +195,13 @@ func runTranslate(c *ucli.Context, e *env) error {
 	}
 	tr = translate.New(opt, emit)
 	e.whenStopped(func() {
-		if tr.Interrupt() == nil {
+		// The line the input stopped inside is reported as a file ending
+		// there reports it.
+		err := tr.Pending(func(d *translate.Diagnostic) error {
+			e.diag(d.Error())
+			return nil
+		})
+		if err == nil && tr.Interrupt() == nil {
 			w.Flush()
 		}
 	})

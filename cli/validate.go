@@ -111,6 +111,9 @@ func runValidate(c *ucli.Context, e *env) error {
 			return
 		}
 		if cur != nil {
+			// The line the input stopped inside is reported as a file
+			// ending there reports it.
+			cur.Pending()
 			fileDone(cur.End())
 		}
 		// An input that could not be opened was said on stderr; what was

@@ -110,9 +110,25 @@ func runView(c *ucli.Context, e *env) error {
 	var redacted []byte
 	// A signal: what was rendered is written out, and the terminal is
 	// left at the start of a line.
+	var (
+		cur     *jsonl.Reader // the input being read, set with e.mu held
+		applied int           // its lines shown
+	)
 	e.whenStopped(func() {
+		// The line the input stopped inside is reported as a file ending
+		// there reports it.
+		var le *inspect.LineError
+		if cur != nil {
+			if l, ok := cur.Pending(); ok && l.Num == applied+1 {
+				l, _ = redactLine(rd, l, nil)
+				errors.As(v.Line(l), &le)
+			}
+		}
 		if w.Flush() == nil && out.last != '\n' && out.last != 0 {
 			e.stdout.Write([]byte{'\n'})
+		}
+		if le != nil {
+			e.warnf("%v", le)
 		}
 	})
 	e.setFollow(c.Bool("follow"), c.Args().Slice())
@@ -128,6 +144,9 @@ func runView(c *ucli.Context, e *env) error {
 			return err
 		}
 		lr := jsonl.NewReader(r, name, flush)
+		e.mu.Lock()
+		cur, applied = lr, 0
+		e.mu.Unlock()
 		for {
 			l, err := lr.Next()
 			if err == io.EOF {
@@ -144,6 +163,7 @@ func runView(c *ucli.Context, e *env) error {
 			l, redacted = redactLine(rd, l, redacted)
 			e.mu.Lock()
 			err = v.Line(l)
+			applied++
 			e.mu.Unlock()
 			var le *inspect.LineError
 			if errors.As(err, &le) {

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/itchyny/gojq"
@@ -106,6 +107,8 @@ type Filter struct {
 	ctx context.Context
 	// w is the output of the running Run, set and read with opt.Lock held.
 	w *jsonl.Writer
+	// reading are the units of the input Run reads, for Pending.
+	reading atomic.Pointer[units]
 }
 
 // Names of the hidden variables that carry a line's place to the

@@ -412,6 +412,32 @@ func (f *Filter) Flush() error {
 	return f.w.Flush()
 }
 
+// Pending reads the line the running Run's input stopped inside (read,
+// with no line end yet) as a file ending there would read it: a line that
+// is no JSON value is reported on errw, a value's results are written
+// out, when the expression can run on a line of its own (not -n, -s,
+// input or inputs: it is only checked then). The caller holds opt.Lock,
+// as for Flush, and calls Flush after it; Run's later lines are not to
+// be written after it.
+func (f *Filter) Pending(errw io.Writer) {
+	u := f.reading.Load()
+	if u == nil || f.w == nil {
+		return
+	}
+	l, ok := u.pending()
+	if !ok || len(bytes.TrimSpace(l.Bytes)) == 0 && !f.opt.RawInput {
+		return
+	}
+	r := f.newRunner()
+	if f.parallel {
+		r.line(l.Bytes, l.Name, l.Num)
+	} else if !f.opt.RawInput {
+		r.decodeLine(&r.dec, nil, l.Bytes, l.Name, l.Num)
+	}
+	f.w.Write(r.out)
+	errw.Write(r.msgs)
+}
+
 // Eval runs the expression on the JSON value text raw, read at name:num,
 // writing results to out and messages to errw. It is the filter of a
 // stream made elsewhere (translated events); input and inputs find no

@@ -3,6 +3,7 @@ package filter
 import (
 	"bytes"
 	"io"
+	"sync/atomic"
 
 	"github.com/zevo/zevo/jsonl"
 )
@@ -37,6 +38,9 @@ type units struct {
 	stack []byte // the open containers, '{' or '['
 	prev  byte   // the last byte that is not white space, outside strings
 	bad   bool   // a string ran to the end of a line: no JSON value
+	// handed is the number of the last line next returned, read by
+	// pending on another goroutine.
+	handed atomic.Int64
 }
 
 // unit is one unit: its text, the line it starts on and how many lines
@@ -60,7 +64,21 @@ func newUnits(rd *jsonl.Reader, raw bool) *units {
 func (f *Filter) openUnits(r io.Reader, name string, idle func() error) *units {
 	lr := jsonl.NewReader(r, name, idleFor(r, idle))
 	lr.OnGrow(f.opt.LineGrows)
-	return newUnits(lr, f.opt.RawInput)
+	u := newUnits(lr, f.opt.RawInput)
+	f.reading.Store(u)
+	return u
+}
+
+// pending returns the line the input stopped inside (read, with no line
+// end yet), if every line before it was returned as a unit: not when it
+// would continue a value open on the lines before it. It is safe to call
+// while next runs on another goroutine.
+func (u *units) pending() (jsonl.Line, bool) {
+	l, ok := u.rd.Pending()
+	if !ok || int64(l.Num) != u.handed.Load()+1 {
+		return jsonl.Line{}, false
+	}
+	return l, true
 }
 
 func (u *units) line() (jsonl.Line, error) {
@@ -75,6 +93,14 @@ func (u *units) line() (jsonl.Line, error) {
 
 // next returns the next unit, io.EOF at the end, or a read error.
 func (u *units) next() (unit, error) {
+	un, err := u.read()
+	if err == nil {
+		u.handed.Store(int64(un.Num + un.Lines - 1))
+	}
+	return un, err
+}
+
+func (u *units) read() (unit, error) {
 	l, err := u.line()
 	if err != nil {
 		return unit{}, err

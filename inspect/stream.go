@@ -111,6 +111,7 @@ func (v *Validator) readAhead(r io.Reader, name string, free, full chan *checkBa
 		}
 		return nil
 	})
+	v.reader.Store(lr)
 	for {
 		l, err := lr.Next()
 		if err != nil {
@@ -128,5 +129,20 @@ func (v *Validator) readAhead(r io.Reader, name string, free, full chan *checkBa
 				return
 			}
 		}
+	}
+}
+
+// Pending checks the line Stream's input stopped inside (read, with no
+// line end yet) as Line would check it at the input's end, if every line
+// before it is applied: an interruption then reports what a file ending
+// there reports. Call it with Stream's lk held, before End; Stream's
+// later lines are not to be applied after it.
+func (v *Validator) Pending() {
+	lr := v.reader.Load()
+	if lr == nil {
+		return
+	}
+	if l, ok := lr.Pending(); ok && l.Num == v.report.Lines+1 {
+		v.Line(l)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -91,6 +92,8 @@ type Validator struct {
 	input inputRules
 
 	general bool // every line through the general schema validator (for tests of the fast path)
+
+	reader atomic.Pointer[jsonl.Reader] // Stream's, for Pending
 }
 
 // NewValidator returns a validator of the input named name that passes

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"sync"
 
 	"github.com/zevo/zevo/internal/termsafe"
 )
@@ -29,15 +30,23 @@ func (l Line) Where() string { return fmt.Sprintf("%s:%d", termsafe.String(l.Nam
 
 // Reader yields the lines of one input. It never caps a line's length: a
 // line longer than the buffer is assembled in a scratch slice that is reused.
+//
+// Pending may be called from another goroutine while Next waits for input
+// (an interruption reports the line the input stopped inside): mu is held
+// by Next except while it reads or calls idle, and before each read the
+// part of a line already read is moved out of the buffer into long, which
+// only Next changes, with mu held.
 type Reader struct {
+	mu      sync.Mutex
 	br      *bufio.Reader
-	src     *source // nil without idle
+	src     *source
 	name    string
 	num     int
 	long    []byte
 	idle    func() error
 	grown   func(capacity int)
 	started bool
+	waiting bool // Next is reading or in idle: long holds the line read so far
 	err     error
 }
 
@@ -55,29 +64,35 @@ func NewReader(r io.Reader, name string, idle func() error) *Reader {
 // newReaderSize lets tests use a tiny buffer, so that short inputs take the
 // long-line path.
 func newReaderSize(r io.Reader, name string, idle func() error, size int) *Reader {
-	if idle == nil {
-		return &Reader{br: bufio.NewReaderSize(r, size), name: name}
-	}
-	src := &source{r: r}
-	return &Reader{br: bufio.NewReaderSize(src, size), src: src, name: name, idle: idle}
+	lr := &Reader{name: name, idle: idle}
+	lr.src = &source{r: r, mu: &lr.mu}
+	lr.br = bufio.NewReaderSize(lr.src, size)
+	return lr
 }
 
 // source notes whether the last read had less than was asked for: the
-// input's end, for now, was reached.
+// input's end, for now, was reached. It lets go of mu while it reads.
 type source struct {
 	r     io.Reader
+	mu    *sync.Mutex
 	short bool
 }
 
 func (s *source) Read(p []byte) (int, error) {
+	s.mu.Unlock()
 	n, err := s.r.Read(p)
+	s.mu.Lock()
 	s.short = n < len(p)
 	return n, err
 }
 
 // Waits reports whether the next call to Next may wait for input. It is
 // known only of a live input, a reader with an idle hook; false otherwise.
-func (r *Reader) Waits() bool { return r.idle != nil && r.err == nil && r.waits() }
+func (r *Reader) Waits() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.idle != nil && r.err == nil && r.waits()
+}
 
 // waits reports whether the next read may wait: nothing is buffered, or
 // only part of a line after a read that reached the input's end (the rest
@@ -108,6 +123,8 @@ var bom = []byte{0xEF, 0xBB, 0xBF}
 // are removed. Blank lines are returned too (Bytes empty after trimming
 // spaces is the caller's to judge).
 func (r *Reader) Next() (Line, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	if r.err != nil {
 		return Line{}, r.err
 	}
@@ -115,18 +132,35 @@ func (r *Reader) Next() (Line, error) {
 	var chunk []byte
 	var err error
 	for {
-		if r.idle != nil && r.waits() {
-			if ierr := r.idle(); ierr != nil {
+		n := r.br.Buffered()
+		buf, _ := r.br.Peek(n)
+		if i := bytes.IndexByte(buf, '\n'); i >= 0 {
+			chunk = buf[:i+1]
+			r.br.Discard(i + 1)
+			break
+		}
+		// No line end buffered: what there is of the line is kept in
+		// long, outside the buffer the next read fills, where Pending
+		// finds it while the read waits.
+		wait := n == 0 || r.src.short
+		r.appendLong(buf)
+		r.br.Discard(n)
+		r.waiting = true
+		if r.idle != nil && wait {
+			r.mu.Unlock()
+			ierr := r.idle()
+			r.mu.Lock()
+			if ierr != nil {
+				r.waiting = false
 				r.err = ierr
 				return Line{}, ierr
 			}
 		}
-		chunk, err = r.br.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
-			r.appendLong(chunk)
-			continue
+		_, err = r.br.Peek(1) // one read
+		r.waiting = false
+		if err != nil {
+			break
 		}
-		break
 	}
 	line := chunk
 	if len(r.long) > 0 {
@@ -156,6 +190,37 @@ func (r *Reader) Next() (Line, error) {
 	}
 	r.num++
 	return Line{Name: r.name, Num: r.num, Bytes: line, NoNewline: noNL, CR: cr}, nil
+}
+
+// Pending returns a copy of the line being read: the bytes read after the
+// last line end, as the next line, without a line end (NoNewline); false
+// when there are none. It is what Next would return if the input ended
+// now, so that an interruption accounts for a line it stopped inside as a
+// file ending there would. It may be called from any goroutine, and ends
+// nothing: a later Next goes on reading.
+func (r *Reader) Pending() (Line, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var b []byte
+	if r.waiting {
+		b = r.long
+	} else if r.err == nil {
+		// Between calls of Next: the buffer holds the input not yet
+		// returned; it is a line being read only without a line end.
+		buf, _ := r.br.Peek(r.br.Buffered())
+		if bytes.IndexByte(buf, '\n') >= 0 {
+			return Line{}, false
+		}
+		b = buf
+	}
+	if len(b) == 0 {
+		return Line{}, false
+	}
+	b = bytes.Clone(b)
+	if !r.started {
+		b = bytes.TrimPrefix(b, bom)
+	}
+	return Line{Name: r.name, Num: r.num + 1, Bytes: b, NoNewline: true}, true
 }
 
 // hugeLine is the size from which the buffer of a long line grows by hand.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
 )
 
 func readAll(t *testing.T, r io.Reader) []Line {
@@ -219,5 +220,79 @@ func TestReaderOnGrow(t *testing.T) {
 		if caps[i] <= caps[i-1] {
 			t.Fatalf("capacities %v do not rise", caps)
 		}
+	}
+}
+
+// While Next waits inside a line (a producer stopped mid-line), another
+// goroutine gets that line as a file ending there would give it: its
+// number, its bytes, no line end. Long lines (a tiny buffer) too, and
+// between calls of Next.
+func TestReaderPendingWhileWaitingInsideALine(t *testing.T) {
+	for _, size := range []int{16, ReaderSize} {
+		t.Run(fmt.Sprint(size), func(t *testing.T) {
+			pr, pw := io.Pipe()
+			defer pw.Close()
+			lr := newReaderSize(pr, "in", nil, size)
+			if _, ok := lr.Pending(); ok {
+				t.Fatal("a pending line before any input")
+			}
+			lines := make(chan Line)
+			go func() {
+				for {
+					l, err := lr.Next()
+					if err != nil {
+						close(lines)
+						return
+					}
+					l.Bytes = bytes.Clone(l.Bytes)
+					lines <- l
+				}
+			}()
+			half := `{"type":"text","content":"a line the producer was stopped inside`
+			go io.WriteString(pw, "\xEF\xBB\xBF{\"a\":1}\n"+half)
+			if l := <-lines; l.Num != 1 || string(l.Bytes) != `{"a":1}` {
+				t.Fatalf("first line %+v", l)
+			}
+			deadline := time.Now().Add(5 * time.Second)
+			for {
+				l, ok := lr.Pending()
+				if ok && string(l.Bytes) == half {
+					if l.Num != 2 || !l.NoNewline || l.Name != "in" {
+						t.Errorf("pending %+v", l)
+					}
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("pending %q, %v; want %q", l.Bytes, ok, half)
+				}
+				time.Sleep(time.Millisecond)
+			}
+			// The line goes on: Pending took nothing.
+			io.WriteString(pw, "!\"}\n")
+			if l := <-lines; l.Num != 2 || string(l.Bytes) != half+`!"}` {
+				t.Fatalf("second line %+v", l)
+			}
+			if _, ok := lr.Pending(); ok {
+				t.Error("a pending line after a line end")
+			}
+			pw.Close()
+			if _, ok := <-lines; ok {
+				t.Error("a line after the end")
+			}
+		})
+	}
+}
+
+// Between calls of Next, buffered bytes holding a line end are lines not
+// yet returned, not a line being read; without one they are.
+func TestReaderPendingBetweenCalls(t *testing.T) {
+	lr := NewReader(strings.NewReader("a\nb\nc"), "f", nil)
+	lr.Next()
+	if l, ok := lr.Pending(); ok {
+		t.Errorf("pending %+v with whole lines buffered", l)
+	}
+	lr.Next()
+	if l, ok := lr.Pending(); !ok || string(l.Bytes) != "c" || l.Num != 3 {
+		t.Errorf("pending %+v, %v; want line 3 \"c\"", l, ok)
 	}
 }

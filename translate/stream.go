@@ -102,6 +102,7 @@ func (t *Translator) Stream(r io.Reader, name string, lk sync.Locker, flush func
 	for _, b := range t.batches {
 		free <- b
 	}
+	t.streamLines = 0
 	go t.readAhead(r, name, free, full, done)
 	stopped := true
 	defer func() {
@@ -155,6 +156,7 @@ func (t *Translator) applyBatch(b *batch, lk sync.Locker, diag func(*Diagnostic)
 			p.later = false
 			t.pre.prepare(p.line, p)
 		}
+		t.streamLines++
 		err := t.apply(p)
 		if err == nil {
 			continue
@@ -214,6 +216,7 @@ func (t *Translator) readAhead(r io.Reader, name string, free, full chan *batch,
 		}
 		return nil
 	})
+	t.reader.Store(lr)
 	for {
 		l, err := lr.Next()
 		if err != nil {
@@ -260,4 +263,28 @@ func (t *Translator) readAhead(r io.Reader, name string, free, full chan *batch,
 			}
 		}
 	}
+}
+
+// Pending translates the line Stream's input stopped inside (read, with
+// no line end yet) as Line would at the input's end, if every line before
+// it is translated, and passes its diagnostic to diag: an interruption
+// reports what a file ending there reports. Call it with Stream's lk
+// held, before Interrupt; Stream's later lines are not to be applied
+// after it.
+func (t *Translator) Pending(diag func(*Diagnostic) error) error {
+	lr := t.reader.Load()
+	if lr == nil {
+		return nil
+	}
+	l, ok := lr.Pending()
+	if !ok || l.Num != t.streamLines+1 {
+		return nil
+	}
+	t.streamLines++
+	err := t.Line(l)
+	var d *Diagnostic
+	if errors.As(err, &d) {
+		return diag(d)
+	}
+	return err
 }

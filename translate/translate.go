@@ -12,6 +12,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/zevo/zevo/jsonl"
@@ -115,6 +116,10 @@ type Translator struct {
 	// event types (ruleOf).
 	layoutRules [2][]layoutRule
 	ep          eventPath // the lines of the other dialects: events.go
+
+	// Stream's reader, and the lines of its input translated: for Pending.
+	reader      atomic.Pointer[jsonl.Reader]
+	streamLines int
 }
 
 // New returns a Translator that passes each output event, without line end,

@@ -114,13 +114,13 @@ func (t *Twice) Keep(guard sync.Locker) error {
 	}
 }
 
-// Stop ends the input where Keep has got to: Open reads the whole lines
-// kept so far (a line being written when zevo was interrupted is left
-// out, as a reader of the live input would not have had it yet). It is
-// called with Keep's guard held.
+// Stop ends the input where Keep has got to: Open reads all that was
+// kept, a line being written when zevo was interrupted too, so that it
+// is reported as a file ending there reports it, not lost. It is called
+// with Keep's guard held.
 func (t *Twice) Stop() {
 	if !t.done {
-		t.done, t.limit = true, t.whole
+		t.done, t.limit = true, t.written
 	}
 }
 
