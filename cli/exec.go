@@ -116,7 +116,7 @@ func (x *execRun) see(ev []byte) {
 
 func runExec(c *ucli.Context, e *env) error {
 	if !c.IsSet("to") {
-		return usageErr("exec needs --to zero, zero@1 or evosci")
+		return usageErr("exec needs --to %s", translate.TargetNames())
 	}
 	opt, err := translateOptions(c, e)
 	if err != nil {

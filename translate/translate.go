@@ -56,7 +56,7 @@ func ParseUnmapped(s string) (Unmapped, error) {
 
 // Options configure a Translator.
 type Options struct {
-	To        Format // Zero, Zero1 or EvoSci
+	To        Format // Zero, Zero1, EvoSci or one of ParseTarget's event targets (claude)
 	From      Format // Auto detects each line
 	RunID     string // run id of synthesized runs; later runs get .2, .3, …
 	SessionID string
@@ -258,6 +258,9 @@ func (t *Translator) End(name string) error {
 		}
 	}
 	// A run whose end was a bad line is still open here.
+	if eventOnly(t.opt.To) {
+		return nil
+	}
 	if t.opt.To == EvoSci {
 		return t.endEvoRun(msgEOF)
 	}
