@@ -79,7 +79,10 @@ type outBlock struct {
 }
 
 // callID pairs a source tool call id with the id written for it.
-type callID struct{ src, name, out string }
+type callID struct {
+	src, name, out string
+	args           []byte
+}
 
 type denial struct{ tool, id string }
 
@@ -184,7 +187,7 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 		if len(e.calls) >= maxCalls {
 			e.calls = e.calls[1:]
 		}
-		c := callID{src: ev.Tool.ID, name: ev.Tool.Name, out: id}
+		c := callID{src: ev.Tool.ID, name: ev.Tool.Name, out: id, args: ev.Tool.Args}
 		e.calls = append(e.calls, c)
 		if len(e.written) < maxCalls {
 			e.written = append(e.written, c)
@@ -318,24 +321,25 @@ func (e *Encoder) parent(sub string) []byte {
 	if sub == "" {
 		return []byte("null")
 	}
-	return jsonl.AppendString(nil, e.callOut(sub, ""), jsonl.GoStyle)
+	return jsonl.AppendString(nil, e.callOut(sub, "").out, jsonl.GoStyle)
 }
 
-// callOut is the id written for the call src (the last of that id), else
-// for the last call of tool, else src itself: a permission names its
-// call by an id of its own in some dialects (EvoScientist's interrupt).
-func (e *Encoder) callOut(src, tool string) string {
+// callOut is the call src as written (the last of that id), else the
+// last call of tool, else one of id src and no arguments: a permission
+// names its call by an id of its own in some dialects (EvoScientist's
+// interrupt).
+func (e *Encoder) callOut(src, tool string) callID {
 	for i := len(e.written) - 1; i >= 0; i-- {
 		if c := e.written[i]; c.src == src && src != "" {
-			return c.out
+			return c
 		}
 	}
 	for i := len(e.written) - 1; i >= 0; i-- {
 		if c := e.written[i]; c.name == tool && tool != "" {
-			return c.out
+			return c
 		}
 	}
-	return src
+	return callID{src: src, name: tool, out: src}
 }
 
 // flush writes the assistant message gathered, one line with all its
@@ -583,8 +587,9 @@ func (e *Encoder) end(s event.Status, msg string) error {
 	for i, p := range e.denied {
 		var o jsonl.Object
 		o.Str("tool_name", p.tool)
-		o.Str("tool_use_id", e.callOut(p.id, p.tool))
-		o.Raw("tool_input", []byte("{}"))
+		c := e.callOut(p.id, p.tool)
+		o.Str("tool_use_id", c.out)
+		o.Raw("tool_input", argsObject(c.args))
 		if i > 0 {
 			d = append(d, ',')
 		}
