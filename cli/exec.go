@@ -15,6 +15,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	ucli "github.com/urfave/cli/v2"
+	"github.com/zevo/zevo/dialects/claude"
 	"github.com/zevo/zevo/internal/input"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
@@ -94,6 +95,19 @@ func (x *execRun) see(ev []byte) {
 			x.outcome = ExitOK
 		case "error":
 			x.outcome = ExitDiagnostics // EvoScientist's CLI exits 1 after an error event
+		}
+		return
+	}
+	if x.opt.To.Name == claude.Name {
+		switch typ {
+		case "system":
+			x.open = x.open || gjson.GetBytes(ev, "subtype").Str == "init"
+		case "result":
+			// Claude Code exits 1 after an error result.
+			x.open, x.outcome = false, ExitOK
+			if gjson.GetBytes(ev, "is_error").Bool() {
+				x.outcome = ExitDiagnostics
+			}
 		}
 		return
 	}
