@@ -43,25 +43,26 @@ type Encoder struct {
 	sessCost map[string]float64 // the cost written so far, by session
 
 	// the run being written
-	open     bool
-	seed     string
-	n        int // ids derived in the run
-	session  string
-	msg      outMessage // the assistant message being gathered
-	turns    int        // assistant messages written
-	model    string
-	calls    []callID // tool uses written without a result, oldest first
-	written  []callID // every tool use written in the run
-	usage    event.Tokens
-	hasUsage bool
-	final    *string
-	lastText string // the last text block of the run: its answer when it states none
-	errs     []string
-	asks     []event.Permission // permission requests not answered
-	denied   []denial
-	first    time.Time // the run's first and last stated times
-	last     time.Time
-	duration int64 // the source's own duration of the run, -1 when it has none
+	open      bool
+	seed      string
+	n         int // ids derived in the run
+	session   string
+	msg       outMessage // the assistant message being gathered
+	turns     int        // assistant messages written
+	model     string
+	calls     []callID // tool uses written without a result, oldest first
+	written   []callID // every tool use written in the run
+	usage     event.Tokens
+	hasUsage  bool
+	final     *string
+	lastText  string // the last text block of the run: its answer when it states none
+	errs      []string
+	asks      []event.Permission // permission requests not answered
+	denied    []denial
+	first     time.Time // the run's first and last stated times
+	last      time.Time
+	duration  int64 // the source's own duration of the run, -1 when it has none
+	timedLine int   // the source line times last read
 }
 
 // outMessage is an assistant message gathered block by block.
@@ -161,7 +162,11 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 		// Claude Code writes nothing of a run outside it.
 		return false, e.keep(ev)
 	}
-	e.times(ev.Raw)
+	if ev.Line != e.timedLine || ev.Line == 0 {
+		// once a line: a line's events share it
+		e.timedLine = ev.Line
+		e.times(ev.Raw)
+	}
 	switch ev.Kind {
 	case event.RunStart:
 		return true, nil // written by start

@@ -286,3 +286,29 @@ func TestEncodeRedacts(t *testing.T) {
 		}
 	}
 }
+
+// duration_ms is the source's own, else the span of the times its lines
+// state, else absent (never an invented 0).
+func TestEncodeDuration(t *testing.T) {
+	at := func(k event.Kind, line int, raw string) event.Event {
+		return event.Event{Kind: k, Line: line, Raw: []byte(raw), Status: event.StatusSuccess}
+	}
+	for _, c := range []struct {
+		name string
+		evs  []event.Event
+		want string
+	}{
+		{"none", []event.Event{at(event.RunStart, 1, `{}`), at(event.RunEnd, 2, `{}`)}, ""},
+		{"timestamps", []event.Event{at(event.RunStart, 1, `{"timestamp":"2026-06-03T10:00:00Z"}`),
+			at(event.RunEnd, 2, `{"timestamp":"2026-06-03T10:00:01.5Z"}`)}, "1500"},
+		{"timestamp_ms", []event.Event{at(event.RunStart, 1, `{"timestamp_ms":1000}`),
+			at(event.RunEnd, 2, `{"timestamp_ms":1250}`)}, "250"},
+		{"its own", []event.Event{at(event.RunStart, 1, `{"timestamp_ms":1000}`),
+			at(event.RunEnd, 2, `{"timestamp_ms":1250,"duration_ms":7}`)}, "7"},
+	} {
+		r := ofType(encode(t, EncodeOptions{}, c.evs...), "result")[0]
+		if got := r.Get("duration_ms").Raw; got != c.want {
+			t.Errorf("%s: duration_ms %q, want %q", c.name, got, c.want)
+		}
+	}
+}
