@@ -240,3 +240,32 @@ func TestTranslateToClaudeCutRunEndsWithErrorResult(t *testing.T) {
 		}
 	}
 }
+
+// The golden inputs and the hostile samples (wrong types, results of no
+// call, calls without a name, bad lines) translate to Claude Code's
+// stream-json that validates: what it cannot hold is dropped, not
+// written broken.
+func TestTranslateToClaudeOddInputsValidate(t *testing.T) {
+	to := claudeTarget(t)
+	var files []string
+	for _, g := range []string{"../testdata/golden/*/*.jsonl", "../testdata/hostile/*.jsonl"} {
+		m, _ := filepath.Glob(g)
+		files = append(files, m...)
+	}
+	if len(files) < 30 {
+		t.Fatalf("only %d inputs", len(files))
+	}
+	for _, f := range files {
+		key := strings.TrimPrefix(f, "../testdata/") + "->claude"
+		out := translateFile(t, f, to)
+		if len(out) == 0 {
+			continue // an input without any event (blank, empty)
+		}
+		if diags := validClaude(t, key, out); diags != "" {
+			t.Errorf("%s: not valid claude:\n%s\n%s", key, diags, out)
+		}
+		if dup := claudeIDsDistinct(out); len(dup) > 0 {
+			t.Errorf("%s: ids written twice: %q", key, dup)
+		}
+	}
+}

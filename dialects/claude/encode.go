@@ -185,6 +185,10 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 		}
 		return true, nil
 	case event.ToolCall:
+		if ev.Tool.Name == "" {
+			// A tool_use names its tool; nor can its result be written.
+			return false, nil
+		}
 		if err := e.switchTo(ev.Sub); err != nil {
 			return false, err
 		}
@@ -205,10 +209,15 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 		// Written now, so that a reader sees the tool use while it runs.
 		return true, e.flush()
 	case event.ToolResult:
+		id, ok := e.answers(ev.Tool)
+		if !ok {
+			// A tool_result answers a tool_use of its run, or is none.
+			return false, nil
+		}
 		if err := e.flush(); err != nil {
 			return false, err
 		}
-		return true, e.result(ev)
+		return true, e.result(ev, id)
 	case event.PermissionRequest:
 		if ev.Permission == nil {
 			return false, e.keep(ev)
@@ -419,11 +428,10 @@ func argsObject(a []byte) []byte {
 	return []byte(`{"arguments":` + string(a) + `}`)
 }
 
-// result writes a tool result as a user message with one tool_result
-// block, for the earliest call of its id without a result (else of its
-// tool, else the earliest).
-func (e *Encoder) result(ev *event.Event) error {
-	t := ev.Tool
+// answers finds the call a result answers: the earliest call of its id
+// without a result (without an id: of its tool, or the earliest), and
+// takes it; false when there is none.
+func (e *Encoder) answers(t *event.Tool) (string, bool) {
 	at := -1
 	for i, c := range e.calls {
 		if t.ID != "" && c.src == t.ID {
@@ -436,13 +444,18 @@ func (e *Encoder) result(ev *event.Event) error {
 			at = i
 		}
 	}
-	var id string
-	if at >= 0 {
-		id = e.calls[at].out
-		e.calls = append(e.calls[:at], e.calls[at+1:]...)
-	} else {
-		id = e.newID("toolu_", "tool_use", 24) // a result of a call the input lacks
+	if at < 0 {
+		return "", false
 	}
+	id := e.calls[at].out
+	e.calls = append(e.calls[:at], e.calls[at+1:]...)
+	return id, true
+}
+
+// result writes a tool result as a user message with one tool_result
+// block answering the tool use id.
+func (e *Encoder) result(ev *event.Event, id string) error {
+	t := ev.Tool
 	var blk jsonl.Object
 	blk.Str("type", "tool_result")
 	blk.Str("tool_use_id", id)

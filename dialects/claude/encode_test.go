@@ -103,9 +103,9 @@ func TestEncodeCostOnlyWhenStated(t *testing.T) {
 	}
 }
 
-// A tool result whose call the input lacks still gets a tool_use id of
-// the right shape; a failed one is is_error; each message id is written
-// once, each tool use id once, and results name their calls.
+// A failed result is is_error; each message id is written once, each
+// tool use id once (a call id the input repeats included), and results
+// name their calls.
 func TestEncodeToolIDs(t *testing.T) {
 	lines := encode(t, EncodeOptions{},
 		event.Event{Kind: event.RunStart, Session: "s1", Model: "m"},
@@ -115,7 +115,6 @@ func TestEncodeToolIDs(t *testing.T) {
 		call("c1", "read", `"not an object"`), // the same id again
 		result("c1", false, "A"),
 		result("c1", true, "no such file"),
-		result("", true, "orphan"),
 		event.Event{Kind: event.Final, Text: "done"},
 		end(event.StatusSuccess),
 	)
@@ -148,7 +147,7 @@ func TestEncodeToolIDs(t *testing.T) {
 		uses = append(uses, use)
 	}
 	us := ofType(lines, "user")
-	if len(us) != 3 {
+	if len(us) != 2 {
 		t.Fatalf("%d user lines", len(us))
 	}
 	for i, want := range []string{uses[0], uses[1]} {
@@ -156,10 +155,7 @@ func TestEncodeToolIDs(t *testing.T) {
 			t.Errorf("result %d names %q, want %q", i+1, got, want)
 		}
 	}
-	if id := us[2].Get("message.content.0.tool_use_id").Str; !strings.HasPrefix(id, "toolu_") || ids[id] {
-		t.Errorf("an orphan result's id %q", id)
-	}
-	for i, want := range []bool{false, true, true} {
+	for i, want := range []bool{false, true} {
 		if got := us[i].Get("message.content.0.is_error").Bool(); got != want {
 			t.Errorf("result %d is_error %v", i+1, got)
 		}
@@ -310,5 +306,40 @@ func TestEncodeDuration(t *testing.T) {
 		if got := r.Get("duration_ms").Raw; got != c.want {
 			t.Errorf("%s: duration_ms %q, want %q", c.name, got, c.want)
 		}
+	}
+}
+
+// What a Claude reader cannot hold is reported unmapped and not written:
+// a call without a tool's name (tool_use names one) and a result that
+// answers no call of its run (a tool_result answers a tool_use).
+func TestEncodeDropsWhatClaudeCannotHold(t *testing.T) {
+	var lines []string
+	enc := NewEncoder(EncodeOptions{NewSeed: func() string { return "s" }}, func(b []byte) error {
+		lines = append(lines, gjson.GetBytes(b, "type").Str)
+		return nil
+	})
+	var runs event.Runs
+	for _, c := range []struct {
+		ev     event.Event
+		mapped bool
+	}{
+		{event.Event{Kind: event.RunStart}, true},
+		{result("c0", false, "before any call"), false},
+		{call("c1", "", "{}"), false},
+		{result("c1", false, "of the nameless call"), false},
+		{result("", true, "no call at all"), false},
+		{call("c2", "read", "{}"), true},
+		{result("c2", false, "ok"), true},
+		{end(event.StatusSuccess), true},
+	} {
+		ev := c.ev
+		ev.Dialect = "evosci"
+		mapped, err := enc.Encode(&ev, runs.Place(&ev))
+		if err != nil || mapped != c.mapped {
+			t.Errorf("%s %+v: mapped %v, %v; want %v", ev.Kind, ev.Tool, mapped, err, c.mapped)
+		}
+	}
+	if got := strings.Join(lines, " "); got != "system assistant user result" {
+		t.Errorf("lines %q", got)
 	}
 }
