@@ -86,12 +86,58 @@ func claudeIDsDistinct(out []byte) []string {
 	return dup
 }
 
+// sdkRefuses reports what of a line the Claude Agent SDK's message
+// parser (the Python SDK's parse_message) requires and does not find: the
+// fields it reads without a default, per type.
+func sdkRefuses(l gjson.Result) []string {
+	var miss []string
+	need := func(r gjson.Result, paths ...string) {
+		for _, p := range paths {
+			if !r.Get(p).Exists() {
+				miss = append(miss, p)
+			}
+		}
+	}
+	blocks := func(content gjson.Result) {
+		content.ForEach(func(_, b gjson.Result) bool {
+			switch b.Get("type").Str {
+			case "text":
+				need(b, "text")
+			case "thinking":
+				need(b, "thinking", "signature")
+			case "tool_use":
+				need(b, "id", "name", "input")
+			case "tool_result":
+				need(b, "tool_use_id")
+			}
+			return true
+		})
+	}
+	switch l.Get("type").Str {
+	case "system":
+		need(l, "subtype")
+	case "assistant":
+		need(l, "message.content", "message.model")
+		if !l.Get("message.content").IsArray() {
+			miss = append(miss, "message.content as a list")
+		}
+		blocks(l.Get("message.content"))
+	case "user":
+		need(l, "message.content")
+		blocks(l.Get("message.content"))
+	case "result":
+		need(l, "subtype", "duration_ms", "duration_api_ms", "is_error", "num_turns", "session_id")
+	}
+	return miss
+}
+
 // Every stream zevo has, of every dialect, translated to Claude Code's
 // stream-json: every line is what Claude's schema admits and validate
 // finds no fault in its runs; each message, tool use and line has an id
 // of its own; and Claude's decoder reads back what the source said: its
 // runs, how each ended, its final answer, its tools in order and which
-// failed, its tokens and the producer's own cost.
+// failed, its tokens and the producer's own cost. The Claude Agent SDK's
+// parser finds every field it requires.
 func TestTranslateToClaudeKeepsFacts(t *testing.T) {
 	to := claudeTarget(t)
 	for _, f := range toClaudeInputs(t) {
@@ -111,6 +157,11 @@ func TestTranslateToClaudeKeepsFacts(t *testing.T) {
 		}
 		if dup := claudeIDsDistinct(out); len(dup) > 0 {
 			t.Errorf("%s: ids written twice: %q", key, dup)
+		}
+		for i, l := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
+			if miss := sdkRefuses(gjson.Parse(l)); len(miss) > 0 {
+				t.Errorf("%s:%d: the SDK's parser needs %q:\n%s", key, i+1, miss, l)
+			}
 		}
 		got := factsOf(t, key, out)
 		compareClaudeFacts(t, key, want, got)

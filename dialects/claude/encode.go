@@ -43,26 +43,27 @@ type Encoder struct {
 	sessCost map[string]float64 // the cost written so far, by session
 
 	// the run being written
-	open      bool
-	seed      string
-	n         int // ids derived in the run
-	session   string
-	msg       outMessage // the assistant message being gathered
-	turns     int        // assistant messages written
-	model     string
-	calls     []callID // tool uses written without a result, oldest first
-	written   []callID // every tool use written in the run
-	usage     event.Tokens
-	hasUsage  bool
-	final     *string
-	lastText  string // the last text block of the run: its answer when it states none
-	errs      []string
-	asks      []event.Permission // permission requests not answered
-	denied    []denial
-	first     time.Time // the run's first and last stated times
-	last      time.Time
-	duration  int64 // the source's own duration of the run, -1 when it has none
-	timedLine int   // the source line times last read
+	open        bool
+	seed        string
+	n           int // ids derived in the run
+	session     string
+	msg         outMessage // the assistant message being gathered
+	turns       int        // assistant messages written
+	model       string
+	calls       []callID // tool uses written without a result, oldest first
+	written     []callID // every tool use written in the run
+	usage       event.Tokens
+	hasUsage    bool
+	final       *string
+	lastText    string // the last text block of the run: its answer when it states none
+	errs        []string
+	asks        []event.Permission // permission requests not answered
+	denied      []denial
+	first       time.Time // the run's first and last stated times
+	last        time.Time
+	duration    int64 // the source's own duration of the run, -1 when it has none
+	durationAPI int64 // the source's own time in the model's API
+	timedLine   int   // the source line times last read
 }
 
 // outMessage is an assistant message gathered block by block.
@@ -258,6 +259,9 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 		}
 		if d := gjson.GetBytes(ev.Raw, "duration_ms"); d.Type == gjson.Number && d.Num >= 0 {
 			e.duration = int64(d.Num)
+		}
+		if d := gjson.GetBytes(ev.Raw, "duration_api_ms"); d.Type == gjson.Number && d.Num >= 0 {
+			e.durationAPI = int64(d.Num)
 		}
 		return true, e.end(ev.Status, "")
 	}
@@ -551,9 +555,10 @@ func (e *Encoder) end(s event.Status, msg string) error {
 	failed := sub != "success"
 	e.head("result", sub)
 	e.obj.Bool("is_error", failed)
-	if d := e.durationMS(); d >= 0 {
-		e.obj.Int("duration_ms", d)
-	}
+	// The SDK's parser requires both durations: 0 when the source
+	// states none.
+	e.obj.Int("duration_ms", max(e.durationMS(), 0))
+	e.obj.Int("duration_api_ms", e.durationAPI)
 	e.obj.Int("num_turns", int64(e.turns))
 	if !failed {
 		answer := e.lastText

@@ -284,7 +284,8 @@ func TestEncodeRedacts(t *testing.T) {
 }
 
 // duration_ms is the source's own, else the span of the times its lines
-// state, else absent (never an invented 0).
+// state, else 0 (the Claude Agent SDK's parser requires it, as it does
+// duration_api_ms: the source's own, else 0).
 func TestEncodeDuration(t *testing.T) {
 	at := func(k event.Kind, line int, raw string) event.Event {
 		return event.Event{Kind: k, Line: line, Raw: []byte(raw), Status: event.StatusSuccess}
@@ -294,17 +295,24 @@ func TestEncodeDuration(t *testing.T) {
 		evs  []event.Event
 		want string
 	}{
-		{"none", []event.Event{at(event.RunStart, 1, `{}`), at(event.RunEnd, 2, `{}`)}, ""},
+		{"none", []event.Event{at(event.RunStart, 1, `{}`), at(event.RunEnd, 2, `{}`)}, "0"},
 		{"timestamps", []event.Event{at(event.RunStart, 1, `{"timestamp":"2026-06-03T10:00:00Z"}`),
 			at(event.RunEnd, 2, `{"timestamp":"2026-06-03T10:00:01.5Z"}`)}, "1500"},
 		{"timestamp_ms", []event.Event{at(event.RunStart, 1, `{"timestamp_ms":1000}`),
 			at(event.RunEnd, 2, `{"timestamp_ms":1250}`)}, "250"},
 		{"its own", []event.Event{at(event.RunStart, 1, `{"timestamp_ms":1000}`),
-			at(event.RunEnd, 2, `{"timestamp_ms":1250,"duration_ms":7}`)}, "7"},
+			at(event.RunEnd, 2, `{"timestamp_ms":1250,"duration_ms":7,"duration_api_ms":5}`)}, "7"},
 	} {
 		r := ofType(encode(t, EncodeOptions{}, c.evs...), "result")[0]
 		if got := r.Get("duration_ms").Raw; got != c.want {
 			t.Errorf("%s: duration_ms %q, want %q", c.name, got, c.want)
+		}
+		api := "0"
+		if c.name == "its own" {
+			api = "5"
+		}
+		if got := r.Get("duration_api_ms").Raw; got != api {
+			t.Errorf("%s: duration_api_ms %q, want %q", c.name, got, api)
 		}
 	}
 }
