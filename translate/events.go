@@ -13,7 +13,9 @@ import (
 // package protocol (every dialect of the registry but Zero's and
 // EvoScientist's, which keep the path of the rest of this package) are
 // read through the dialects' decoders (dialects.NewInput, with the run
-// rules of package event) and written by the target's encoder.
+// rules of package event) and written by the target's encoder. For a
+// target that only this path writes (eventOnly: Claude Code's), every
+// line goes it, Zero's and EvoScientist's included.
 //
 // Mixed inputs: a line of the event path after lines of the other closes
 // the run they left open, cut (CutOtherProtocol), as does a line of the

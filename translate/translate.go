@@ -1,7 +1,8 @@
 // Package translate converts EvoScientist and Zero stream-json into each
 // other, one line at a time, with the run framing, id correlation and
 // redaction the target's clients expect. The lines of the other agents'
-// dialects go through the event model instead (events.go).
+// dialects go through the event model instead (events.go), as does every
+// line for a target only the event model writes (Claude Code's).
 package translate
 
 import (
