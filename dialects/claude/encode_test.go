@@ -351,3 +351,42 @@ func TestEncodeDropsWhatClaudeCannotHold(t *testing.T) {
 		t.Errorf("lines %q", got)
 	}
 }
+
+// A translation stopped by a signal ends its open run as Claude Code
+// ends a run its user stopped: an error result, aborted, with what was
+// said before it; with no run open, nothing is written.
+func TestEncodeInterrupt(t *testing.T) {
+	var lines []gjson.Result
+	enc := NewEncoder(EncodeOptions{NewSeed: func() string { return "s" }}, func(b []byte) error {
+		lines = append(lines, gjson.ParseBytes(append([]byte(nil), b...)))
+		return nil
+	})
+	if err := enc.Interrupt(); err != nil || len(lines) != 0 {
+		t.Fatalf("no run: %v, %d lines", err, len(lines))
+	}
+	var runs event.Runs
+	for _, ev := range []event.Event{{Kind: event.RunStart}, {Kind: event.Text, Text: "half"}} {
+		ev.Dialect = "zero"
+		if _, err := enc.Encode(&ev, runs.Place(&ev)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := enc.Interrupt(); err != nil {
+		t.Fatal(err)
+	}
+	if err := enc.Interrupt(); err != nil {
+		t.Fatal(err)
+	}
+	var types []string
+	for _, l := range lines {
+		types = append(types, l.Get("type").Str)
+	}
+	if got := strings.Join(types, " "); got != "system assistant result" {
+		t.Fatalf("lines %q", got)
+	}
+	r := lines[2]
+	if r.Get("subtype").Str != "error_during_execution" || !r.Get("is_error").Bool() ||
+		r.Get("terminal_reason").Str != "aborted_streaming" || r.Get("errors").Raw != `["run cancelled by signal"]` {
+		t.Errorf("result %s", r.Raw)
+	}
+}
