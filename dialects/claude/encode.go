@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"strconv"
@@ -499,8 +500,8 @@ func (e *Encoder) deny(tool, src string) {
 // (timestamp, timestamp_ms; RFC 3339, or milliseconds or seconds since
 // the epoch), for the result's duration_ms.
 func (e *Encoder) times(raw []byte) {
-	if len(raw) == 0 {
-		return
+	if !bytes.Contains(raw, []byte(`"timestamp`)) {
+		return // most lines: no time to parse
 	}
 	var at time.Time
 	if v := gjson.GetBytes(raw, "timestamp_ms"); v.Type == gjson.Number {
