@@ -15,6 +15,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	ucli "github.com/urfave/cli/v2"
+	"github.com/zevo/zevo/dialects/claude"
 	"github.com/zevo/zevo/internal/input"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
@@ -97,6 +98,19 @@ func (x *execRun) see(ev []byte) {
 		}
 		return
 	}
+	if x.opt.To.Name == claude.Name {
+		switch typ {
+		case "system":
+			x.open = x.open || gjson.GetBytes(ev, "subtype").Str == "init"
+		case "result":
+			// Claude Code exits 1 after an error result.
+			x.open, x.outcome = false, ExitOK
+			if gjson.GetBytes(ev, "is_error").Bool() {
+				x.outcome = ExitDiagnostics
+			}
+		}
+		return
+	}
 	switch typ {
 	case "run_start":
 		x.open = true
@@ -116,7 +130,7 @@ func (x *execRun) see(ev []byte) {
 
 func runExec(c *ucli.Context, e *env) error {
 	if !c.IsSet("to") {
-		return usageErr("exec needs --to zero, zero@1 or evosci")
+		return usageErr("exec needs --to %s", translate.TargetNames())
 	}
 	opt, err := translateOptions(c, e)
 	if err != nil {

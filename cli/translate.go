@@ -22,11 +22,13 @@ import (
 func translateCommand(e *env) *ucli.Command {
 	return &ucli.Command{
 		Name:      "translate",
-		Usage:     "translate EvoScientist stream-json into Zero stream-json, or back",
+		Usage:     "translate agents' stream-json into Zero's, EvoScientist's or Claude Code's",
 		ArgsUsage: "[FILE...]",
 		Description: `Reads each FILE in turn (standard input when none is given, or for "-"),
 detects each line's protocol, and writes the stream in the protocol of --to,
-one output event as soon as its input line is read.
+one output event as soon as its input line is read. --to claude writes
+Claude Code's stream-json (--output-format stream-json --verbose) from any
+agent's stream (docs/dialects.md, "Writing Claude Code's stream-json").
 
 The Zero runs zevo opens get ids in Zero's format, run_<14 digits>_<6 hex>.
 Translating FILEs, they are derived from the files' content (their size and
@@ -39,6 +41,7 @@ Examples:
    EvoSci -p "fix the tests" --output-format stream-json | zevo translate --to zero --cwd "$PWD"
    zero exec --output-format stream-json "review" | zevo translate --to evosci
    zevo translate --to zero@1 old-client-input.jsonl
+   zevo translate --to claude testdata/translate/basic.zero.jsonl
    zevo translate --to zero --unmapped keep --mapping my-fork.json run.jsonl
    zevo translate --to zero --follow agent.log        (like tail -f)
    zevo translate --to zero run.evosci.jsonl.gz       (gzip and zstd are read as they are)`,
@@ -50,14 +53,14 @@ Examples:
 // translateFlags are translate's flags; hidden ones serve "zevo --to …".
 func translateFlags(hidden bool) []ucli.Flag {
 	return append([]ucli.Flag{
-		&ucli.StringFlag{Name: "to", Hidden: hidden, Usage: "target protocol `FORMAT`: zero, zero@1 or evosci"},
+		&ucli.StringFlag{Name: "to", Hidden: hidden, Usage: "target protocol `FORMAT`: " + translate.TargetNames()},
 		&ucli.StringFlag{Name: "from", Hidden: hidden, Value: "auto", Usage: "source protocol `FORMAT`: auto (per line), zero or evosci"},
-		&ucli.StringFlag{Name: "run-id", Hidden: hidden, Usage: "use `ID` as the runId of the Zero runs zevo opens (later runs get .2, .3, …; default: derived from the FILEs, or from the time on standard input)"},
-		&ucli.StringFlag{Name: "session-id", Hidden: hidden, Usage: "use `ID` as the sessionId of the run_start events zevo writes"},
-		&ucli.StringFlag{Name: "cwd", Hidden: hidden, Usage: "use `DIR` as the cwd of the run_start events zevo writes (default: the working directory)"},
+		&ucli.StringFlag{Name: "run-id", Hidden: hidden, Usage: "use `ID` as the runId of the Zero runs zevo opens, and to derive Claude Code's ids from (later runs get .2, .3, …; default: derived from the FILEs, or from the time on standard input)"},
+		&ucli.StringFlag{Name: "session-id", Hidden: hidden, Usage: "use `ID` as the sessionId of the run_start events zevo writes (Claude Code: the session_id of every line)"},
+		&ucli.StringFlag{Name: "cwd", Hidden: hidden, Usage: "use `DIR` as the cwd of the run_start (Claude Code: system/init) events zevo writes, where the input has none (default: the working directory)"},
 		&ucli.StringFlag{Name: "model", Hidden: hidden, Usage: "use `NAME` as model and apiModel of the run_start events zevo writes"},
 		&ucli.StringFlag{Name: "unmapped", Hidden: hidden, Value: "drop", Usage: "events with no counterpart get `POLICY`: drop (counted on stderr), keep (type prefixed) or error"},
-		&ucli.BoolFlag{Name: "no-redact", Hidden: hidden, Usage: "do not apply Zero's redaction to Zero output"},
+		&ucli.BoolFlag{Name: "no-redact", Hidden: hidden, Usage: "do not apply Zero's redaction to Zero or Claude Code output"},
 		&ucli.BoolFlag{Name: "redact", Hidden: hidden, Usage: "apply Zero's redaction to EvoScientist output too"},
 		&ucli.BoolFlag{Name: "redact-extra", Hidden: hidden, Usage: "redact any output with Zero's rules plus GitHub tokens, AWS access keys, PEM private keys, JWTs, Slack tokens and Google API keys"},
 		&ucli.StringSliceFlag{Name: "mapping", Hidden: hidden, Usage: "load a mapping table `FILE` that adds or overrides rules (repeatable)"},
@@ -70,7 +73,7 @@ func translateFlags(hidden bool) []ucli.Flag {
 func translateOptions(c *ucli.Context, e *env) (translate.Options, error) {
 	var opt translate.Options
 	if !c.IsSet("to") {
-		return opt, usageErr("translate needs --to zero, zero@1 or evosci")
+		return opt, usageErr("translate needs --to %s", translate.TargetNames())
 	}
 	to, err := translate.ParseTarget(c.String("to"))
 	if err != nil {
@@ -84,7 +87,8 @@ func translateOptions(c *ucli.Context, e *env) (translate.Options, error) {
 	if err != nil {
 		return opt, usageErr("--unmapped: %v", err)
 	}
-	// Zero output is redacted by default, as Zero redacts its own;
+	// Zero output is redacted by default, as Zero redacts its own, and
+	// Claude Code output (it is another agent's stream, for any reader);
 	// EvoScientist output is the stream as EvoScientist writes it.
 	rd, err := redactorOf(c, e, to != translate.EvoSci)
 	if err != nil {

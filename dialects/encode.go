@@ -1,6 +1,7 @@
 package dialects
 
 import (
+	"github.com/zevo/zevo/dialects/claude"
 	"github.com/zevo/zevo/dialects/evosci"
 	"github.com/zevo/zevo/dialects/zero"
 	"github.com/zevo/zevo/event"
@@ -23,7 +24,8 @@ type EncodeOptions struct {
 	Version  int // of the target, where it has versions (Zero: 1 or 2)
 	Redactor *redact.Redactor
 	Keep     bool // write Other events' lines under their prefixed type
-	// The run framing of targets that frame runs (Zero).
+	// The run framing of targets that frame runs (Zero); Claude Code's
+	// ids are derived from NewRunID's.
 	NewRunID, NewSessionID func() string
 	SessionID, Cwd, Model  string
 	V1Lacks                map[string]bool   // Zero: event types version 1 lacks
@@ -42,6 +44,10 @@ var encoders = map[string]func(EncodeOptions, func([]byte) error) Encoder{
 			Keep: o.Keep, Risk: o.Risk, Effect: dec.EffectOf,
 		}, emit)
 	},
+	claude.Name: func(o EncodeOptions, emit func([]byte) error) Encoder {
+		return claude.NewEncoder(claude.EncodeOptions{Redactor: o.Redactor, Keep: o.Keep, NewSeed: o.NewRunID,
+			SessionID: o.SessionID, Cwd: o.Cwd, Model: o.Model}, emit)
+	},
 	evosci.Name: func(o EncodeOptions, emit func([]byte) error) Encoder {
 		return evosci.NewEncoder(evosci.EncodeOptions{Redactor: o.Redactor, Keep: o.Keep}, emit)
 	},
@@ -55,4 +61,10 @@ func NewEncoder(d *event.Dialect, opt EncodeOptions, emit func([]byte) error) (E
 		return nil, false
 	}
 	return f(opt, emit), true
+}
+
+// Writes reports whether zevo writes dialect d.
+func Writes(d *event.Dialect) bool {
+	_, ok := encoders[d.Name]
+	return ok
 }

@@ -48,7 +48,8 @@ type aheadStyle struct {
 }
 
 func (t *Translator) aheadStyle() aheadStyle {
-	a := aheadStyle{on: renderAhead, to: t.opt.To, st: jsonl.GoStyle, rd: t.opt.Redactor, keep: t.opt.Unmapped == Keep}
+	// The event path's own targets read no value rendered ahead.
+	a := aheadStyle{on: renderAhead && !eventOnly(t.opt.To), to: t.opt.To, st: jsonl.GoStyle, rd: t.opt.Redactor, keep: t.opt.Unmapped == Keep}
 	if t.opt.To == EvoSci {
 		a.st = jsonl.PythonStyle
 	}

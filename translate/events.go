@@ -13,7 +13,9 @@ import (
 // package protocol (every dialect of the registry but Zero's and
 // EvoScientist's, which keep the path of the rest of this package) are
 // read through the dialects' decoders (dialects.NewInput, with the run
-// rules of package event) and written by the target's encoder.
+// rules of package event) and written by the target's encoder. For a
+// target that only this path writes (eventOnly: Claude Code's), every
+// line goes it, Zero's and EvoScientist's included.
 //
 // Mixed inputs: a line of the event path after lines of the other closes
 // the run they left open, cut (CutOtherProtocol), as does a line of the
@@ -40,6 +42,10 @@ type eventPath struct {
 // no dialect claims while the event path is reading.
 func (t *Translator) onEventPath(p *prepared) bool {
 	ev := &p.ev
+	if eventOnly(t.opt.To) {
+		// Only the event path writes the target: every line goes it.
+		return !p.blank
+	}
 	if t.opt.From != Auto || p.blank || ev.prefix || ev.Raw == "" {
 		return false
 	}
@@ -85,14 +91,18 @@ func (t *Translator) eventLine(p *prepared) error {
 				return err
 			}
 		}
-		if t.opt.To == EvoSci {
+		switch {
+		case eventOnly(t.opt.To):
+		case t.opt.To == EvoSci:
 			if err := t.endEvoRun(cutMessage(protocol.CutOtherProtocol)); err != nil {
 				return err
 			}
-		} else if err := t.endZeroRun(cutMessage(protocol.CutOtherProtocol)); err != nil {
-			return err
+		default:
+			if err := t.endZeroRun(cutMessage(protocol.CutOtherProtocol)); err != nil {
+				return err
+			}
 		}
-		ep.in = dialects.NewInput(model.DecodeOptions{})
+		ep.in = t.newInput()
 	}
 	if err := t.encoder(); err != nil {
 		return err
@@ -124,6 +134,19 @@ func (t *Translator) eventLine(p *prepared) error {
 		t.countUnmapped(ep.unmapped)
 	}
 	return nil
+}
+
+// newInput reads the event path's lines through every dialect, or with
+// --from through its dialect alone.
+func (t *Translator) newInput() *model.Input {
+	if t.opt.From != Auto {
+		for _, n := range t.opt.From.Names() {
+			if d, ok := dialects.ByName(n); ok {
+				return model.NewInput([]*model.Dialect{d}, d, model.DecodeOptions{})
+			}
+		}
+	}
+	return dialects.NewInput(model.DecodeOptions{})
 }
 
 // encode writes one event of the event path.

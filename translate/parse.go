@@ -3,18 +3,58 @@ package translate
 import (
 	"fmt"
 	"regexp"
+	"strings"
 
+	"github.com/zevo/zevo/dialects"
+	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
 )
 
-// ParseTarget reads a target protocol's name (--to): zero, zero@1 or
-// evosci, or another name the protocol registry knows for them.
+// eventTargets are the targets written only by the event path (events.go):
+// the dialects of the registry that zevo writes and that have no protocol
+// of their own in package protocol (Claude Code's). Their Format names the
+// dialect and has no Family.
+var eventTargets = func() []Format {
+	var out []Format
+	for _, d := range dialects.All {
+		if _, err := protocol.Lookup(d.Name); err == nil || !dialects.Writes(d) {
+			continue
+		}
+		out = append(out, &protocol.Protocol{Name: d.Name, Aliases: d.Aliases, Title: d.Name,
+			Style: jsonl.GoStyle, SchemaFile: d.Name + ".schema.json"})
+	}
+	return out
+}()
+
+// eventOnly reports a target that only the event path writes.
+func eventOnly(f Format) bool { return f != nil && f.Family == 0 }
+
+// TargetNames lists the targets' names for help and messages: "zero,
+// zero@1, evosci or claude".
+func TargetNames() string {
+	names := []string{"zero", Zero1.Name, EvoSci.Name}
+	for _, f := range eventTargets {
+		names = append(names, f.Name)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// ParseTarget reads a target's name (--to): zero, zero@1, evosci, a
+// dialect only the event path writes (claude), or another name the
+// registries know for them.
 func ParseTarget(name string) (Format, error) {
 	p, err := protocol.Lookup(name)
-	if err != nil || (p != Zero && p != Zero1 && p != EvoSci) {
-		return nil, fmt.Errorf("unknown format %q (want zero, zero@1 or evosci)", name)
+	if err == nil && (p == Zero || p == Zero1 || p == EvoSci) {
+		return p, nil
 	}
-	return p, nil
+	for _, f := range eventTargets {
+		for _, n := range f.Names() {
+			if n == name {
+				return f, nil
+			}
+		}
+	}
+	return nil, fmt.Errorf("unknown format %q (want %s)", name, TargetNames())
 }
 
 // ParseSource reads a source protocol's name (--from): auto (Auto, each

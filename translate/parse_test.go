@@ -31,8 +31,18 @@ func TestParseTargetAndSource(t *testing.T) {
 			t.Errorf("ParseTarget(%q) = %v, %v; want %v", name, got, err, want)
 		}
 	}
-	for _, name := range []string{"", "auto", "zero@3", "Zero", "json"} {
-		if got, err := ParseTarget(name); err == nil || !strings.Contains(err.Error(), "want zero, zero@1 or evosci") {
+	// A dialect zevo writes and package protocol does not know is the
+	// event path's target, by its name or an alias.
+	cl, err := ParseTarget("claude")
+	if err != nil || cl.Name != "claude" || !eventOnly(cl) {
+		t.Fatalf("ParseTarget(claude) = %v, %v", cl, err)
+	}
+	if got, err := ParseTarget("claude-code"); err != nil || got != cl {
+		t.Errorf("ParseTarget(claude-code) = %v, %v; want %v", got, err, cl)
+	}
+	// A dialect zevo only reads is no target.
+	for _, name := range []string{"", "auto", "zero@3", "Zero", "json", "codex", "cursor", "zero-input"} {
+		if got, err := ParseTarget(name); err == nil || !strings.Contains(err.Error(), "want zero, zero@1, evosci or claude") {
 			t.Errorf("ParseTarget(%q) = %v, %v; want an error", name, got, err)
 		}
 	}

@@ -158,10 +158,11 @@ func eventShape(p *protocol.Protocol) *shape {
 func isZeroInput(typ string) bool { return typ == "message" || typ == "prompt" }
 
 // targetShape is the shape of the Zero events the translator writes, or
-// nil when it writes all it is given (EvoScientist output, --unmapped keep).
+// nil when it writes all it is given (EvoScientist output, --unmapped keep)
+// or when its encoder decides (the event path's own targets).
 func (t *Translator) targetShape() *shape {
 	switch {
-	case t.opt.Unmapped == Keep || t.opt.To == EvoSci:
+	case t.opt.Unmapped == Keep || t.opt.To == EvoSci || eventOnly(t.opt.To):
 		return nil
 	case t.opt.To == Zero1:
 		return zeroV1Event

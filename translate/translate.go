@@ -1,7 +1,8 @@
 // Package translate converts EvoScientist and Zero stream-json into each
 // other, one line at a time, with the run framing, id correlation and
 // redaction the target's clients expect. The lines of the other agents'
-// dialects go through the event model instead (events.go).
+// dialects go through the event model instead (events.go), as does every
+// line for a target only the event model writes (Claude Code's).
 package translate
 
 import (
@@ -57,7 +58,7 @@ func ParseUnmapped(s string) (Unmapped, error) {
 
 // Options configure a Translator.
 type Options struct {
-	To        Format // Zero, Zero1 or EvoSci
+	To        Format // Zero, Zero1, EvoSci or one of ParseTarget's event targets (claude)
 	From      Format // Auto detects each line
 	RunID     string // run id of synthesized runs; later runs get .2, .3, …
 	SessionID string
@@ -263,6 +264,9 @@ func (t *Translator) End(name string) error {
 		}
 	}
 	// A run whose end was a bad line is still open here.
+	if eventOnly(t.opt.To) {
+		return nil
+	}
 	if t.opt.To == EvoSci {
 		return t.endEvoRun(msgEOF)
 	}
