@@ -121,3 +121,19 @@ func BenchmarkView(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkViewLegacy is today's per-protocol view, for a side-by-side
+// measure against BenchmarkView (the event path).
+func BenchmarkViewLegacy(b *testing.B) {
+	for _, p := range []Protocol{Zero, EvoSci} {
+		data := corpus(p, 1<<20)
+		b.Run(p.String(), func(b *testing.B) {
+			v := newLegacyViewer(io.Discard, ViewOptions{Color: true})
+			benchLines(b, data, func(l jsonl.Line) {
+				if err := v.Line(l); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
+	}
+}
