@@ -146,6 +146,7 @@ func TestViewEventsAgreeWithToday(t *testing.T) {
 				continue
 			}
 			differ++
+			// ZEVO_VIEW_DIFF=DIR keeps both outputs, to diff by hand.
 			if dir := os.Getenv("ZEVO_VIEW_DIFF"); dir != "" {
 				base := filepath.Join(dir, fmt.Sprintf("%s.%s%d", strings.ReplaceAll(rel, "/", "_"), m.name, differ))
 				os.WriteFile(base+".today", []byte(old), 0o644)
