@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -108,32 +110,56 @@ func BenchmarkSummarize(b *testing.B) {
 	}
 }
 
+// BenchmarkView is zevo view as it ships: Zero and EvoScientist through
+// today's renderers, side by side with the same corpora through the event
+// path (events-zero, events-evosci), and each agent's real captures
+// (repeated to about 256 KiB) through the event path.
 func BenchmarkView(b *testing.B) {
+	type corp struct {
+		name       string
+		data       []byte
+		eventsOnly bool
+	}
+	var cs []corp
 	for _, p := range []Protocol{Zero, EvoSci} {
-		data := corpus(p, 1<<20)
-		b.Run(p.String(), func(b *testing.B) {
+		cs = append(cs, corp{p.String(), corpus(p, 1<<20), false}, corp{"events-" + p.String(), corpus(p, 1<<20), true})
+	}
+	for _, agent := range []string{"claude", "codex", "opencode", "cursor"} {
+		cs = append(cs, corp{"captures-" + agent, captureCorpus(b, agent, 256<<10), false})
+	}
+	for _, c := range cs {
+		b.Run(c.name, func(b *testing.B) {
 			v := NewViewer(io.Discard, ViewOptions{Color: true})
-			benchLines(b, data, func(l jsonl.Line) {
+			v.route.eventsOnly = c.eventsOnly
+			benchLines(b, c.data, func(l jsonl.Line) {
 				if err := v.Line(l); err != nil {
 					b.Fatal(err)
 				}
 			})
+			v.End()
 		})
 	}
 }
 
-// BenchmarkViewLegacy is today's per-protocol view, for a side-by-side
-// measure against BenchmarkView (the event path).
-func BenchmarkViewLegacy(b *testing.B) {
-	for _, p := range []Protocol{Zero, EvoSci} {
-		data := corpus(p, 1<<20)
-		b.Run(p.String(), func(b *testing.B) {
-			v := newLegacyViewer(io.Discard, ViewOptions{Color: true})
-			benchLines(b, data, func(l jsonl.Line) {
-				if err := v.Line(l); err != nil {
-					b.Fatal(err)
-				}
-			})
-		})
+// captureCorpus is an agent's real captures, one after the other, again
+// until about size bytes.
+func captureCorpus(b *testing.B, agent string, size int) []byte {
+	files, err := filepath.Glob(filepath.Join("..", "testdata", "captures", agent, "*.jsonl"))
+	if err != nil || len(files) == 0 {
+		b.Fatalf("no captures of %s: %v", agent, err)
 	}
+	var out []byte
+	for len(out) < size {
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			out = append(out, data...)
+			if len(data) > 0 && data[len(data)-1] != '\n' {
+				out = append(out, '\n')
+			}
+		}
+	}
+	return out
 }

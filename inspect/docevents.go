@@ -1,121 +1,144 @@
 package inspect
 
 import (
-	"strings"
-
 	"github.com/tidwall/gjson"
-	model "github.com/zevo/zevo/event"
+	"github.com/zevo/zevo/protocol"
 )
 
-// show writes one event of any dialect, placed in its run by st.
-func (d *Document) show(ev *model.Event, st model.Step) {
-	if st.Closed != nil {
-		d.endRun() // cut short by this event, or by the end of the input
-	}
-	if ev == nil {
-		return
-	}
-	if ev.Aside && ev.Kind == model.Other && (st.Run == nil || !st.Run.Open()) {
-		return // a late line of a run already closed: nothing to show
-	}
-	if !st.Start && d.overPage() {
-		return
-	}
-	if st.Start {
-		d.startRun(ev, st.Run)
-	}
-	if !d.overPage() {
-		d.event(ev)
-	}
-	if st.End {
-		d.endRun()
-	}
-}
+// How a transcript document shows each event of each protocol.
 
-// event writes what ev says.
-func (d *Document) event(ev *model.Event) {
-	sub := ev.Sub != ""
-	switch ev.Kind {
-	case model.RunStart, model.Usage:
-	case model.Prompt:
-		d.whole(kPrompt, "", ev.Text)
-	case model.Reasoning:
-		d.stream(kReasoning, "", ev.Text)
-	case model.Text:
-		if sub {
-			d.stream(kSubagent, ev.Sub, ev.Text)
-		} else {
-			d.stream(kText, "", ev.Text)
-		}
-	case model.ToolCall:
-		t := ev.Tool
-		name := t.Name
-		if sub {
-			name = ev.Sub + "/" + name
-		}
-		d.toolCall(name, t.ID, gjson.ParseBytes(t.Args), sub)
-	case model.ToolResult:
-		t := ev.Tool
-		name := t.Name
-		if sub {
-			name = ev.Sub + "/" + name
-		}
+func (d *Document) zero(ev gjson.Result, typ string) {
+	get := func(k string) string { return ev.Get(k).String() }
+	switch typ {
+	case "run_start":
+	case "message", "prompt":
+		d.whole(kPrompt, "", get("content"))
+	case "reasoning":
+		d.stream(kReasoning, "", get("delta"))
+	case "text":
+		d.stream(kText, "", get("delta"))
+	case "tool_call":
+		d.toolCall(get("name"), get("id"), ev.Get("args"), false)
+	case "tool_result":
 		note := ""
-		if t.Truncated {
-			note = "cut by " + producer(ev.Dialect)
+		if ev.Get("truncated").Bool() {
+			note = "cut by Zero"
 		}
-		d.toolResult(name, t.ID, !t.Failed, t.Output, note)
-	case model.PermissionRequest:
-		p := ev.Permission
-		d.permission(p.ID, nPermission, "permission requested", withReason(p.Tool, p.Reason))
-	case model.PermissionDecision:
-		p := ev.Permission
+		d.toolResult(get("name"), get("id"), get("status") != "error", get("output"), note)
+	case "permission_request":
+		d.permission(ev, nPermission, "permission requested", permissionRequestMsg(ev))
+	case "permission_decision":
 		kind, label := nDenied, "permission denied"
-		switch p.Decision {
-		case model.Allowed:
+		switch get("action") {
+		case "allow":
 			kind, label = nAllowed, "permission allowed"
-		case model.Cancelled:
+		case "cancel":
 			kind, label = nPermission, "permission cancelled"
 		}
-		d.permission(p.ID, kind, label, withReason(p.Tool, p.Reason))
-	case model.Checkpoint:
-		d.notice(nInfo, "checkpoint", strings.TrimPrefix(ev.Text, "checkpoint "))
-	case model.Final:
-		if !sub {
-			d.final(ev.Text)
-		}
-	case model.Warning:
-		d.notice(nWarning, "warning", ev.Text)
-	case model.Error:
+		d.permission(ev, kind, label, decisionMsg(ev))
+	case "permission":
+		d.permission(ev, nPermission, "permission", permissionMsg(ev))
+	case "checkpoint":
+		label, msg := checkpointMsg(ev)
+		d.notice(nInfo, label, msg)
+	case "usage":
+	case "final":
+		d.final(get("text"))
+	case "warning":
+		d.notice(nWarning, "warning", get("message"))
+	case "error":
 		label := "error"
-		if ev.Code != "" {
-			label += " [" + ev.Code + "]"
+		if c := get("code"); c != "" {
+			label += " [" + c + "]"
 		}
-		d.notice(nError, label, ev.Text)
-	case model.RunEnd:
+		d.notice(nError, label, get("message"))
+	case "run_end":
 		d.settle()
 	default:
-		d.other(ev)
+		d.other(ev, typ)
 	}
 }
 
-// permission writes a permission event. One about the tool call still
-// waiting for its result comes before the call, so the call and its
-// result stay one block: asked, answered, ran.
-func (d *Document) permission(id string, kind noticeKind, label, msg string) {
-	if d.pending == nil || d.pending.ID != id {
+// permission writes a permission event and its sandbox block. One about
+// the tool call still waiting for its result comes before the call, so the
+// call and its result stay one block: asked, answered, ran.
+func (d *Document) permission(ev gjson.Result, kind noticeKind, label, msg string) {
+	if d.pending == nil || d.pending.ID != ev.Get("id").String() {
 		d.settle()
 	}
 	d.endBlock()
 	d.buf = d.r.notice(d.buf, kind, label, msg)
+	if msg, ok := sandboxMsg(ev); ok {
+		d.buf = d.r.notice(d.buf, nDenied, "sandbox", msg)
+	}
 }
 
-// other shows an event the model does not name: its type and line. The
-// type is redacted as the line is (the known ones hold no secret).
-func (d *Document) other(ev *model.Event) {
-	raw := compact(string(ev.Raw))
+func (d *Document) input(ev gjson.Result, typ string) {
+	if typ == "message" || typ == "prompt" {
+		d.whole(kPrompt, "", ev.Get("content").String())
+		return
+	}
+	d.other(ev, typ)
+}
+
+func (d *Document) evo(ev gjson.Result, typ string) {
+	get := func(k string) string { return ev.Get(k).String() }
+	switch typ {
+	case "thinking":
+		d.stream(kReasoning, "", get("content"))
+	case "text":
+		d.stream(kText, "", get("content"))
+	case "tool_call":
+		d.toolCall(get("name"), get("id"), ev.Get("args"), false)
+	case "tool_result":
+		note := ""
+		if protocol.EvoSci.IsTruncated(get("content")) {
+			note = "cut by EvoScientist"
+		}
+		d.toolResult(get("name"), get("id"), ev.Get("success").Bool(), get("content"), note)
+	case "subagent_start":
+		d.notice(nInfo, "sub-agent started", subagentMsg(ev))
+	case "subagent_text":
+		d.stream(kSubagent, get("subagent"), get("content"))
+	case "subagent_tool_call":
+		d.toolCall(get("subagent")+"/"+get("name"), get("id"), ev.Get("args"), true)
+	case "subagent_tool_result":
+		d.toolResult(get("subagent")+"/"+get("name"), get("id"), ev.Get("success").Bool(), get("content"), "")
+	case "subagent_end":
+		d.notice(nInfo, "sub-agent done", get("name"))
+	case "tool_selection":
+		d.notice(nInfo, "tools selected", stringsOf(ev.Get("tools")))
+	case "summarization_start":
+		d.notice(nInfo, "summarizing the context", "")
+	case "summarization":
+		d.whole(kSummary, "", get("content"))
+	case "usage_stats":
+	case "interrupt":
+		for _, a := range ev.Get("action_requests").Array() {
+			msg := actionMsg(a)
+			if args := a.Get("args"); args.Exists() {
+				msg += " · " + argSummary(args)
+			}
+			d.notice(nPermission, "approval needed", msg)
+		}
+	case "ask_user":
+		for _, q := range ev.Get("questions").Array() {
+			d.notice(nPermission, "question", questionMsg(q))
+		}
+	case "error":
+		d.notice(nError, "error", get("message"))
+	case "done":
+		d.final(get("response"))
+	default:
+		d.other(ev, typ)
+	}
+}
+
+// other shows an event of a type zevo does not render specially.
+func (d *Document) other(ev gjson.Result, typ string) {
+	raw := compact(ev.Raw)
 	if !d.opt.Full {
 		raw = clipRunes(raw, 300)
 	}
-	d.notice(nInfo, d.str(ev.Type), raw)
+	d.notice(nInfo, typ, raw)
 }

@@ -57,13 +57,16 @@ func renderLines(t *testing.T, path string, out *bytes.Buffer, r lineRenderer) {
 	}
 }
 
+// viewBoth is path's view as it ships (today's renderers) and through
+// the event path.
 func viewBoth(t *testing.T, path string, opt ViewOptions) (old, now string) {
 	var a, b bytes.Buffer
-	lv := newLegacyViewer(&a, opt)
+	lv := NewViewer(&a, opt)
 	lv.File(path, false)
 	renderLines(t, path, &a, lv)
 	lv.End()
 	nv := NewViewer(&b, opt)
+	nv.route.eventsOnly = true
 	nv.File(path, false)
 	renderLines(t, path, &b, nv)
 	nv.End()
@@ -81,12 +84,13 @@ func docBoth(t *testing.T, path string, opt DocOptions) (old, now string) {
 		return []*DocFile{df}
 	}
 	var a, b bytes.Buffer
-	ld := newLegacyDocument(&a, opt, scan())
+	ld := NewDocument(&a, opt, scan())
 	ld.File()
 	renderLines(t, path, &a, ld)
 	ld.EndFile()
 	ld.Close()
 	nd := NewDocument(&b, opt, scan())
+	nd.route.eventsOnly = true
 	nd.File()
 	renderLines(t, path, &b, nd)
 	nd.EndFile()
@@ -112,13 +116,16 @@ func firstDiff(a, b string) string {
 	return ""
 }
 
-// TestViewEventsAgreeWithToday: the view and the transcripts, read through
-// the event model, write what today's per-protocol path writes on every
-// Zero and EvoScientist stream of testdata/, but for the differences
-// listed in viewDifferences, each for its reason: a line of today's
-// output that the event path drops must match a listed "today", a line it
-// adds a listed "now" (colours left out).
-func TestViewEventsAgreeWithToday(t *testing.T) {
+// TestEventViewGapsForZeroAndEvoSci is what keeps Zero and EvoScientist
+// on today's renderers (route.go): read through the event model, the view
+// and the transcripts write what today's renderers write on every Zero
+// and EvoScientist stream of testdata/, but for the differences listed in
+// viewDifferences, each for its reason (most of them what the model does
+// not carry yet). A line of today's output that the event path drops must
+// match a listed "today", a line it adds a listed "now" (colours left
+// out); a difference not listed fails, and so does one listed and no
+// longer seen: the list is the gap, exactly.
+func TestEventViewGapsForZeroAndEvoSci(t *testing.T) {
 	modes := []struct {
 		name string
 		run  func(t *testing.T, path string) (string, string)

@@ -1,7 +1,6 @@
 package inspect
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"sort"
@@ -9,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
-	"github.com/zevo/zevo/dialects"
 	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
@@ -195,9 +193,10 @@ type Document struct {
 	written int64 // bytes written so far
 	fileNo  int   // index of the current file in head.Files, -1 before the first
 
+	route   router // each line to today's renderers or the event path
+	in      lines  // today's: cuts the current file into runs as ScanDocFile did
 	dec     protocol.Decoder
 	obj     protocol.Object
-	in      *model.Input // the current file's events, placed in runs
 	run     *runHead
 	runNo   int // runs begun in the current file
 	runBase int // runs of earlier files
@@ -382,7 +381,8 @@ func (d *Document) File() error {
 	if len(d.head.Files) > 1 {
 		d.buf = d.r.file(d.buf, d.str(f.Name))
 	}
-	d.in = dialects.NewInput(model.DecodeOptions{})
+	d.in = lines{}
+	d.route.reset()
 	d.runNo = 0
 	d.run = nil
 	return d.flush()
@@ -391,35 +391,70 @@ func (d *Document) File() error {
 // Line renders one line of the current input. A line that is not a JSON
 // object is returned as a *LineError (and not shown).
 func (d *Document) Line(l jsonl.Line) error {
-	line, lerr := objectLine(&d.dec, &d.obj, l)
+	if jsonl.IsBlank(l.Bytes) {
+		return nil
+	}
+	if !d.route.today(l.Bytes) {
+		d.endToday()
+		return d.eventLine(l)
+	}
+	d.endEvents(model.CutOtherDialect)
+	return d.todayLine(l)
+}
+
+// todayLine renders a Zero or EvoScientist line with today's renderers.
+func (d *Document) todayLine(l jsonl.Line) error {
+	ev, lerr := d.in.read(l)
 	if lerr != nil {
 		return &LineError{l.Where(), lerr.Error()}
 	}
-	if line == nil {
+	if ev == nil {
 		return nil
 	}
+	if ev.step.Closed != nil {
+		d.endRun() // cut short by this event
+	}
+	if ev.step.Late { // a done after the error that ended its run
+		return d.flush()
+	}
+	if !ev.step.Start && d.overPage() {
+		return d.flush() // not shown: not worth redacting
+	}
+	obj := gjson.Parse(ev.obj.Raw)
 	if d.rd != nil {
-		// Redacted before it is decoded: every value shown is, and the
-		// runs are placed as the scan placed them (redaction keeps the
-		// line's shape).
-		red, err := jsonl.AppendValue(d.rbuf[:0], line, jsonl.GoStyle, d.rd)
+		red, err := jsonl.AppendValue(d.rbuf[:0], []byte(ev.obj.Raw), jsonl.GoStyle, d.rd)
 		if err != nil {
 			return &LineError{l.Where(), "could not be redacted: not shown"}
 		}
 		d.rbuf = red
-		line = bytes.Clone(red)
+		obj = gjson.ParseBytes(red)
 	}
-	// The decoder's diagnostics about fields are zevo validate's.
-	d.in.Line(line, l.Num, d.show)
+	if ev.step.Start {
+		d.startRun(ev.step.Run.ID, ev.typ == "run_start", obj.Get("provider").String(), obj.Get("cwd").String())
+	}
+	if !d.overPage() {
+		// The type is shown as the label of an event of a type zevo
+		// does not know: redacted as the event is (the known ones
+		// hold no secret and are kept).
+		typ := d.str(ev.typ)
+		switch ev.proto.Family {
+		case protocol.FamilyEvoSci:
+			d.evo(obj, typ)
+		case protocol.FamilyZeroInput:
+			d.input(obj, typ)
+		default:
+			d.zero(obj, typ)
+		}
+	}
+	if ev.step.End {
+		d.endRun()
+	}
 	return d.flush()
 }
 
 // EndFile closes what the current input left open.
 func (d *Document) EndFile() error {
-	if d.in != nil {
-		d.in.End(d.show)
-		d.in = nil
-	}
+	d.endEvents(model.CutEndOfInput)
 	d.endRun()
 	return d.flush()
 }
@@ -458,7 +493,9 @@ func (d *Document) overPage() bool {
 	return true
 }
 
-func (d *Document) startRun(ev *model.Event, r *model.Run) {
+// startRun heads the run of id; start: its first event is its start,
+// which names its provider and working directory.
+func (d *Document) startRun(id string, start bool, provider, cwd string) {
 	d.endRun()
 	d.runNo++
 	i := d.runBase + d.runNo - 1
@@ -466,11 +503,11 @@ func (d *Document) startRun(ev *model.Event, r *model.Run) {
 	if i < len(d.head.Runs) && d.runNo <= len(d.head.Files[d.fileNo].runs) {
 		h = d.head.Runs[i]
 	} else { // the input grew since it was scanned: a summary so far
-		h = d.redacted(&runHead{ID: r.ID, Status: "not known: the input changed while it was read", StatusClass: "warn", TotalTokens: "?"}, i+1)
+		h = d.redacted(&runHead{ID: id, Status: "not known: the input changed while it was read", StatusClass: "warn", TotalTokens: "?"}, i+1)
 	}
-	if ev.Kind == model.RunStart {
-		h.Provider = d.clipName(d.str(ev.Provider))
-		h.Cwd = d.clipBytes(d.str(ev.Cwd), 4<<10)
+	if start {
+		h.Provider = d.clipName(d.str(provider))
+		h.Cwd = d.clipBytes(d.str(cwd), 4<<10)
 	}
 	d.run = h
 	d.calls = map[string]string{}

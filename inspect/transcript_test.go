@@ -372,7 +372,7 @@ func TestDocumentZero(t *testing.T) {
 	for _, want := range []string{
 		"## <a id=\"run-1\"></a>Run 1 · r1 · gpt-4.1 · ✗ error (exit 1) · 7 tokens\n",
 		"**Cost** \\$0.0125 (costUsd)",
-		"Hello\n\n> ⚠ **permission requested**: write\\_file — Writes.\n\n> ✗ **permission denied**: write\\_file — outside\n\n" +
+		"Hello\n\n> ⚠ **permission requested**: write\\_file (write, risk medium) — Writes.\n\n> ✗ **permission denied**: write\\_file\n\n> ✗ **sandbox**: denied: outside (/etc)\n\n" +
 			"<details>\n<summary>write_file  path=a — ✗ failed, 6 B</summary>\n\nArguments:\n\n```json\n{\"path\": \"a\"}\n```\n\nResult (✗ failed, 6 B):\n\n```\ndenied\n```\n\n</details>\n\n",
 	} {
 		if !strings.Contains(md, want) {

@@ -7,7 +7,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
-	"github.com/zevo/zevo/dialects"
 	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
@@ -49,23 +48,28 @@ type Viewer struct {
 	opt ViewOptions
 	buf []byte
 
-	dec   protocol.Decoder
-	obj   protocol.Object
-	in    *model.Input // the current input's events, placed in runs
-	inRun bool         // a run heading was written and not closed
+	route router // each line to today's renderers or the event path
+	rd    lines  // today's: Zero's and EvoScientist's lines
+	// The event path's (viewevents.go).
+	dec protocol.Decoder
+	obj protocol.Object
 	// headless: the open run started with the user's prompt, and its
 	// heading waits for the agent's first event (a run of prompts
-	// alone, Zero's input side, gets none).
+	// alone gets none).
 	headless bool
-	runs     int
-	tokens   model.Tokens
-	final    *string
-	calls    map[string]string // tool call id → name
-	block    string            // the stream being written: "text", "reasoning", "sub:NAME", ""
-	prefix   string            // written at each line start of the block
-	style    string            // style of the block
-	midLine  bool              // the last byte written was not a newline
-	wrote    bool              // something was written before
+	evRun    bool         // the open run is the event path's: its tokens are etokens
+	etokens  model.Tokens // the open run's, on the event path
+
+	inRun   bool // a run heading was written and not closed
+	runs    int
+	tokens  Tokens
+	final   *string
+	calls   map[string]string // tool call id → name
+	block   string            // the stream being written: "text", "reasoning", "sub:NAME", ""
+	prefix  string            // written at each line start of the block
+	style   string            // style of the block
+	midLine bool              // the last byte written was not a newline
+	wrote   bool              // something was written before
 }
 
 // NewViewer returns a Viewer writing to w. The caller flushes w.
@@ -206,32 +210,55 @@ func (v *Viewer) File(name string, several bool) error {
 // Line renders one line. A line that is not a JSON object is returned as
 // a *LineError (and not shown); other errors are write errors.
 func (v *Viewer) Line(l jsonl.Line) error {
-	line, lerr := objectLine(&v.dec, &v.obj, l)
+	if jsonl.IsBlank(l.Bytes) {
+		return nil
+	}
+	if !v.route.today(l.Bytes) {
+		v.endToday()
+		return v.eventLine(l)
+	}
+	v.endEvents(model.CutOtherDialect)
+	return v.todayLine(l)
+}
+
+// todayLine renders a Zero or EvoScientist line with today's renderers.
+func (v *Viewer) todayLine(l jsonl.Line) error {
+	ev, lerr := v.rd.read(l)
 	if lerr != nil {
 		return &LineError{l.Where(), lerr.Error()}
 	}
-	if line == nil {
+	if ev == nil {
 		return nil
 	}
-	if v.in == nil {
-		v.in = dialects.NewInput(model.DecodeOptions{})
+	if c := ev.step.Closed; c != nil && v.inRun {
+		v.closeRun("run incomplete: "+c.Cut.String(), sYellow)
 	}
-	// The decoder's diagnostics about fields are zevo validate's to
-	// report; the view shows what the line's events hold.
-	v.in.Line(line, l.Num, v.show)
+	if ev.step.Late { // a done after the error that ended its run
+		return v.flush()
+	}
+	if ev.step.Start && ev.proto.Family != protocol.FamilyZeroInput {
+		v.openRun(v.title(ev))
+	}
+	switch ev.proto.Family {
+	case protocol.FamilyZeroInput:
+		v.say(sBold, "", "> ", ev.obj.Str("content"))
+	case protocol.FamilyZero:
+		v.zero(ev.obj, ev.typ)
+	default:
+		v.evo(ev.obj, ev.typ)
+	}
 	return v.flush()
 }
 
-// title is the heading of the run ev starts: the producer's run id and
-// what its start says, else the run's number.
-func (v *Viewer) title(ev *model.Event, r *model.Run) string {
-	if r == nil || r.ID == "" {
+// title is the heading of the run ev starts.
+func (v *Viewer) title(ev *event) string {
+	if ev.proto.Family != protocol.FamilyZero {
 		return fmt.Sprintf("run %d", v.runs+1)
 	}
-	title := "run " + r.ID
-	if ev.Kind == model.RunStart {
-		for _, s := range []string{ev.Provider, ev.Model, ev.Cwd} {
-			if s != "" {
+	title := "run " + ev.step.Run.ID
+	if ev.typ == "run_start" {
+		for _, k := range []string{"provider", "model", "cwd"} {
+			if s := ev.obj.Str(k); s != "" {
 				title += " · " + s
 			}
 		}
@@ -241,16 +268,25 @@ func (v *Viewer) title(ev *model.Event, r *model.Run) string {
 
 // End closes what the input left open.
 func (v *Viewer) End() error {
-	if v.in != nil {
-		v.in.End(v.show)
-		v.in = nil
+	if r := v.rd.runs.End(); r != nil && v.inRun {
+		v.closeRun("run incomplete: "+r.Cut.String(), sYellow)
 	}
-	if v.inRun { // a run of the decoder's held events, never closed
-		v.closeRun("run incomplete: "+model.CutEndOfInput.String(), sYellow)
-	}
-	v.headless = false
+	v.endEvents(model.CutEndOfInput)
 	v.endBlock()
+	v.rd = lines{as: v.rd.as}
+	v.route.reset()
 	return v.flush()
+}
+
+// endToday closes the run today's renderers left open, for a line of
+// another dialect.
+func (v *Viewer) endToday() {
+	if r := v.rd.runs.End(); r != nil {
+		if v.inRun {
+			v.closeRun("run incomplete: "+model.CutOtherDialect.String(), sYellow)
+		}
+		v.rd = lines{as: v.rd.as}
+	}
 }
 
 func (v *Viewer) openRun(title string) {
@@ -260,7 +296,8 @@ func (v *Viewer) openRun(title string) {
 	}
 	v.runs++
 	v.inRun = true
-	v.tokens = model.Tokens{}
+	v.evRun = false
+	v.tokens = newTokens()
 	v.final = nil
 	v.calls = map[string]string{}
 	v.say(sBold, "", "── ", title+" ──")
@@ -274,138 +311,156 @@ func (v *Viewer) closeRun(how, style string) {
 		}
 		v.endBlock()
 	}
-	v.say(style, "", "── "+how, " · tokens: "+tokenCounts(&v.tokens)+" ──")
+	counts := v.tokens.Input.String() + " in · " + v.tokens.Output.String() + " out · " + v.tokens.Total.String() + " total"
+	if v.evRun {
+		counts = tokenCounts(&v.etokens)
+	}
+	v.say(style, "", "── "+how, " · tokens: "+counts+" ──")
 	v.inRun = false
 }
 
-// show renders one event of any dialect, placed in its run by st.
-func (v *Viewer) show(ev *model.Event, st model.Step) {
-	if st.Closed != nil && v.inRun {
-		v.closeRun("run incomplete: "+st.Closed.Cut.String(), sYellow)
-	}
-	if st.Closed != nil {
-		v.headless = false
-	}
-	if ev == nil {
-		return
-	}
-	if ev.Aside && ev.Kind == model.Other && (st.Run == nil || !st.Run.Open()) {
-		return // a late line of a run already closed: nothing to show
-	}
-	if st.Start {
-		v.headless = ev.Kind == model.Prompt
-		if !v.headless {
-			v.openRun(v.title(ev, st.Run))
-		}
-	} else if v.headless && ev.Kind != model.Prompt && ev.Kind != model.RunEnd {
-		v.headless = false
-		v.openRun(v.title(ev, st.Run))
-	}
-	sub := ev.Sub != ""
-	switch ev.Kind {
-	case model.RunStart:
-	case model.Prompt:
-		v.say(sBold, "", "> ", ev.Text)
-	case model.Reasoning:
-		v.stream("reasoning", "┊ ", sDim, ev.Text)
-	case model.Text:
-		if sub {
-			v.stream("sub:"+ev.Sub, Safe(ev.Sub)+" │ ", sCyan, ev.Text)
-		} else {
-			v.stream("text", "", sNone, ev.Text)
-		}
-	case model.ToolCall:
-		t := ev.Tool
-		if sub {
-			v.toolCall("  ", ev.Sub+"/"+t.Name, gjson.ParseBytes(t.Args))
-			break
-		}
-		v.calls[t.ID] = t.Name
-		v.toolCall("", t.Name, gjson.ParseBytes(t.Args))
-	case model.ToolResult:
-		t := ev.Tool
-		name, indent := t.Name, "  "
-		if name == "" && !sub {
-			name = v.calls[t.ID]
-		}
-		if sub {
-			name, indent = ev.Sub+"/"+name, "    "
+func (v *Viewer) zero(ev *protocol.Object, typ string) {
+	get := func(k string) string { return ev.Get(k).String() }
+	switch typ {
+	case "reasoning":
+		v.stream("reasoning", "┊ ", sDim, get("delta"))
+	case "text":
+		v.stream("text", "", sNone, get("delta"))
+	case "tool_call":
+		v.calls[get("id")] = get("name")
+		v.toolCall("", get("name"), ev.Get("args"))
+	case "run_start":
+	case "tool_result":
+		name := get("name")
+		if name == "" {
+			name = v.calls[get("id")]
 		}
 		note := ""
-		if t.Truncated {
-			note = " (cut by " + producer(ev.Dialect) + ")"
+		if ev.Get("truncated").Bool() {
+			note = " (cut by Zero)"
 		}
-		v.toolResult(indent, name, !t.Failed, t.Output, note)
-	case model.PermissionRequest:
-		p := ev.Permission
-		v.say(sYellow, "  ", "⚠ permission requested: ", withReason(p.Tool, p.Reason))
-	case model.PermissionDecision:
-		p := ev.Permission
-		msg := withReason(p.Tool, p.Reason)
-		switch p.Decision {
-		case model.Allowed:
+		v.toolResult("  ", name, get("status") != "error", get("output"), note)
+	case "permission_request":
+		v.say(sYellow, "  ", "⚠ permission requested: ", permissionRequestMsg(ev))
+		v.block2(ev)
+	case "permission_decision":
+		msg := decisionMsg(ev)
+		switch get("action") {
+		case "allow":
 			v.say(sGreen, "  ", "✓ permission allowed: ", msg)
-		case model.Cancelled:
+		case "cancel":
 			v.say(sYellow, "  ", "✗ permission cancelled: ", msg)
 		default:
 			v.say(sRed, "  ", "✗ permission denied: ", msg)
 		}
-	case model.Checkpoint:
-		v.say(sDim, "  ", "· ", ev.Text)
-	case model.Usage:
-		addUsage(&v.tokens, ev.Usage)
-	case model.Final:
-		if !sub {
-			s := ev.Text
-			v.final = &s
-		}
-	case model.Warning:
-		v.say(sYellow, "", "! warning: ", ev.Text)
-	case model.Error:
+		v.block2(ev)
+	case "permission":
+		v.say(sYellow, "  ", "⚠ permission: ", permissionMsg(ev))
+		v.block2(ev)
+	case "checkpoint":
+		label, msg := checkpointMsg(ev)
+		v.say(sDim, "  ", "· "+label+": ", msg)
+	case "usage":
+		v.tokens.addZero(ev)
+	case "final":
+		s := get("text")
+		v.final = &s
+	case "warning":
+		v.say(sYellow, "", "! warning: ", get("message"))
+	case "error":
 		label := "✗ error: "
-		if ev.Code != "" {
-			label = "✗ error [" + Safe(ev.Code) + "]: "
+		if c := get("code"); c != "" {
+			label = "✗ error [" + Safe(c) + "]: "
 		}
-		v.say(sRed, "", label, ev.Text)
-	case model.RunEnd:
-		if !st.End || !v.inRun {
-			break // a sub-agent's end, or a run with no heading
+		v.say(sRed, "", label, get("message"))
+	case "run_end":
+		how := "run ended: " + Safe(get("status"))
+		if c := ev.Get("exitCode"); c.Exists() {
+			how += " (exit " + Safe(c.Raw) + ")"
 		}
-		how := endWords(ev)
 		style := sGreen
-		if ev.Status != model.StatusSuccess {
+		if get("status") != "success" {
 			style = sRed
 		}
 		v.closeRun(how, style)
 	default:
-		v.other(ev)
-	}
-	if st.End {
-		v.headless = false
+		v.other(ev, typ)
 	}
 }
 
-// endWords says how a run ended: its status and exit code, when the
-// producer states one; else plainly, for the two common ends.
-func endWords(ev *model.Event) string {
-	switch {
-	case ev.ExitCode != nil:
-		return fmt.Sprintf("run ended: %s (exit %d)", ev.Status, *ev.ExitCode)
-	case ev.Status == model.StatusSuccess:
-		return "run done"
-	case ev.Status == model.StatusError:
-		return "run ended with an error"
+// block2 shows a permission event's sandbox block (v2) or violation (v1).
+func (v *Viewer) block2(ev *protocol.Object) {
+	if msg, ok := sandboxMsg(ev); ok {
+		v.say(sYellow, "    ", "sandbox: ", msg)
 	}
-	return "run ended: " + string(ev.Status)
 }
 
-// other shows an event the model does not name: its type and line.
-func (v *Viewer) other(ev *model.Event) {
-	raw := compact(string(ev.Raw))
+func (v *Viewer) evo(ev *protocol.Object, typ string) {
+	get := func(k string) string { return ev.Get(k).String() }
+	switch typ {
+	case "thinking":
+		v.stream("reasoning", "┊ ", sDim, get("content"))
+	case "text":
+		v.stream("text", "", sNone, get("content"))
+	case "tool_call":
+		v.calls[get("id")] = get("name")
+		v.toolCall("", get("name"), ev.Get("args"))
+	case "tool_result":
+		note := ""
+		if protocol.EvoSci.IsTruncated(get("content")) {
+			note = " (cut by EvoScientist)"
+		}
+		v.toolResult("  ", get("name"), ev.Get("success").Bool(), get("content"), note)
+	case "subagent_start":
+		v.say(sCyan, "", "⇢ subagent ", subagentMsg(ev))
+	case "subagent_text":
+		sub := get("subagent")
+		v.stream("sub:"+sub, Safe(sub)+" │ ", sCyan, get("content"))
+	case "subagent_tool_call":
+		v.toolCall("  ", get("subagent")+"/"+get("name"), ev.Get("args"))
+	case "subagent_tool_result":
+		v.toolResult("    ", get("subagent")+"/"+get("name"), ev.Get("success").Bool(), get("content"), "")
+	case "subagent_end":
+		v.say(sCyan, "", "⇠ subagent done: ", get("name"))
+	case "tool_selection":
+		v.say(sDim, "", "· tools selected: ", stringsOf(ev.Get("tools")))
+	case "summarization_start":
+		v.say(sDim, "", "· summarizing the context…", "")
+	case "summarization":
+		v.say(sDim, "", "· context summary:", "")
+		v.lines(sDim, "    ", get("content"))
+	case "usage_stats":
+		v.tokens.addEvoSci(ev)
+	case "interrupt":
+		for _, a := range ev.Get("action_requests").Array() {
+			v.say(sYellow, "  ", "⚠ approval needed: ", actionMsg(a))
+			if args := a.Get("args"); args.Exists() {
+				v.say(sYellow, "    ", "", v.summary(args))
+			}
+		}
+	case "ask_user":
+		for _, q := range ev.Get("questions").Array() {
+			v.say(sYellow, "  ", "? question: ", questionMsg(q))
+		}
+	case "error":
+		v.say(sRed, "", "✗ error: ", get("message"))
+		v.closeRun("run ended with an error", sRed)
+	case "done":
+		s := get("response")
+		v.final = &s
+		v.closeRun("run done", sGreen)
+	default:
+		v.other(ev, typ)
+	}
+}
+
+// other shows an event of a type zevo does not render specially.
+func (v *Viewer) other(ev *protocol.Object, typ string) {
+	raw := compact(ev.Raw)
 	if !v.opt.Full {
 		raw = clipRunes(raw, 160)
 	}
-	v.say(sDim, "", "· "+Safe(ev.Type)+" ", raw)
+	v.say(sDim, "", "· "+Safe(typ)+" ", raw)
 }
 
 func (v *Viewer) toolCall(indent, name string, args gjson.Result) {

@@ -118,7 +118,8 @@ func TestViewZero(t *testing.T) {
 ┊ closely
 Hello world
 ▶ bash  command=seq 1 10  timeout=30
-  ⚠ permission requested: bash — runs a command
+  ⚠ permission requested: bash (shell, risk high) — runs a command
+    sandbox: network: network access requires approval
   ✗ permission denied: bash — not now
   ✓ bash ok (cut by Zero)
     1
@@ -129,7 +130,7 @@ Hello world
     … 5 more line(s) (--full shows all)
 ── final answer ──
 Hello world
-── run ended: success (exit 0) · tokens: 12 in · 9 out · 21 total ──
+── run ended: success (exit 0) · tokens: 18446744073709551629 in · 9 out · 18446744073709551638 total ──
 `
 	got, _ := viewString(t, in, ViewOptions{})
 	if got != want {
@@ -160,12 +161,13 @@ func TestViewEvoSci(t *testing.T) {
 	want := `── run 1 ──
 ┊ plan
 ▶ write_file  path=a.txt  content=` + strings.Repeat("x", 79) + `…
-  ⚠ permission requested: write_file — Creates a file.
-  ⚠ permission requested: ask_user — Which?
-· subagent_start {"type":"subagent_start","name":"r","description":"look","instance_id":"s1"}
-  ▶ s1/grep  q=null
-    ✓ s1/grep ok
-· subagent_end {"type":"subagent_end","name":"r","instance_id":"s1"}
+  ⚠ approval needed: write_file — Creates a file.
+    path=a.txt
+  ? question: Which? [a / b]
+⇢ subagent r: look
+  ▶ r/grep  q=null
+    ✓ r/grep ok
+⇠ subagent done: r
 done
 ── final answer ──
 done
