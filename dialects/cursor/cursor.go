@@ -27,40 +27,79 @@ var Dialect = &event.Dialect{
 // tool_call lines with its fields, and lines with model_call_id, call_id
 // or timestamp_ms), Maybe for the bare system/user/assistant/result
 // shapes Claude Code writes too, No for a line with a field only Claude
-// Code writes.
+// Code writes. It is asked of every line of every input, so it reads the
+// type first, and the other fields of a line that may be Cursor's in one
+// pass (detectFields), not field by field.
 func Detect(line []byte) event.Certainty {
-	r := gjson.ParseBytes(line)
-	if !r.IsObject() {
-		return event.No
-	}
-	typ := r.Get("type")
+	// The type first (a string only in an object), then what can make
+	// the line Cursor's: most lines of other dialects are told apart
+	// without reading their other fields.
+	typ := gjson.GetBytes(line, "type")
 	if typ.Type != gjson.String {
 		return event.No
 	}
-	for _, p := range [...]string{"claude_code_version", "qwen_code_version", "uuid", "parent_tool_use_id",
-		"total_cost_usd", "modelUsage", "message.id", "message.model", "tools", "mcp_servers"} {
-		if r.Get(p).Exists() {
+	switch typ.Str {
+	case "thinking", "tool_call", "system", "user", "assistant", "result":
+	default:
+		// Sure only with session_id (and its own fields); else No.
+		if !gjson.GetBytes(line, "session_id").Exists() {
 			return event.No
 		}
 	}
-	own := r.Get("model_call_id").Exists() || r.Get("call_id").Exists() || r.Get("timestamp_ms").Exists()
+	var f detectFields
+	gjson.ParseBytes(line).ForEach(f.note)
+	if f.claude {
+		return event.No
+	}
 	switch typ.Str {
 	case "thinking", "tool_call":
 		// EvoScientist writes these types too, without subtype or session.
-		if own || r.Get("subtype").Exists() || r.Get("session_id").Exists() {
+		if f.own || f.subtype || f.session {
 			return event.Sure
 		}
 		return event.No
 	case "system", "user", "assistant", "result":
-		if own || r.Get("usage.inputTokens").Exists() {
+		if f.own || f.inputTokens {
 			return event.Sure
 		}
 		return event.Maybe
 	}
-	if own && r.Get("session_id").Exists() {
+	if f.own && f.session {
 		return event.Sure
 	}
 	return event.No
+}
+
+// detectFields is what Detect reads of a line's top-level fields, as
+// gjson's Get reads them: a path (message.id) in any value of its key.
+type detectFields struct {
+	claude           bool // a field only Claude Code writes
+	own              bool // model_call_id, call_id or timestamp_ms
+	subtype, session bool
+	inputTokens      bool // usage.inputTokens
+}
+
+func (f *detectFields) note(k, v gjson.Result) bool {
+	switch k.Str {
+	case "message":
+		if v.Get("id").Exists() || v.Get("model").Exists() {
+			f.claude = true // message.id, message.model
+			return false
+		}
+	case "usage":
+		f.inputTokens = f.inputTokens || v.Get("inputTokens").Exists()
+	case "claude_code_version", "qwen_code_version", "uuid", "parent_tool_use_id",
+		"total_cost_usd", "modelUsage", "tools", "mcp_servers":
+		f.claude = true
+		return false // Claude Code's line: nothing else matters
+	case "model_call_id", "call_id", "timestamp_ms":
+		f.own = true
+	case "subtype":
+		f.subtype = true
+	case "session_id":
+		f.session = true
+	}
+	return true
 }
 
 type decoder struct {
