@@ -110,29 +110,37 @@ func BenchmarkSummarize(b *testing.B) {
 	}
 }
 
-// BenchmarkView is zevo view as it ships: Zero and EvoScientist through
-// today's renderers, side by side with the same corpora through the event
-// path (events-zero, events-evosci), and each agent's real captures
-// (repeated to about 256 KiB) through the event path.
+// BenchmarkView is zevo view as it ships (each line routed by its
+// dialect): Zero and EvoScientist through today's renderers, side by side
+// with the same corpora straight to today's renderers, without the
+// routing (today-), and through the event path (events-); and each
+// agent's real captures (repeated to about 256 KiB) through the event
+// path.
 func BenchmarkView(b *testing.B) {
+	const routed, today, events = 0, 1, 2
 	type corp struct {
-		name       string
-		data       []byte
-		eventsOnly bool
+		name string
+		data []byte
+		path int
 	}
 	var cs []corp
 	for _, p := range []Protocol{Zero, EvoSci} {
-		cs = append(cs, corp{p.String(), corpus(p, 1<<20), false}, corp{"events-" + p.String(), corpus(p, 1<<20), true})
+		data := corpus(p, 1<<20)
+		cs = append(cs, corp{p.String(), data, routed}, corp{"today-" + p.String(), data, today}, corp{"events-" + p.String(), data, events})
 	}
 	for _, agent := range []string{"claude", "codex", "opencode", "cursor"} {
-		cs = append(cs, corp{"captures-" + agent, captureCorpus(b, agent, 256<<10), false})
+		cs = append(cs, corp{"captures-" + agent, captureCorpus(b, agent, 256<<10), routed})
 	}
 	for _, c := range cs {
 		b.Run(c.name, func(b *testing.B) {
 			v := NewViewer(io.Discard, ViewOptions{Color: true})
-			v.route.eventsOnly = c.eventsOnly
+			v.route.eventsOnly = c.path == events
+			line := v.Line
+			if c.path == today {
+				line = v.todayLine
+			}
 			benchLines(b, c.data, func(l jsonl.Line) {
-				if err := v.Line(l); err != nil {
+				if err := line(l); err != nil {
 					b.Fatal(err)
 				}
 			})

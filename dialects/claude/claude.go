@@ -23,6 +23,7 @@ var Dialect = &event.Dialect{
 	Name:       Name,
 	Aliases:    []string{"claude-code", "qwen-code", "amp"},
 	Detect:     Detect,
+	DetectLine: detectLine,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return newDecoder(opt) },
 }
 
@@ -31,11 +32,18 @@ var Dialect = &event.Dialect{
 // It is asked of every line of every input: the type first (a string
 // only in an object), the other fields only for the shared types.
 func Detect(line []byte) event.Certainty {
-	typ := gjson.GetBytes(line, "type")
-	if typ.Type != gjson.String {
+	l := event.ReadLine(line)
+	return detectLine(&l)
+}
+
+// detectLine is Detect given the line as a Detector reads it
+// (event.Dialect.DetectLine).
+func detectLine(l *event.Line) event.Certainty {
+	line, typ := l.Bytes, l.Type
+	if !l.TypeOK {
 		return event.No
 	}
-	switch t := typ.Str; {
+	switch t := typ; {
 	case t == "stream_event" || t == "rate_limit_event" || t == "tool_progress" ||
 		t == "auth_status" || t == "tool_use_summary" || strings.HasPrefix(t, "control_"):
 		return event.Sure

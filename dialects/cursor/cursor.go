@@ -20,6 +20,7 @@ var Dialect = &event.Dialect{
 	Name:       Name,
 	Aliases:    []string{"cursor-agent"},
 	Detect:     Detect,
+	DetectLine: detectLine,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return newDecoder(opt) },
 }
 
@@ -31,18 +32,30 @@ var Dialect = &event.Dialect{
 // type first, and the other fields of a line that may be Cursor's in one
 // pass (detectFields), not field by field.
 func Detect(line []byte) event.Certainty {
+	l := event.ReadLine(line)
+	return detectLine(&l)
+}
+
+// detectLine is Detect given the line as a Detector reads it
+// (event.Dialect.DetectLine).
+func detectLine(l *event.Line) event.Certainty {
+	line, typ := l.Bytes, l.Type
+	if !l.TypeOK {
+		return event.No
+	}
 	// The type first (a string only in an object), then what can make
 	// the line Cursor's: most lines of other dialects are told apart
 	// without reading their other fields.
-	typ := gjson.GetBytes(line, "type")
-	if typ.Type != gjson.String {
-		return event.No
-	}
-	switch typ.Str {
-	case "thinking", "tool_call", "system", "user", "assistant", "result":
+	switch typ {
+	case "thinking", "tool_call":
+		// Sure only with one of its own fields; else No.
+		if l.Lacks("_id") && l.Lacks("timestamp_ms") && l.Lacks("subtype") {
+			return event.No // no model_call_id, call_id, session_id
+		}
+	case "system", "user", "assistant", "result":
 	default:
 		// Sure only with session_id (and its own fields); else No.
-		if !gjson.GetBytes(line, "session_id").Exists() {
+		if l.Lacks("session_id") || !gjson.GetBytes(line, "session_id").Exists() {
 			return event.No
 		}
 	}
@@ -51,7 +64,7 @@ func Detect(line []byte) event.Certainty {
 	if f.claude {
 		return event.No
 	}
-	switch typ.Str {
+	switch typ {
 	case "thinking", "tool_call":
 		// EvoScientist writes these types too, without subtype or session.
 		if f.own || f.subtype || f.session {

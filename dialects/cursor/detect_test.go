@@ -52,8 +52,13 @@ func detectByField(line []byte) event.Certainty {
 func TestDetectAgreesWithFieldByFieldReading(t *testing.T) {
 	lines := detectCases(t)
 	for _, l := range lines {
-		if got, want := Detect(l), detectByField(l); got != want {
+		want := detectByField(l)
+		if got := Detect(l); got != want {
 			t.Errorf("%s: %v, the plain reading %v", l, got, want)
+		}
+		el := event.ReadLine(l)
+		if got := Dialect.DetectLine(&el); got != want {
+			t.Errorf("%s: typed %v, the plain reading %v", l, got, want)
 		}
 	}
 }
@@ -107,6 +112,14 @@ func detectCases(t *testing.T) [][]byte {
 		`{"a":1,"type":"rate_limit_event"}`,
 		`{"type":"x","session_id":"s","call_id":"c","tools":[]}`,
 		`{"type":"x","call_id":"c","session_id":"s"}`,
+		`{"type":"thinking","sess\u0069on_id":"s"}`,
+		`{"type":"tool_call","call\u005fid":"c"}`,
+		`{"type":"tool_call","c\u0061ll_id":"c"}`,
+		`{"type":"x","session\u005fid":"s","timestamp_ms":1}`,
+		`{"type":"x","session_id":"s","timestamp\u005Fms":1}`,
+		`{"type":"text","schem\u0061Version":2}`,
+		`{"type":"text","sessionI\u0044":"s"}`,
+		`{"type":"text","sessionID":"s"}`,
 		`{}`,
 	} {
 		lines = append(lines, []byte(l))

@@ -20,6 +20,7 @@ var Dialect = &event.Dialect{
 	Name:       Name,
 	Aliases:    []string{"evoscientist"},
 	Detect:     Detect,
+	DetectLine: detectLine,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return &Decoder{opt: opt} },
 }
 
@@ -40,10 +41,18 @@ var types = map[string]bool{
 // The type first: it is asked of every line of every input, and the type
 // comes first in most lines, schemaVersion (absent) costs a whole scan.
 func Detect(line []byte) event.Certainty {
-	if t := gjson.GetBytes(line, "type"); t.Type != gjson.String || !types[t.Str] {
+	l := event.ReadLine(line)
+	return detectLine(&l)
+}
+
+// detectLine is Detect given the line as a Detector reads it
+// (event.Dialect.DetectLine).
+func detectLine(l *event.Line) event.Certainty {
+	line, typ := l.Bytes, l.Type
+	if !l.TypeOK || !types[typ] {
 		return event.No
 	}
-	if gjson.GetBytes(line, "schemaVersion").Exists() {
+	if !l.Lacks("schemaVersion") && gjson.GetBytes(line, "schemaVersion").Exists() {
 		return event.No
 	}
 	return event.Maybe
