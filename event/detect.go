@@ -20,19 +20,16 @@ type Detector struct {
 // NewDetector detects among dialects, in their order of precedence.
 func NewDetector(dialects []*Dialect) *Detector { return &Detector{dialects: dialects} }
 
-// Detect returns line's dialect, or nil when no dialect writes it. It
-// reads the line once for all the dialects (a Line) and gives it to
-// those that take one (DetectLine).
+// Detect returns line's dialect, or nil when no dialect writes it. The
+// dialects that take a Line (DetectLine) share one: what it reads of
+// the line, it reads once.
 func (d *Detector) Detect(line []byte) *Dialect {
 	var first *Dialect
 	lastMaybe := false
-	read := false
+	d.line = ReadLine(line)
 	for _, dl := range d.dialects {
 		var c Certainty
 		if dl.DetectLine != nil {
-			if !read {
-				d.line, read = ReadLine(line), true
-			}
 			c = dl.DetectLine(&d.line)
 		} else {
 			c = dl.Detect(line)
@@ -60,21 +57,29 @@ func (d *Detector) Detect(line []byte) *Dialect {
 }
 
 // Line is one line as a Detector reads it for every dialect it asks: its
-// type, read once, and what it surely lacks. Every input asks every
+// type, read once when a dialect asks, and what it surely lacks. Every input asks every
 // dialect about every line, and most lines lack the fields that would
 // make them another dialect's: Lacks tells so without a lookup that
 // reads the whole line to find nothing.
 type Line struct {
-	Bytes  []byte
-	Type   string // the "type" field, when TypeOK
-	TypeOK bool   // the line has a "type" that is a JSON string (it is an object)
-	esc    int8   // 0: not looked at yet; 1: no escape can spell a name's letter; 2: one may
+	Bytes []byte
+	typ   string
+	read  bool // typ and typed are read
+	typed bool
+	esc   int8 // 0: not looked at yet; 1: no escape can spell a name's letter; 2: one may
 }
 
-// ReadLine reads line's type.
-func ReadLine(line []byte) Line {
-	t := gjson.GetBytes(line, "type")
-	return Line{Bytes: line, Type: t.Str, TypeOK: t.Type == gjson.String}
+// ReadLine starts reading line.
+func ReadLine(line []byte) Line { return Line{Bytes: line} }
+
+// Type is the line's "type" field, ok when it is a JSON string (then the
+// line is an object), read once.
+func (l *Line) Type() (typ string, ok bool) {
+	if !l.read {
+		t := gjson.GetBytes(l.Bytes, "type")
+		l.typ, l.typed, l.read = t.Str, t.Type == gjson.String, true
+	}
+	return l.typ, l.typed
 }
 
 // Lacks reports that the line surely has no field whose name contains
@@ -94,19 +99,18 @@ func (l *Line) Lacks(key string) bool {
 }
 
 // letterEscape reports a \u00XX escape that may spell an ASCII letter or
-// underscore (XX from 40 to 7f), or one cut short.
+// underscore (XX from 40 to 7f), or one cut short. It looks for "u00",
+// not for the backslash: tool output holds many a \n, and few u00.
 func letterEscape(b []byte) bool {
-	if bytes.IndexByte(b, '\\') < 0 {
-		return false
-	}
 	for i := 0; ; {
-		j := bytes.Index(b[i:], []byte(`\u00`))
+		j := bytes.Index(b[i:], []byte("u00"))
 		if j < 0 {
 			return false
 		}
-		i += j + 4
-		if i >= len(b) || b[i] >= '4' && b[i] <= '7' {
+		i += j
+		if i > 0 && b[i-1] == '\\' && (i+3 >= len(b) || b[i+3] >= '4' && b[i+3] <= '7') {
 			return true
 		}
+		i += 3
 	}
 }

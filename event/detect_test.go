@@ -38,8 +38,9 @@ func TestLacksOnlyWhenNoSpellingOfTheKeyIsThere(t *testing.T) {
 func TestDetectorGivesTheLineToDetectLine(t *testing.T) {
 	var got []string
 	typed := &Dialect{Name: "typed", DetectLine: func(l *Line) Certainty {
-		got = append(got, l.Type)
-		if l.TypeOK && l.Type == "mine" {
+		typ, ok := l.Type()
+		got = append(got, typ)
+		if ok && typ == "mine" {
 			return Sure
 		}
 		return No
@@ -56,7 +57,8 @@ func TestDetectorGivesTheLineToDetectLine(t *testing.T) {
 		if dl := d.Detect([]byte(line)); dl != want {
 			t.Errorf("%s: %v, want %v", line, dl, want)
 		}
-		if typ := ReadLine([]byte(line)).Type; len(got) == 0 || got[0] != typ {
+		l := ReadLine([]byte(line))
+		if typ, _ := l.Type(); len(got) == 0 || got[0] != typ {
 			t.Errorf("%s: DetectTyped given %q", line, got)
 		}
 	}

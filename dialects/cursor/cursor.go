@@ -39,8 +39,9 @@ func Detect(line []byte) event.Certainty {
 // detectLine is Detect given the line as a Detector reads it
 // (event.Dialect.DetectLine).
 func detectLine(l *event.Line) event.Certainty {
-	line, typ := l.Bytes, l.Type
-	if !l.TypeOK {
+	line := l.Bytes
+	typ, ok := l.Type()
+	if !ok {
 		return event.No
 	}
 	// The type first (a string only in an object), then what can make

@@ -30,8 +30,9 @@ func detect(line []byte) event.Certainty {
 // detectLine is detect given the line as a Detector reads it
 // (event.Dialect.DetectLine).
 func detectLine(l *event.Line) event.Certainty {
-	line, typ := l.Bytes, l.Type
-	if !l.TypeOK {
+	line := l.Bytes
+	typ, ok := l.Type()
+	if !ok {
 		return event.No
 	}
 	switch typ {
