@@ -6,29 +6,53 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// Line.Lacks is true only when no field of the line can be named key, however
-// the line spells it; and it is true for the lines that plainly lack it.
-func TestLacksOnlyWhenNoSpellingOfTheKeyIsThere(t *testing.T) {
+// A Line finds a field, and its first value, where gjson does: on
+// strings full of escapes and brackets, nested objects holding the same
+// keys, keys written twice or escaped, and lines that are not one
+// well-formed object.
+func TestLineReadsFieldsAsGjson(t *testing.T) {
+	keys := []string{"type", "schemaVersion", "session_id", "sessionID", "message", "a"}
 	for _, c := range []struct {
-		line string
-		want bool
+		line  string
+		plain bool // read by the Line's own pass, not by gjson
 	}{
 		{`{"type":"text","content":"hi"}`, true},
-		{`{"type":"text","schemaVersion":2}`, false},
-		{`{"type":"text","content":"schemaVersion"}`, false}, // in a value: looked up
-		{`{"type":"text","sch\u0065maVersion":2}`, false},
-		{`{"type":"text","sch\u0065maVersion":2,"a":"\u001b"}`, false},
-		{`{"type":"text","content":"\u2014 \u001b[0m \\u"}`, true},
-		{`{"type":"text","content":"x\u00`, false}, // cut inside an escape: not sure
-		{`{"type":"text","content":"\u0041"}`, false},
-		{``, true},
+		{` { "type" : "text" , "schemaVersion" : 2 } `, true},
+		{`{"content":"a \"type\": {[ \\","type":"x"}`, true},
+		{`{"a":{"type":"inner","schemaVersion":1},"type":"outer"}`, true},
+		{`{"a":[1,{"session_id":"s"},"]"],"sessionID":"t"}`, true},
+		{`{"type":1,"type":"text"}`, true},
+		{`{"type":"text","type":1}`, true},
+		{`{"ty\u0070e":"text","schem\u0061Version":2}`, false},
+		{`{"type":"text","message":{"id":"m"},"a":null,"b":true,"c":-1.5e3}`, true},
+		{`{"type":"text"} trailing`, false},
+		{`{"type":"text",}`, false},
+		{`{"type":"te`, false},
+		{`{"type":"text","a":{"b":"}"`, false},
+		{`{"type"}`, false},
+		{`{}`, true},
+		{`[{"type":"text"}]`, false},
+		{`"type"`, false},
+		{``, false},
+		{`{"type":"x","a":"\u00e9\n\t\\","sessionID":"s"}`, true},
 	} {
-		l := ReadLine([]byte(c.line))
-		if got := l.Lacks("schemaVersion"); got != c.want {
-			t.Errorf("%s: %v, want %v", c.line, got, c.want)
+		line := c.line
+		l := ReadLine([]byte(line))
+		if got := l.scan(); got != c.plain {
+			t.Errorf("%s: read plainly %v, want %v", line, got, c.plain)
 		}
-		if l.Lacks("schemaVersion") && gjson.Get(c.line, "schemaVersion").Exists() {
-			t.Errorf("%s: lacks a field gjson finds", c.line)
+		for _, k := range keys {
+			want := gjson.Get(line, k)
+			if got := l.Has(k); got != want.Exists() {
+				t.Errorf("%s: Has(%s) %v, gjson %v", line, k, got, want.Exists())
+			}
+			if got := l.Get(k); got.Type != want.Type || got.Raw != want.Raw || got.Str != want.Str {
+				t.Errorf("%s: Get(%s) %v %q, gjson %v %q", line, k, got.Type, got.Raw, want.Type, want.Raw)
+			}
+		}
+		typ, ok := l.Type()
+		if want := gjson.Get(line, "type"); typ != want.Str || ok != (want.Type == gjson.String) {
+			t.Errorf("%s: Type %q %v", line, typ, ok)
 		}
 	}
 }

@@ -29,8 +29,9 @@ var Dialect = &event.Dialect{
 // or timestamp_ms), Maybe for the bare system/user/assistant/result
 // shapes Claude Code writes too, No for a line with a field only Claude
 // Code writes. It is asked of every line of every input, so it reads the
-// type first, and the other fields of a line that may be Cursor's in one
-// pass (detectFields), not field by field.
+// type first (from the Detector's event.Line, whose fields are read
+// once for all dialects), and the other fields of a line that may be
+// Cursor's in one pass (detectFields).
 func Detect(line []byte) event.Certainty {
 	l := event.ReadLine(line)
 	return detectLine(&l)
@@ -50,13 +51,13 @@ func detectLine(l *event.Line) event.Certainty {
 	switch typ {
 	case "thinking", "tool_call":
 		// Sure only with one of its own fields; else No.
-		if l.Lacks("_id") && l.Lacks("timestamp_ms") && l.Lacks("subtype") {
-			return event.No // no model_call_id, call_id, session_id
+		if !l.Has("model_call_id") && !l.Has("call_id") && !l.Has("timestamp_ms") && !l.Has("subtype") && !l.Has("session_id") {
+			return event.No
 		}
 	case "system", "user", "assistant", "result":
 	default:
 		// Sure only with session_id (and its own fields); else No.
-		if l.Lacks("session_id") || !gjson.GetBytes(line, "session_id").Exists() {
+		if !l.Has("session_id") {
 			return event.No
 		}
 	}

@@ -48,12 +48,11 @@ func Detect(line []byte) event.Certainty {
 // detectLine is Detect given the line as a Detector reads it
 // (event.Dialect.DetectLine).
 func detectLine(l *event.Line) event.Certainty {
-	line := l.Bytes
 	typ, ok := l.Type()
 	if !ok || !types[typ] {
 		return event.No
 	}
-	if !l.Lacks("schemaVersion") && gjson.GetBytes(line, "schemaVersion").Exists() {
+	if l.Has("schemaVersion") {
 		return event.No
 	}
 	return event.Maybe

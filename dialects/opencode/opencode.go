@@ -30,7 +30,6 @@ func detect(line []byte) event.Certainty {
 // detectLine is detect given the line as a Detector reads it
 // (event.Dialect.DetectLine).
 func detectLine(l *event.Line) event.Certainty {
-	line := l.Bytes
 	typ, ok := l.Type()
 	if !ok {
 		return event.No
@@ -39,7 +38,7 @@ func detectLine(l *event.Line) event.Certainty {
 	case "step_start", "step_finish", "tool_use":
 		return event.Sure
 	case "text", "reasoning", "error", "done":
-		if !l.Lacks("sessionID") && gjson.GetBytes(line, "sessionID").Type == gjson.String {
+		if l.Get("sessionID").Type == gjson.String {
 			return event.Sure
 		}
 	}
