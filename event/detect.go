@@ -57,20 +57,26 @@ func (d *Detector) Detect(line []byte) *Dialect {
 }
 
 // Line is one line as a Detector reads it for every dialect it asks: its
-// top-level fields, found in one pass the first time a dialect asks for
-// one. Every input asks every dialect about every line, and a lookup of
-// a field a line lacks reads the whole line to find nothing: six
-// dialects would read most lines several times.
+// top-level fields, found in one pass that goes as far as the dialects'
+// questions need. Every input asks every dialect about every line, and a
+// lookup of a field a line lacks reads the whole line to find nothing:
+// six dialects would read most lines several times.
 type Line struct {
-	Bytes   []byte
-	scanned bool
-	// plain: the line is one object whose keys have no escapes, and
-	// fields holds them; else every lookup is gjson's on the line.
-	plain  bool
-	fields []field
-	typed  int8 // 0: the type not read yet; 1: a string, typ; 2: not one
+	Bytes  []byte
+	fields []field // the fields read so far, in their order
+	pos    int     // where the next field starts
+	state  int8    // reading, done, or gjson's
+	typed  int8    // 0: the type not read yet; 1: a string, typ; 2: not one
 	typ    string
 }
+
+const (
+	reading int8 = iota // fields holds the fields up to pos
+	done                // fields holds them all: the line is one object
+	// gjsons: the line is not one well-formed object, or it escapes a
+	// key: every lookup is gjson's on the line.
+	gjsons
+)
 
 type field struct{ key, val []byte }
 
@@ -87,7 +93,9 @@ func (l *Line) reset(line []byte) {
 func (l *Line) Type() (typ string, ok bool) {
 	if l.typed == 0 {
 		l.typed = 2
-		if t := l.Get("type"); t.Type == gjson.String {
+		if f := l.find("type"); f != nil && len(f.val) >= 2 && f.val[0] == '"' && bytes.IndexByte(f.val, '\\') < 0 {
+			l.typ, l.typed = string(f.val[1:len(f.val)-1]), 1 // a plain string: as it is
+		} else if t := l.Get("type"); t.Type == gjson.String {
 			l.typ, l.typed = t.Str, 1
 		}
 	}
@@ -97,8 +105,8 @@ func (l *Line) Type() (typ string, ok bool) {
 // Has reports a top-level field named key, as gjson.GetBytes(line,
 // key).Exists() does.
 func (l *Line) Has(key string) bool {
-	if l.scan() {
-		return l.find(key) != nil
+	if f := l.find(key); f != nil || l.state != gjsons {
+		return f != nil
 	}
 	return gjson.GetBytes(l.Bytes, key).Exists()
 }
@@ -106,67 +114,93 @@ func (l *Line) Has(key string) bool {
 // Get is the top-level field named key (the first, when the line writes
 // it twice), as gjson.GetBytes(line, key) reads it.
 func (l *Line) Get(key string) gjson.Result {
-	if l.scan() {
-		if f := l.find(key); f != nil {
-			return gjson.ParseBytes(f.val)
-		}
+	if f := l.find(key); f != nil {
+		return gjson.ParseBytes(f.val)
+	}
+	if l.state != gjsons {
 		return gjson.Result{}
 	}
 	return gjson.GetBytes(l.Bytes, key)
 }
 
+// find is the first field named key, reading on as far as it takes; nil
+// when the line has none, or is gjson's to read.
 func (l *Line) find(key string) *field {
 	for i := range l.fields {
 		if string(l.fields[i].key) == key {
 			return &l.fields[i]
 		}
 	}
+	for l.state == reading {
+		if l.next() && string(l.fields[len(l.fields)-1].key) == key {
+			return &l.fields[len(l.fields)-1]
+		}
+	}
 	return nil
 }
 
-// scan finds the top-level fields once; it reports whether the line is
-// plain (an object, well formed, no escape in a key).
+// scan reads all the fields; it reports whether the line is one
+// well-formed object with no escaped key (its fields read by the Line).
 func (l *Line) scan() bool {
-	if l.scanned {
-		return l.plain
+	for l.state == reading {
+		l.next()
 	}
-	l.scanned = true
-	b := l.Bytes
-	i := skipSpace(b, 0)
-	if i >= len(b) || b[i] != '{' {
+	return l.state == done
+}
+
+// next reads the next field, and reports whether there was one.
+func (l *Line) next() bool {
+	b, i := l.Bytes, l.pos
+	if len(l.fields) == 0 {
+		if i = skipSpace(b, i); i >= len(b) || b[i] != '{' {
+			l.state = gjsons
+			return false
+		}
+		i++
+	} else if i = skipSpace(b, i); i < len(b) && b[i] == ',' {
+		i++
+	} else {
+		return l.end(i)
+	}
+	if i = skipSpace(b, i); len(l.fields) == 0 && i < len(b) && b[i] == '}' {
+		return l.end(i)
+	}
+	if i >= len(b) || b[i] != '"' {
+		l.state = gjsons
+		return false
+	}
+	end := stringEnd(b, i)
+	if end < 0 {
+		l.state = gjsons
+		return false
+	}
+	key := b[i+1 : end-1]
+	if bytes.IndexByte(key, '\\') >= 0 {
+		l.state = gjsons // an escaped key: gjson reads it
+		return false
+	}
+	if i = skipSpace(b, end); i >= len(b) || b[i] != ':' {
+		l.state = gjsons
 		return false
 	}
 	i = skipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		l.plain = skipSpace(b, i+1) == len(b)
-		return l.plain
+	vend := valueEnd(b, i)
+	if vend < 0 {
+		l.state = gjsons
+		return false
 	}
-	for i < len(b) && b[i] == '"' {
-		end := stringEnd(b, i)
-		if end < 0 {
-			return false
-		}
-		key := b[i+1 : end-1]
-		if bytes.IndexByte(key, '\\') >= 0 {
-			return false // an escaped key: gjson reads it
-		}
-		if i = skipSpace(b, end); i >= len(b) || b[i] != ':' {
-			return false
-		}
-		i = skipSpace(b, i+1)
-		vend := valueEnd(b, i)
-		if vend < 0 {
-			return false
-		}
-		l.fields = append(l.fields, field{key, b[i:vend]})
-		if i = skipSpace(b, vend); i < len(b) && b[i] == ',' {
-			i = skipSpace(b, i+1)
-			continue
-		}
-		if i < len(b) && b[i] == '}' {
-			l.plain = skipSpace(b, i+1) == len(b)
-		}
-		return l.plain
+	l.fields = append(l.fields, field{key, b[i:vend]})
+	l.pos = vend
+	return true
+}
+
+// end ends the object at b[i], which must be its closing brace and the
+// end of the line.
+func (l *Line) end(i int) bool {
+	b := l.Bytes
+	l.state = gjsons
+	if i < len(b) && b[i] == '}' && skipSpace(b, i+1) == len(b) {
+		l.state = done
 	}
 	return false
 }

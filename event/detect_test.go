@@ -34,6 +34,12 @@ func TestLineReadsFieldsAsGjson(t *testing.T) {
 		{`[{"type":"text"}]`, false},
 		{`"type"`, false},
 		{``, false},
+		{`{"type":"a\"b\u0041"}`, true},
+		{`{"type":""}`, true},
+		{`{"a":1,"ty\u0070e":"x","type":"y"}`, false},
+		{`{"type":"y","ty\u0070e":"x"}`, false},
+		{`{"type":"y","a":[}`, false},
+		{`{"schemaVersion":2,"a":`, false},
 		{`{"type":"x","a":"\u00e9\n\t\\","sessionID":"s"}`, true},
 	} {
 		line := c.line
@@ -43,6 +49,10 @@ func TestLineReadsFieldsAsGjson(t *testing.T) {
 		}
 		for _, k := range keys {
 			want := gjson.Get(line, k)
+			// A Line asked this key first reads only as far as it.
+			if fresh := ReadLine([]byte(line)); fresh.Has(k) != want.Exists() || fresh.Get(k).Raw != want.Raw {
+				t.Errorf("%s: asked first, %s: %v %q", line, k, fresh.Has(k), fresh.Get(k).Raw)
+			}
 			if got := l.Has(k); got != want.Exists() {
 				t.Errorf("%s: Has(%s) %v, gjson %v", line, k, got, want.Exists())
 			}
