@@ -3,6 +3,7 @@ package inspect
 import (
 	"github.com/zevo/zevo/dialects"
 	model "github.com/zevo/zevo/event"
+	"github.com/zevo/zevo/protocol"
 )
 
 // router sends each line of one input to the renderers of its dialect, as
@@ -27,9 +28,17 @@ type router struct {
 	eventsOnly bool
 }
 
-// todays is the dialects whose lines today's renderers show (a table of
-// dialect names that only zevo view and its documents know).
-var todays = map[string]bool{"zero": true, "evosci": true}
+// shownToday is the dialects whose lines today's renderers show: those
+// whose name the protocol package knows (Zero's and EvoScientist's).
+var shownToday = func() map[*model.Dialect]bool {
+	m := map[*model.Dialect]bool{}
+	for _, d := range dialects.All {
+		if _, err := protocol.Lookup(d.Name); err == nil {
+			m[d] = true
+		}
+	}
+	return m
+}()
 
 // today detects line's dialect and reports whether today's renderers show
 // it. A line no dialect claims (not JSON, or a type no producer writes)
@@ -46,7 +55,7 @@ func (r *router) today(line []byte) bool {
 		}
 	}
 	r.last = dl
-	return !r.eventsOnly && todays[dl.Name]
+	return !r.eventsOnly && shownToday[dl]
 }
 
 // input is the event path's Input for the lines routed to it. Its
