@@ -11,7 +11,7 @@ import (
 // keys, keys written twice or escaped, and lines that are not one
 // well-formed object.
 func TestLineReadsFieldsAsGjson(t *testing.T) {
-	keys := []string{"type", "schemaVersion", "session_id", "sessionID", "message", "a"}
+	keys := []string{"type", "schemaVersion", "session_id", "sessionID", "message", "a", "b"}
 	for _, c := range []struct {
 		line  string
 		plain bool // read by the Line's own pass, not by gjson
@@ -36,6 +36,10 @@ func TestLineReadsFieldsAsGjson(t *testing.T) {
 		{``, false},
 		{`{"type":"a\"b\u0041"}`, true},
 		{`{"type":""}`, true},
+		{`{"a":1,"schem\u0061Version":2}`, false},
+		{`{"a":"\u00e9 \u001b","sessi\u006fn_id":"s"}`, false},
+		{`{"a":"x\u00`, false},
+		{`{"a":"\u2014 \u001b \\u0041","b":1}`, true},
 		{`{"a":1,"ty\u0070e":"x","type":"y"}`, false},
 		{`{"type":"y","ty\u0070e":"x"}`, false},
 		{`{"type":"y","a":[}`, false},
