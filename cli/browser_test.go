@@ -263,3 +263,63 @@ func screenshots(t *testing.T, ctx context.Context, pagePath, dir string) {
 		}
 	}
 }
+
+// The page of real captures, one per agent, in Chromium: a section per
+// run and a tool block per tool call as the decoders read them, failed
+// calls marked, the final answers there, and nothing loaded or run.
+func TestViewHTMLCapturesInBrowser(t *testing.T) {
+	files := []string{
+		"../testdata/captures/claude/yoke-thinking-three-bash-calls-2.1.104.jsonl",
+		"../testdata/captures/codex/agent-harness-unknown-model-turn-failed.jsonl",
+		"../testdata/captures/opencode/nightgauge-bash-permission-rejected.jsonl",
+		"../testdata/captures/cursor/cursor-hack-thinking-deltas-shell.jsonl",
+	}
+	// What the captures hold, from their lines: 4 runs (one each); the
+	// tool calls: 3 Bash, 1 bash (rejected: failed), 1 shell; 1 error.
+	const wantRuns, wantTools, wantFailed = 4, 5, 1
+	code, page, errs := run(t, "", append([]string{"view", "--format", "html", "--full"}, files...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	dir := t.TempDir()
+	pagePath := filepath.Join(dir, "captures.html")
+	if err := os.WriteFile(pagePath, []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var requests []string
+	ctx := browser(t, func(ev any) {
+		if e, ok := ev.(*network.EventRequestWillBeSent); ok {
+			mu.Lock()
+			requests = append(requests, e.Request.URL)
+			mu.Unlock()
+		}
+	})
+	do(t, ctx, chromedp.Navigate("file://"+pagePath), chromedp.WaitReady(chromedp.CSS("main")))
+	runs := js[int](t, ctx, `document.querySelectorAll("section.run").length`)
+	// A call whose result comes after other lines has its result in a
+	// block of its own ("result of NAME ID"): the calls are the others.
+	tools := js[int](t, ctx, `[...document.querySelectorAll("details.tool > summary")].filter(s => !s.textContent.startsWith("result of")).length`)
+	failed := js[int](t, ctx, `document.querySelectorAll("details.tool.failed").length`)
+	errors := js[int](t, ctx, `document.querySelectorAll(".notice.error").length`)
+	if runs != wantRuns || tools != wantTools || failed != wantFailed || errors != 1 {
+		t.Errorf("%d runs (want %d), %d tool calls (want %d), %d failed (want %d), %d errors (want 1)",
+			runs, wantRuns, tools, wantTools, failed, wantFailed, errors)
+	}
+	if n := js[int](t, ctx, `document.scripts.length`); n != 0 {
+		t.Errorf("%d scripts in the page", n)
+	}
+	text := js[string](t, ctx, `document.querySelector("main").textContent`)
+	for _, s := range []string{"definitely-not-a-real-model", "python3 calc.py", "sleep 10", "complete"} {
+		if !strings.Contains(text, s) {
+			t.Errorf("the page does not show %q", s)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, u := range requests {
+		if u != "file://"+pagePath {
+			t.Errorf("the page requested %s", u)
+		}
+	}
+}

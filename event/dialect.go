@@ -10,6 +10,10 @@ type Dialect struct {
 	Aliases []string // other names users may write
 	// Detect tells from one line alone whether it is this dialect's.
 	Detect func(line []byte) Certainty
+	// DetectLine, when set, decides as Detect does, given the line as a
+	// Detector reads it once for all the dialects it asks (its type, and
+	// what it lacks).
+	DetectLine func(l *Line) Certainty
 	// NewDecoder starts decoding one input. A decoder keeps the state the
 	// dialect's lines need (open messages, items, calls) for that input
 	// only.

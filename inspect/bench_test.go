@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -108,16 +110,64 @@ func BenchmarkSummarize(b *testing.B) {
 	}
 }
 
+// BenchmarkView is zevo view as it ships (each line routed by its
+// dialect): Zero and EvoScientist through today's renderers, side by side
+// with the same corpora straight to today's renderers, without the
+// routing (today-), and through the event path (events-); and each
+// agent's real captures (repeated to about 256 KiB) through the event
+// path.
 func BenchmarkView(b *testing.B) {
+	const routed, today, events = 0, 1, 2
+	type corp struct {
+		name string
+		data []byte
+		path int
+	}
+	var cs []corp
 	for _, p := range []Protocol{Zero, EvoSci} {
 		data := corpus(p, 1<<20)
-		b.Run(p.String(), func(b *testing.B) {
+		cs = append(cs, corp{p.String(), data, routed}, corp{"today-" + p.String(), data, today}, corp{"events-" + p.String(), data, events})
+	}
+	for _, agent := range []string{"claude", "codex", "opencode", "cursor"} {
+		cs = append(cs, corp{"captures-" + agent, captureCorpus(b, agent, 256<<10), routed})
+	}
+	for _, c := range cs {
+		b.Run(c.name, func(b *testing.B) {
 			v := NewViewer(io.Discard, ViewOptions{Color: true})
-			benchLines(b, data, func(l jsonl.Line) {
-				if err := v.Line(l); err != nil {
+			v.route.eventsOnly = c.path == events
+			line := v.Line
+			if c.path == today {
+				line = v.todayLine
+			}
+			benchLines(b, c.data, func(l jsonl.Line) {
+				if err := line(l); err != nil {
 					b.Fatal(err)
 				}
 			})
+			v.End()
 		})
 	}
+}
+
+// captureCorpus is an agent's real captures, one after the other, again
+// until about size bytes.
+func captureCorpus(b *testing.B, agent string, size int) []byte {
+	files, err := filepath.Glob(filepath.Join("..", "testdata", "captures", agent, "*.jsonl"))
+	if err != nil || len(files) == 0 {
+		b.Fatalf("no captures of %s: %v", agent, err)
+	}
+	var out []byte
+	for len(out) < size {
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			out = append(out, data...)
+			if len(data) > 0 && data[len(data)-1] != '\n' {
+				out = append(out, '\n')
+			}
+		}
+	}
+	return out
 }

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
+	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
 	"github.com/zevo/zevo/redact"
@@ -192,7 +193,10 @@ type Document struct {
 	written int64 // bytes written so far
 	fileNo  int   // index of the current file in head.Files, -1 before the first
 
-	in      lines // cuts the current file into runs as ScanDocFile did
+	route   router // each line to today's renderers or the event path
+	in      lines  // today's: cuts the current file into runs as ScanDocFile did
+	dec     protocol.Decoder
+	obj     protocol.Object
 	run     *runHead
 	runNo   int // runs begun in the current file
 	runBase int // runs of earlier files
@@ -378,6 +382,7 @@ func (d *Document) File() error {
 		d.buf = d.r.file(d.buf, d.str(f.Name))
 	}
 	d.in = lines{}
+	d.route.reset()
 	d.runNo = 0
 	d.run = nil
 	return d.flush()
@@ -386,6 +391,19 @@ func (d *Document) File() error {
 // Line renders one line of the current input. A line that is not a JSON
 // object is returned as a *LineError (and not shown).
 func (d *Document) Line(l jsonl.Line) error {
+	if jsonl.IsBlank(l.Bytes) {
+		return nil
+	}
+	if !d.route.today(l.Bytes) {
+		d.endToday()
+		return d.eventLine(l)
+	}
+	d.endEvents(model.CutOtherDialect)
+	return d.todayLine(l)
+}
+
+// todayLine renders a Zero or EvoScientist line with today's renderers.
+func (d *Document) todayLine(l jsonl.Line) error {
 	ev, lerr := d.in.read(l)
 	if lerr != nil {
 		return &LineError{l.Where(), lerr.Error()}
@@ -412,7 +430,7 @@ func (d *Document) Line(l jsonl.Line) error {
 		obj = gjson.ParseBytes(red)
 	}
 	if ev.step.Start {
-		d.startRun(obj, ev)
+		d.startRun(ev.step.Run.ID, ev.typ == "run_start", obj.Get("provider").String(), obj.Get("cwd").String())
 	}
 	if !d.overPage() {
 		// The type is shown as the label of an event of a type zevo
@@ -436,6 +454,7 @@ func (d *Document) Line(l jsonl.Line) error {
 
 // EndFile closes what the current input left open.
 func (d *Document) EndFile() error {
+	d.endEvents(model.CutEndOfInput)
 	d.endRun()
 	return d.flush()
 }
@@ -474,7 +493,9 @@ func (d *Document) overPage() bool {
 	return true
 }
 
-func (d *Document) startRun(obj gjson.Result, ev *event) {
+// startRun heads the run of id; start: its first event is its start,
+// which names its provider and working directory.
+func (d *Document) startRun(id string, start bool, provider, cwd string) {
 	d.endRun()
 	d.runNo++
 	i := d.runBase + d.runNo - 1
@@ -482,11 +503,11 @@ func (d *Document) startRun(obj gjson.Result, ev *event) {
 	if i < len(d.head.Runs) && d.runNo <= len(d.head.Files[d.fileNo].runs) {
 		h = d.head.Runs[i]
 	} else { // the input grew since it was scanned: a summary so far
-		h = d.redacted(&runHead{ID: ev.step.Run.ID, Status: "not known: the input changed while it was read", StatusClass: "warn", TotalTokens: "?"}, i+1)
+		h = d.redacted(&runHead{ID: id, Status: "not known: the input changed while it was read", StatusClass: "warn", TotalTokens: "?"}, i+1)
 	}
-	if ev.typ == "run_start" {
-		h.Provider = d.clipName(d.str(obj.Get("provider").String()))
-		h.Cwd = d.clipBytes(d.str(obj.Get("cwd").String()), 4<<10)
+	if start {
+		h.Provider = d.clipName(d.str(provider))
+		h.Cwd = d.clipBytes(d.str(cwd), 4<<10)
 	}
 	d.run = h
 	d.calls = map[string]string{}

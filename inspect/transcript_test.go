@@ -602,3 +602,31 @@ func TestDocumentClipsNamesLabelsAndMessages(t *testing.T) {
 		}
 	}
 }
+
+// One input of several dialects in a document: Zero's lines by today's
+// renderers (the permission's side effect and risk), OpenCode's through
+// the event model, EvoScientist's by today's again (its approvals).
+func TestDocumentRoutesEachLineByItsDialect(t *testing.T) {
+	capture, err := os.ReadFile("../testdata/captures/opencode/nightgauge-bash-permission-rejected.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := `{"schemaVersion":2,"type":"run_start","runId":"r1"}
+{"schemaVersion":2,"type":"permission_request","runId":"r1","id":"c1","name":"bash","sideEffect":"shell","risk":{"level":"high"},"reason":"runs"}
+` + string(capture) + `{"type":"interrupt","action_requests":[{"name":"write_file","description":"Creates.","args":{"path":"a"}}]}
+{"type":"done","response":"ok"}
+`
+	md, bad := docString(t, DocOptions{Format: Markdown}, in)
+	if len(bad) > 0 {
+		t.Fatalf("bad lines %v", bad)
+	}
+	for _, want := range []string{
+		"> ⚠ **permission requested**: bash (shell, risk high) — runs\n",
+		"<summary>bash  command=python3 calc.py — ✗ failed",
+		"> ⚠ **approval needed**: write\\_file — Creates. · path=a\n",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("lacks %q\n%s", want, md)
+		}
+	}
+}

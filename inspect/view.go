@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
+	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
 )
@@ -47,7 +48,18 @@ type Viewer struct {
 	opt ViewOptions
 	buf []byte
 
-	rd      lines
+	route router // each line to today's renderers or the event path
+	rd    lines  // today's: Zero's and EvoScientist's lines
+	// The event path's (viewevents.go).
+	dec protocol.Decoder
+	obj protocol.Object
+	// headless: the open run started with the user's prompt, and its
+	// heading waits for the agent's first event (a run of prompts
+	// alone gets none).
+	headless bool
+	evRun    bool         // the open run is the event path's: its tokens are etokens
+	etokens  model.Tokens // the open run's, on the event path
+
 	inRun   bool // a run heading was written and not closed
 	runs    int
 	tokens  Tokens
@@ -198,6 +210,19 @@ func (v *Viewer) File(name string, several bool) error {
 // Line renders one line. A line that is not a JSON object is returned as
 // a *LineError (and not shown); other errors are write errors.
 func (v *Viewer) Line(l jsonl.Line) error {
+	if jsonl.IsBlank(l.Bytes) {
+		return nil
+	}
+	if !v.route.today(l.Bytes) {
+		v.endToday()
+		return v.eventLine(l)
+	}
+	v.endEvents(model.CutOtherDialect)
+	return v.todayLine(l)
+}
+
+// todayLine renders a Zero or EvoScientist line with today's renderers.
+func (v *Viewer) todayLine(l jsonl.Line) error {
 	ev, lerr := v.rd.read(l)
 	if lerr != nil {
 		return &LineError{l.Where(), lerr.Error()}
@@ -246,9 +271,22 @@ func (v *Viewer) End() error {
 	if r := v.rd.runs.End(); r != nil && v.inRun {
 		v.closeRun("run incomplete: "+r.Cut.String(), sYellow)
 	}
+	v.endEvents(model.CutEndOfInput)
 	v.endBlock()
 	v.rd = lines{as: v.rd.as}
+	v.route.reset()
 	return v.flush()
+}
+
+// endToday closes the run today's renderers left open, for a line of
+// another dialect.
+func (v *Viewer) endToday() {
+	if r := v.rd.runs.End(); r != nil {
+		if v.inRun {
+			v.closeRun("run incomplete: "+model.CutOtherDialect.String(), sYellow)
+		}
+		v.rd = lines{as: v.rd.as}
+	}
 }
 
 func (v *Viewer) openRun(title string) {
@@ -258,6 +296,7 @@ func (v *Viewer) openRun(title string) {
 	}
 	v.runs++
 	v.inRun = true
+	v.evRun = false
 	v.tokens = newTokens()
 	v.final = nil
 	v.calls = map[string]string{}
@@ -272,7 +311,11 @@ func (v *Viewer) closeRun(how, style string) {
 		}
 		v.endBlock()
 	}
-	v.say(style, "", "── "+how, " · tokens: "+v.tokens.Input.String()+" in · "+v.tokens.Output.String()+" out · "+v.tokens.Total.String()+" total ──")
+	counts := v.tokens.Input.String() + " in · " + v.tokens.Output.String() + " out · " + v.tokens.Total.String() + " total"
+	if v.evRun {
+		counts = tokenCounts(&v.etokens)
+	}
+	v.say(style, "", "── "+how, " · tokens: "+counts+" ──")
 	v.inRun = false
 }
 

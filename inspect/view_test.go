@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -242,4 +243,40 @@ func FuzzLine(f *testing.F) {
 		st.Line(lineOf(1, s))
 		st.End()
 	})
+}
+
+// One input of several dialects: each line is shown by its dialect's
+// renderers (Zero's permission details and EvoScientist's approvals by
+// today's, OpenCode's run through the event model), and a run cut by a
+// line of another dialect says so, whichever way the input turns.
+func TestViewRoutesEachLineByItsDialect(t *testing.T) {
+	capture, err := os.ReadFile("../testdata/captures/opencode/nightgauge-bash-permission-rejected.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := `{"schemaVersion":2,"type":"run_start","runId":"r1"}
+{"schemaVersion":2,"type":"permission_request","runId":"r1","id":"c1","name":"bash","sideEffect":"shell","risk":{"level":"high"},"reason":"runs"}
+` + string(capture) + `{"type":"thinking","content":"plan"}
+{"type":"interrupt","action_requests":[{"name":"write_file","description":"Creates.","args":{"path":"a"}}]}
+{"type":"done","response":"ok"}
+`
+	got, bad := viewString(t, in, ViewOptions{})
+	if len(bad) > 0 {
+		t.Fatalf("bad lines %v", bad)
+	}
+	for _, want := range []string{
+		"── run r1 ──\n  ⚠ permission requested: bash (shell, risk high) — runs\n── run incomplete: a line of another dialect came · tokens: 0 in · 0 out · 0 total ──\n",
+		"── run ses_fixture0000000000000000001 ──\n▶ bash  command=python3 calc.py\n",
+		"── run ended: blocked · tokens: 1533 in · 3 out · 1536 total ──\n",
+		"── run 3 ──\n┊ plan\n  ⚠ approval needed: write_file — Creates.\n    path=a\n── final answer ──\nok\n── run done · ",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in\n%s", want, got)
+		}
+	}
+	// The other way: an OpenCode run cut by a Zero line.
+	got, _ = viewString(t, string(capture[:bytes.LastIndex(capture[:len(capture)-1], []byte("\n"))+1])+`{"schemaVersion":2,"type":"run_start","runId":"r2"}`+"\n", ViewOptions{})
+	if !strings.Contains(got, "── run incomplete: a line of another dialect came · tokens: ") || !strings.Contains(got, "── run r2 ──") {
+		t.Errorf("an OpenCode run cut by a Zero line:\n%s", got)
+	}
 }

@@ -23,26 +23,33 @@ var Dialect = &event.Dialect{
 	Name:       Name,
 	Aliases:    []string{"claude-code", "qwen-code", "amp"},
 	Detect:     Detect,
+	DetectLine: detectLine,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return newDecoder(opt) },
 }
 
 // Detect is Sure for lines only Claude Code writes, Maybe for the bare
 // system/user/assistant/result shapes Cursor writes too.
+// It is asked of every line of every input: the type first (a string
+// only in an object), the other fields only for the shared types.
 func Detect(line []byte) event.Certainty {
-	r := gjson.ParseBytes(line)
-	if !r.IsObject() {
+	l := event.ReadLine(line)
+	return detectLine(&l)
+}
+
+// detectLine is Detect given the line as a Detector reads it
+// (event.Dialect.DetectLine).
+func detectLine(l *event.Line) event.Certainty {
+	line := l.Bytes
+	typ, ok := l.Type()
+	if !ok {
 		return event.No
 	}
-	typ := r.Get("type")
-	if typ.Type != gjson.String {
-		return event.No
-	}
-	switch t := typ.Str; {
+	switch t := typ; {
 	case t == "stream_event" || t == "rate_limit_event" || t == "tool_progress" ||
 		t == "auth_status" || t == "tool_use_summary" || strings.HasPrefix(t, "control_"):
 		return event.Sure
 	case t == "system" || t == "user" || t == "assistant" || t == "result":
-		if claudeOnly(r) {
+		if claudeOnly(gjson.ParseBytes(line)) {
 			return event.Sure
 		}
 		return event.Maybe
@@ -51,15 +58,24 @@ func Detect(line []byte) event.Certainty {
 }
 
 // claudeOnly reports the fields of the shared types that Cursor never
-// writes.
+// writes (claude_code_version, qwen_code_version, uuid,
+// parent_tool_use_id, total_cost_usd, modelUsage, message.id,
+// message.model, tools, mcp_servers), read in one pass over the line's
+// top-level fields (a path such as message.id in any value of its key,
+// as gjson's Get reads it).
 func claudeOnly(r gjson.Result) bool {
-	for _, p := range [...]string{"claude_code_version", "qwen_code_version", "uuid", "parent_tool_use_id",
-		"total_cost_usd", "modelUsage", "message.id", "message.model", "tools", "mcp_servers"} {
-		if r.Get(p).Exists() {
-			return true
+	only := false
+	r.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "claude_code_version", "qwen_code_version", "uuid", "parent_tool_use_id",
+			"total_cost_usd", "modelUsage", "tools", "mcp_servers":
+			only = true
+		case "message":
+			only = v.Get("id").Exists() || v.Get("model").Exists()
 		}
-	}
-	return false
+		return !only
+	})
+	return only
 }
 
 // session is what the results of one session have stated so far: their

@@ -15,26 +15,35 @@ var Dialect = &event.Dialect{
 	Name:       "codex",
 	Aliases:    []string{"codex-exec"},
 	Detect:     detect,
+	DetectLine: detectLine,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return newDecoder(opt) },
 }
 
 // detect: the dotted types are Codex's alone; a bare {"type":"error",
 // "message":…} and request_user_input are shapes EvoScientist writes too.
 func detect(line []byte) event.Certainty {
-	t := gjson.GetBytes(line, "type")
-	if t.Type != gjson.String {
+	l := event.ReadLine(line)
+	return detectLine(&l)
+}
+
+// detectLine is detect given the line as a Detector reads it
+// (event.Dialect.DetectLine).
+func detectLine(l *event.Line) event.Certainty {
+	line := l.Bytes
+	typ, ok := l.Type()
+	if !ok {
 		return event.No
 	}
 	switch {
-	case strings.HasPrefix(t.Str, "thread.") || strings.HasPrefix(t.Str, "turn.") || strings.HasPrefix(t.Str, "item."):
+	case strings.HasPrefix(typ, "thread.") || strings.HasPrefix(typ, "turn.") || strings.HasPrefix(typ, "item."):
 		return event.Sure
-	case t.Str == "error":
+	case typ == "error":
 		// Codex's error line has these two fields only (Zero's and
 		// OpenCode's error lines carry more).
 		if gjson.GetBytes(line, "message").Type == gjson.String && len(gjson.ParseBytes(line).Map()) == 2 {
 			return event.Maybe
 		}
-	case t.Str == "request_user_input":
+	case typ == "request_user_input":
 		return event.Maybe
 	}
 	return event.No

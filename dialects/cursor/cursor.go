@@ -20,6 +20,7 @@ var Dialect = &event.Dialect{
 	Name:       Name,
 	Aliases:    []string{"cursor-agent"},
 	Detect:     Detect,
+	DetectLine: detectLine,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return newDecoder(opt) },
 }
 
@@ -27,59 +28,93 @@ var Dialect = &event.Dialect{
 // tool_call lines with its fields, and lines with model_call_id, call_id
 // or timestamp_ms), Maybe for the bare system/user/assistant/result
 // shapes Claude Code writes too, No for a line with a field only Claude
-// Code writes.
+// Code writes. It is asked of every line of every input, so it reads the
+// type first (from the Detector's event.Line, whose fields are read
+// once for all dialects), and the other fields of a line that may be
+// Cursor's in one pass (detectFields).
 func Detect(line []byte) event.Certainty {
-	r := gjson.ParseBytes(line)
-	if !r.IsObject() {
+	l := event.ReadLine(line)
+	return detectLine(&l)
+}
+
+// detectLine is Detect given the line as a Detector reads it
+// (event.Dialect.DetectLine).
+func detectLine(l *event.Line) event.Certainty {
+	line := l.Bytes
+	typ, ok := l.Type()
+	if !ok {
 		return event.No
 	}
-	// One pass over the top-level fields: a line of another dialect is
-	// read once, not once per field asked about.
-	var typ gjson.Result
-	var own, subtype, session, usage, claudeOnly bool
-	r.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
-		case "type":
-			if !typ.Exists() {
-				typ = v
-			}
-		case "model_call_id", "call_id", "timestamp_ms":
-			own = true
-		case "subtype":
-			subtype = true
-		case "session_id":
-			session = true
-		case "usage":
-			usage = usage || v.Get("inputTokens").Exists()
-		case "message":
-			claudeOnly = claudeOnly || v.Get("id").Exists() || v.Get("model").Exists()
-		case "claude_code_version", "qwen_code_version", "uuid", "parent_tool_use_id",
-			"total_cost_usd", "modelUsage", "tools", "mcp_servers":
-			// Fields of the shared types that Cursor never writes.
-			claudeOnly = true
+	// The type first (a string only in an object), then what can make
+	// the line Cursor's: most lines of other dialects are told apart
+	// without reading their other fields.
+	switch typ {
+	case "thinking", "tool_call":
+		// Sure only with one of its own fields; else No.
+		if !l.Has("model_call_id") && !l.Has("call_id") && !l.Has("timestamp_ms") && !l.Has("subtype") && !l.Has("session_id") {
+			return event.No
 		}
-		return true
-	})
-	if typ.Type != gjson.String || claudeOnly {
+	case "system", "user", "assistant", "result":
+	default:
+		// Sure only with session_id (and its own fields); else No.
+		if !l.Has("session_id") {
+			return event.No
+		}
+	}
+	var f detectFields
+	gjson.ParseBytes(line).ForEach(f.note)
+	if f.claude {
 		return event.No
 	}
-	switch typ.Str {
+	switch typ {
 	case "thinking", "tool_call":
 		// EvoScientist writes these types too, without subtype or session.
-		if own || subtype || session {
+		if f.own || f.subtype || f.session {
 			return event.Sure
 		}
 		return event.No
 	case "system", "user", "assistant", "result":
-		if own || usage {
+		if f.own || f.inputTokens {
 			return event.Sure
 		}
 		return event.Maybe
 	}
-	if own && session {
+	if f.own && f.session {
 		return event.Sure
 	}
 	return event.No
+}
+
+// detectFields is what Detect reads of a line's top-level fields, as
+// gjson's Get reads them: a path (message.id) in any value of its key.
+type detectFields struct {
+	claude           bool // a field only Claude Code writes
+	own              bool // model_call_id, call_id or timestamp_ms
+	subtype, session bool
+	inputTokens      bool // usage.inputTokens
+}
+
+func (f *detectFields) note(k, v gjson.Result) bool {
+	switch k.Str {
+	case "message":
+		if v.Get("id").Exists() || v.Get("model").Exists() {
+			f.claude = true // message.id, message.model
+			return false
+		}
+	case "usage":
+		f.inputTokens = f.inputTokens || v.Get("inputTokens").Exists()
+	case "claude_code_version", "qwen_code_version", "uuid", "parent_tool_use_id",
+		"total_cost_usd", "modelUsage", "tools", "mcp_servers":
+		f.claude = true
+		return false // Claude Code's line: nothing else matters
+	case "model_call_id", "call_id", "timestamp_ms":
+		f.own = true
+	case "subtype":
+		f.subtype = true
+	case "session_id":
+		f.session = true
+	}
+	return true
 }
 
 type decoder struct {

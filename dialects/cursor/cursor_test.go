@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/dialects/claude"
 	"github.com/zevo/zevo/event"
 )
@@ -359,42 +358,6 @@ func TestLinesOutOfOrderDecodeWithoutErrors(t *testing.T) {
 			t.Errorf("line %d yields nothing", i+1)
 		}
 	}
-}
-
-// detectByField is Detect as it was first written, one lookup per field:
-// Detect reads each line once and must tell every line as this did.
-func detectByField(line []byte) event.Certainty {
-	r := gjson.ParseBytes(line)
-	if !r.IsObject() {
-		return event.No
-	}
-	typ := r.Get("type")
-	if typ.Type != gjson.String {
-		return event.No
-	}
-	for _, p := range [...]string{"claude_code_version", "qwen_code_version", "uuid", "parent_tool_use_id",
-		"total_cost_usd", "modelUsage", "message.id", "message.model", "tools", "mcp_servers"} {
-		if r.Get(p).Exists() {
-			return event.No
-		}
-	}
-	own := r.Get("model_call_id").Exists() || r.Get("call_id").Exists() || r.Get("timestamp_ms").Exists()
-	switch typ.Str {
-	case "thinking", "tool_call":
-		if own || r.Get("subtype").Exists() || r.Get("session_id").Exists() {
-			return event.Sure
-		}
-		return event.No
-	case "system", "user", "assistant", "result":
-		if own || r.Get("usage.inputTokens").Exists() {
-			return event.Sure
-		}
-		return event.Maybe
-	}
-	if own && r.Get("session_id").Exists() {
-		return event.Sure
-	}
-	return event.No
 }
 
 func TestDetectReadsTheLineOnceAndTellsItAsBefore(t *testing.T) {

@@ -20,6 +20,7 @@ var Dialect = &event.Dialect{
 	Name:       Name,
 	Aliases:    []string{"evoscientist"},
 	Detect:     Detect,
+	DetectLine: detectLine,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return &Decoder{opt: opt} },
 }
 
@@ -37,9 +38,21 @@ var types = map[string]bool{
 // Detect: a line of one of EvoScientist's types is Maybe its (other
 // producers write {"type":"text"} and {"type":"error"} too), never a line
 // with schemaVersion (Zero's).
+// The type first: it is asked of every line of every input, and the type
+// comes first in most lines, schemaVersion (absent) costs a whole scan.
 func Detect(line []byte) event.Certainty {
-	r := gjson.GetManyBytes(line, "type", "schemaVersion")
-	if r[1].Exists() || r[0].Type != gjson.String || !types[r[0].Str] {
+	l := event.ReadLine(line)
+	return detectLine(&l)
+}
+
+// detectLine is Detect given the line as a Detector reads it
+// (event.Dialect.DetectLine).
+func detectLine(l *event.Line) event.Certainty {
+	typ, ok := l.Type()
+	if !ok || !types[typ] {
+		return event.No
+	}
+	if l.Has("schemaVersion") {
 		return event.No
 	}
 	return event.Maybe

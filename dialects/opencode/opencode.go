@@ -15,6 +15,7 @@ var Dialect = &event.Dialect{
 	Name:       "opencode",
 	Aliases:    []string{"opencode-run"},
 	Detect:     detect,
+	DetectLine: detectLine,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return newDecoder(opt) },
 }
 
@@ -22,15 +23,22 @@ var Dialect = &event.Dialect{
 // reasoning, error and done are also EvoScientist's types, told apart by
 // OpenCode's envelope (a sessionID beside the type).
 func detect(line []byte) event.Certainty {
-	t := gjson.GetBytes(line, "type")
-	if t.Type != gjson.String {
+	l := event.ReadLine(line)
+	return detectLine(&l)
+}
+
+// detectLine is detect given the line as a Detector reads it
+// (event.Dialect.DetectLine).
+func detectLine(l *event.Line) event.Certainty {
+	typ, ok := l.Type()
+	if !ok {
 		return event.No
 	}
-	switch t.Str {
+	switch typ {
 	case "step_start", "step_finish", "tool_use":
 		return event.Sure
 	case "text", "reasoning", "error", "done":
-		if gjson.GetBytes(line, "sessionID").Type == gjson.String {
+		if l.Get("sessionID").Type == gjson.String {
 			return event.Sure
 		}
 	}

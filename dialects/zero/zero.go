@@ -21,6 +21,7 @@ var Dialect = &event.Dialect{
 	Name:       Name,
 	Aliases:    []string{"zero@2", "zero@1", "zero-input"},
 	Detect:     Detect,
+	DetectLine: detectLine,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return &Decoder{opt: opt} },
 }
 
@@ -28,7 +29,14 @@ var Dialect = &event.Dialect{
 // other producer writes it (whatever its value: a wrong version is still
 // a Zero line, for validation to report).
 func Detect(line []byte) event.Certainty {
-	if gjson.GetBytes(line, "schemaVersion").Exists() {
+	l := event.ReadLine(line)
+	return detectLine(&l)
+}
+
+// detectLine is Detect given the line as a Detector reads it
+// (event.Dialect.DetectLine), its fields read once for all dialects.
+func detectLine(l *event.Line) event.Certainty {
+	if l.Has("schemaVersion") {
 		return event.Sure
 	}
 	return event.No

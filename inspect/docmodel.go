@@ -1,0 +1,173 @@
+package inspect
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/tidwall/gjson"
+	model "github.com/zevo/zevo/event"
+	"github.com/zevo/zevo/jsonl"
+)
+
+// The transcript documents' event path: the lines of every dialect but
+// Zero and EvoScientist (route.go says why), read through the event model.
+
+// eventLine renders one line through the event model.
+func (d *Document) eventLine(l jsonl.Line) error {
+	line, lerr := objectLine(&d.dec, &d.obj, l)
+	if lerr != nil {
+		return &LineError{l.Where(), lerr.Error()}
+	}
+	if line == nil {
+		return nil
+	}
+	if d.rd != nil {
+		// Redacted before it is decoded: every value shown is, and the
+		// runs are placed as the scan placed them (redaction keeps the
+		// line's shape).
+		red, err := jsonl.AppendValue(d.rbuf[:0], line, jsonl.GoStyle, d.rd)
+		if err != nil {
+			return &LineError{l.Where(), "could not be redacted: not shown"}
+		}
+		d.rbuf = red
+		line = bytes.Clone(red)
+	}
+	// The decoder's diagnostics about fields are zevo validate's.
+	d.route.input().Line(line, l.Num, d.show)
+	return d.flush()
+}
+
+// endEvents ends the event path's stretch of lines, cut by why (the end
+// of the input, or a line for today's renderers).
+func (d *Document) endEvents(why model.Cut) {
+	if d.route.in != nil {
+		d.route.end(why, d.show)
+		d.endRun()
+	}
+}
+
+// endToday closes the run today's renderers left open, for a line of
+// another dialect.
+func (d *Document) endToday() {
+	if r := d.in.runs.End(); r != nil {
+		d.endRun()
+		d.in = lines{}
+	}
+}
+
+// show writes one event of any dialect, placed in its run by st.
+func (d *Document) show(ev *model.Event, st model.Step) {
+	if st.Closed != nil {
+		d.endRun() // cut short by this event, or by the end of the input
+	}
+	if ev == nil {
+		return
+	}
+	if ev.Aside && ev.Kind == model.Other && (st.Run == nil || !st.Run.Open()) {
+		return // a late line of a run already closed: nothing to show
+	}
+	if !st.Start && d.overPage() {
+		return
+	}
+	if st.Start {
+		id := ""
+		if st.Run != nil {
+			id = st.Run.ID
+		}
+		d.startRun(id, ev.Kind == model.RunStart, ev.Provider, ev.Cwd)
+	}
+	if !d.overPage() {
+		d.event(ev)
+	}
+	if st.End {
+		d.endRun()
+	}
+}
+
+// event writes what ev says.
+func (d *Document) event(ev *model.Event) {
+	sub := ev.Sub != ""
+	switch ev.Kind {
+	case model.RunStart, model.Usage:
+	case model.Prompt:
+		d.whole(kPrompt, "", ev.Text)
+	case model.Reasoning:
+		d.stream(kReasoning, "", ev.Text)
+	case model.Text:
+		if sub {
+			d.stream(kSubagent, ev.Sub, ev.Text)
+		} else {
+			d.stream(kText, "", ev.Text)
+		}
+	case model.ToolCall:
+		t := ev.Tool
+		name := t.Name
+		if sub {
+			name = ev.Sub + "/" + name
+		}
+		d.toolCall(name, t.ID, gjson.ParseBytes(t.Args), sub)
+	case model.ToolResult:
+		t := ev.Tool
+		name := t.Name
+		if sub {
+			name = ev.Sub + "/" + name
+		}
+		note := ""
+		if t.Truncated {
+			note = "cut by " + producer(ev.Dialect)
+		}
+		d.toolResult(name, t.ID, !t.Failed, t.Output, note)
+	case model.PermissionRequest:
+		p := ev.Permission
+		d.permissionEvent(p.ID, nPermission, "permission requested", withReason(p.Tool, p.Reason))
+	case model.PermissionDecision:
+		p := ev.Permission
+		kind, label := nDenied, "permission denied"
+		switch p.Decision {
+		case model.Allowed:
+			kind, label = nAllowed, "permission allowed"
+		case model.Cancelled:
+			kind, label = nPermission, "permission cancelled"
+		}
+		d.permissionEvent(p.ID, kind, label, withReason(p.Tool, p.Reason))
+	case model.Checkpoint:
+		d.notice(nInfo, "checkpoint", strings.TrimPrefix(ev.Text, "checkpoint "))
+	case model.Final:
+		if !sub {
+			d.final(ev.Text)
+		}
+	case model.Warning:
+		d.notice(nWarning, "warning", ev.Text)
+	case model.Error:
+		label := "error"
+		if ev.Code != "" {
+			label += " [" + ev.Code + "]"
+		}
+		d.notice(nError, label, ev.Text)
+	case model.RunEnd:
+		d.settle()
+	default:
+		d.otherEvent(ev)
+	}
+}
+
+// permissionEvent writes a permission event. One about the tool call
+// still waiting for its result comes before the call, so the call and its
+// result stay one block: asked, answered, ran.
+func (d *Document) permissionEvent(id string, kind noticeKind, label, msg string) {
+	if d.pending == nil || d.pending.ID != id {
+		d.settle()
+	}
+	d.endBlock()
+	d.buf = d.r.notice(d.buf, kind, label, msg)
+}
+
+// otherEvent shows an event the model does not name: its type and line.
+// The type is redacted as the line is (the known ones hold no secret).
+func (d *Document) otherEvent(ev *model.Event) {
+	raw := compact(string(ev.Raw))
+	if !d.opt.Full {
+		raw = clipRunes(raw, 300)
+	}
+	d.notice(nInfo, d.str(ev.Type), raw)
+}

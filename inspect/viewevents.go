@@ -1,0 +1,189 @@
+package inspect
+
+import (
+	"fmt"
+
+	"github.com/tidwall/gjson"
+	model "github.com/zevo/zevo/event"
+	"github.com/zevo/zevo/jsonl"
+)
+
+// zevo view's event path: the lines of every dialect but Zero and
+// EvoScientist (route.go says why), read through the event model.
+
+// eventLine renders one line through the event model.
+func (v *Viewer) eventLine(l jsonl.Line) error {
+	line, lerr := objectLine(&v.dec, &v.obj, l)
+	if lerr != nil {
+		return &LineError{l.Where(), lerr.Error()}
+	}
+	if line == nil {
+		return nil
+	}
+	// The decoder's diagnostics about fields are zevo validate's to
+	// report; the view shows what the line's events hold.
+	v.route.input().Line(line, l.Num, v.show)
+	return v.flush()
+}
+
+// endEvents ends the event path's stretch of lines, cut by why (the end
+// of the input, or a line for today's renderers).
+func (v *Viewer) endEvents(why model.Cut) {
+	if v.route.in == nil {
+		return
+	}
+	v.route.end(why, v.show)
+	if v.inRun && v.evRun { // a run of the decoder's held events, never closed
+		v.closeRun("run incomplete: "+why.String(), sYellow)
+	}
+	v.headless = false
+}
+
+// openEventRun heads the run ev starts: the producer's run id and what
+// its start says, else the run's number.
+func (v *Viewer) openEventRun(ev *model.Event, r *model.Run) {
+	title := fmt.Sprintf("run %d", v.runs+1)
+	if r != nil && r.ID != "" {
+		title = "run " + r.ID
+		if ev.Kind == model.RunStart {
+			for _, s := range []string{ev.Provider, ev.Model, ev.Cwd} {
+				if s != "" {
+					title += " · " + s
+				}
+			}
+		}
+	}
+	v.openRun(title)
+	v.evRun = true
+	v.etokens = model.Tokens{}
+}
+
+// show renders one event of any dialect, placed in its run by st.
+func (v *Viewer) show(ev *model.Event, st model.Step) {
+	if st.Closed != nil && v.inRun {
+		v.closeRun("run incomplete: "+st.Closed.Cut.String(), sYellow)
+	}
+	if st.Closed != nil {
+		v.headless = false
+	}
+	if ev == nil {
+		return
+	}
+	if ev.Aside && ev.Kind == model.Other && (st.Run == nil || !st.Run.Open()) {
+		return // a late line of a run already closed: nothing to show
+	}
+	if st.Start {
+		v.headless = ev.Kind == model.Prompt
+		if !v.headless {
+			v.openEventRun(ev, st.Run)
+		}
+	} else if v.headless && ev.Kind != model.Prompt && ev.Kind != model.RunEnd {
+		v.headless = false
+		v.openEventRun(ev, st.Run)
+	}
+	sub := ev.Sub != ""
+	switch ev.Kind {
+	case model.RunStart:
+	case model.Prompt:
+		v.say(sBold, "", "> ", ev.Text)
+	case model.Reasoning:
+		v.stream("reasoning", "┊ ", sDim, ev.Text)
+	case model.Text:
+		if sub {
+			v.stream("sub:"+ev.Sub, Safe(ev.Sub)+" │ ", sCyan, ev.Text)
+		} else {
+			v.stream("text", "", sNone, ev.Text)
+		}
+	case model.ToolCall:
+		t := ev.Tool
+		if sub {
+			v.toolCall("  ", ev.Sub+"/"+t.Name, gjson.ParseBytes(t.Args))
+			break
+		}
+		v.calls[t.ID] = t.Name
+		v.toolCall("", t.Name, gjson.ParseBytes(t.Args))
+	case model.ToolResult:
+		t := ev.Tool
+		name, indent := t.Name, "  "
+		if name == "" && !sub {
+			name = v.calls[t.ID]
+		}
+		if sub {
+			name, indent = ev.Sub+"/"+name, "    "
+		}
+		note := ""
+		if t.Truncated {
+			note = " (cut by " + producer(ev.Dialect) + ")"
+		}
+		v.toolResult(indent, name, !t.Failed, t.Output, note)
+	case model.PermissionRequest:
+		p := ev.Permission
+		v.say(sYellow, "  ", "⚠ permission requested: ", withReason(p.Tool, p.Reason))
+	case model.PermissionDecision:
+		p := ev.Permission
+		msg := withReason(p.Tool, p.Reason)
+		switch p.Decision {
+		case model.Allowed:
+			v.say(sGreen, "  ", "✓ permission allowed: ", msg)
+		case model.Cancelled:
+			v.say(sYellow, "  ", "✗ permission cancelled: ", msg)
+		default:
+			v.say(sRed, "  ", "✗ permission denied: ", msg)
+		}
+	case model.Checkpoint:
+		v.say(sDim, "  ", "· ", ev.Text)
+	case model.Usage:
+		addUsage(&v.etokens, ev.Usage)
+	case model.Final:
+		if !sub {
+			s := ev.Text
+			v.final = &s
+		}
+	case model.Warning:
+		v.say(sYellow, "", "! warning: ", ev.Text)
+	case model.Error:
+		label := "✗ error: "
+		if ev.Code != "" {
+			label = "✗ error [" + Safe(ev.Code) + "]: "
+		}
+		v.say(sRed, "", label, ev.Text)
+	case model.RunEnd:
+		if !st.End || !v.inRun {
+			break // a sub-agent's end, or a run with no heading
+		}
+		how := endWords(ev)
+		style := sGreen
+		if ev.Status != model.StatusSuccess {
+			style = sRed
+		}
+		v.closeRun(how, style)
+	default:
+		v.otherEvent(ev)
+	}
+	if st.End {
+		v.headless = false
+	}
+}
+
+// endWords says how a run ended: its status and exit code, when the
+// producer states one; else plainly, for the two common ends.
+func endWords(ev *model.Event) string {
+	switch {
+	case ev.ExitCode != nil:
+		return fmt.Sprintf("run ended: %s (exit %d)", ev.Status, *ev.ExitCode)
+	case ev.Status == model.StatusSuccess:
+		return "run done"
+	case ev.Status == model.StatusError:
+		return "run ended with an error"
+	}
+	return "run ended: " + string(ev.Status)
+}
+
+// otherEvent shows an event the model does not name: its type and line.
+func (v *Viewer) otherEvent(ev *model.Event) {
+	raw := compact(string(ev.Raw))
+	if !v.opt.Full {
+		raw = clipRunes(raw, 160)
+	}
+	v.say(sDim, "", "· "+Safe(ev.Type)+" ", raw)
+}
