@@ -137,7 +137,10 @@ func BenchmarkView(b *testing.B) {
 			v.route.eventsOnly = c.path == events
 			line := v.Line
 			if c.path == today {
-				line = v.todayLine
+				line = func(l jsonl.Line) error {
+					decode(&v.rd.dec, v.rd.as, l, &v.rd.cur)
+					return v.todayLine(l)
+				}
 			}
 			benchLines(b, c.data, func(l jsonl.Line) {
 				if err := line(l); err != nil {

@@ -40,6 +40,51 @@ var shownToday = func() map[*model.Dialect]bool {
 	return m
 }()
 
+// decodedToday reports, for a line ls has just decoded (ls.cur), whether
+// it is certainly a line today's renderers show, without asking the
+// registry: a Zero line (its schemaVersion is what Zero's detection looks
+// for), or an EvoScientist event with only EvoScientist's fields for its
+// type, when the lines before it were today's too (such a line that
+// another dialect may also write goes with the lines before it, as the
+// registry decides). Today's decoding has been done anyway, so this costs
+// a look at the keys; other lines go to today().
+func (r *router) decodedToday(ls *lines) bool {
+	if r.eventsOnly || ls.as != nil || r.last != nil && !shownToday[r.last] || ls.cur.blank || ls.cur.err != nil {
+		return false
+	}
+	d := &ls.cur
+	switch d.proto.Family {
+	case protocol.FamilyZero, protocol.FamilyZeroInput:
+		r.last = todaysDialect[protocol.FamilyZero]
+		return r.last != nil
+	case protocol.FamilyEvoSci:
+		e := protocol.EvoSci.Event(d.typ)
+		if e == nil {
+			return false
+		}
+		for _, m := range d.obj.Members() {
+			if _, ok := e.Field(m.Key); !ok && m.Key != "type" {
+				return false
+			}
+		}
+		r.last = todaysDialect[protocol.FamilyEvoSci]
+		return r.last != nil
+	}
+	return false
+}
+
+// todaysDialect is the registry's dialect of each of today's protocol
+// families.
+var todaysDialect = func() map[protocol.Family]*model.Dialect {
+	m := map[protocol.Family]*model.Dialect{}
+	for d := range shownToday {
+		if p, err := protocol.Lookup(d.Name); err == nil {
+			m[p.Family] = d
+		}
+	}
+	return m
+}()
+
 // today detects line's dialect and reports whether today's renderers show
 // it. A line no dialect claims (not JSON, or a type no producer writes)
 // goes with the line before it, else to dialects.Fallback, as

@@ -394,7 +394,10 @@ func (d *Document) Line(l jsonl.Line) error {
 	if jsonl.IsBlank(l.Bytes) {
 		return nil
 	}
-	if !d.route.today(l.Bytes) {
+	// Today's decoding first: it tells most Zero and EvoScientist lines
+	// without the registry (route.go's decodedToday).
+	decode(&d.in.dec, d.in.as, l, &d.in.cur)
+	if !d.route.decodedToday(&d.in) && !d.route.today(l.Bytes) {
 		d.endToday()
 		return d.eventLine(l)
 	}
@@ -402,9 +405,10 @@ func (d *Document) Line(l jsonl.Line) error {
 	return d.todayLine(l)
 }
 
-// todayLine renders a Zero or EvoScientist line with today's renderers.
+// todayLine renders a Zero or EvoScientist line, decoded into d.in.cur,
+// with today's renderers.
 func (d *Document) todayLine(l jsonl.Line) error {
-	ev, lerr := d.in.read(l)
+	ev, lerr := d.in.place(&d.in.cur)
 	if lerr != nil {
 		return &LineError{l.Where(), lerr.Error()}
 	}

@@ -213,7 +213,10 @@ func (v *Viewer) Line(l jsonl.Line) error {
 	if jsonl.IsBlank(l.Bytes) {
 		return nil
 	}
-	if !v.route.today(l.Bytes) {
+	// Today's decoding first: it tells most Zero and EvoScientist lines
+	// without the registry (route.go's decodedToday).
+	decode(&v.rd.dec, v.rd.as, l, &v.rd.cur)
+	if !v.route.decodedToday(&v.rd) && !v.route.today(l.Bytes) {
 		v.endToday()
 		return v.eventLine(l)
 	}
@@ -221,9 +224,10 @@ func (v *Viewer) Line(l jsonl.Line) error {
 	return v.todayLine(l)
 }
 
-// todayLine renders a Zero or EvoScientist line with today's renderers.
+// todayLine renders a Zero or EvoScientist line, decoded into v.rd.cur,
+// with today's renderers.
 func (v *Viewer) todayLine(l jsonl.Line) error {
-	ev, lerr := v.rd.read(l)
+	ev, lerr := v.rd.place(&v.rd.cur)
 	if lerr != nil {
 		return &LineError{l.Where(), lerr.Error()}
 	}
