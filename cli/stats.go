@@ -103,6 +103,7 @@ type statsOutput struct {
 	json, totals bool
 	by           string
 	prices       inspect.Pricing
+	rd           *redact.Redactor // of what the report shows of the input
 }
 
 // statsInput is one input being summarized. Its summarizer is taken under
@@ -125,14 +126,13 @@ type statsInput struct {
 // pending adds the line the input stopped inside (read, with no line end
 // yet) as a file ending there would have it, if every line before it was
 // read into the summary: an interruption loses nothing it read.
-func (in *statsInput) pending(rd *redact.Redactor) {
+func (in *statsInput) pending() {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	if in.lr == nil || in.stats != nil {
 		return
 	}
 	if l, ok := in.lr.Pending(); ok && l.Num == in.lines+1 {
-		l, _ = redactText(rd, l, nil)
 		in.sum.Line(l)
 		in.lines++
 	}
@@ -199,11 +199,10 @@ func runStats(c *ucli.Context, e *env) error {
 	if out.prices, err = pricingFromFlags(c); err != nil {
 		return err
 	}
-	// Every line is redacted before it is summarized, so that neither
-	// the table nor --json shows a secret held by an event's type, a tool
-	// name, a model or an error message.
-	rd, err := redactorOf(c, e, true)
-	if err != nil {
+	// What the table and --json show of the input (event types, tool
+	// names, models, error messages) is redacted once it is summarized
+	// (writeStats).
+	if out.rd, err = redactorOf(c, e, true); err != nil {
 		return err
 	}
 	names := c.Args().Slice()
@@ -227,7 +226,7 @@ func runStats(c *ucli.Context, e *env) error {
 	// zevo stats, then Ctrl-C).
 	e.whenStopped(func() {
 		for _, in := range inputs {
-			in.pending(rd)
+			in.pending()
 			in.sayBad(e)
 		}
 		if err := report(); err != nil {
@@ -264,7 +263,6 @@ func runStats(c *ucli.Context, e *env) error {
 			lr := jsonl.NewReader(rc, display, nil)
 			in.lr = lr
 			in.mu.Unlock()
-			var redacted []byte
 			for {
 				l, err := lr.Next()
 				if err == io.EOF {
@@ -274,7 +272,6 @@ func runStats(c *ucli.Context, e *env) error {
 					in.err = fmt.Errorf("%s: read error: %w", display, err)
 					break
 				}
-				l, redacted = redactText(rd, l, redacted)
 				in.mu.Lock()
 				in.sum.Line(l)
 				in.lines++
@@ -310,6 +307,7 @@ func runStats(c *ucli.Context, e *env) error {
 // writeStats writes the statistics as out says.
 func writeStats(e *env, files []*inspect.FileStats, out statsOutput) error {
 	out.prices.Apply(files)
+	inspect.RedactStats(files, out.rd)
 	var groups []inspect.Group
 	if out.by != "" {
 		groups, _ = inspect.GroupRuns(files, out.by)

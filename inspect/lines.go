@@ -103,3 +103,24 @@ func prefixOr(typ string) string {
 	}
 	return typ
 }
+
+// ownFields reports an EvoScientist event that has only EvoScientist's
+// fields for its type: a line no other dialect writes as it stands,
+// unless the lines before it were another dialect's (a bare error is
+// Codex's too). The registry need not be asked about it, which is most
+// of an EvoScientist stream.
+func (d *decoded) ownFields() bool {
+	if d.blank || d.err != nil || d.proto == nil || d.proto.Family != protocol.FamilyEvoSci {
+		return false
+	}
+	e := protocol.EvoSci.Event(d.typ)
+	if e == nil {
+		return false
+	}
+	for _, m := range d.obj.Members() {
+		if _, ok := e.Field(m.Key); !ok && m.Key != "type" {
+			return false
+		}
+	}
+	return true
+}

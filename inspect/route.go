@@ -53,24 +53,17 @@ func (r *router) decodedToday(ls *lines) bool {
 		return false
 	}
 	d := &ls.cur
-	switch d.proto.Family {
-	case protocol.FamilyZero, protocol.FamilyZeroInput:
+	switch {
+	case d.proto.Family == protocol.FamilyZero || d.proto.Family == protocol.FamilyZeroInput:
 		r.last = todaysDialect[protocol.FamilyZero]
-		return r.last != nil
-	case protocol.FamilyEvoSci:
-		e := protocol.EvoSci.Event(d.typ)
-		if e == nil {
-			return false
-		}
-		for _, m := range d.obj.Members() {
-			if _, ok := e.Field(m.Key); !ok && m.Key != "type" {
-				return false
-			}
-		}
+	case d.ownFields():
 		r.last = todaysDialect[protocol.FamilyEvoSci]
-		return r.last != nil
+	default:
+		return false
 	}
-	return false
+	// The registry's detector, not asked, starts afresh after this line.
+	r.det = nil
+	return r.last != nil
 }
 
 // todaysDialect is the registry's dialect of each of today's protocol

@@ -152,7 +152,7 @@ func (v *Validator) check(dec *protocol.Decoder, ld *lineDialects, l jsonl.Line,
 	case v.opt.Dialect != nil:
 		c.dialect = v.opt.Dialect
 	default:
-		c.dialect = ld.of(l.Bytes, c.proto)
+		c.dialect = ld.of(l.Bytes, &c.decoded)
 	}
 }
 

@@ -125,7 +125,8 @@ var notZero = sync.OnceValue(func() []*zevent.Dialect {
 
 // of returns the dialect of line, which protocol.Detect reads as p's,
 // when it takes the dialect path, else nil.
-func (ld *lineDialects) of(line []byte, p *protocol.Protocol) *zevent.Dialect {
+func (ld *lineDialects) of(line []byte, d *decoded) *zevent.Dialect {
+	p := d.proto
 	if p.Family == protocol.FamilyZero || p.Family == protocol.FamilyZeroInput {
 		// A line with schemaVersion is the Zero dialect's, and it is sure
 		// of it (TestZeroLinesNeedNoDetector): no detector need read the
@@ -138,21 +139,30 @@ func (ld *lineDialects) of(line []byte, p *protocol.Protocol) *zevent.Dialect {
 		ld.last = protocolDialect()[p]
 		return nil
 	}
+	if (ld.last == nil || ld.last == protocolDialect()[p]) && d.ownFields() {
+		// As sure as the registry would be, without asking it; the
+		// detector starts afresh after it, as after a Zero line.
+		if ld.used {
+			ld.det, ld.used = nil, false
+		}
+		ld.last = protocolDialect()[p]
+		return nil
+	}
 	if ld.det == nil {
 		ld.det = zevent.NewDetector(notZero())
 	}
 	ld.used = true
-	d := ld.det.Detect(line)
-	if d == nil {
-		if d = ld.last; d == nil {
-			d = dialects.Fallback
+	dl := ld.det.Detect(line)
+	if dl == nil {
+		if dl = ld.last; dl == nil {
+			dl = dialects.Fallback
 		}
 	}
-	ld.last = d
-	if dialectPath()[d] == nil {
+	ld.last = dl
+	if dialectPath()[dl] == nil {
 		return nil
 	}
-	return d
+	return dl
 }
 
 // The dialects' schemas are compiled when a line first needs one, so that

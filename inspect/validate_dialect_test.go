@@ -12,6 +12,7 @@ import (
 
 	"github.com/zevo/zevo/dialects"
 	zevent "github.com/zevo/zevo/event"
+	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
 )
 
@@ -333,12 +334,13 @@ func TestProtocolStreamsKeepTheProtocolPath(t *testing.T) {
 		}
 		var ld lineDialects
 		for i, l := range bytes.Split(b, []byte("\n")) {
-			var o protocol.Object
 			var dec protocol.Decoder
-			if _, err := dec.DecodeLayouts(l, &o, protocol.Layouts); err != nil {
+			var d decoded
+			decode(&dec, nil, jsonl.Line{Bytes: l, Num: i + 1}, &d)
+			if d.blank || d.err != nil {
 				continue
 			}
-			if d := ld.of(l, protocol.Detect(&o)); d != nil {
+			if d := ld.of(l, &d); d != nil {
 				t.Errorf("%s:%d: read as %s", f, i+1, d.Name)
 			}
 		}
