@@ -284,3 +284,42 @@ func TestCapturesAdversarial(t *testing.T) {
 		}
 	}
 }
+
+// A document's run headings say what zevo stats says of each run: the
+// headings of the other agents' captures come from the summaries of their
+// events, not from a reading of their lines as Zero's or EvoScientist's.
+func TestDocumentHeadingsAgreeWithStatsOnCaptures(t *testing.T) {
+	for _, path := range viewCaptures(t) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		df, err := ScanDocFile(bytes.NewReader(data), path, Pricing{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := StatsAs{}.New(path)
+		lr := jsonl.NewReader(bytes.NewReader(data), path, nil)
+		for {
+			l, err := lr.Next()
+			if err != nil {
+				break
+			}
+			s.Line(l)
+		}
+		fs := s.End()
+		if len(df.runs) != len(fs.Runs) || len(fs.Runs) == 0 {
+			t.Errorf("%s: %d headings, stats counts %d runs", path, len(df.runs), len(fs.Runs))
+			continue
+		}
+		for i, h := range df.runs {
+			r := fs.Runs[i]
+			if h.Status != r.Status && !strings.HasPrefix(h.Status, r.Status+" ") && !strings.HasPrefix(h.Status, r.Status+":") || h.TotalTokens != r.Tokens.Total.String() {
+				t.Errorf("%s: run %d heading %q, %s tokens; stats: %q, %s tokens", path, i+1, h.Status, h.TotalTokens, r.Status, r.Tokens.Total)
+			}
+			if strings.Contains(h.Status, "not known") {
+				t.Errorf("%s: run %d heading %q", path, i+1, h.Status)
+			}
+		}
+	}
+}

@@ -44,16 +44,26 @@ type DocFile struct {
 // ScanDocFile reads one input to the end for the summaries a document
 // shows before each run's events, each run priced as zevo stats prices it.
 func ScanDocFile(r io.Reader, name string, prices Pricing) (*DocFile, error) {
-	s := NewSummarizer(name, nil)
+	// The summarizer stats uses: each input by its first line's dialect.
+	s := StatsAs{}.New(name)
 	df := &DocFile{Name: name}
+	runs := func() []*Run {
+		if s.fs == nil {
+			return nil
+		}
+		return s.fs.Runs
+	}
 	// done summarizes the first n runs the summarizer holds, which have
 	// ended, and lets it forget them.
 	done := func(n int) {
-		for _, r := range s.fs.Runs[:n] {
+		rs := runs()
+		for _, r := range rs[:n] {
 			prices.PriceRun(r)
 			df.runs = append(df.runs, summarize(r))
 		}
-		s.fs.Runs = append(s.fs.Runs[:0], s.fs.Runs[n:]...)
+		if s.fs != nil {
+			s.fs.Runs = append(rs[:0], rs[n:]...)
+		}
 	}
 	lr := jsonl.NewReader(r, name, nil)
 	var err error
@@ -62,14 +72,14 @@ func ScanDocFile(r io.Reader, name string, prices Pricing) (*DocFile, error) {
 		if l, err = lr.Next(); err != nil {
 			break
 		}
-		n := len(s.fs.Runs)
+		n := len(runs())
 		s.Line(l)
-		if len(s.fs.Runs) > n {
-			done(len(s.fs.Runs) - 1)
+		if len(runs()) > n {
+			done(len(runs()) - 1)
 		}
 	}
 	s.End()
-	done(len(s.fs.Runs))
+	done(len(runs()))
 	if err == io.EOF {
 		err = nil
 	}
