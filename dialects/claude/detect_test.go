@@ -1,14 +1,12 @@
 package claude
 
 import (
-	"bufio"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/event"
+	"github.com/zevo/zevo/event/eventtest"
 )
 
 // detectByField is Detect as a plain reading, field by field: the
@@ -42,7 +40,7 @@ func detectByField(line []byte) event.Certainty {
 // testdata/ (every dialect's) and on lines with keys written twice,
 // fields of other types and escaped keys.
 func TestDetectAgreesWithFieldByFieldReading(t *testing.T) {
-	for _, l := range detectCases(t) {
+	for _, l := range eventtest.DetectCases(t, "../../testdata") {
 		want := detectByField(l)
 		if got := Detect(l); got != want {
 			t.Errorf("%s: %v, the plain reading %v", l, got, want)
@@ -52,68 +50,4 @@ func TestDetectAgreesWithFieldByFieldReading(t *testing.T) {
 			t.Errorf("%s: typed %v, the plain reading %v", l, got, want)
 		}
 	}
-}
-
-// detectCases is every JSON object line of testdata/, and edge cases.
-func detectCases(t *testing.T) [][]byte {
-	files, err := filepath.Glob("../../testdata/*/*.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	more, _ := filepath.Glob("../../testdata/*/*/*.jsonl")
-	var lines [][]byte
-	for _, f := range append(files, more...) {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(fh)
-		sc.Buffer(nil, 64<<20)
-		for sc.Scan() {
-			if gjson.ValidBytes(sc.Bytes()) && gjson.ParseBytes(sc.Bytes()).IsObject() {
-				lines = append(lines, append([]byte(nil), sc.Bytes()...))
-			}
-		}
-		fh.Close()
-	}
-	if len(lines) < 500 {
-		t.Fatalf("only %d lines", len(lines))
-	}
-	for _, l := range []string{
-		`{"type":"result","type":1}`,
-		`{"type":1,"type":"result"}`,
-		`{"type":"assistant","message":{"content":[]},"message":{"id":"m"}}`,
-		`{"type":"assistant","message":{"id":"m"},"message":{}}`,
-		`{"type":"assistant","message":"id"}`,
-		`{"type":"assistant","message":["id"]}`,
-		`{"type":"result","usage":{"inputTokens":1},"usage":{}}`,
-		`{"type":"result","usage":{},"usage":{"inputTokens":1}}`,
-		`{"type":"result","usage":5}`,
-		`{"ty\u0070e":"tool_call","call_id":"c"}`,
-		`{"type":"tool_call","call_id":"c","uuid":null}`,
-		`{"type":"x","session_id":1,"timestamp_ms":null}`,
-		`{"type":"x","session_id":1}`,
-		`{"type":"thinking","subtype":"delta"}`,
-		`{"type":"thinking"}`,
-		`{"tools":[],"type":"system"}`,
-		`{"a":{"type":"system","uuid":"u"},"type":"user"}`,
-		`["type","result"]`,
-		`[{"type":"result"}]`,
-		`"type"`,
-		`{"a":1,"type":"rate_limit_event"}`,
-		`{"type":"x","session_id":"s","call_id":"c","tools":[]}`,
-		`{"type":"x","call_id":"c","session_id":"s"}`,
-		`{"type":"thinking","sess\u0069on_id":"s"}`,
-		`{"type":"tool_call","call\u005fid":"c"}`,
-		`{"type":"tool_call","c\u0061ll_id":"c"}`,
-		`{"type":"x","session\u005fid":"s","timestamp_ms":1}`,
-		`{"type":"x","session_id":"s","timestamp\u005Fms":1}`,
-		`{"type":"text","schem\u0061Version":2}`,
-		`{"type":"text","sessionI\u0044":"s"}`,
-		`{"type":"text","sessionID":"s"}`,
-		`{}`,
-	} {
-		lines = append(lines, []byte(l))
-	}
-	return lines
 }

@@ -4,11 +4,13 @@
 package eventtest
 
 import (
+	"bufio"
 	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/event"
 )
 
@@ -169,4 +171,77 @@ func Fuzz(f *testing.F, d *event.Dialect, globs ...string) {
 		}
 		runs.End()
 	})
+}
+
+// DetectCases is every JSON object line of testdata (the folder's path
+// from the test's), every dialect's, and edge cases: keys written twice,
+// fields of other types, escaped keys, lines that are not objects. A
+// dialect's Detect and DetectLine are held on them to a plain reading of
+// the line, field by field.
+func DetectCases(t testing.TB, testdata string) [][]byte {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(testdata, "*", "*.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	more, _ := filepath.Glob(filepath.Join(testdata, "*", "*", "*.jsonl"))
+	var lines [][]byte
+	for _, f := range append(files, more...) {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(fh)
+		sc.Buffer(nil, 64<<20)
+		for sc.Scan() {
+			if gjson.ValidBytes(sc.Bytes()) && gjson.ParseBytes(sc.Bytes()).IsObject() {
+				lines = append(lines, append([]byte(nil), sc.Bytes()...))
+			}
+		}
+		fh.Close()
+	}
+	if len(lines) < 500 {
+		t.Fatalf("only %d lines", len(lines))
+	}
+	for _, l := range []string{
+		`{"type":"result","type":1}`,
+		`{"type":1,"type":"result"}`,
+		`{"type":"assistant","message":{"content":[]},"message":{"id":"m"}}`,
+		`{"type":"assistant","message":{"id":"m"},"message":{}}`,
+		`{"type":"assistant","message":"id"}`,
+		`{"type":"assistant","message":["id"]}`,
+		`{"type":"result","usage":{"inputTokens":1},"usage":{}}`,
+		`{"type":"result","usage":{},"usage":{"inputTokens":1}}`,
+		`{"type":"result","usage":5}`,
+		`{"ty\u0070e":"tool_call","call_id":"c"}`,
+		`{"type":"tool_call","call_id":"c","uuid":null}`,
+		`{"type":"x","session_id":1,"timestamp_ms":null}`,
+		`{"type":"x","session_id":1}`,
+		`{"type":"thinking","subtype":"delta"}`,
+		`{"type":"thinking"}`,
+		`{"tools":[],"type":"system"}`,
+		`{"a":{"type":"system","uuid":"u"},"type":"user"}`,
+		`{"type":"text","schemaVersion":null}`,
+		`{"schemaVersion":2,"type":"text"}`,
+		`{"type":"text","type":"run_start"}`,
+		`{"type":"done"}`,
+		`["type","result"]`,
+		`[{"type":"result"}]`,
+		`"type"`,
+		`{"a":1,"type":"rate_limit_event"}`,
+		`{"type":"x","session_id":"s","call_id":"c","tools":[]}`,
+		`{"type":"x","call_id":"c","session_id":"s"}`,
+		`{"type":"thinking","sess\u0069on_id":"s"}`,
+		`{"type":"tool_call","call\u005fid":"c"}`,
+		`{"type":"tool_call","c\u0061ll_id":"c"}`,
+		`{"type":"x","session\u005fid":"s","timestamp_ms":1}`,
+		`{"type":"x","session_id":"s","timestamp\u005Fms":1}`,
+		`{"type":"text","schem\u0061Version":2}`,
+		`{"type":"text","sessionI\u0044":"s"}`,
+		`{"type":"text","sessionID":"s"}`,
+		`{}`,
+	} {
+		lines = append(lines, []byte(l))
+	}
+	return lines
 }
