@@ -58,6 +58,20 @@ func (e *Effects) Load(data []byte) error {
 	return nil
 }
 
+// Set names the effect of the tool called name, over what the table said.
+func (e *Effects) Set(name string, eff Effect) error {
+	switch eff {
+	case EffectUnknown, EffectRead, EffectWrite, EffectShell, EffectNetwork, EffectNone:
+	default:
+		return fmt.Errorf("tool %q: unknown effect %q (read, write, shell, network, none or unknown)", name, eff)
+	}
+	if e.byName == nil {
+		e.byName = map[string]Effect{}
+	}
+	e.byName[name] = eff
+	return nil
+}
+
 // Of is the effect of the tool called name; unknown when the table does
 // not list it.
 func (e *Effects) Of(name string) Effect {

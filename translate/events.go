@@ -142,11 +142,24 @@ func (t *Translator) newInput() *model.Input {
 	if t.opt.From != Auto {
 		for _, n := range t.opt.From.Names() {
 			if d, ok := dialects.ByName(n); ok {
-				return model.NewInput([]*model.Dialect{d}, d, model.DecodeOptions{})
+				return model.NewInput([]*model.Dialect{d}, d, t.decodeOptions())
 			}
 		}
 	}
-	return dialects.NewInput(model.DecodeOptions{})
+	return dialects.NewInput(t.decodeOptions())
+}
+
+// decodeOptions: the tools' effects are the shipped table's
+// (event/effects.json) with the mapping tables' sideEffects over them, so
+// a table given with --mapping names the effect of any agent's tool. A
+// sideEffect the model has no name for is left out (the tables' loader
+// has said what they may hold).
+func (t *Translator) decodeOptions() model.DecodeOptions {
+	eff := model.DefaultEffects()
+	for name, se := range t.tables.EvosciToZero.SideEffects {
+		eff.Set(name, model.Effect(se))
+	}
+	return model.DecodeOptions{Effects: eff}
 }
 
 // encode writes one event of the event path.
