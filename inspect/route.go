@@ -26,6 +26,9 @@ type router struct {
 	// eventsOnly sends every line through the event model: what
 	// TestEventViewGapsForZeroAndEvoSci compares with today's renderers.
 	eventsOnly bool
+	// registryOnly asks the registry about every line (no decodedToday):
+	// the plain path TestRouteShortcutAsTheRegistry holds the shortcut to.
+	registryOnly bool
 }
 
 // shownToday is the dialects whose lines today's renderers show: those
@@ -49,7 +52,7 @@ var shownToday = func() map[*model.Dialect]bool {
 // registry decides). Today's decoding has been done anyway, so this costs
 // a look at the keys; other lines go to today().
 func (r *router) decodedToday(ls *lines) bool {
-	if r.eventsOnly || ls.as != nil || r.last != nil && !shownToday[r.last] || ls.cur.blank || ls.cur.err != nil {
+	if r.eventsOnly || r.registryOnly || ls.as != nil || r.last != nil && !shownToday[r.last] || ls.cur.blank || ls.cur.err != nil {
 		return false
 	}
 	d := &ls.cur
@@ -141,6 +144,5 @@ func (r *router) end(why model.Cut, fn func(*model.Event, model.Step)) {
 
 // reset forgets the input: the next line starts a new one.
 func (r *router) reset() {
-	eventsOnly := r.eventsOnly
-	*r = router{eventsOnly: eventsOnly}
+	*r = router{eventsOnly: r.eventsOnly, registryOnly: r.registryOnly}
 }

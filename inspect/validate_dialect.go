@@ -100,9 +100,13 @@ func ParseValidateAs(s string) (*protocol.Protocol, *zevent.Dialect, error) {
 // does: a line no dialect claims is the dialect of the lines before it,
 // else dialects.Fallback's.
 type lineDialects struct {
-	det  *zevent.Detector
-	used bool // det has read a line
-	last *zevent.Dialect
+	// registryOnly asks the registry about every line without Zero's
+	// schemaVersion (no ownFields shortcut): the plain path
+	// TestValidateShortcutAsTheRegistry holds the shortcut to.
+	registryOnly bool
+	det          *zevent.Detector
+	used         bool // det has read a line
+	last         *zevent.Dialect
 }
 
 // protocolDialect is the registry's dialect of each protocol (the one
@@ -139,7 +143,7 @@ func (ld *lineDialects) of(line []byte, d *decoded) *zevent.Dialect {
 		ld.last = protocolDialect()[p]
 		return nil
 	}
-	if (ld.last == nil || ld.last == protocolDialect()[p]) && d.ownFields() {
+	if !ld.registryOnly && (ld.last == nil || ld.last == protocolDialect()[p]) && d.ownFields() {
 		// As sure as the registry would be, without asking it; the
 		// detector starts afresh after it, as after a Zero line.
 		if ld.used {
