@@ -34,6 +34,10 @@ type eventPath struct {
 	unmapped string // the name of its first unmapped event
 	cutOther bool   // the run closed now is cut by the other path's line
 	sessions int    // session ids made, for their sequence number
+	// registryOnly asks the registry about every EvoScientist-shaped line
+	// (no shortcut): the plain path TestEventPathShortcutAsTheRegistry
+	// holds the shortcut to.
+	registryOnly bool
 }
 
 // onEventPath reports whether the line p goes the event path: a line the
@@ -57,7 +61,7 @@ func (t *Translator) onEventPath(p *prepared) bool {
 	if ev.kind != EvoSci {
 		return false
 	}
-	if t.ep.in == nil && (ev.layout > 0 || evoShaped(ev)) {
+	if t.ep.in == nil && !t.ep.registryOnly && (ev.layout > 0 || evoShaped(ev)) {
 		// An EvoScientist event with only its own fields, among lines
 		// of this path: the detector would say the same (such a line
 		// that another dialect may write too goes with the lines before
