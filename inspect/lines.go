@@ -113,14 +113,5 @@ func (d *decoded) ownFields() bool {
 	if d.blank || d.err != nil || d.proto == nil || d.proto.Family != protocol.FamilyEvoSci {
 		return false
 	}
-	e := protocol.EvoSci.Event(d.typ)
-	if e == nil {
-		return false
-	}
-	for _, m := range d.obj.Members() {
-		if _, ok := e.Field(m.Key); !ok && m.Key != "type" {
-			return false
-		}
-	}
-	return true
+	return protocol.EvoSci.OwnFields(d.typ, d.obj.Members())
 }

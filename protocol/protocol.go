@@ -124,6 +124,23 @@ func (p *Protocol) Event(typ string) *Event {
 	return nil
 }
 
+// OwnFields reports an event of p's type typ whose every member but type
+// is one of that type's fields: a line as p's producer writes it, which
+// the dialects' detection need not be asked about (another agent's line
+// of the same type carries fields of its own).
+func (p *Protocol) OwnFields(typ string, members []Member) bool {
+	e := p.Event(typ)
+	if e == nil {
+		return false
+	}
+	for _, m := range members {
+		if _, ok := e.Field(m.Key); !ok && m.Key != "type" {
+			return false
+		}
+	}
+	return true
+}
+
 // IsTruncated reports content the producer cut short.
 func (p *Protocol) IsTruncated(content string) bool {
 	return p.Truncated != "" && strings.HasSuffix(content, p.Truncated)

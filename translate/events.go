@@ -61,7 +61,7 @@ func (t *Translator) onEventPath(p *prepared) bool {
 	if ev.kind != EvoSci {
 		return false
 	}
-	if t.ep.in == nil && !t.ep.registryOnly && (ev.layout > 0 || evoShaped(ev)) {
+	if t.ep.in == nil && !t.ep.registryOnly && (ev.layout > 0 || protocol.EvoSci.OwnFields(ev.typ, ev.Members())) {
 		// An EvoScientist event with only its own fields, among lines
 		// of this path: the detector would say the same (such a line
 		// that another dialect may write too goes with the lines before
@@ -244,22 +244,4 @@ func (t *Translator) newSessionID() string {
 	t.ep.sessions++
 	at := t.opt.Now().UTC()
 	return fmt.Sprintf("zero_%s_%d_%d", at.Format("20060102150405"), at.UnixNano(), t.ep.sessions)
-}
-
-// evoShaped reports a line whose type is an EvoScientist event's and
-// whose every field is one of that event's.
-func evoShaped(ev *event) bool {
-	e := protocol.EvoSci.Event(ev.typ)
-	if e == nil {
-		return false
-	}
-	for _, m := range ev.Members() {
-		if m.Key == "type" {
-			continue
-		}
-		if _, ok := e.Field(m.Key); !ok {
-			return false
-		}
-	}
-	return true
 }
