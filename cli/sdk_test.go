@@ -43,6 +43,14 @@ func docWrapper(t *testing.T, bin string) string {
 		t.Fatal("docs/exec.md: no wrapper script (a block starting #!/bin/sh)")
 	}
 	script := string(m[1])
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := strings.TrimSpace(script[strings.LastIndex(strings.TrimSpace(script), "\n")+1:])
+	if !strings.Contains(string(readme), "#!/bin/sh\n"+last+"\n") {
+		t.Errorf("README.md's wrapper is not docs/exec.md's: %s", last)
+	}
 	for _, r := range [][2]string{
 		{"exec zevo ", "exec " + bin + " "},
 		{"zero exec --output-format stream-json", agentPath(t) + ` "$AGENT_MODE"`},
