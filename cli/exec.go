@@ -44,6 +44,11 @@ stream-json: Zero's input events; --input-format text: all of it). Every
 {prompt} in ARGS is replaced by it; without {prompt} it is written to AGENT's
 standard input. Without a prompt option AGENT reads zevo's standard input.
 
+With --to claude --input-format stream-json zevo stands in for Claude Code
+under the Claude Agent SDK: it answers the SDK's control requests, runs
+AGENT once per user message, fills {model} from --model and ignores, with
+one notice, the Claude Code options it cannot honour (docs/exec.md).
+
 Examples:
    zevo exec --to zero --input-format stream-json -- EvoSci -p {prompt} --output-format stream-json
    zevo exec --to evosci --prompt "review this repo" -- zero exec --output-format stream-json {prompt}

@@ -2,10 +2,14 @@ package cli
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 const sdkInit = `{"type":"control_request","request_id":"r1","request":{"subtype":"initialize","hooks":null}}`
@@ -96,5 +100,52 @@ func TestExecClaudeSessionFailedRun(t *testing.T) {
 	args, _ := os.ReadFile(filepath.Join(r.dir, "args"))
 	if string(args) != "go\n" {
 		t.Errorf("without --model, {model} goes with its option: args %q", args)
+	}
+}
+
+// An interrupt request during a run is SIGINT to AGENT's group: the run
+// ends with an error result, the request is answered, and the session
+// reads on.
+func TestExecClaudeSessionInterruptEndsTheAgent(t *testing.T) {
+	cmd, dir := execCmd(t, "exec", "--to", "claude", "--input-format", "stream-json", "--", "AGENT", "sigint-zero", "{prompt}")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer killAfter(t, cmd)()
+	io.WriteString(in, sdkInit+"\n"+sdkUser("go")+"\n")
+	for i := 0; ; i++ {
+		if _, err := os.Stat(filepath.Join(dir, "ready")); err == nil {
+			break
+		}
+		if i == 500 {
+			t.Fatal("the agent never started")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	io.WriteString(in, `{"type":"control_request","request_id":"stop","request":{"subtype":"interrupt"}}`+"\n")
+	in.Close()
+	exitCodeOf(t, cmd.Wait())
+	checkQuietStderr(t, stderr.String())
+	var answered, errResult bool
+	for _, m := range claudeLines(t, stdout.String()) {
+		if r, ok := m["response"].(map[string]any); ok && r["request_id"] == "stop" && r["subtype"] == "success" {
+			answered = true
+		}
+		if m["type"] == "result" && m["is_error"] == true {
+			errResult = true
+		}
+	}
+	if !answered || !errResult {
+		t.Errorf("interrupt answered %v, error result %v\n%s", answered, errResult, stdout.String())
+	}
+	pid, _ := os.ReadFile(filepath.Join(dir, "pid"))
+	if n, _ := strconv.Atoi(strings.TrimSpace(string(pid))); n <= 0 || syscall.Kill(n, 0) == nil {
+		t.Errorf("the agent (pid %s) still runs", pid)
 	}
 }
