@@ -69,6 +69,11 @@ func (e *env) run(args []string) int {
 	}
 	err := unknownHelpTopic(app, args)
 	if err == nil {
+		var ignored []string
+		args, ignored = claudeSessionArgs(args)
+		if len(ignored) > 0 {
+			e.warnf("ignoring Claude Code options the agent cannot honour: %s", strings.Join(ignored, " "))
+		}
 		err = app.Run(helpAlone(app, flagsFirst(app, args)))
 	}
 	if err == nil && help.err != nil {

@@ -44,6 +44,11 @@ stream-json: Zero's input events; --input-format text: all of it). Every
 {prompt} in ARGS is replaced by it; without {prompt} it is written to AGENT's
 standard input. Without a prompt option AGENT reads zevo's standard input.
 
+With --to claude --input-format stream-json zevo stands in for Claude Code
+under the Claude Agent SDK: it answers the SDK's control requests, runs
+AGENT once per user message, fills {model} from --model and ignores, with
+one notice, the Claude Code options it cannot honour (docs/exec.md).
+
 Examples:
    zevo exec --to zero --input-format stream-json -- EvoSci -p {prompt} --output-format stream-json
    zevo exec --to evosci --prompt "review this repo" -- zero exec --output-format stream-json {prompt}
@@ -65,6 +70,7 @@ func execFlags() []ucli.Flag {
 	return append(fs,
 		&ucli.StringFlag{Name: "prompt", Usage: "the prompt `TEXT`, for {prompt} in ARGS or AGENT's standard input"},
 		&ucli.StringFlag{Name: "input-format", Usage: "read the prompt from standard input as `FORMAT`: stream-json (Zero's input events) or text"},
+		&ucli.StringFlag{Name: "agent-model", Hidden: true, Usage: "with --to claude --input-format stream-json: Claude Code's --model `NAME`, for {model} in ARGS"},
 		&ucli.DurationFlag{Name: "grace", Value: defaultGrace, Usage: "after SIGINT or SIGTERM, or when the output is closed, wait `DURATION` for AGENT's process group to end before SIGKILL"},
 	)
 }
@@ -153,24 +159,13 @@ func runExec(c *ucli.Context, e *env) error {
 	if f := c.String("input-format"); c.IsSet("input-format") && f != "text" && f != "stream-json" {
 		return usageErr("--input-format: unknown format %q (want stream-json or text)", f)
 	}
-	x := &execRun{e: e, opt: opt, w: jsonl.NewWriter(e.stdout), outcome: -1}
-	x.agent = filepath.Base(args[0])
-	x.name = "<" + x.agent + " stdout>"
-	out, err := jqOutput(c, e.stderr)
+	if opt.To.Name == claude.Name && c.String("input-format") == "stream-json" {
+		return runClaudeSession(c, e, opt, args, grace)
+	}
+	x, jq, err := newExecRun(c, e, opt, args[0], jsonl.NewWriter(e.stdout))
 	if err != nil {
 		return err
 	}
-	emit, jq, err := jqEmit(c.String("jq"), false, out, x.w, e)
-	if err != nil {
-		return err
-	}
-	x.tr = translate.New(opt, func(ev []byte) error {
-		x.see(ev)
-		if jq.f != nil {
-			jq.name, jq.num = x.tr.Place() // for input_line_number and messages
-		}
-		return emit(ev)
-	})
 
 	prompt, err := execPrompt(c, e)
 	if err != nil {
@@ -208,6 +203,29 @@ func runExec(c *ucli.Context, e *env) error {
 		return x.fail(code, err.Error(), ExitNoAgent, false)
 	}
 	return x.supervise(proc, grace, jq)
+}
+
+// newExecRun makes the translator of one AGENT run, writing to w.
+func newExecRun(c *ucli.Context, e *env, opt translate.Options, agent string, w *jsonl.Writer) (*execRun, *translateJQ, error) {
+	x := &execRun{e: e, opt: opt, w: w, outcome: -1}
+	x.agent = filepath.Base(agent)
+	x.name = "<" + x.agent + " stdout>"
+	out, err := jqOutput(c, e.stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	emit, jq, err := jqEmit(c.String("jq"), false, out, x.w, e)
+	if err != nil {
+		return nil, nil, err
+	}
+	x.tr = translate.New(opt, func(ev []byte) error {
+		x.see(ev)
+		if jq.f != nil {
+			jq.name, jq.num = x.tr.Place() // for input_line_number and messages
+		}
+		return emit(ev)
+	})
+	return x, jq, nil
 }
 
 // execPrompt reads the prompt as the options say; nil when there is none.
