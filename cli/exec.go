@@ -71,6 +71,7 @@ func execFlags() []ucli.Flag {
 		&ucli.StringFlag{Name: "prompt", Usage: "the prompt `TEXT`, for {prompt} in ARGS or AGENT's standard input"},
 		&ucli.StringFlag{Name: "input-format", Usage: "read the prompt from standard input as `FORMAT`: stream-json (Zero's input events) or text"},
 		&ucli.StringFlag{Name: "agent-model", Hidden: true, Usage: "with --to claude --input-format stream-json: Claude Code's --model `NAME`, for {model} in ARGS"},
+		&ucli.StringFlag{Name: "agent-resume", Hidden: true, Usage: "with --to claude --input-format stream-json: Claude Code's --resume `SESSION`, for {resume} in ARGS"},
 		&ucli.DurationFlag{Name: "grace", Value: defaultGrace, Usage: "after SIGINT or SIGTERM, or when the output is closed, wait `DURATION` for AGENT's process group to end before SIGKILL"},
 	)
 }

@@ -21,7 +21,8 @@ import (
 // claudeSessionArgs readies the arguments of `zevo exec --to claude
 // --input-format stream-json`, where zevo stands in for Claude Code and its
 // client passes Claude Code's options: exec's own options stay, --model
-// becomes --agent-model (for {model} in ARGS), the output options Claude
+// becomes --agent-model (for {model} in ARGS) and --resume --agent-resume
+// (for {resume}), the output options Claude
 // Code needs are what exec writes anyway, and the rest are taken out and
 // returned, to be named once. Other command lines are returned as they are.
 func claudeSessionArgs(args []string) ([]string, []string) {
@@ -71,9 +72,9 @@ func claudeSessionArgs(args []string) ([]string, []string) {
 			return "", false
 		}
 		switch {
-		case name == "model":
+		case name == "model" || name == "resume":
 			if m, ok := next(); ok {
-				out = append(out, "--agent-model", m)
+				out = append(out, "--agent-"+name, m)
 			}
 		case name == "output-format" || name == "verbose":
 			// stream-json, verbose: what exec --to claude writes.
@@ -122,7 +123,8 @@ func runClaudeSession(c *ucli.Context, e *env, opt translate.Options, args []str
 	go s.read(prompts)
 	code := ExitOK
 	for p := range prompts {
-		argv, inArgs := withPrompt(withModel(args, c.String("agent-model")), &p)
+		argv := withOption(withOption(args, "{model}", c.String("agent-model")), "{resume}", c.String("agent-resume"))
+		argv, inArgs := withPrompt(argv, &p)
 		x, jq, err := newExecRun(c, e, opt, args[0], s.w)
 		if err != nil {
 			return err
@@ -267,18 +269,19 @@ func userText(content gjson.Result) string {
 	return strings.TrimSpace(strings.Join(parts, "\n"))
 }
 
-// withModel replaces every {model} in argv[1:] by model; without a model,
-// an argument "{model}" goes, with the option before it, and an argument
-// holding {model} in it goes alone (AGENT then uses its own default).
-func withModel(argv []string, model string) []string {
+// withOption replaces every placeholder ({model}, {resume}) in argv[1:]
+// by value; without a value, an argument that is the placeholder goes,
+// with the option before it, and an argument holding it goes alone (AGENT
+// then uses its own default: its default model, a new session).
+func withOption(argv []string, placeholder, value string) []string {
 	out := argv[:1:1]
 	for _, a := range argv[1:] {
 		switch {
-		case !strings.Contains(a, "{model}"):
+		case !strings.Contains(a, placeholder):
 			out = append(out, a)
-		case model != "":
-			out = append(out, strings.ReplaceAll(a, "{model}", model))
-		case a == "{model}" && len(out) > 1 && strings.HasPrefix(out[len(out)-1], "-"):
+		case value != "":
+			out = append(out, strings.ReplaceAll(a, placeholder, value))
+		case a == placeholder && len(out) > 1 && strings.HasPrefix(out[len(out)-1], "-"):
 			out = out[:len(out)-1]
 		}
 	}

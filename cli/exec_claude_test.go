@@ -149,3 +149,27 @@ func TestExecClaudeSessionInterruptEndsTheAgent(t *testing.T) {
 		t.Errorf("the agent (pid %s) still runs", pid)
 	}
 }
+
+// The SDK's --model and --resume reach AGENT through {model} and {resume}
+// in ARGS; without them the placeholder goes with the option before it.
+func TestClaudeSessionMapsModelAndResume(t *testing.T) {
+	args := []string{"zevo", "exec", "--to", "claude", "--output-format", "stream-json", "--verbose", "--input-format", "stream-json",
+		"--model", "m1", "--resume", "zero_1", "--max-turns", "3", "--", "agent", "--model", "{model}", "--resume", "{resume}", "-p", "{prompt}"}
+	out, ignored := claudeSessionArgs(args)
+	got := strings.Join(out, " ")
+	for _, want := range []string{"--agent-model m1", "--agent-resume zero_1", "-- agent --model {model} --resume {resume} -p {prompt}"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("args %q: no %q", got, want)
+		}
+	}
+	if strings.Join(ignored, " ") != "--max-turns" {
+		t.Errorf("ignored %q, want --max-turns", ignored)
+	}
+	agent := []string{"agent", "--model", "{model}", "--resume", "{resume}", "--session={resume}", "-p", "{prompt}"}
+	if got := strings.Join(withOption(withOption(agent, "{model}", "m1"), "{resume}", "zero_1"), " "); got != "agent --model m1 --resume zero_1 --session=zero_1 -p {prompt}" {
+		t.Errorf("with both: %q", got)
+	}
+	if got := strings.Join(withOption(withOption(agent, "{model}", ""), "{resume}", ""), " "); got != "agent -p {prompt}" {
+		t.Errorf("with neither: %q", got)
+	}
+}
