@@ -168,6 +168,23 @@ func TestSDKQueryThroughExec(t *testing.T) {
 		}
 	}
 
+	// An EvoScientist run: its result as zevo exec writes it alone.
+	evo := byType(msgs("evosci"), "result")
+	wantEvo := byType(claudeLines(t, runExecCmd(t, "", "exec", "--to", "claude", "--prompt", "x", "--", "AGENT", "success-evosci", "{prompt}").stdout), "result")
+	if len(evo) != 1 || len(wantEvo) != 1 {
+		t.Fatalf("EvoScientist: %d results from the SDK, %d from zevo exec\n%s", len(evo), len(wantEvo), got["evosci"])
+	}
+	for _, k := range []string{"subtype", "result", "is_error", "usage", "num_turns"} {
+		g, _ := json.Marshal(evo[0][k])
+		w, _ := json.Marshal(wantEvo[0][k])
+		if string(g) != string(w) || evo[0]["is_error"] != false {
+			t.Errorf("EvoScientist result's %s: the SDK has %s, zevo exec wrote %s", k, g, w)
+		}
+	}
+	if len(byType(msgs("evosci"), "assistant")) == 0 {
+		t.Errorf("EvoScientist: no assistant message: %s", got["evosci"])
+	}
+
 	failed := byType(msgs("failed"), "result")
 	if len(failed) != 1 || failed[0]["is_error"] != true || !strings.Contains(string(got["failed"]), "503 from provider") {
 		t.Errorf("a failed run: %s", got["failed"])

@@ -50,6 +50,7 @@ function gated(first, second) {
 const out = {};
 out.single = await collect(query({ prompt: "fix the tests", options: options("success-zero", { model: "m1", maxTurns: 3, permissionMode: "default" }) }));
 out.failed = await collect(query({ prompt: "fail please", options: options("error-zero") }));
+out.evosci = await collect(query({ prompt: "review this", options: options("success-evosci") }));
 
 {
 	const g = gated("first prompt", "second prompt");
