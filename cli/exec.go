@@ -416,6 +416,18 @@ func (x *execRun) supervise(proc *supervise.Process, grace time.Duration, jq *tr
 			gone = nil
 		}
 	}
+	if reading != nil {
+		// A second signal left the loop once the group was gone: the
+		// translation gets a moment to write what the group left (a
+		// client that reads takes it at once), not longer, since one
+		// stuck writing to a client that does not read must not keep
+		// zevo.
+		select {
+		case streamErr = <-reading:
+			reading = nil
+		case <-time.After(time.Second):
+		}
+	}
 	proc.Stdout().Close()
 	if reading != nil {
 		// The translation is stuck writing to a client that does not
