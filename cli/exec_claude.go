@@ -122,8 +122,9 @@ func runClaudeSession(c *ucli.Context, e *env, opt translate.Options, args []str
 	prompts := make(chan string, 16)
 	go s.read(prompts)
 	code := ExitOK
+	resume := c.String("agent-resume")
 	for p := range prompts {
-		argv := withOption(withOption(args, "{model}", c.String("agent-model")), "{resume}", c.String("agent-resume"))
+		argv := withOption(withOption(args, "{model}", c.String("agent-model")), "{resume}", resume)
 		argv, inArgs := withPrompt(argv, &p)
 		x, jq, err := newExecRun(c, e, opt, args[0], s.w)
 		if err != nil {
@@ -153,6 +154,11 @@ func runClaudeSession(c *ucli.Context, e *env, opt translate.Options, args []str
 		s.setRunning(true)
 		err = x.supervise(proc, grace, jq)
 		s.setRunning(false)
+		// The next message goes on with the session this run stated,
+		// where ARGS take {resume}.
+		if stated := x.tr.StatedSession(); stated != "" {
+			resume = stated
+		}
 		var ee *exitError
 		switch {
 		case err == nil:

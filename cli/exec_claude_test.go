@@ -173,3 +173,22 @@ func TestClaudeSessionMapsModelAndResume(t *testing.T) {
 		t.Errorf("with neither: %q", got)
 	}
 }
+
+// A second message goes on with the session the first run's agent stated,
+// where ARGS take {resume}; the first run, given no --resume, gets none.
+func TestExecClaudeSessionResumesTheAgentsSession(t *testing.T) {
+	stdin := strings.Join([]string{sdkInit, sdkUser("first prompt")}, "\n") + "\n"
+	r := runExecCmd(t, stdin, "exec", "--to", "claude", "--output-format", "stream-json", "--verbose", "--input-format", "stream-json",
+		"--", "AGENT", "success-zero", "{prompt}", "--resume", "{resume}")
+	args, err := os.ReadFile(filepath.Join(r.dir, "args"))
+	if r.code != 0 || err != nil || string(args) != "first prompt\n" {
+		t.Fatalf("one message: exit %d, args %q (%v)\n%s", r.code, args, err, r.stderr)
+	}
+	stdin = strings.Join([]string{sdkInit, sdkUser("first prompt"), sdkUser("second prompt")}, "\n") + "\n"
+	r = runExecCmd(t, stdin, "exec", "--to", "claude", "--output-format", "stream-json", "--verbose", "--input-format", "stream-json",
+		"--", "AGENT", "success-zero", "{prompt}", "--resume", "{resume}")
+	args, err = os.ReadFile(filepath.Join(r.dir, "args"))
+	if want := "second prompt\n--resume\nzero_20260603100000_1780000000000000000_1\n"; r.code != 0 || err != nil || string(args) != want {
+		t.Errorf("two messages: exit %d, last run's args %q, want %q (%v)\n%s", r.code, args, want, err, r.stderr)
+	}
+}

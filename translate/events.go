@@ -245,3 +245,12 @@ func (t *Translator) newSessionID() string {
 	at := t.opt.Now().UTC()
 	return fmt.Sprintf("zero_%s_%d_%d", at.Format("20060102150405"), at.UnixNano(), t.ep.sessions)
 }
+
+// StatedSession is the session id the event path's target last carried
+// over from a source that stated one (the claude target), "" otherwise.
+func (t *Translator) StatedSession() string {
+	if s, ok := t.ep.enc.(interface{ StatedSession() string }); ok {
+		return s.StatedSession()
+	}
+	return ""
+}

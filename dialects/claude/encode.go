@@ -48,6 +48,7 @@ type Encoder struct {
 	seed        string
 	n           int // ids derived in the run
 	session     string
+	stated      string     // the last session id a source stated (Session), for a resume
 	msg         outMessage // the assistant message being gathered
 	turns       int        // assistant messages written
 	model       string
@@ -280,6 +281,9 @@ func (e *Encoder) start(ev *event.Event) error {
 		e.seed = e.opt.NewSeed()
 	}
 	src := ev.Session
+	if src != "" {
+		e.stated = src
+	}
 	if src == "" {
 		src = ev.Run
 	}
@@ -668,3 +672,8 @@ func (e *Encoder) Interrupt() error {
 	e.errs = append(e.errs[:0], "run cancelled by signal")
 	return e.end(event.StatusCancelled, "")
 }
+
+// StatedSession is the session id the last run's source stated (Zero's
+// sessionId), "" when none did: what an agent that can resume a session
+// is given to go on with it.
+func (e *Encoder) StatedSession() string { return e.stated }
