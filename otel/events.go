@@ -211,26 +211,7 @@ func (t *eventTracer) toolCall(ev *event.Event, at time.Time) {
 // toolResult ends the call's span: by id, else the earliest open call of
 // its name.
 func (t *eventTracer) toolResult(id, name string, failed bool, at time.Time) {
-	rt := t.cur
-	key := id
-	if _, ok := rt.tools[key]; !ok || key == "" {
-		key = ""
-		for _, p := range rt.pending {
-			if p.name == name {
-				key = p.key
-				break
-			}
-		}
-	}
-	s, ok := rt.tools[key]
-	if !ok {
-		return // a result without its call: stats counts it, no span to end
-	}
-	result := "ok"
-	if failed {
-		result = "error"
-	}
-	rt.endTool(s, key, result, at)
+	t.cur.result(id, name, failed, at, true)
 }
 
 // finish ends the run's spans and emits its trace, once the summarizer

@@ -336,8 +336,18 @@ func (t *Tracer) toolCall(key, name, subagent string, ev *protocol.Object, num i
 // toolResult ends the call's span. A result without id (EvoScientist 0.1.x)
 // belongs to the earliest pending call of its name, as translate pairs them.
 func (t *Tracer) toolResult(key, name string, failed bool, at time.Time) {
-	rt := t.cur
-	if key == "" || key == "subagent::" {
+	if key == "subagent::" {
+		key = ""
+	}
+	t.cur.result(key, name, failed, at, false)
+}
+
+// result ends the span of the call key, or, when key is "" (or, with
+// unknown, names no open call), of the earliest pending call of its name;
+// a result without its call ends nothing (stats counts it, no span to
+// end).
+func (rt *runTrace) result(key, name string, failed bool, at time.Time, unknown bool) {
+	if _, ok := rt.tools[key]; key == "" || unknown && !ok {
 		key = ""
 		for _, p := range rt.pending {
 			if p.name == name {
@@ -348,13 +358,13 @@ func (t *Tracer) toolResult(key, name string, failed bool, at time.Time) {
 	}
 	s, ok := rt.tools[key]
 	if !ok {
-		return // a result without its call: stats counts it, no span to end
+		return
 	}
 	result := "ok"
 	if failed {
 		result = "error"
 	}
-	t.endTool(s, key, result, at)
+	rt.endTool(s, key, result, at)
 }
 
 func (t *Tracer) endTool(s ptrace.Span, key, result string, at time.Time) {
