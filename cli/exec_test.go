@@ -485,17 +485,8 @@ func TestExecSignals(t *testing.T) {
 // The client closes zevo's output: AGENT is stopped, zevo ends quietly.
 func TestExecClosedOutput(t *testing.T) {
 	cmd, dir := execCmd(t, "exec", "--to", "zero", "--", "AGENT", "flood")
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = pw, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	pr, stderr := startToPipe(t, cmd)
 	defer killAfter(t, cmd)()
-	pw.Close()
 	first, err := bufio.NewReader(pr).ReadString('\n')
 	if err != nil || !strings.Contains(first, "run_start") {
 		t.Fatalf("first line %q, %v", first, err)
@@ -514,32 +505,15 @@ func TestExecClosedOutput(t *testing.T) {
 // group to end, kills it after --grace, and exits 0, quietly.
 func TestExecClientClosesTheOutputMidEvent(t *testing.T) {
 	cmd, dir := execCmd(t, "exec", "--to", "zero", "--grace", "100ms", "--", "AGENT", "stubborn", strconv.Itoa(2<<20))
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = pw, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	pr, stderr := startToPipe(t, cmd)
 	defer killAfter(t, cmd)()
-	pw.Close()
 	first, err := bufio.NewReader(pr).ReadString('\n')
 	if err != nil || !strings.Contains(first, "run_start") {
 		t.Fatalf("first line %q, %v", first, err)
 	}
 	pgid := waitReady(t, dir) // the long event is read: zevo is writing it out
 	pr.Close()
-	code := exitCodeOf(t, cmd.Wait())
-	// (The agent's shell may say its sleep was terminated: its stderr.)
-	if code != 0 || strings.Contains(stderr.String(), "zevo") {
-		t.Fatalf("exit %d, stderr %q; want 0 and nothing from zevo", code, stderr.String())
-	}
-	checkGroupGone(t, pgid)
-	if b, _ := os.ReadFile(filepath.Join(dir, "signals")); string(b) != "TERM\n" {
-		t.Fatalf("the agent got %q, want TERM", b)
-	}
+	checkStoppedQuietly(t, cmd, stderr, pgid, dir)
 }
 
 // The client closes zevo's output while the agent writes nothing (it
@@ -547,31 +521,15 @@ func TestExecClientClosesTheOutputMidEvent(t *testing.T) {
 // agent's group, and exits 0, saying nothing.
 func TestExecClientClosesTheOutputOfAQuietAgent(t *testing.T) {
 	cmd, dir := execCmd(t, "exec", "--to", "zero", "--grace", "100ms", "--", "AGENT", "stubborn")
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = pw, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	pr, stderr := startToPipe(t, cmd)
 	defer killAfter(t, cmd)()
-	pw.Close()
 	pgid := waitReady(t, dir)
 	first, err := bufio.NewReader(pr).ReadString('\n')
 	if err != nil || !strings.Contains(first, "run_start") {
 		t.Fatalf("first line %q, %v", first, err)
 	}
 	pr.Close()
-	code := exitCodeOf(t, cmd.Wait())
-	if code != 0 || strings.Contains(stderr.String(), "zevo") {
-		t.Fatalf("exit %d, stderr %q; want 0 and nothing from zevo", code, stderr.String())
-	}
-	checkGroupGone(t, pgid)
-	if b, _ := os.ReadFile(filepath.Join(dir, "signals")); string(b) != "TERM\n" {
-		t.Fatalf("the agent got %q, want TERM", b)
-	}
+	checkStoppedQuietly(t, cmd, stderr, pgid, dir)
 }
 
 // The client reads the run's end and closes the output while the agent
@@ -579,17 +537,8 @@ func TestExecClientClosesTheOutputOfAQuietAgent(t *testing.T) {
 // the run's (3, as its run_end says).
 func TestExecClientClosesTheOutputAfterTheRunEnded(t *testing.T) {
 	cmd, dir := execCmd(t, "exec", "--to", "zero", "--grace", "100ms", "--", "AGENT", "linger")
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = pw, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	pr, stderr := startToPipe(t, cmd)
 	defer killAfter(t, cmd)()
-	pw.Close()
 	br := bufio.NewReader(pr)
 	for {
 		l, err := br.ReadString('\n')
@@ -888,18 +837,9 @@ func TestExecSIGINTMidStreamTranslatesWhatWasRead(t *testing.T) {
 // a second signal ends that wait: exit 130, the group gone.
 func TestExecSecondSignalDoesNotWaitForAStuckClient(t *testing.T) {
 	cmd, dir := execCmd(t, "exec", "--to", "zero", "--grace", "1s", "--", "AGENT", "sigint-huge", strconv.Itoa(2<<20))
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pr.Close() // open, never read
-	var stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = pw, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	pr, stderr := startToPipe(t, cmd)
 	defer killAfter(t, cmd)()
-	pw.Close()
+	defer pr.Close() // open, never read
 	pgid := waitReady(t, dir)
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
@@ -944,5 +884,37 @@ func TestExecFullDisk(t *testing.T) {
 			pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
 			checkGroupGone(t, pid)
 		})
+	}
+}
+
+// startToPipe starts cmd with its standard output to a pipe, whose
+// reading end it returns with cmd's standard error.
+func startToPipe(t *testing.T, cmd *exec.Cmd) (*os.File, *bytes.Buffer) {
+	t.Helper()
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := new(bytes.Buffer)
+	cmd.Stdout, cmd.Stderr = pw, stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pw.Close()
+	return pr, stderr
+}
+
+// checkStoppedQuietly: zevo exited 0 and said nothing (the agent's shell
+// may say its sleep was terminated, on its stderr), the agent's group is
+// gone, and the agent got SIGTERM.
+func checkStoppedQuietly(t *testing.T, cmd *exec.Cmd, stderr *bytes.Buffer, pgid int, dir string) {
+	t.Helper()
+	code := exitCodeOf(t, cmd.Wait())
+	if code != 0 || strings.Contains(stderr.String(), "zevo") {
+		t.Fatalf("exit %d, stderr %q; want 0 and nothing from zevo", code, stderr.String())
+	}
+	checkGroupGone(t, pgid)
+	if b, _ := os.ReadFile(filepath.Join(dir, "signals")); string(b) != "TERM\n" {
+		t.Fatalf("the agent got %q, want TERM", b)
 	}
 }
