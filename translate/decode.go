@@ -33,18 +33,13 @@ type prepared struct {
 type preparer struct {
 	from   Format
 	tables *mappings.Set
+	plain  bool // Options.Plain: no line decoded by its layout
 	dec    protocol.Decoder
 	// lastRunID is the runId of the last Zero line, see readRunID.
 	lastRunID string
-	ahead     aheadStyle // Stream's: see ahead.go
-	// aheadArena, Stream's, holds what is rendered ahead for the batch
-	// being filled.
-	aheadArena *[]byte
-	// level and slot: see here and balance.
-	level, slot int
-	// layoutDropped: whether the table drops the events of each of
-	// protocol.Layouts (1) or not (-1), once asked (dropped).
-	layoutDropped []int8
+	// level and slot: see here and balance; fixedLevel, when not -1, is
+	// the level balance keeps (tests), whatever the goroutines' waits say.
+	level, slot, fixedLevel int
 }
 
 func (p *preparer) prepare(l jsonl.Line, out *prepared) {
@@ -55,15 +50,42 @@ func (p *preparer) prepare(l jsonl.Line, out *prepared) {
 	if !out.blank {
 		_, out.warn, out.bad = p.decode(l, &out.ev)
 		out.placed = out.bad != nil && out.ev.proto != nil
-		if out.bad == nil {
-			p.renderAhead(&out.ev)
-		}
 	}
 }
 
-// layouts lets decode split the lines the producers write most by their layout
-// (protocol.Layouts); tests turn it off to compare with the plain path.
-var layouts = true
+// shareLevels is the resolution of the share of lines that Stream's
+// reading goroutine prepares, which it adjusts batch by batch (balance).
+const shareLevels = 8
+
+// streamPreparer is the preparer of Stream's reading goroutine.
+func (t *Translator) streamPreparer() preparer {
+	return preparer{from: t.opt.From, tables: t.tables, plain: t.opt.Plain, level: shareLevels, fixedLevel: t.fixedLevel}
+}
+
+// here reports whether the reading goroutine prepares the next line
+// itself, or leaves it to the translating one (prepared.later): slot goes
+// round the shareLevels lines.
+func (p *preparer) here() bool {
+	p.slot = (p.slot + 1) % shareLevels
+	return p.slot < p.level
+}
+
+// balance sets how much the reading goroutine does for the next batch:
+// level counts eighths of the lines it prepares (the translating
+// goroutine prepares the rest). More when the reading goroutine found
+// every batch full (the translating one is behind), less when the
+// translating goroutine waited for the batch coming back (this one is
+// behind). Only the time taken changes; the output does not.
+func (p *preparer) balance(readerWaited, translatorWaited bool) {
+	switch {
+	case p.fixedLevel >= 0:
+		p.level = p.fixedLevel
+	case readerWaited:
+		p.level = min(p.level+1, shareLevels)
+	case translatorWaited:
+		p.level = max(p.level-1, 0)
+	}
+}
 
 // decode validates a line and splits its top-level fields. warn is a
 // diagnostic for a line that is still translated (NaN replaced by null).
@@ -71,10 +93,11 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnos
 	ev.name, ev.num, ev.prefix, ev.proto, ev.typ = l.Name, l.Num, false, nil, ""
 	ev.rawTyp, ev.runID, ev.layout = "", "", 0
 	k, e := -1, (*protocol.LineError)(nil)
-	if layouts {
-		k, e = p.dec.DecodeLayouts(l.Bytes, &ev.Object, protocol.Layouts)
-	} else {
+	if p.plain {
 		e = p.dec.Decode(l.Bytes, &ev.Object)
+	} else {
+		// The lines the producers write most, split by their layout.
+		k, e = p.dec.DecodeLayouts(l.Bytes, &ev.Object, protocol.Layouts)
 	}
 	if e != nil {
 		return nil, nil, &Diagnostic{ev.where(), e.Error()}

@@ -12,15 +12,16 @@ import (
 	"github.com/zevo/zevo/redact"
 )
 
-// The fast paths of translation (values rendered ahead into a batch's
-// arena, decoded strings in reused memory, SWAR scans and the redaction
-// sweep, lines split by their layout, events written through templates)
-// must change no byte of any result. These tests translate hostile
-// streams every way there is: Line; Stream with nothing rendered ahead;
-// Stream with every value rendered ahead, read whole or in ragged chunks
-// that make the reading goroutine hand over half-full batches; and the
-// input cut into several files on one Translator, as zevo translate reads
-// FILEs. Output, diagnostics and stats must be the same every way.
+// The fast paths of translation (decoded strings in reused memory, SWAR
+// scans and the redaction sweep, lines split by their layout, events
+// written through templates, lines prepared on another goroutine) must
+// change no byte of any result. These tests translate hostile streams
+// every way there is, and compare with the plain path (Options.Plain, on
+// Line): Line; Stream, read whole or in ragged chunks that make the
+// reading goroutine hand over half-full batches, with the lines prepared
+// by either goroutine or shared; and the input cut into several files on
+// one Translator, as zevo translate reads FILEs. Output, diagnostics and
+// stats must be the same every way.
 
 // hostileGen writes lines whose string values sit on the edges of the
 // fast paths.
@@ -82,8 +83,8 @@ func (g *hostileGen) body() string {
 		}
 		return b.String()
 	case 4:
-		// a word's start as the last bytes, around the length rendered ahead
-		n := []int{aheadMin - 1, aheadMin, aheadMin + 1, 100}[g.r.Intn(4)]
+		// a word's start as the last bytes of a short or longer value
+		n := []int{23, 24, 25, 100}[g.r.Intn(4)]
 		return g.filler(n-3) + g.pick([]string{"sk-", "api", "Bea", "bea", `\u0041`, `s\u006b`, "sk", "s"})
 	case 5:
 		return g.filler(g.r.Intn(40)) + g.pick(hostileBadUTF8) + g.filler(g.r.Intn(5))
@@ -273,49 +274,45 @@ type way int
 
 const (
 	// lineIdeal is Line with memory never reused: each line a copy of its
-	// own, each decoded string in fresh memory (Object.Keep). The reference.
+	// own, each decoded string in fresh memory (Object.Keep), and every
+	// shortcut taken for speed off (Options.Plain). The reference.
 	lineIdeal way = iota
 	// lineScribbled is Line with one buffer for every line, overwritten
 	// once Line returns: what the translation kept of a line shows.
 	lineScribbled
-	streamPlain  // Stream, nothing rendered ahead
-	streamAhead  // Stream, every value rendered ahead
-	streamRagged // streamAhead, the input read in ragged chunks
+	streamPlain  // Stream, the reading goroutine preparing every line
+	streamRagged // streamPlain, the input read in ragged chunks
 	// streamShared is Stream with the translating goroutine preparing
 	// five lines of eight, the input read in ragged chunks.
 	streamShared
 	// streamTranslatorPrepares is Stream with the translating goroutine
 	// preparing every line.
 	streamTranslatorPrepares
-	// streamAdaptive is Stream as it runs: a share of the lines rendered
-	// ahead that follows which goroutine waits, the input read in ragged
-	// chunks.
+	// streamAdaptive is Stream as it runs: a share of the lines prepared
+	// by the reading goroutine that follows which goroutine waits, the
+	// input read in ragged chunks.
 	streamAdaptive
 )
 
 func (w way) String() string {
-	return [...]string{"Line", "Line, its buffer overwritten", "Stream", "Stream rendering ahead", "Stream rendering ahead, ragged reads",
+	return [...]string{"Line", "Line, its buffer overwritten", "Stream", "Stream, ragged reads",
 		"Stream, 5 lines of 8 prepared by the translating goroutine, ragged reads", "Stream, every line prepared by the translating goroutine",
-		"Stream sharing and rendering ahead as the goroutines' waits say, ragged reads"}[w]
+		"Stream sharing the lines as the goroutines' waits say, ragged reads"}[w]
 }
 
 // translateFiles translates each of files as zevo translate does FILEs,
 // on one Translator, the way w says.
 func translateFiles(t *testing.T, opt Options, files [][]byte, w way) translation {
 	t.Helper()
-	defer func(on bool, level int, lay, tmpl bool) {
-		renderAhead, fixedLevel, layouts, templates = on, level, lay, tmpl
-	}(renderAhead, fixedLevel, layouts, templates)
-	renderAhead = w >= streamAhead
 	// The reference goes the plain way: every line decoded member by
 	// member, every event built field by field.
-	layouts, templates = w != lineIdeal, w != lineIdeal
-	fixedLevel = map[way]int{streamPlain: aheadLevels, streamAhead: 2 * aheadLevels, streamRagged: 2 * aheadLevels,
-		streamShared: 3, streamTranslatorPrepares: 0, streamAdaptive: -1}[w]
+	opt.Plain = w == lineIdeal
 	opt.Now, opt.Rand = fixedNow, zeroReader{}
 	var res translation
 	var out strings.Builder
 	tr := New(opt, func(l []byte) error { out.Write(l); out.WriteByte('\n'); return nil })
+	tr.fixedLevel = map[way]int{streamPlain: shareLevels, streamRagged: shareLevels,
+		streamShared: 3, streamTranslatorPrepares: 0, streamAdaptive: -1}[w]
 	tr.cur.ev.Keep = w == lineIdeal
 	diag := func(d *Diagnostic) error { res.diags = append(res.diags, d.Error()); return nil }
 	var scribbled []byte
@@ -396,7 +393,6 @@ func TestHostileStreamsTranslateAlikeEveryWay(t *testing.T) {
 		longLines = append(longLines, g.stream(20)...)
 	}
 	in, esc = append(in, longLines...), append(esc, longLines...)
-	defer func(v int) { bigValue = v }(bigValue)
 	for _, input := range [][]byte{in, esc} {
 		// the same input as three files, cut at line ends
 		third := bytes.IndexByte(input[len(input)/3:], '\n') + len(input)/3 + 1
@@ -408,9 +404,9 @@ func TestHostileStreamsTranslateAlikeEveryWay(t *testing.T) {
 			for _, fs := range splits {
 				// Cut into files, values from 4 KiB are large ones, referred
 				// to in the output as they are in the input.
-				bigValue = 1 << 20
+				opt := opt
 				if len(fs) > 1 {
-					bigValue = 4 << 10
+					opt.bigValue = 4 << 10
 				}
 				want := translateFiles(t, opt, fs, lineIdeal)
 				if len(want.out) == 0 || len(want.diags) == 0 {

@@ -64,9 +64,6 @@ func cutMessage(c protocol.Cut) string { return "the run was cut short: " + c.St
 // dispatch routes an event to its direction's handler. unmapped reports an
 // event with no counterpart (written or not per policy).
 func (t *Translator) dispatch(ev *event) (unmapped bool, err error) {
-	t.ob.ahead, t.ob.aheadBuf = ev.ahead, ev.aheadBuf
-	// Not past this event: its line's memory is reused.
-	defer func() { t.ob.ahead, t.ob.aheadBuf = nil, nil }()
 	step, renamed, err := t.place(ev)
 	if err != nil || step.Late && t.opt.To != EvoSci {
 		// EvoScientist's done after its error: the run has ended.
@@ -243,47 +240,20 @@ func (t *Translator) cutEvoRun(msg string) error {
 	return t.write()
 }
 
-// The directions of layoutRules.
-const (
-	toZeroRules = iota
-	toEvoRules
-)
-
-// layoutRule is the rule and handler of the event type of one of
-// protocol.Layouts, once looked up.
-type layoutRule struct {
-	rule *mappings.Rule
-	h    handler
-	set  bool
-}
-
 // ruleOf returns the rule for ev's type among rules and, for a rule with
-// a handler, the handler among handlers; for a line in a layout, looked
-// up by name once for the layout (t.layoutRules), not on every line.
-func (t *Translator) ruleOf(ev *event, dir int, rules map[string]*mappings.Rule, handlers map[string]handler) (*mappings.Rule, handler) {
-	var c *layoutRule
-	if ev.layout > 0 {
-		if t.layoutRules[dir] == nil {
-			t.layoutRules[dir] = make([]layoutRule, len(protocol.Layouts))
-		}
-		if c = &t.layoutRules[dir][ev.layout-1]; c.set {
-			return c.rule, c.h
-		}
-	}
+// a handler, the handler among handlers.
+func ruleOf(ev *event, rules map[string]*mappings.Rule, handlers map[string]handler) (*mappings.Rule, handler) {
 	rule := rules[ev.typ]
 	var h handler
 	if rule != nil && rule.Handler != "" {
 		h = handlers[rule.Handler]
-	}
-	if c != nil {
-		*c = layoutRule{rule, h, true}
 	}
 	return rule, h
 }
 
 // evoToZero translates one EvoScientist event.
 func (t *Translator) evoToZero(ev *event) (bool, error) {
-	rule, h := t.ruleOf(ev, toZeroRules, t.tables.EvosciToZero.Events, evoToZeroHandlers)
+	rule, h := ruleOf(ev, t.tables.EvosciToZero.Events, evoToZeroHandlers)
 	if rule == nil || rule.Unmapped || (t.opt.To == Zero1 && t.tables.Versions.V2Only[rule.To]) {
 		return true, t.keepEvoInZero(ev)
 	}
@@ -305,7 +275,7 @@ func (t *Translator) evoToZero(ev *event) (bool, error) {
 
 // zeroToEvo translates one Zero event.
 func (t *Translator) zeroToEvo(ev *event) (bool, error) {
-	rule, h := t.ruleOf(ev, toEvoRules, t.tables.ZeroToEvosci.Events, zeroToEvoHandlers)
+	rule, h := ruleOf(ev, t.tables.ZeroToEvosci.Events, zeroToEvoHandlers)
 	if rule == nil || rule.Unmapped {
 		return true, t.keepZeroInEvo(ev)
 	}

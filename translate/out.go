@@ -35,13 +35,12 @@ type out struct {
 	shape *shape
 	path  string // the event type (and field path, nested), for drop
 	drop  func(path string)
-	// ahead are the values of the event being translated that were
-	// rendered ahead (ahead.go); reset leaves them, dispatch sets them.
-	ahead    []ahead
-	aheadBuf []byte
 	// keys, when not nil, remembers what shape and the redactor say of
 	// each key (the top level of an event only).
 	keys *keyCache
+	// bigValue is the size from which a value is checked for being
+	// copied as it is: the check is one more pass over the value.
+	bigValue int
 }
 
 // keyInfo is what the builder needs to know of a key.
@@ -121,7 +120,7 @@ type kvPos struct {
 	key        string
 	start, end int
 	plain      bool   // key needs no escape: see keyInfo
-	ext        string // the value when it is referred to, not copied: a large one as it is in the input, or one rendered ahead
+	ext        string // the value when it is referred to, not copied: a large one as it is in the input
 }
 
 func (o *out) reset(st jsonl.Style, rd *redact.Redactor, sorted bool) {
@@ -138,6 +137,7 @@ func (o *out) child() *out {
 		o.kid = &out{}
 	}
 	o.kid.reset(o.st, o.rd, o.sorted)
+	o.kid.bigValue = o.bigValue
 	return o.kid
 }
 
@@ -175,21 +175,8 @@ func (o *out) admit(key string, ki keyInfo, v gjson.Result) bool {
 	return true
 }
 
-// bigValue is the size from which a value is checked for being copied as
-// it is: the check is one more pass over the value.
-var bigValue = 1 << 20 // a variable for tests
-
 // raw adds a JSON value copied from the input, restyled and redacted.
-func (o *out) raw(key string, raw string) { o.rawASCII(key, raw, false) }
-
-// asciiFast lets rawASCII copy a string it is told is ASCII without
-// restyling it; tests turn it off to compare with the plain path.
-var asciiFast = true
-
-// rawASCII is raw for a value that ascii says is a string of the input
-// whose text is ASCII without \u or \/ escapes (protocol.Object.PeekASCII):
-// when the style leaves it as it is, it is copied without restyling.
-func (o *out) rawASCII(key string, raw string, ascii bool) {
+func (o *out) raw(key string, raw string) {
 	if raw == "" { // an absent gjson value: nothing to copy
 		return
 	}
@@ -203,27 +190,15 @@ func (o *out) rawASCII(key string, raw string, ascii bool) {
 			return
 		}
 	}
-	if r, ok := o.renderedAhead(raw); ok {
-		if ki.sensitive {
-			o.put(key, ki, len(o.arena))
-		} else {
-			o.refer(key, ki, unsafe.String(unsafe.SliceData(r), len(r))) // it lasts as long as the event
-		}
-		return
-	}
 	b := unsafe.Slice(unsafe.StringData(raw), len(raw))
-	known := ascii && asciiFast
-	unchanged := known && jsonl.UnchangedASCII(b, o.st, o.rd)
-	if len(raw) >= bigValue && !ki.sensitive && (unchanged || !known && jsonl.Unchanged(b, o.st, o.rd)) {
+	if len(raw) >= o.bigValue && !ki.sensitive && jsonl.Unchanged(b, o.st, o.rd) {
 		// A large value the output keeps as it is: refer to it, so that
 		// memory holds it twice (input, output line), not three times.
 		o.refer(key, ki, raw)
 		return
 	}
 	start := len(o.arena)
-	if unchanged {
-		o.arena = append(o.arena, raw...)
-	} else if err := o.appendRaw(b); err != nil {
+	if err := o.appendRaw(b); err != nil {
 		o.fail(err)
 		return
 	}
@@ -258,12 +233,12 @@ func (o *out) fitted(obj gjson.Result, sh *shape, path string, drop func(string)
 func rawType(raw string) gjson.Type { return protocol.TypeOf(raw[0]) }
 
 // rawOmit adds raw unless it is an empty string, false or null: Zero's
-// omitempty. ascii is as for rawASCII.
-func (o *out) rawOmit(key string, v gjson.Result, ascii bool) {
+// omitempty.
+func (o *out) rawOmit(key string, v gjson.Result) {
 	if !v.Exists() || v.Type == gjson.Null || v.Type == gjson.False || (v.Type == gjson.String && v.Raw == `""`) {
 		return
 	}
-	o.rawASCII(key, v.Raw, ascii)
+	o.raw(key, v.Raw)
 }
 
 // str adds a string value (redacted when the output is).

@@ -11,18 +11,18 @@ var zeroValues = map[string]string{"string": `""`, "integer": "0", "number": "0"
 // applyRule writes a table rule's renamed fields and constants.
 func (t *Translator) applyRule(ev *event, r *mappings.Rule, omitEmpty bool) error {
 	for _, f := range r.Fields {
-		v, ascii := ev.PeekASCII(f.From)
+		v := ev.Peek(f.From)
 		if f.Path {
-			v, ascii = ev.Lookup(f.From), false
+			v = ev.Lookup(f.From)
 		}
 		if d := typeErr(ev, f.From, v, f.Type); d != nil {
 			return d
 		}
 		switch {
 		case omitEmpty:
-			t.ob.rawOmit(f.To, v, ascii)
+			t.ob.rawOmit(f.To, v)
 		case v.Exists() && v.Type != gjson.Null:
-			t.ob.rawASCII(f.To, v.Raw, ascii)
+			t.ob.raw(f.To, v.Raw)
 		case zeroValues[f.Type] != "":
 			// Zero omits empty fields (omitempty): absent means the zero
 			// value, which the target's clients expect to find.
@@ -46,6 +46,6 @@ next:
 				continue next
 			}
 		}
-		t.ob.rawASCII(f.Key, f.Raw(), f.ASCII())
+		t.ob.raw(f.Key, f.Raw())
 	}
 }

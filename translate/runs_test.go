@@ -127,18 +127,17 @@ func stepText(s protocol.Step) string {
 	return b.String()
 }
 
-// TestASCIIFastPath: copying the ASCII strings the decoder marked without
-// restyling them (out.rawASCII) changes no output and no diagnostic.
-func TestASCIIFastPath(t *testing.T) {
-	defer func() { asciiFast = true }()
+// TestShortcutsChangeNothingOnRuns: on the inputs of the runs' tests
+// (runsInputs), the shortcuts taken for speed change no output and no
+// diagnostic: Line writes what it writes with Options.Plain.
+func TestShortcutsChangeNothingOnRuns(t *testing.T) {
 	for name, input := range runsInputs(t) {
 		for _, opt := range []Options{{To: EvoSci}, {To: Zero, Redact: true, RunID: "R"}, {To: Zero, RunID: "R"}, {To: Zero1, Redact: true, RunID: "R"}} {
-			asciiFast = false
-			want, wantDiags, _ := run(t, opt, input)
-			asciiFast = true
 			got, gotDiags, _ := run(t, opt, input)
+			opt.Plain = true
+			want, wantDiags, _ := run(t, opt, input)
 			if !bytes.Equal(got, want) || jsonText(gotDiags) != jsonText(wantDiags) {
-				t.Fatalf("%s --to %s: the fast path gives\n%s%v\nthe plain path\n%s%v", name, opt.To, got, gotDiags, want, wantDiags)
+				t.Fatalf("%s --to %s: with shortcuts\n%s%v\nthe plain path\n%s%v", name, opt.To, got, gotDiags, want, wantDiags)
 			}
 		}
 	}

@@ -168,11 +168,10 @@ func TestBigValueCopiedAsIs(t *testing.T) {
 	in.WriteString(`{"type": "tool_result", "name": "x", "content": "caf\u00e9 ` + strings.Repeat("y", 70<<10) + `", "success": true, "id": "c"}` + "\n")
 	corpus.WriteHuge(&in, corpus.Zero, 64<<10)
 	in.WriteString(`{"type": "text", "content": "key sk-abcdefghijklmnopqrstuvwxyz ` + strings.Repeat("z", 70<<10) + `"}` + "\n")
-	defer func(n int) { bigValue = n }(bigValue)
 	for _, opt := range []Options{{To: Zero, RunID: "R", Redact: true}, {To: EvoSci}, {To: EvoSci, Redact: true}} {
-		bigValue = 1 << 40
+		opt.bigValue = 1 << 40
 		want, _ := byLine(t, in.Bytes(), opt)
-		bigValue = 1 << 10
+		opt.bigValue = 1 << 10
 		got, _ := byLine(t, in.Bytes(), opt)
 		if got != want {
 			t.Fatalf("to %s: output differs when large values are copied as they are", opt.To)

@@ -7,8 +7,6 @@ import (
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
-	"github.com/zevo/zevo/protocol"
-	"github.com/zevo/zevo/redact"
 )
 
 // A table rule that renames one string field (and, for EvoScientist
@@ -18,10 +16,7 @@ import (
 // holds those bytes, made once by the out builder itself, so that such an
 // event is written as prefix, value, suffix: what out would write,
 // without building it field by field. The differential tests translate
-// with and without templates and require the same output.
-
-// templates is on unless a test compares with the plain path.
-var templates = true
+// with templates and without (Options.Plain) and require the same output.
 
 // template is the output of one rule around its field's value.
 type template struct {
@@ -34,10 +29,6 @@ type template struct {
 	// omitEmpty: the target leaves out an empty value (Zero's
 	// omitempty), which the plain way then writes without the field.
 	omitEmpty bool
-	// layout and at: the last layout (event.layout) of the lines
-	// written through the template, and the place of the field among
-	// their members (-1: none).
-	layout, at int
 }
 
 // maxTemplates bounds the templates a translator keeps; rules are few.
@@ -46,7 +37,7 @@ const maxTemplates = 64
 // simpleRule reports a rule that renames one top-level string field.
 func simpleRule(rule *mappings.Rule) bool {
 	f := rule.Fields
-	return templates && rule.Handler == "" && len(f) == 1 && !f[0].Path && f[0].Type == "string"
+	return rule.Handler == "" && len(f) == 1 && !f[0].Path && f[0].Type == "string"
 }
 
 // evoTemplate returns the template of rule writing EvoScientist events
@@ -60,7 +51,7 @@ func (t *Translator) evoTemplate(rule *mappings.Rule) *template {
 		return tp
 	}
 	tp := &template{}
-	if simpleRule(rule) {
+	if !t.opt.Plain && simpleRule(rule) {
 		t.headEvo(rule.To)
 		tp.prefix, tp.suffix, tp.ok = t.ob.around(rule.Fields[0].To, rule.Const)
 	}
@@ -81,7 +72,7 @@ func (t *Translator) zeroTemplate(rule *mappings.Rule, to string) *template {
 		return tp
 	}
 	tp := &template{run: bytes.Clone(run), omitEmpty: true}
-	if simpleRule(rule) && len(rule.Const) == 0 {
+	if !t.opt.Plain && simpleRule(rule) && len(rule.Const) == 0 {
 		t.headZero(to)
 		tp.prefix, tp.suffix, tp.ok = t.ob.around(rule.Fields[0].To, nil)
 	}
@@ -106,27 +97,14 @@ func (t *Translator) keepTemplate(rule *mappings.Rule, tp *template) {
 // here): the caller writes ev the plain way, which also words any
 // problem.
 func (t *Translator) templated(ev *event, tp *template, from string, st jsonl.Style) (done bool, err error) {
-	var v gjson.Result
-	var ascii bool
-	if ev.layout > 0 {
-		// A line in a layout: the field is at the same place every time.
-		if tp.layout != ev.layout {
-			tp.layout, tp.at = ev.layout, protocol.Layouts[ev.layout-1].Layout.Index(from)
-		}
-		if tp.at >= 0 {
-			m := &ev.Members()[tp.at]
-			v, ascii = m.Value(), m.ASCII()
-		}
-	} else {
-		v, ascii = ev.PeekASCII(from)
-	}
+	v := ev.Peek(from)
 	if v.Type != gjson.String || tp.omitEmpty && v.Raw == `""` {
 		return false, nil
 	}
-	line := append(t.line[:0], tp.prefix...)
-	line, ok := t.ob.appendValueOf(line, v.Raw, ascii, st, t.opt.Redactor)
-	if !ok {
-		return false, nil
+	// AppendValue only reads the value: no copy of it.
+	line, err := jsonl.AppendValue(append(t.line[:0], tp.prefix...), unsafe.Slice(unsafe.StringData(v.Raw), len(v.Raw)), st, t.opt.Redactor)
+	if err != nil {
+		return false, nil // reported by the plain way
 	}
 	t.line = append(line, tp.suffix...)
 	t.stats.Written++
@@ -159,24 +137,4 @@ func (o *out) around(key string, consts []mappings.Const) (prefix, suffix []byte
 		return nil, nil, false
 	}
 	return b[:i], b[i+1:], true
-}
-
-// appendValueOf appends the string value raw of the input as rawASCII
-// writes it in style st through rd (ascii as for rawASCII), for a key
-// that is not sensitive; ok is false when it cannot be rendered. Of o it
-// uses only the values rendered ahead for the event.
-func (o *out) appendValueOf(dst []byte, raw string, ascii bool, st jsonl.Style, rd *redact.Redactor) (_ []byte, ok bool) {
-	if r, ok := o.renderedAhead(raw); ok {
-		return append(dst, r...), true
-	}
-	b := unsafe.Slice(unsafe.StringData(raw), len(raw))
-	if ascii && asciiFast && jsonl.UnchangedASCII(b, st, rd) {
-		return append(dst, raw...), true
-	}
-	start := len(dst)
-	dst, err := jsonl.AppendValue(dst, b, st, rd)
-	if err != nil {
-		return dst[:start], false
-	}
-	return dst, true
 }

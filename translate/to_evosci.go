@@ -136,8 +136,8 @@ func (t *Translator) zeroToolResult(ev *event, _ *mappings.Rule, to string) (boo
 	} else {
 		t.ob.str("name", "")
 	}
-	if out, ascii := ev.PeekASCII("output"); out.Type == gjson.String {
-		t.ob.rawASCII("content", out.Raw, ascii)
+	if out := ev.Peek("output"); out.Type == gjson.String {
+		t.ob.raw("content", out.Raw)
 	} else {
 		t.ob.str("content", "")
 	}

@@ -178,7 +178,7 @@ func (t *Translator) evoToolCall(ev *event, rule *mappings.Rule, to string) (boo
 	}
 	t.ob.strOmit("id", out)
 	t.ob.strOmit("name", name)
-	t.ob.rawOmit("args", ev.Get("args"), false)
+	t.ob.rawOmit("args", ev.Get("args"))
 	t.ob.str("sideEffect", t.tables.EvosciToZero.SideEffect(name))
 	return false, t.write()
 }
@@ -197,7 +197,7 @@ func (t *Translator) evoToolResult(ev *event, rule *mappings.Rule, to string) (b
 	if got, ok := t.takePending(id, name); ok {
 		id = got
 	}
-	content, ascii := ev.PeekASCII("content")
+	content := ev.Peek("content")
 	t.ob.strOmit("id", id)
 	t.ob.strOmit("name", name)
 	if ev.Get("success").Type == gjson.True {
@@ -205,7 +205,7 @@ func (t *Translator) evoToolResult(ev *event, rule *mappings.Rule, to string) (b
 	} else {
 		t.ob.str("status", "error")
 	}
-	t.ob.rawOmit("output", content, ascii)
+	t.ob.rawOmit("output", content)
 	t.ob.bool("truncated", truncated(content))
 	return false, t.write()
 }
@@ -313,7 +313,7 @@ func (t *Translator) evoInterrupt(ev *event, rule *mappings.Rule, to string) (bo
 			level = "medium"
 		}
 		t.ob.object("risk", func(c *out) { c.str("level", level) })
-		t.ob.rawOmit("reason", req.Get("description"), false)
+		t.ob.rawOmit("reason", req.Get("description"))
 		if err := t.write(); err != nil {
 			return false, err
 		}
@@ -332,7 +332,7 @@ func (t *Translator) evoDone(ev *event, rule *mappings.Rule, to string) (bool, e
 	if err := t.startZero(to); err != nil {
 		return false, err
 	}
-	t.ob.rawOmit("text", text, false)
+	t.ob.rawOmit("text", text)
 	if err := t.write(); err != nil {
 		return false, err
 	}
@@ -347,7 +347,7 @@ func (t *Translator) evoError(ev *event, rule *mappings.Rule, to string) (bool, 
 		return false, err
 	}
 	t.ob.str("code", "agent_error")
-	t.ob.rawOmit("message", ev.Get("message"), false)
+	t.ob.rawOmit("message", ev.Get("message"))
 	t.ob.bool("recoverable", false)
 	if err := t.write(); err != nil {
 		return false, err

@@ -75,6 +75,17 @@ type Options struct {
 	Tables   *mappings.Set    // nil: the embedded defaults
 	Now      func() time.Time // for run ids; nil: time.Now
 	Rand     io.Reader        // for run ids; nil: crypto/rand
+	// Plain turns off every shortcut taken for speed: each line is
+	// decoded member by member (not by its producer's layout,
+	// protocol.Layouts) and each event built field by field (no
+	// templates, template.go). The output is the same, byte for byte:
+	// Plain is the reference that the differential tests compare the
+	// shortcuts with.
+	Plain bool
+
+	// bigValue is the size from which a value is checked for being
+	// copied as it is (out.raw); 0: 1 MiB. Tests lower it.
+	bigValue int
 }
 
 // Diagnostic is a problem with one input line. The line's place comes first.
@@ -113,14 +124,15 @@ type Translator struct {
 	typesOut  [2]map[string][]byte         // by jsonl.Style: see typeOut
 	tmpl      map[*mappings.Rule]*template // see evoTemplate
 	lastTmpl  *template                    // the last one used
-	// layoutRules: for each direction, the rules of protocol.Layouts'
-	// event types (ruleOf).
-	layoutRules [2][]layoutRule
-	ep          eventPath // the lines of the other dialects: events.go
+	ep        eventPath                    // the lines of the other dialects: events.go
 
 	// Stream's reader, and the lines of its input translated: for Pending.
 	reader      atomic.Pointer[jsonl.Reader]
 	streamLines int
+	// fixedLevel, when not -1, is the share of the lines Stream's reading
+	// goroutine prepares, whatever the goroutines' waits say (tests; see
+	// preparer.balance).
+	fixedLevel int
 }
 
 // New returns a Translator that passes each output event, without line end,
@@ -141,8 +153,12 @@ func New(opt Options, emit func([]byte) error) *Translator {
 	if !opt.Redact {
 		opt.Redactor = nil
 	}
-	t := &Translator{opt: opt, tables: opt.Tables, emit: emit}
-	t.pre = preparer{from: opt.From, tables: opt.Tables}
+	if opt.bigValue == 0 {
+		opt.bigValue = 1 << 20
+	}
+	t := &Translator{opt: opt, tables: opt.Tables, emit: emit, fixedLevel: -1}
+	t.ob.bigValue = opt.bigValue
+	t.pre = preparer{from: opt.From, tables: opt.Tables, plain: opt.Plain}
 	t.stats.UnmappedTypes = map[string]int{}
 	t.stats.Dropped = map[string]int{}
 	t.shape = t.targetShape()
