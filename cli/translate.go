@@ -87,10 +87,7 @@ func translateOptions(c *ucli.Context, e *env) (translate.Options, error) {
 	if err != nil {
 		return opt, usageErr("--unmapped: %v", err)
 	}
-	// Zero output is redacted by default, as Zero redacts its own, and
-	// Claude Code output (it is another agent's stream, for any reader);
-	// EvoScientist output is the stream as EvoScientist writes it.
-	rd, err := redactorOf(c, e, to != translate.EvoSci)
+	rd, err := redactorOf(c, e, translate.RedactsByDefault(to))
 	if err != nil {
 		return opt, err
 	}

@@ -56,6 +56,13 @@ func ParseUnmapped(s string) (Unmapped, error) {
 	return Drop, fmt.Errorf("unknown --unmapped policy %q (want drop, keep or error)", s)
 }
 
+// RedactsByDefault reports whether a translation to `to` is redacted when
+// no option says (zevo translate without --redact or --no-redact, the
+// Benthos processor without redact): Zero output is, as Zero redacts its
+// own, and so is Claude Code output (another agent's stream, for any
+// reader); EvoScientist output is the stream as EvoScientist writes it.
+func RedactsByDefault(to Format) bool { return to != EvoSci }
+
 // Options configure a Translator.
 type Options struct {
 	To        Format // Zero, Zero1, EvoSci or one of ParseTarget's event targets (claude)
@@ -68,8 +75,9 @@ type Options struct {
 	// keeps the fields a Zero target's types have no room for, which are
 	// otherwise dropped (and counted in Stats.Dropped).
 	Unmapped Unmapped
-	// Redact applies Zero's redaction to every output event. The CLI turns
-	// it on for Zero output unless --no-redact.
+	// Redact applies Zero's redaction to every output event. zevo
+	// translate and the Benthos processor turn it on where
+	// RedactsByDefault says, unless told otherwise.
 	Redact   bool
 	Redactor *redact.Redactor // nil: Zero's rules
 	Tables   *mappings.Set    // nil: the embedded defaults

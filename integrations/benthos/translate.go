@@ -182,7 +182,7 @@ func newTranslateProc(conf *service.ParsedConfig, mgr *service.Resources) (*tran
 		}
 	}
 	p.base.Tables = tables
-	p.base.Redact = p.base.To != translate.EvoSci
+	p.base.Redact = translate.RedactsByDefault(p.base.To)
 	if conf.Contains("redact") {
 		if p.base.Redact, err = conf.FieldBool("redact"); err != nil {
 			return nil, err
