@@ -1,7 +1,6 @@
 package jsonl
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -195,21 +194,6 @@ func Unchanged(raw []byte, st Style, rd *redact.Redactor) bool {
 		}
 	}
 	return oneString(body) && (rd == nil || !rd.MayMatch(body))
-}
-
-// UnchangedASCII is Unchanged for raw, one valid JSON string whose text is
-// ASCII without \u or \/ escapes (as protocol.Object.PeekASCII knows it
-// from decoding): it only looks for the few bytes the style re-spells,
-// with searches faster than restyling.
-func UnchangedASCII(raw []byte, st Style, rd *redact.Redactor) bool {
-	if st == GoStyle {
-		if bytes.IndexByte(raw, '<') >= 0 || bytes.IndexByte(raw, '>') >= 0 || bytes.IndexByte(raw, '&') >= 0 {
-			return false
-		}
-	} else if bytes.IndexByte(raw, 0x7f) >= 0 {
-		return false
-	}
-	return rd == nil || !rd.MayMatch(raw[1:len(raw)-1])
 }
 
 // oneString reports whether body, between two quotes, has no quote of its

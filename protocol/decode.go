@@ -198,7 +198,7 @@ func (d *Decoder) members(b []byte, raw string, i int, o *Object) (int, bool) {
 		if b[i] != '"' {
 			return d.fail(i, rUnexpected)
 		}
-		end, esc, _, why := stringEnd(b, i)
+		end, esc, why := stringEnd(b, i)
 		if why != rNone {
 			return d.fail(end, why)
 		}
@@ -219,7 +219,7 @@ func (d *Decoder) members(b []byte, raw string, i int, o *Object) (int, bool) {
 		}
 		c := b[i]
 		if c == '"' {
-			if end, m.esc, m.ascii, why = stringEnd(b, i); why != rNone {
+			if end, m.esc, why = stringEnd(b, i); why != rNone {
 				return d.fail(end, why)
 			}
 			i = end
@@ -277,7 +277,7 @@ func (d *Decoder) value(b []byte, i, depth int) (int, bool) {
 			continue
 		case '"':
 			var why reason
-			if i, _, _, why = stringEnd(b, i); why != rNone {
+			if i, _, why = stringEnd(b, i); why != rNone {
 				return d.fail(i, why)
 			}
 		case 't':
@@ -335,7 +335,7 @@ func (d *Decoder) key(b []byte, i int) (int, bool) {
 	if i >= len(b) || b[i] != '"' {
 		return d.failAt(b, i)
 	}
-	i, _, _, why := stringEnd(b, i)
+	i, _, why := stringEnd(b, i)
 	if why != rNone {
 		return d.fail(i, why)
 	}
@@ -380,63 +380,55 @@ func isHex(c byte) bool {
 }
 
 // stringEnd validates the JSON string opening at i and returns the index
-// just past its closing quote, whether it holds escapes, and whether its
-// text is ASCII without \u or \/ escapes (see Object.PeekASCII); or the
-// index of the problem and why.
-func stringEnd(b []byte, i int) (end int, esc, ascii bool, why reason) {
+// just past its closing quote and whether it holds escapes; or the index
+// of the problem and why.
+func stringEnd(b []byte, i int) (end int, esc bool, why reason) {
 	i++
-	ascii = true
 	for {
 		// Past the plain text and the escapes valid as they are: all but
 		// \\, \/ and the \u of a surrogate or with a bad digit.
-		j, e, u := swar.StringStopEsc(b, i)
+		j, e, _ := swar.StringStopEsc(b, i)
 		i, esc = j, esc || e
-		if u {
-			ascii = false
-		}
 		if i >= len(b) {
-			return i, esc, ascii, rEnd
+			return i, esc, rEnd
 		}
 		if b[i] < 0x20 {
-			return i, esc, ascii, rControl
+			return i, esc, rControl
 		}
 		if b[i] >= 0x80 {
 			// Non-ASCII can only be valid inside strings: the line's
 			// UTF-8 is checked here, in the same pass.
-			ascii = false
 			n := utf8Len(b, i)
 			if n == 0 {
-				return i, esc, ascii, rUTF8
+				return i, esc, rUTF8
 			}
 			i += n
 			continue
 		}
 		if b[i] == '"' {
-			return i + 1, esc, ascii, rNone
+			return i + 1, esc, rNone
 		}
 		esc = true
 		if i+1 >= len(b) {
-			return i + 1, esc, ascii, rEnd
+			return i + 1, esc, rEnd
 		}
 		switch b[i+1] {
 		case '"', '\\', 'b', 'f', 'n', 'r', 't':
 			i += 2
 		case '/':
-			ascii = false
 			i += 2
 		case 'u':
-			ascii = false
 			for k := 2; k < 6; k++ {
 				if i+k >= len(b) {
-					return i + k, esc, ascii, rEnd
+					return i + k, esc, rEnd
 				}
 				if !isHex(b[i+k]) {
-					return i, esc, ascii, rEscape
+					return i, esc, rEscape
 				}
 			}
 			i += 6
 		default:
-			return i, esc, ascii, rEscape
+			return i, esc, rEscape
 		}
 	}
 }

@@ -150,28 +150,7 @@ func checkAsReference(t *testing.T, line []byte) {
 		if o.Members()[i].Key != k || got.Type != w.Type || got.Raw != w.Raw || got.Str != w.Str || got.Num != w.Num {
 			t.Fatalf("%.80q: member %d = %q %+v, gjson has %q %+v", line, i, o.Members()[i].Key, got, k, w)
 		}
-		wantASCII := w.Type == gjson.String && asciiText(w.Raw)
-		if _, ascii := o.PeekASCII(k); ascii != wantASCII || o.Members()[i].ASCII() != wantASCII {
-			t.Fatalf("%.80q: member %q: ASCII %v, want %v", line, k, ascii, wantASCII)
-		}
 	}
-}
-
-// asciiText is the plain reading of PeekASCII's promise for a valid JSON
-// string: every byte ASCII, no \u or \/ escape.
-func asciiText(raw string) bool {
-	for i := 1; i < len(raw)-1; i++ {
-		switch {
-		case raw[i] >= 0x80:
-			return false
-		case raw[i] == '\\':
-			if raw[i+1] == 'u' || raw[i+1] == '/' {
-				return false
-			}
-			i++ // the escaped character
-		}
-	}
-	return true
 }
 
 func TestDecodeAsReference(t *testing.T) {

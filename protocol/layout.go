@@ -156,7 +156,7 @@ func (d *Decoder) decodeLayout(l *Layout, b []byte, o *Object) bool {
 	var at [maxSlots]struct {
 		start, end int
 		typ        gjson.Type
-		esc, ascii bool
+		esc        bool
 	}
 	i := len(first)
 	for k := range l.slots {
@@ -166,11 +166,11 @@ func (d *Decoder) decodeLayout(l *Layout, b []byte, o *Object) bool {
 		a := &at[k]
 		switch c := b[i]; {
 		case c == '"':
-			end, esc, ascii, why := stringEnd(b, i)
+			end, esc, why := stringEnd(b, i)
 			if why != rNone {
 				return false
 			}
-			a.start, a.end, a.typ, a.esc, a.ascii = i, end, gjson.String, esc, ascii
+			a.start, a.end, a.typ, a.esc = i, end, gjson.String, esc
 		case !l.anyv[k] || c == ' ' || c == '\t' || c == '\n' || c == '\r':
 			// not a string where the layout has one; or white space,
 			// which Decode leaves out of the value
@@ -180,7 +180,7 @@ func (d *Decoder) decodeLayout(l *Layout, b []byte, o *Object) bool {
 			if !ok {
 				return false
 			}
-			a.start, a.end, a.typ, a.esc, a.ascii = i, end, TypeOf(c), false, false
+			a.start, a.end, a.typ, a.esc = i, end, TypeOf(c), false
 		}
 		i = at[k].end
 		lit := l.lits[k+1]
@@ -201,7 +201,7 @@ func (d *Decoder) decodeLayout(l *Layout, b []byte, o *Object) bool {
 	o.addAll(l.members, l.lens)
 	for k, j := range l.slots {
 		s, m := at[k], &o.members[j]
-		m.raw, m.typ, m.esc, m.ascii = raw[s.start:s.end], s.typ, s.esc, s.ascii
+		m.raw, m.typ, m.esc = raw[s.start:s.end], s.typ, s.esc
 	}
 	o.seal()
 	return true

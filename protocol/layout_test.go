@@ -36,7 +36,7 @@ func layoutAgrees(t *testing.T, b []byte) (taken bool) {
 		}
 		for j := range lm {
 			l, m := lm[j], dm[j]
-			if l.Key != m.Key || l.raw != m.raw || l.typ != m.typ || l.esc != m.esc || l.ascii != m.ascii || l.decoded != m.decoded {
+			if l.Key != m.Key || l.raw != m.raw || l.typ != m.typ || l.esc != m.esc || l.decoded != m.decoded {
 				t.Fatalf("%q: member %d by layout %+v, by Decode %+v", b, j, l, m)
 			}
 			if k := z.Layout.Index(l.Key); k != j || lo.StrAt(j) != do.Str(l.Key) {

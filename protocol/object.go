@@ -53,7 +53,7 @@ type Member struct {
 	typ gjson.Type
 	// esc: a string with escapes; decoded: str holds its text (or, for
 	// a number, nothing: Num is parsed when asked).
-	esc, decoded, ascii bool
+	esc, decoded bool
 }
 
 // Value is the member's value; the Str of a string with escapes only
@@ -75,10 +75,6 @@ func (m Member) Type() gjson.Type { return m.typ }
 
 // Raw is the member's value as it is in the line.
 func (m Member) Raw() string { return m.raw }
-
-// ASCII reports a string from the input whose raw text is ASCII without
-// \u or \/ escapes (see Object.PeekASCII).
-func (m Member) ASCII() bool { return m.ascii }
 
 // indexAfter is the number of members from which an object indexes its
 // keys: a line may hold a million of them, and finding each by a scan
@@ -188,17 +184,6 @@ func (o *Object) Peek(key string) gjson.Result {
 		return o.members[i].Value()
 	}
 	return gjson.Result{}
-}
-
-// PeekASCII is Peek, and whether the value is a string from the input
-// whose raw text is ASCII and holds no \u or \/ escape: a text that a
-// style writing ASCII as itself and keeping the other escapes copies as
-// it is (jsonl.UnchangedASCII), without looking at it again.
-func (o *Object) PeekASCII(key string) (gjson.Result, bool) {
-	if i := o.find(key); i >= 0 {
-		return o.members[i].Value(), o.members[i].ascii
-	}
-	return gjson.Result{}, false
 }
 
 // StrAt is Str of the member at place i of Members.
