@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"slices"
 	"testing"
 
 	"github.com/zevo/zevo/filter"
@@ -189,5 +191,28 @@ func TestJQArgsReadAsJqReadsThem(t *testing.T) {
 		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%q:\n got  %+v\n want %+v", tc.args, *got, *tc.want)
 		}
+	}
+}
+
+// TestJQFlagsAreTheHelpsOptions keeps the option table and the help's
+// option lines (which the shells complete from) the same.
+func TestJQFlagsAreTheHelpsOptions(t *testing.T) {
+	var table, help []string
+	for _, f := range jqFlags {
+		switch {
+		case f.short == 'L': // the help names it -L DIR only
+			table = append(table, "-L")
+		case f.short != 0:
+			table = append(table, "-"+string(f.short)+", --"+f.long)
+		default:
+			table = append(table, "--"+f.long)
+		}
+	}
+	lines := regexp.MustCompile(`(?m)^ +(-[A-Za-z], --[a-z0-9-]+|--[a-z0-9-]+|-L)\b`)
+	for _, m := range lines.FindAllStringSubmatch(jqUsage, -1) {
+		help = append(help, m[1])
+	}
+	if !slices.Equal(table, help) {
+		t.Errorf("options of the table:\n%q\nof the help:\n%q", table, help)
 	}
 }
