@@ -77,7 +77,7 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnos
 		e = p.dec.Decode(l.Bytes, &ev.Object)
 	}
 	if e != nil {
-		return nil, nil, &Diagnostic{ev.where(), e.Error()}
+		return nil, nil, ev.problem(e.Error())
 	}
 	if k >= 0 {
 		// A line in its producer's layout, of the input's protocol,
@@ -96,13 +96,13 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnos
 		}
 	}
 	if len(ev.NonFinite) > 0 {
-		warn = &Diagnostic{ev.where(), protocol.NonFiniteMessage(ev.NonFinite[0])}
+		warn = ev.problem(protocol.NonFiniteMessage(ev.NonFinite[0]))
 	}
 	typ, sv := ev.Get("type"), ev.Peek("schemaVersion")
 	ev.proto = protocol.DetectBy(sv, typ)
 	p.readRunID(ev)
 	if typ.Type != gjson.String {
-		return nil, nil, &Diagnostic{ev.where(), `no string "type" field`}
+		return nil, nil, ev.problem(`no string "type" field`)
 	}
 	ev.typ, ev.rawTyp = typ.Str, typ.Str
 	switch {
@@ -122,9 +122,9 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnos
 	if p.from != Auto && !ev.prefix && ev.kind != p.from {
 		ev.proto = nil // not of the input's protocol: no place in its runs
 		if p.from == Zero {
-			return nil, nil, &Diagnostic{ev.where(), `no "schemaVersion": not a Zero event (--from zero)`}
+			return nil, nil, ev.problem(`no "schemaVersion": not a Zero event (--from zero)`)
 		}
-		return nil, nil, &Diagnostic{ev.where(), `has "schemaVersion": a Zero event, not EvoScientist (--from evosci)`}
+		return nil, nil, ev.problem(`has "schemaVersion": a Zero event, not EvoScientist (--from evosci)`)
 	}
 	if ev.kind == Zero {
 		if d := checkZeroFields(ev); d != nil {
@@ -137,9 +137,9 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnos
 			p.readRunID(ev) // a table may rename it
 		default:
 			if !sv.Exists() {
-				return nil, nil, &Diagnostic{ev.where(), `Zero event without "schemaVersion"`}
+				return nil, nil, ev.problem(`Zero event without "schemaVersion"`)
 			}
-			return nil, nil, &Diagnostic{ev.where(), fmt.Sprintf("unknown schemaVersion %s (zevo knows 1 and 2)", clip(sv.Raw))}
+			return nil, nil, ev.problem(fmt.Sprintf("unknown schemaVersion %s (zevo knows 1 and 2)", clip(sv.Raw)))
 		}
 	}
 	return ev, warn, nil
