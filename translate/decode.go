@@ -142,6 +142,10 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnos
 			return nil, nil, ev.problem(fmt.Sprintf("unknown schemaVersion %s (zevo knows 1 and 2)", clip(sv.Raw)))
 		}
 	}
+	if warn != nil {
+		// Worded as validate words it: a warning about the event.
+		warn.Severity, warn.Field = jsonl.SevWarning, ev.rawTyp
+	}
 	return ev, warn, nil
 }
 
