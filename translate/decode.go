@@ -189,10 +189,10 @@ var layoutRunID = func() []int {
 func checkZeroFields(ev *event) *Diagnostic {
 	for _, m := range ev.Members() {
 		k := zeroFieldKinds.get(m.Key)
-		if k == protocol.KindAny || plainlyOfKind(m, k) {
+		if k == jsonl.KindAny || plainlyOfKind(m, k) {
 			continue
 		}
-		if d := typeErr(ev, m.Key, m.Value(), k.String()); d != nil {
+		if d := typeErr(ev, m.Key, m.Value(), k); d != nil {
 			return d
 		}
 	}
@@ -201,16 +201,16 @@ func checkZeroFields(ev *event) *Diagnostic {
 
 // plainlyOfKind reports the common cases of a value of kind k, decided
 // from its type alone: typeErr decides the others.
-func plainlyOfKind(m protocol.Member, k protocol.Kind) bool {
+func plainlyOfKind(m protocol.Member, k jsonl.Kind) bool {
 	t := m.Type()
 	switch k {
-	case protocol.KindString:
+	case jsonl.KindString:
 		return t == gjson.String
-	case protocol.KindBoolean:
+	case jsonl.KindBoolean:
 		return t == gjson.True || t == gjson.False
-	case protocol.KindObject:
+	case jsonl.KindObject:
 		return t == gjson.JSON && m.Raw()[0] == '{'
-	case protocol.KindArray:
+	case jsonl.KindArray:
 		return t == gjson.JSON && m.Raw()[0] == '['
 	}
 	return t == gjson.Null
@@ -222,7 +222,7 @@ type kindTable [64][]kindEntry
 
 type kindEntry struct {
 	name string
-	kind protocol.Kind
+	kind jsonl.Kind
 }
 
 func nameHash(s string) int {
@@ -233,13 +233,13 @@ func nameHash(s string) int {
 }
 
 // get returns the kind of a Zero field, KindAny for one Zero does not know.
-func (t *kindTable) get(name string) protocol.Kind {
+func (t *kindTable) get(name string) jsonl.Kind {
 	for _, e := range t[nameHash(name)] {
 		if e.name == name {
 			return e.kind
 		}
 	}
-	return protocol.KindAny
+	return jsonl.KindAny
 }
 
 var zeroFieldKinds = func() *kindTable {
@@ -248,7 +248,7 @@ var zeroFieldKinds = func() *kindTable {
 		add := func(fs []protocol.Field) {
 			for _, f := range fs {
 				k, _ := protocol.ZeroFieldKind(f.Name)
-				if h := nameHash(f.Name); t.get(f.Name) == protocol.KindAny && k != protocol.KindAny {
+				if h := nameHash(f.Name); t.get(f.Name) == jsonl.KindAny && k != jsonl.KindAny {
 					t[h] = append(t[h], kindEntry{f.Name, k})
 				}
 			}
