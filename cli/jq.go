@@ -228,6 +228,8 @@ func jqFlagNamed(c rune, long string) *jqFlag {
 	return nil
 }
 
+// parseJQArgs reads zevo jq's command line through jqFlags as jq reads
+// its own: options anywhere, short ones combined (-nr), "--" ending them.
 func parseJQArgs(args []string) (*jqArgs, error) {
 	p := &jqParser{a: &jqArgs{}, named: map[string]bool{}}
 	noMore := false
