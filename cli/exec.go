@@ -353,7 +353,7 @@ func (x *execRun) supervise(proc *supervise.Process, grace time.Duration, jq *tr
 			streamDone <- &translate.ReadError{Err: err}
 			return
 		}
-		streamDone <- x.tr.Stream(out, x.name, &e.mu, flush, func(d *translate.Diagnostic) error {
+		streamDone <- x.tr.Stream(out, x.name, &e.mu, flush, func(d *jsonl.Diagnostic) error {
 			e.diag(d.Error())
 			return nil
 		})

@@ -132,32 +132,111 @@ type jqArgs struct {
 	follow      bool
 }
 
-func parseJQArgs(args []string) (*jqArgs, error) {
-	a := &jqArgs{}
-	positional := 0 // 0 files, 1 strings, 2 JSON values
-	noMore := false
-	named := map[string]bool{}
-	addPositional := func(s string) error {
-		switch {
-		case !a.haveExpr && a.fromFile == "":
-			a.opt.Expr, a.haveExpr = s, true
-		case positional == 1:
-			a.opt.Positional = append(a.opt.Positional, s)
-		case positional == 2:
-			v, err := parseJSONArg(s)
-			if err != nil {
-				return usageErr("jq: --jsonargs: invalid JSON %q: %v", s, err)
-			}
-			a.opt.Positional = append(a.opt.Positional, v)
-		default:
-			a.files = append(a.files, s)
+// jqFlag is one option of zevo jq.
+type jqFlag struct {
+	short rune   // -c; 0: none
+	long  string // --compact-output, without the dashes; "": none
+	// n is the number of arguments that follow the option. -L takes its
+	// one as the rest of its argument too (-LDIR, -L=DIR).
+	n int
+	// eq: --long=VALUE gives the value (alone, --from-file is -f).
+	eq  bool
+	set func(p *jqParser, v []string) error
+}
+
+// jqParser is the state of parseJQArgs.
+type jqParser struct {
+	a *jqArgs
+	// positional is what an argument after the expression is: 0 a FILE,
+	// 1 a string (--args), 2 a JSON value (--jsonargs).
+	positional int
+	named      map[string]bool // the names of --arg and its kin so far
+}
+
+// jqOn is the set of a flag that turns on the field its argument returns.
+func jqOn(field func(a *jqArgs) *bool) func(*jqParser, []string) error {
+	return func(p *jqParser, _ []string) error { *field(p.a) = true; return nil }
+}
+
+// jqVar is the set of --arg, --argjson, --slurpfile and --rawfile.
+func jqVar(opt string) func(*jqParser, []string) error {
+	return func(p *jqParser, v []string) error {
+		val, err := varValue(opt, v[0], v[1])
+		if err != nil {
+			return err
+		}
+		if !p.named[v[0]] { // jq keeps the first value of a name
+			p.named[v[0]] = true
+			p.a.opt.Vars = append(p.a.opt.Vars, filter.Var{Name: v[0], Value: val})
 		}
 		return nil
 	}
+}
+
+// jqValued is the set of an option of one value, read by jqArgs.valued.
+func jqValued(opt string) func(*jqParser, []string) error {
+	return func(p *jqParser, v []string) error { return p.a.valued(opt, v[0]) }
+}
+
+// jqFlags are zevo jq's options, in jqUsage's order.
+var jqFlags = []jqFlag{
+	{'c', "compact-output", 0, false, jqOn(func(a *jqArgs) *bool { return &a.opt.Compact })},
+	{0, "indent", 1, true, jqValued("--indent")},
+	{0, "tab", 0, false, jqOn(func(a *jqArgs) *bool { return &a.opt.Tab })},
+	{'C', "color-output", 0, false, jqOn(func(a *jqArgs) *bool { return &a.color })},
+	{'M', "monochrome-output", 0, false, jqOn(func(a *jqArgs) *bool { return &a.mono })},
+	{'r', "raw-output", 0, false, jqOn(func(a *jqArgs) *bool { return &a.opt.Raw })},
+	{'j', "join-output", 0, false, jqOn(func(a *jqArgs) *bool { return &a.opt.Join })},
+	{0, "raw-output0", 0, false, jqOn(func(a *jqArgs) *bool { return &a.opt.Raw0 })},
+	{'a', "ascii-output", 0, false, jqOn(func(a *jqArgs) *bool { return &a.opt.ASCII })},
+	{'S', "sort-keys", 0, false, jqOn(func(a *jqArgs) *bool { return &a.opt.SortKeys })},
+	{0, "seq", 0, false, jqOn(func(a *jqArgs) *bool { return &a.opt.Seq })},
+	{0, "stream", 0, false, jqOn(func(a *jqArgs) *bool { return &a.opt.Stream })},
+	{'n', "null-input", 0, false, jqOn(func(a *jqArgs) *bool { return &a.opt.NullInput })},
+	{'s', "slurp", 0, false, jqOn(func(a *jqArgs) *bool { return &a.opt.Slurp })},
+	{'R', "raw-input", 0, false, jqOn(func(a *jqArgs) *bool { return &a.opt.RawInput })},
+	{'e', "exit-status", 0, false, jqOn(func(a *jqArgs) *bool { return &a.exitStatus })},
+	{'f', "from-file", 0, true, func(p *jqParser, v []string) error {
+		if len(v) == 0 {
+			p.a.fromFileFlag = true
+			return nil
+		}
+		return p.a.valued("--from-file", v[0])
+	}},
+	{'L', "library-path", 1, true, jqValued("--library-path")},
+	{0, "arg", 2, false, jqVar("--arg")},
+	{0, "argjson", 2, false, jqVar("--argjson")},
+	{0, "slurpfile", 2, false, jqVar("--slurpfile")},
+	{0, "rawfile", 2, false, jqVar("--rawfile")},
+	{0, "args", 0, false, func(p *jqParser, _ []string) error { p.positional = 1; return nil }},
+	{0, "jsonargs", 0, false, func(p *jqParser, _ []string) error { p.positional = 2; return nil }},
+	{0, "unbuffered", 0, false, func(*jqParser, []string) error { return nil }},
+	{0, "fail-fast", 0, false, jqOn(func(a *jqArgs) *bool { return &a.opt.FailFast })},
+	{0, "workers", 1, true, jqValued("--workers")},
+	{0, "follow", 0, false, jqOn(func(a *jqArgs) *bool { return &a.follow })},
+	{'h', "help", 0, false, jqOn(func(a *jqArgs) *bool { return &a.help })},
+}
+
+// jqFlagNamed returns the option of the short name c, or with c 0 of the
+// long name, or nil.
+func jqFlagNamed(c rune, long string) *jqFlag {
+	for i, f := range jqFlags {
+		if c != 0 && f.short == c || c == 0 && long != "" && f.long == long {
+			return &jqFlags[i]
+		}
+	}
+	return nil
+}
+
+// parseJQArgs reads zevo jq's command line through jqFlags as jq reads
+// its own: options anywhere, short ones combined (-nr), "--" ending them.
+func parseJQArgs(args []string) (*jqArgs, error) {
+	p := &jqParser{a: &jqArgs{}, named: map[string]bool{}}
+	noMore := false
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
 		if noMore || !optish(arg) {
-			if err := addPositional(arg); err != nil {
+			if err := p.argument(arg); err != nil {
 				return nil, err
 			}
 			continue
@@ -166,145 +245,95 @@ func parseJQArgs(args []string) (*jqArgs, error) {
 			noMore = true
 			continue
 		}
-		// need returns the n values after option name.
-		need := func(name string, n int) ([]string, error) {
+		// next returns the n arguments after option name.
+		next := func(name string, n int) ([]string, error) {
 			if i+n >= len(args) {
 				return nil, usageErr("jq: %s needs %d argument(s) (see zevo jq --help)", name, n)
 			}
-			v := args[i+1 : i+1+n]
 			i += n
-			return v, nil
+			return args[i-n+1 : i+1], nil
 		}
+		read := p.shorts
 		if strings.HasPrefix(arg, "--") {
-			name, val, hasVal := strings.Cut(arg, "=")
-			switch name {
-			case "--workers", "--from-file", "--indent", "--library-path":
-			default:
-				if hasVal {
-					return nil, usageErr("jq: unknown option %q (see zevo jq --help)", arg)
-				}
-			}
-			switch name {
-			case "--compact-output":
-				a.opt.Compact = true
-			case "--tab":
-				a.opt.Tab = true
-			case "--color-output":
-				a.color = true
-			case "--monochrome-output":
-				a.mono = true
-			case "--raw-output":
-				a.opt.Raw = true
-			case "--join-output":
-				a.opt.Join = true
-			case "--raw-output0":
-				a.opt.Raw0 = true
-			case "--ascii-output":
-				a.opt.ASCII = true
-			case "--sort-keys":
-				a.opt.SortKeys = true
-			case "--seq":
-				a.opt.Seq = true
-			case "--stream":
-				a.opt.Stream = true
-			case "--null-input":
-				a.opt.NullInput = true
-			case "--slurp":
-				a.opt.Slurp = true
-			case "--raw-input":
-				a.opt.RawInput = true
-			case "--exit-status":
-				a.exitStatus = true
-			case "--unbuffered":
-			case "--fail-fast":
-				a.opt.FailFast = true
-			case "--follow":
-				a.follow = true
-			case "--help":
-				a.help = true
-			case "--args":
-				positional = 1
-			case "--jsonargs":
-				positional = 2
-			case "--from-file", "--workers", "--indent", "--library-path":
-				if name == "--from-file" && !hasVal {
-					a.fromFileFlag = true
-					break
-				}
-				if !hasVal {
-					v, err := need(name, 1)
-					if err != nil {
-						return nil, err
-					}
-					val = v[0]
-				}
-				if err := a.valued(name, val); err != nil {
-					return nil, err
-				}
-			case "--arg", "--argjson", "--slurpfile", "--rawfile":
-				v, err := need(name, 2)
-				if err != nil {
-					return nil, err
-				}
-				val, err := varValue(name, v[0], v[1])
-				if err != nil {
-					return nil, err
-				}
-				if !named[v[0]] { // jq keeps the first value of a name
-					named[v[0]] = true
-					a.opt.Vars = append(a.opt.Vars, filter.Var{Name: v[0], Value: val})
-				}
-			default:
-				return nil, usageErr("jq: unknown option %q (see zevo jq --help)", arg)
-			}
-			continue
+			read = p.long
 		}
-		for j, c := range arg[1:] {
-			switch c {
-			case 'c':
-				a.opt.Compact = true
-			case 'C':
-				a.color = true
-			case 'M':
-				a.mono = true
-			case 'r':
-				a.opt.Raw = true
-			case 'j':
-				a.opt.Join = true
-			case 'a':
-				a.opt.ASCII = true
-			case 'S':
-				a.opt.SortKeys = true
-			case 'n':
-				a.opt.NullInput = true
-			case 's':
-				a.opt.Slurp = true
-			case 'R':
-				a.opt.RawInput = true
-			case 'e':
-				a.exitStatus = true
-			case 'h':
-				a.help = true
-			case 'f':
-				a.fromFileFlag = true
-			case 'L':
-				val := strings.TrimPrefix(arg[2+j:], "=")
-				if val == "" {
-					v, err := need("-L", 1)
-					if err != nil {
-						return nil, err
-					}
-					val = v[0]
-				}
-				a.opt.LibPaths = append(a.opt.LibPaths, val)
-			default:
-				return nil, usageErr("jq: unknown option %q in %q (see zevo jq --help)", "-"+string(c), arg)
-			}
-			if c == 'L' {
-				break // the rest of the argument was its value
-			}
+		if err := read(arg, next); err != nil {
+			return nil, err
 		}
 	}
+	if err := p.end(); err != nil {
+		return nil, err
+	}
+	return p.a, nil
+}
+
+// long reads a long option (--name, --name=VALUE).
+func (p *jqParser) long(arg string, next func(string, int) ([]string, error)) error {
+	name, val, hasVal := strings.Cut(arg, "=")
+	f := jqFlagNamed(0, name[2:])
+	if f == nil || hasVal && !f.eq {
+		return usageErr("jq: unknown option %q (see zevo jq --help)", arg)
+	}
+	v := []string{val}
+	if !hasVal {
+		var err error
+		if v, err = next(name, f.n); err != nil {
+			return err
+		}
+	}
+	return f.set(p, v)
+}
+
+// shorts reads one argument of short options (-nr); one that takes a value
+// takes the rest of the argument, or the next (see parseJQArgs).
+func (p *jqParser) shorts(arg string, next func(string, int) ([]string, error)) error {
+	for j, c := range arg[1:] {
+		f := jqFlagNamed(c, "")
+		if f == nil {
+			return usageErr("jq: unknown option %q in %q (see zevo jq --help)", "-"+string(c), arg)
+		}
+		var v []string
+		var err error
+		if f.n > 0 {
+			// The names are ASCII: the rest begins after one byte.
+			if v = []string{strings.TrimPrefix(arg[2+j:], "=")}; v[0] == "" {
+				v, err = next("-"+string(c), f.n)
+			}
+		}
+		if err == nil {
+			err = f.set(p, v)
+		}
+		if err != nil || f.n > 0 {
+			return err
+		}
+	}
+	return nil
+}
+
+// argument reads an argument that is not an option: the expression, then
+// FILEs, or the values of --args or --jsonargs.
+func (p *jqParser) argument(s string) error {
+	a := p.a
+	switch {
+	case !a.haveExpr && a.fromFile == "":
+		a.opt.Expr, a.haveExpr = s, true
+	case p.positional == 1:
+		a.opt.Positional = append(a.opt.Positional, s)
+	case p.positional == 2:
+		v, err := parseJSONArg(s)
+		if err != nil {
+			return usageErr("jq: --jsonargs: invalid JSON %q: %v", s, err)
+		}
+		a.opt.Positional = append(a.opt.Positional, v)
+	default:
+		a.files = append(a.files, s)
+	}
+	return nil
+}
+
+// end settles the program file once every argument is read.
+func (p *jqParser) end() error {
+	a := p.a
 	switch {
 	case a.fromFile != "" && a.haveExpr:
 		// With --from-file=FILE the first argument was a FILE, not an
@@ -314,12 +343,12 @@ func parseJQArgs(args []string) (*jqArgs, error) {
 	case a.fromFileFlag && a.fromFile == "":
 		// With -f, as in jq, the first argument names the program file.
 		if !a.haveExpr {
-			return nil, usageErr("jq: -f needs a program FILE (see zevo jq --help)")
+			return usageErr("jq: -f needs a program FILE (see zevo jq --help)")
 		}
 		a.fromFile = a.opt.Expr
 		a.opt.Expr, a.haveExpr = "", false
 	}
-	return a, nil
+	return nil
 }
 
 // jqOutputFlags are zevo jq's output options as flags of translate, for

@@ -194,7 +194,7 @@ func renderInput(e *env, doc *inspect.Document, in *input.Twice, lock, unlock fu
 		lock()
 		err = doc.Line(l)
 		unlock()
-		var le *inspect.LineError
+		var le *jsonl.Diagnostic
 		if errors.As(err, &le) {
 			if err := flush(); err != nil {
 				return bad, err

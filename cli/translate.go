@@ -198,7 +198,7 @@ func runTranslate(c *ucli.Context, e *env) error {
 	e.whenStopped(func() {
 		// The line the input stopped inside is reported as a file ending
 		// there reports it.
-		err := tr.Pending(func(d *translate.Diagnostic) error {
+		err := tr.Pending(func(d *jsonl.Diagnostic) error {
 			e.diag(d.Error())
 			return nil
 		})
@@ -213,7 +213,7 @@ func runTranslate(c *ucli.Context, e *env) error {
 	}
 	diags := 0
 	failed, err := eachInput(e, c.Args().Slice(), func(name string, r io.Reader) error {
-		err := tr.Stream(r, name, &e.mu, flush, func(d *translate.Diagnostic) error {
+		err := tr.Stream(r, name, &e.mu, flush, func(d *jsonl.Diagnostic) error {
 			diags++
 			e.diag(d.Error())
 			if failFast {

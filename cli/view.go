@@ -117,7 +117,7 @@ func runView(c *ucli.Context, e *env) error {
 	e.whenStopped(func() {
 		// The line the input stopped inside is reported as a file ending
 		// there reports it.
-		var le *inspect.LineError
+		var le *jsonl.Diagnostic
 		if cur != nil {
 			if l, ok := cur.Pending(); ok && l.Num == applied+1 {
 				l, _ = redactLine(rd, l, nil)
@@ -165,7 +165,7 @@ func runView(c *ucli.Context, e *env) error {
 			err = v.Line(l)
 			applied++
 			e.mu.Unlock()
-			var le *inspect.LineError
+			var le *jsonl.Diagnostic
 			if errors.As(err, &le) {
 				// Flush first so the note lands next to its place.
 				if err := flush(); err != nil {

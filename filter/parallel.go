@@ -176,7 +176,7 @@ inputs:
 			l, err := rd.next()
 			if err != nil {
 				if err != io.EOF {
-					report(where(in.Name, num+1) + ": read error: " + err.Error() + "\n")
+					report(diag(in.Name, num+1, "read error: "+err.Error()))
 				}
 				break
 			}

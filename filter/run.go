@@ -97,9 +97,10 @@ func (f *Filter) newRunner() *runner {
 	return r
 }
 
-// where formats a place as FILE:LINE for messages.
-func where(name string, num int) string {
-	return termsafe.String(name) + ":" + strconv.Itoa(num)
+// diag is the message msg about line num of the input name, as every
+// command words it, with its line end.
+func diag(name string, num int, msg string) string {
+	return jsonl.Diagnostic{File: name, Line: num, Severity: jsonl.SevError, Message: msg}.String() + "\n"
 }
 
 // setPlace gives input_line_number and input_filename their values for
@@ -193,10 +194,7 @@ func badValue(b []byte, num int, err error) string {
 // bad reports a line that is not JSON.
 func (r *runner) bad(name string, num int, msg string) {
 	r.st.Bad++
-	r.msgs = append(r.msgs, where(name, num)...)
-	r.msgs = append(r.msgs, ": "...)
-	r.msgs = append(r.msgs, r.shown(msg)...)
-	r.msgs = append(r.msgs, '\n')
+	r.msgs = append(r.msgs, diag(name, num, r.shown(msg))...)
 	if r.f.opt.FailFast {
 		r.stop = true
 		r.st.Stopped = true
@@ -277,19 +275,16 @@ func (r *runner) error(err error, name string, num int) {
 	if num == 0 && r.f.src.num > 0 {
 		name, num = r.f.src.name, r.f.src.num // -n: the last line read
 	}
-	if num > 0 {
-		r.msgs = append(r.msgs, where(name, num)...)
-		r.msgs = append(r.msgs, ": "...)
-	} else {
-		r.msgs = append(r.msgs, "zevo: jq: "...)
-	}
 	msg := err.Error()
 	if msg == "break" {
 		// gojq's input says so when there is no more input.
 		msg = "error: no more inputs"
 	}
-	r.msgs = append(r.msgs, r.shown(msg)...)
-	r.msgs = append(r.msgs, '\n')
+	if num > 0 {
+		r.msgs = append(r.msgs, diag(name, num, r.shown(msg))...)
+	} else {
+		r.msgs = append(r.msgs, "zevo: jq: "+r.shown(msg)+"\n"...)
+	}
 	if r.f.opt.FailFast {
 		r.stop = true
 		r.st.Stopped = true

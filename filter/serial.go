@@ -57,7 +57,7 @@ func (s *source) next() (v any, raw []byte, exact, ok bool) {
 				if s.err = s.idleErr(); s.err != nil {
 					return nil, nil, false, false
 				}
-				s.r.unread(where(s.name, s.num+1) + ": read error: " + err.Error() + "\n")
+				s.r.unread(diag(s.name, s.num+1, "read error: "+err.Error()))
 			}
 			s.rc.Close()
 			s.rd = nil

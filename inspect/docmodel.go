@@ -16,7 +16,7 @@ import (
 func (d *Document) eventLine(l jsonl.Line) error {
 	line, lerr := objectLine(&d.dec, &d.obj, l)
 	if lerr != nil {
-		return &LineError{l.Where(), lerr.Error()}
+		return l.Diag(lerr.Error())
 	}
 	if line == nil {
 		return nil
@@ -27,7 +27,7 @@ func (d *Document) eventLine(l jsonl.Line) error {
 		// line's shape).
 		red, err := jsonl.AppendValue(d.rbuf[:0], line, jsonl.GoStyle, d.rd)
 		if err != nil {
-			return &LineError{l.Where(), "could not be redacted: not shown"}
+			return l.Diag("could not be redacted: not shown")
 		}
 		d.rbuf = red
 		line = bytes.Clone(red)

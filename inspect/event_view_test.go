@@ -48,7 +48,7 @@ func renderLines(t *testing.T, path string, out *bytes.Buffer, r lineRenderer) {
 		if err != nil {
 			break
 		}
-		var le *LineError
+		var le *Diagnostic
 		if err := r.Line(l); errors.As(err, &le) {
 			fmt.Fprintf(out, "<line error %v>\n", le)
 		} else if err != nil {

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
 )
 
@@ -310,44 +311,49 @@ func isInt(raw string) (int64, bool) {
 }
 
 func typeCheck(arg any) check {
-	var kinds []string
+	var kinds []jsonl.Kind
+	add := func(name any) {
+		s, _ := name.(string)
+		if k, ok := jsonl.KindNamed(s); ok {
+			kinds = append(kinds, k)
+		}
+	}
 	switch a := arg.(type) {
 	case string:
-		kinds = []string{a}
+		add(a)
 	case []any:
 		for _, k := range a {
-			s, _ := k.(string)
-			kinds = append(kinds, s)
+			add(k)
 		}
 	}
 	return func(v gjson.Result, top *protocol.Object) bool {
 		for _, k := range kinds {
 			switch k {
-			case "object":
+			case jsonl.KindObject:
 				if top != nil || v.IsObject() {
 					return true
 				}
-			case "array":
+			case jsonl.KindArray:
 				if v.IsArray() {
 					return true
 				}
-			case "string":
+			case jsonl.KindString:
 				if v.Type == gjson.String {
 					return true
 				}
-			case "boolean":
+			case jsonl.KindBoolean:
 				if v.Type == gjson.True || v.Type == gjson.False {
 					return true
 				}
-			case "null":
+			case jsonl.KindNull:
 				if v.Type == gjson.Null {
 					return true
 				}
-			case "number":
+			case jsonl.KindNumber:
 				if v.Type == gjson.Number {
 					return true
 				}
-			case "integer":
+			case jsonl.KindInteger:
 				if _, ok := isInt(v.Raw); ok && v.Type == gjson.Number {
 					return true
 				}

@@ -399,7 +399,7 @@ func (d *Document) File() error {
 }
 
 // Line renders one line of the current input. A line that is not a JSON
-// object is returned as a *LineError (and not shown).
+// object is returned as a *Diagnostic (and not shown).
 func (d *Document) Line(l jsonl.Line) error {
 	if jsonl.IsBlank(l.Bytes) {
 		return nil
@@ -420,7 +420,7 @@ func (d *Document) Line(l jsonl.Line) error {
 func (d *Document) todayLine(l jsonl.Line) error {
 	ev, lerr := d.in.place(&d.in.cur)
 	if lerr != nil {
-		return &LineError{l.Where(), lerr.Error()}
+		return l.Diag(lerr.Error())
 	}
 	if ev == nil {
 		return nil
@@ -438,7 +438,7 @@ func (d *Document) todayLine(l jsonl.Line) error {
 	if d.rd != nil {
 		red, err := jsonl.AppendValue(d.rbuf[:0], []byte(ev.obj.Raw), jsonl.GoStyle, d.rd)
 		if err != nil {
-			return &LineError{l.Where(), "could not be redacted: not shown"}
+			return l.Diag("could not be redacted: not shown")
 		}
 		d.rbuf = red
 		obj = gjson.ParseBytes(red)

@@ -16,13 +16,13 @@ import (
 
 // Severity and Diagnostic are the one diagnostic format of every command.
 type (
-	Severity   = protocol.Severity
-	Diagnostic = protocol.Diagnostic
+	Severity   = jsonl.Severity
+	Diagnostic = jsonl.Diagnostic
 )
 
 const (
-	SevError   = protocol.SevError
-	SevWarning = protocol.SevWarning
+	SevError   = jsonl.SevError
+	SevWarning = jsonl.SevWarning
 )
 
 // ValidateOptions configure validation.

@@ -21,14 +21,6 @@ type ViewOptions struct {
 	ResultLines int
 }
 
-// LineError is a line the transcript could not show.
-type LineError struct {
-	Where string
-	Msg   string
-}
-
-func (e *LineError) Error() string { return e.Where + ": " + e.Msg }
-
 const (
 	sNone   = ""
 	sDim    = "\x1b[2m"
@@ -208,7 +200,7 @@ func (v *Viewer) File(name string, several bool) error {
 }
 
 // Line renders one line. A line that is not a JSON object is returned as
-// a *LineError (and not shown); other errors are write errors.
+// a *Diagnostic (and not shown); other errors are write errors.
 func (v *Viewer) Line(l jsonl.Line) error {
 	if jsonl.IsBlank(l.Bytes) {
 		return nil
@@ -229,7 +221,7 @@ func (v *Viewer) Line(l jsonl.Line) error {
 func (v *Viewer) todayLine(l jsonl.Line) error {
 	ev, lerr := v.rd.place(&v.rd.cur)
 	if lerr != nil {
-		return &LineError{l.Where(), lerr.Error()}
+		return l.Diag(lerr.Error())
 	}
 	if ev == nil {
 		return nil

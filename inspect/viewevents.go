@@ -15,7 +15,7 @@ import (
 func (v *Viewer) eventLine(l jsonl.Line) error {
 	line, lerr := objectLine(&v.dec, &v.obj, l)
 	if lerr != nil {
-		return &LineError{l.Where(), lerr.Error()}
+		return l.Diag(lerr.Error())
 	}
 	if line == nil {
 		return nil

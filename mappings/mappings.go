@@ -9,6 +9,7 @@ import (
 	"sort"
 
 	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
 )
 
@@ -19,10 +20,10 @@ var files embed.FS
 type Field struct {
 	To   string // target field name
 	From string // source field path (gjson syntax: "a.b" for nesting)
-	// Type, when set, is the JSON type the source value must have
-	// (string, integer, number, boolean, object, array); another type is a
-	// diagnostic.
-	Type string
+	// Type, when not KindAny, is the JSON type the source value must
+	// have (string, integer, number, boolean, object, array); another type
+	// is a diagnostic.
+	Type jsonl.Kind
 	// Path: From is a path into nested values, not a top-level name.
 	Path bool
 }
@@ -73,8 +74,6 @@ var Handlers func(direction string) []string
 func knownHandler(dir, name string) bool {
 	return Handlers == nil || slices.Contains(Handlers(dir), name)
 }
-
-var fieldTypes = map[string]bool{"": true, "string": true, "integer": true, "number": true, "boolean": true, "object": true, "array": true}
 
 // Default returns the embedded tables.
 func Default() *Set {
@@ -155,19 +154,23 @@ func (s *Set) loadTable(name string, t gjson.Result) error {
 		}
 		r.Get("fields").ForEach(func(fk, fv gjson.Result) bool {
 			f := Field{To: fk.Str}
+			typ := ""
 			switch {
 			case fv.Type == gjson.String:
 				f.From = fv.Str
 			case fv.IsObject():
-				f.From, f.Type = fv.Get("from").String(), fv.Get("type").String()
+				f.From, typ = fv.Get("from").String(), fv.Get("type").String()
 			default:
 				return fail("events.%s.fields.%s: give a source field name or {\"from\": …, \"type\": …}", k.Str, fk.Str)
 			}
 			if f.From == "" {
 				return fail("events.%s.fields.%s: empty source field", k.Str, fk.Str)
 			}
-			if !fieldTypes[f.Type] {
-				return fail("events.%s.fields.%s: unknown type %q", k.Str, fk.Str, f.Type)
+			if typ != "" {
+				var ok bool
+				if f.Type, ok = jsonl.KindNamed(typ); !ok || f.Type == jsonl.KindNull {
+					return fail("events.%s.fields.%s: unknown type %q", k.Str, fk.Str, typ)
+				}
 			}
 			f.Path = protocol.IsPath(f.From)
 			rule.Fields = append(rule.Fields, f)

@@ -3,6 +3,8 @@ package mappings
 import (
 	"strings"
 	"testing"
+
+	"github.com/zevo/zevo/jsonl"
 )
 
 func TestDefaultTables(t *testing.T) {
@@ -12,7 +14,7 @@ func TestDefaultTables(t *testing.T) {
 			t.Errorf("evosci %s → %+v, want %s", typ, r, to)
 		}
 	}
-	if r := s.ZeroToEvosci.Events["usage"]; r == nil || len(r.Fields) != 2 || r.Fields[0].To != "input_tokens" || r.Fields[0].Type != "integer" {
+	if r := s.ZeroToEvosci.Events["usage"]; r == nil || len(r.Fields) != 2 || r.Fields[0].To != "input_tokens" || r.Fields[0].Type != jsonl.KindInteger {
 		t.Errorf("zero usage rule: %+v", r)
 	}
 	if !s.EvosciToZero.Events["subagent_text"].Unmapped || !s.ZeroToEvosci.Events["checkpoint"].Unmapped {
@@ -58,12 +60,15 @@ func TestLoadErrors(t *testing.T) {
 		`{`:                              "not valid JSON",
 		`[1]`:                            "a table is a JSON object",
 		`{"from": "zero", "to": "zero"}`: `"from" and "to"`,
-		`{"from": "evosci", "to": "zero", "events": {"x": 1}}`:                                                          "events.x: a rule is a JSON object",
-		`{"from": "evosci", "to": "zero", "events": {"x": {}}}`:                                                         `events.x: a rule needs "to"`,
-		`{"from": "evosci", "to": "zero", "events": {"x": {"handler": "final"}}}`:                                       `unknown handler "final"`,
-		`{"from": "evosci", "to": "zero", "events": {"x": {"to": "t", "fields": {"a": 1}}}}`:                            "events.x.fields.a",
-		`{"from": "evosci", "to": "zero", "events": {"x": {"to": "t", "fields": {"a": {"from": ""}}}}}`:                 "empty source field",
-		`{"from": "evosci", "to": "zero", "events": {"x": {"to": "t", "fields": {"a": {"from": "b", "type": "int"}}}}}`: `unknown type "int"`,
+		`{"from": "evosci", "to": "zero", "events": {"x": 1}}`:                                                           "events.x: a rule is a JSON object",
+		`{"from": "evosci", "to": "zero", "events": {"x": {}}}`:                                                          `events.x: a rule needs "to"`,
+		`{"from": "evosci", "to": "zero", "events": {"x": {"handler": "final"}}}`:                                        `unknown handler "final"`,
+		`{"from": "evosci", "to": "zero", "events": {"x": {"to": "t", "fields": {"a": 1}}}}`:                             "events.x.fields.a",
+		`{"from": "evosci", "to": "zero", "events": {"x": {"to": "t", "fields": {"a": {"from": ""}}}}}`:                  "empty source field",
+		`{"from": "evosci", "to": "zero", "events": {"x": {"to": "t", "fields": {"a": {"from": "b", "type": "int"}}}}}`:  `unknown type "int"`,
+		`{"from": "evosci", "to": "zero", "events": {"x": {"to": "t", "fields": {"a": {"from": "b", "type": "any"}}}}}`:  `unknown type "any"`,
+		`{"from": "evosci", "to": "zero", "events": {"x": {"to": "t", "fields": {"a": {"from": "b", "type": "null"}}}}}`: `unknown type "null"`,
+		`{"from": "evosci", "to": "zero", "events": {"x": {"to": "t", "fields": {"a": {"from": "", "type": "int"}}}}}`:   "empty source field",
 	} {
 		set := Default()
 		Handlers = func(dir string) []string { return []string{"tool_call", "done"} }

@@ -207,10 +207,3 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"a": [NaN, {"b": "\u00e9"}], "a": 1}`))
 	f.Fuzz(func(t *testing.T, b []byte) { checkAsReference(t, b) })
 }
-
-func TestDiagnosticStringEscapesFileName(t *testing.T) {
-	d := Diagnostic{File: "a\x1b[2J\nb.jsonl", Line: 3, Severity: SevError, Message: "bad"}
-	if got, want := d.String(), `a\x1b[2J\nb.jsonl:3: bad`; got != want {
-		t.Errorf("got %q, want %q", got, want)
-	}
-}

@@ -1,21 +1,20 @@
 package protocol
 
-// Kind is the JSON type of a field's value.
-type Kind uint8
+import "github.com/zevo/zevo/jsonl"
+
+// Kind is the JSON type of a field's value: jsonl's, named here for the
+// field tables.
+type Kind = jsonl.Kind
 
 const (
-	KindAny Kind = iota // any JSON value
-	KindString
-	KindBoolean
-	KindInteger
-	KindNumber
-	KindObject
-	KindArray
+	KindAny     = jsonl.KindAny
+	KindString  = jsonl.KindString
+	KindBoolean = jsonl.KindBoolean
+	KindInteger = jsonl.KindInteger
+	KindNumber  = jsonl.KindNumber
+	KindObject  = jsonl.KindObject
+	KindArray   = jsonl.KindArray
 )
-
-var kindNames = [...]string{"any", "string", "boolean", "integer", "number", "object", "array"}
-
-func (k Kind) String() string { return kindNames[k] }
 
 // Field is one top-level field an event may carry.
 type Field struct {

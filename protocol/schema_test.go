@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/zevo/zevo/jsonl"
 )
 
 // schemaDoc is a shipped schema, read as plain JSON.
@@ -80,10 +82,8 @@ func (s schemaDoc) kind(t *testing.T, schemas []any) Kind {
 			}
 		}
 		if typ, ok := m["type"].(string); ok {
-			for k, n := range kindNames {
-				if n == typ {
-					return Kind(k)
-				}
+			if k, ok := jsonl.KindNamed(typ); ok {
+				return k
 			}
 			t.Fatalf("unknown type %q", typ)
 		}

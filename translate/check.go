@@ -5,35 +5,43 @@ import (
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/jsonl"
 )
 
-// typeErr checks that v, when present and not null, has the JSON type want.
-func typeErr(ev *event, key string, v gjson.Result, want string) *Diagnostic {
-	if !v.Exists() || v.Type == gjson.Null || want == "" {
+// typeErr checks that v, when present and not null, is of the kind want
+// (KindAny: any).
+func typeErr(ev *event, key string, v gjson.Result, want jsonl.Kind) *Diagnostic {
+	if !v.Exists() || v.Type == gjson.Null || want == jsonl.KindAny {
 		return nil
 	}
 	ok := false
 	switch want {
-	case "string":
+	case jsonl.KindString:
 		ok = v.Type == gjson.String
-	case "boolean":
+	case jsonl.KindBoolean:
 		ok = v.Type == gjson.True || v.Type == gjson.False
-	case "number":
+	case jsonl.KindNumber:
 		ok = v.Type == gjson.Number
-	case "integer":
+	case jsonl.KindInteger:
 		ok = v.Type == gjson.Number && isInteger(v.Raw)
-	case "int64":
-		ok = kInt.holds(v)
-		want = "an integer of at most 64 bits, as Zero's token counts (--unmapped keep writes it)"
-	case "object":
+	case jsonl.KindObject:
 		ok = v.IsObject()
-	case "array":
+	case jsonl.KindArray:
 		ok = v.IsArray()
 	}
 	if ok {
 		return nil
 	}
 	return ev.diag("%s.%s: want %s, got %s", ev.typ, key, want, jsonType(v))
+}
+
+// int64Err checks that v, when present and not null, is an integer Go's
+// int64 holds.
+func int64Err(ev *event, key string, v gjson.Result) *Diagnostic {
+	if !v.Exists() || v.Type == gjson.Null || holds(jsonl.KindInteger, v) {
+		return nil
+	}
+	return ev.diag("%s.%s: want an integer of at most 64 bits, as Zero's token counts (--unmapped keep writes it), got %s", ev.typ, key, jsonType(v))
 }
 
 func isInteger(raw string) bool {
@@ -71,10 +79,20 @@ func clipTo(s string, max int) string {
 	return s[:n] + "..."
 }
 
-// check validates several fields at once.
+// check validates several fields at once: name, then the name of its
+// kind (jsonl.KindNamed), or "int64" (int64Err).
 func check(ev *event, spec ...string) *Diagnostic {
 	for i := 0; i+1 < len(spec); i += 2 {
-		if d := typeErr(ev, spec[i], ev.Peek(spec[i]), spec[i+1]); d != nil {
+		v := ev.Peek(spec[i])
+		var d *Diagnostic
+		if spec[i+1] == "int64" {
+			d = int64Err(ev, spec[i], v)
+		} else if k, ok := jsonl.KindNamed(spec[i+1]); ok {
+			d = typeErr(ev, spec[i], v, k)
+		} else {
+			panic("check: unknown kind " + spec[i+1])
+		}
+		if d != nil {
 			return d
 		}
 	}

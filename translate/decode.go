@@ -100,7 +100,7 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnos
 		k, e = p.dec.DecodeLayouts(l.Bytes, &ev.Object, protocol.Layouts)
 	}
 	if e != nil {
-		return nil, nil, &Diagnostic{ev.where(), e.Error()}
+		return nil, nil, ev.problem(e.Error())
 	}
 	if k >= 0 {
 		// A line in its producer's layout, of the input's protocol,
@@ -119,13 +119,13 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnos
 		}
 	}
 	if len(ev.NonFinite) > 0 {
-		warn = &Diagnostic{ev.where(), protocol.NonFiniteMessage(ev.NonFinite[0])}
+		warn = ev.problem(protocol.NonFiniteMessage(ev.NonFinite[0]))
 	}
 	typ, sv := ev.Get("type"), ev.Peek("schemaVersion")
 	ev.proto = protocol.DetectBy(sv, typ)
 	p.readRunID(ev)
 	if typ.Type != gjson.String {
-		return nil, nil, &Diagnostic{ev.where(), `no string "type" field`}
+		return nil, nil, ev.problem(`no string "type" field`)
 	}
 	ev.typ, ev.rawTyp = typ.Str, typ.Str
 	switch {
@@ -145,9 +145,9 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnos
 	if p.from != Auto && !ev.prefix && ev.kind != p.from {
 		ev.proto = nil // not of the input's protocol: no place in its runs
 		if p.from == Zero {
-			return nil, nil, &Diagnostic{ev.where(), `no "schemaVersion": not a Zero event (--from zero)`}
+			return nil, nil, ev.problem(`no "schemaVersion": not a Zero event (--from zero)`)
 		}
-		return nil, nil, &Diagnostic{ev.where(), `has "schemaVersion": a Zero event, not EvoScientist (--from evosci)`}
+		return nil, nil, ev.problem(`has "schemaVersion": a Zero event, not EvoScientist (--from evosci)`)
 	}
 	if ev.kind == Zero {
 		if d := checkZeroFields(ev); d != nil {
@@ -160,10 +160,14 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnos
 			p.readRunID(ev) // a table may rename it
 		default:
 			if !sv.Exists() {
-				return nil, nil, &Diagnostic{ev.where(), `Zero event without "schemaVersion"`}
+				return nil, nil, ev.problem(`Zero event without "schemaVersion"`)
 			}
-			return nil, nil, &Diagnostic{ev.where(), fmt.Sprintf("unknown schemaVersion %s (zevo knows 1 and 2)", clip(sv.Raw))}
+			return nil, nil, ev.problem(fmt.Sprintf("unknown schemaVersion %s (zevo knows 1 and 2)", clip(sv.Raw)))
 		}
+	}
+	if warn != nil {
+		// Worded as validate words it: a warning about the event.
+		warn.Severity, warn.Field = jsonl.SevWarning, ev.rawTyp
 	}
 	return ev, warn, nil
 }
@@ -208,10 +212,10 @@ var layoutRunID = func() []int {
 func checkZeroFields(ev *event) *Diagnostic {
 	for _, m := range ev.Members() {
 		k := zeroFieldKinds.get(m.Key)
-		if k == protocol.KindAny || plainlyOfKind(m, k) {
+		if k == jsonl.KindAny || plainlyOfKind(m, k) {
 			continue
 		}
-		if d := typeErr(ev, m.Key, m.Value(), k.String()); d != nil {
+		if d := typeErr(ev, m.Key, m.Value(), k); d != nil {
 			return d
 		}
 	}
@@ -220,16 +224,16 @@ func checkZeroFields(ev *event) *Diagnostic {
 
 // plainlyOfKind reports the common cases of a value of kind k, decided
 // from its type alone: typeErr decides the others.
-func plainlyOfKind(m protocol.Member, k protocol.Kind) bool {
+func plainlyOfKind(m protocol.Member, k jsonl.Kind) bool {
 	t := m.Type()
 	switch k {
-	case protocol.KindString:
+	case jsonl.KindString:
 		return t == gjson.String
-	case protocol.KindBoolean:
+	case jsonl.KindBoolean:
 		return t == gjson.True || t == gjson.False
-	case protocol.KindObject:
+	case jsonl.KindObject:
 		return t == gjson.JSON && m.Raw()[0] == '{'
-	case protocol.KindArray:
+	case jsonl.KindArray:
 		return t == gjson.JSON && m.Raw()[0] == '['
 	}
 	return t == gjson.Null
@@ -241,7 +245,7 @@ type kindTable [64][]kindEntry
 
 type kindEntry struct {
 	name string
-	kind protocol.Kind
+	kind jsonl.Kind
 }
 
 func nameHash(s string) int {
@@ -252,13 +256,13 @@ func nameHash(s string) int {
 }
 
 // get returns the kind of a Zero field, KindAny for one Zero does not know.
-func (t *kindTable) get(name string) protocol.Kind {
+func (t *kindTable) get(name string) jsonl.Kind {
 	for _, e := range t[nameHash(name)] {
 		if e.name == name {
 			return e.kind
 		}
 	}
-	return protocol.KindAny
+	return jsonl.KindAny
 }
 
 var zeroFieldKinds = func() *kindTable {
@@ -267,7 +271,7 @@ var zeroFieldKinds = func() *kindTable {
 		add := func(fs []protocol.Field) {
 			for _, f := range fs {
 				k, _ := protocol.ZeroFieldKind(f.Name)
-				if h := nameHash(f.Name); t.get(f.Name) == protocol.KindAny && k != protocol.KindAny {
+				if h := nameHash(f.Name); t.get(f.Name) == jsonl.KindAny && k != jsonl.KindAny {
 					t[h] = append(t[h], kindEntry{f.Name, k})
 				}
 			}

@@ -2,9 +2,8 @@ package translate
 
 import (
 	"fmt"
-	"strconv"
 
-	"github.com/zevo/zevo/internal/termsafe"
+	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
 )
 
@@ -26,8 +25,11 @@ type event struct {
 	num    int
 }
 
-func (e *event) where() string { return termsafe.String(e.name) + ":" + strconv.Itoa(e.num) }
-
 func (e *event) diag(format string, a ...any) *Diagnostic {
-	return &Diagnostic{Where: e.where(), Msg: fmt.Sprintf(format, a...)}
+	return e.problem(fmt.Sprintf(format, a...))
+}
+
+// problem is the error diagnostic msg about the event's line.
+func (e *event) problem(msg string) *Diagnostic {
+	return &Diagnostic{File: e.name, Line: e.num, Severity: jsonl.SevError, Message: msg}
 }

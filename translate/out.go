@@ -168,7 +168,7 @@ func (o *out) admit(key string, ki keyInfo, v gjson.Result) bool {
 	if o.shape == nil {
 		return true
 	}
-	if !ki.known || !ki.field.kind.holds(v) {
+	if !ki.known || !ki.field.holds(v) {
 		o.drop(o.path + "." + key)
 		return false
 	}

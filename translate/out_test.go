@@ -49,7 +49,7 @@ func TestKindTableAsZeroFieldKind(t *testing.T) {
 	for _, n := range names {
 		want, ok := protocol.ZeroFieldKind(n)
 		if !ok {
-			want = protocol.KindAny
+			want = jsonl.KindAny
 		}
 		if got := zeroFieldKinds.get(n); got != want {
 			t.Errorf("%q: table %v, protocol %v", n, got, want)
@@ -107,12 +107,12 @@ func TestPlainlyOfKindAsTypeErr(t *testing.T) {
 		}
 		m := o.Members()[0]
 		ev := &event{Object: o, typ: "x"}
-		for k := protocol.KindAny + 1; k <= protocol.KindArray; k++ {
+		for k := jsonl.KindAny + 1; k <= jsonl.KindArray; k++ {
 			if !plainlyOfKind(m, k) {
 				continue
 			}
 			shortcuts++
-			if d := typeErr(ev, "k", m.Value(), k.String()); d != nil {
+			if d := typeErr(ev, "k", m.Value(), k); d != nil {
 				t.Errorf("%s as %s: plainly of its kind, but typeErr says %v", v, k, d)
 			}
 		}

@@ -2,11 +2,13 @@ package translate
 
 import (
 	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
 )
 
 // zeroValues are the JSON zero values of the table's field types.
-var zeroValues = map[string]string{"string": `""`, "integer": "0", "number": "0", "boolean": "false", "array": "[]", "object": "{}"}
+var zeroValues = [...]string{jsonl.KindString: `""`, jsonl.KindInteger: "0", jsonl.KindNumber: "0", jsonl.KindBoolean: "false",
+	jsonl.KindArray: "[]", jsonl.KindObject: "{}", jsonl.KindNull: ""}
 
 // applyRule writes a table rule's renamed fields and constants.
 func (t *Translator) applyRule(ev *event, r *mappings.Rule, omitEmpty bool) error {

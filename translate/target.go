@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
 )
 
@@ -14,65 +15,57 @@ import (
 // shapes below are those types, as Zero 0.8.0 declares them (v1 where it
 // differed).
 
-// kind is the JSON type a Go field can hold (null fits every kind).
-type kind uint8
-
-const (
-	kAny     kind = iota
-	kString       // string
-	kBool         // bool
-	kInt          // int: an integer within 64 bits
-	kNumber       // float64
-	kObject       // a struct or map: see the field's sub shape
-	kStrings      // []string
-)
-
 type fieldShape struct {
-	kind kind
-	sub  *shape // for kObject
+	kind jsonl.Kind
+	sub  *shape // for an object, or the elements of an array
 }
 
-// shape is a struct's fields, or with values a map's value type.
+// shape is a struct's fields, or with values a map's value type (an
+// array's element type).
 type shape struct {
 	fields map[string]fieldShape
 	values *fieldShape
 }
 
-func (k kind) holds(v gjson.Result) bool {
+// holds reports whether a Go field of kind k can hold v (null fits every
+// kind): an integer within 64 bits (int), a number within float64's
+// range; an array's elements are its fieldShape's to check.
+func holds(k jsonl.Kind, v gjson.Result) bool {
 	if v.Type == gjson.Null {
 		return true
 	}
 	switch k {
-	case kString:
+	case jsonl.KindString:
 		return v.Type == gjson.String
-	case kBool:
+	case jsonl.KindBoolean:
 		return v.Type == gjson.True || v.Type == gjson.False
-	case kInt:
+	case jsonl.KindInteger:
 		if v.Type != gjson.Number {
 			return false
 		}
 		_, err := strconv.ParseInt(v.Raw, 10, 64)
 		return err == nil
-	case kNumber:
+	case jsonl.KindNumber:
 		if v.Type != gjson.Number {
 			return false
 		}
 		_, err := strconv.ParseFloat(v.Raw, 64)
 		return err == nil
-	case kObject:
+	case jsonl.KindObject:
 		return v.Type == gjson.JSON && v.Raw[0] == '{'
-	case kStrings:
-		if v.Type != gjson.JSON || v.Raw[0] != '[' {
-			return false
-		}
-		ok := true
-		gjson.Parse(v.Raw).ForEach(func(_, e gjson.Result) bool {
-			ok = e.Type == gjson.String || e.Type == gjson.Null
-			return ok
-		})
-		return ok
+	case jsonl.KindArray:
+		return v.Type == gjson.JSON && v.Raw[0] == '['
 	}
 	return true
+}
+
+// holds reports whether the field can hold v: an array only when every
+// element fits (the members of an object are fitted one by one: out.raw).
+func (f fieldShape) holds(v gjson.Result) bool {
+	if !holds(f.kind, v) {
+		return false
+	}
+	return f.kind != jsonl.KindArray || f.sub == nil || v.Type == gjson.Null || f.sub.fits(v)
 }
 
 // fits reports whether every member of obj is one sh admits.
@@ -83,7 +76,7 @@ func (sh *shape) fits(obj gjson.Result) bool {
 		if sh.values != nil {
 			f, known = *sh.values, true
 		}
-		ok = known && f.kind.holds(v) && (f.sub == nil || v.Type == gjson.Null || f.sub.fits(v))
+		ok = known && f.holds(v) && (f.kind != jsonl.KindObject || f.sub == nil || v.Type == gjson.Null || f.sub.fits(v))
 		return ok
 	})
 	return ok
@@ -93,10 +86,12 @@ func fields(kv ...any) *shape {
 	sh := &shape{fields: map[string]fieldShape{}}
 	for i := 0; i < len(kv); i += 2 {
 		switch f := kv[i+1].(type) {
-		case kind:
+		case jsonl.Kind:
 			sh.fields[kv[i].(string)] = fieldShape{kind: f}
+		case fieldShape:
+			sh.fields[kv[i].(string)] = f
 		case *shape:
-			sh.fields[kv[i].(string)] = fieldShape{kind: kObject, sub: f}
+			sh.fields[kv[i].(string)] = fieldShape{kind: jsonl.KindObject, sub: f}
 		}
 	}
 	return sh
@@ -105,29 +100,38 @@ func fields(kv ...any) *shape {
 // The nested structs of Zero's event, which the protocol's field tables
 // name only as objects and arrays.
 var (
-	riskShape  = fields("level", kString, "categories", kStrings, "reason", kString)
-	blockShape = fields("code", kString, "toolName", kString, "action", kString, "risk", riskShape,
-		"path", kString, "reason", kString, "recoverable", kBool)
-	grantFields = []any{"toolName", kString, "scope", kString, "scopeKind", kString, "decision", kString,
-		"approvedAt", kString, "reason", kString, "session", kBool}
+	str, boolean, integer, object = jsonl.KindString, jsonl.KindBoolean, jsonl.KindInteger, jsonl.KindObject
+	// strs is []string.
+	strs = fieldShape{jsonl.KindArray, &shape{values: &fieldShape{kind: jsonl.KindString}}}
+
+	riskShape  = fields("level", str, "categories", strs, "reason", str)
+	blockShape = fields("code", str, "toolName", str, "action", str, "risk", riskShape,
+		"path", str, "reason", str, "recoverable", boolean)
+	grantFields = []any{"toolName", str, "scope", str, "scopeKind", str, "decision", str,
+		"approvedAt", str, "reason", str, "session", boolean}
 	nested = map[string]fieldShape{
-		"risk": {kObject, riskShape}, "block": {kObject, blockShape}, "violation": {kObject, blockShape},
-		"grant":        {kObject, fields(grantFields...)},
-		"display":      {kObject, fields("summary", kString, "kind", kString)},
-		"checkpoint":   {kObject, fields("sequence", kInt, "tool", kString, "files", kStrings, "filesRestored", kInt, "filesDeleted", kInt, "skipped", kStrings)},
-		"meta":         {kObject, &shape{values: &fieldShape{kind: kString}}},
-		"changedFiles": {kStrings, nil},
+		"risk": {object, riskShape}, "block": {object, blockShape}, "violation": {object, blockShape},
+		"grant":        {object, fields(grantFields...)},
+		"display":      {object, fields("summary", str, "kind", str)},
+		"checkpoint":   {object, fields("sequence", integer, "tool", str, "files", strs, "filesRestored", integer, "filesDeleted", integer, "skipped", strs)},
+		"meta":         {object, &shape{values: &fieldShape{kind: str}}},
+		"changedFiles": strs,
 	}
 	// v1's Grant had maxAutonomy.
-	grantV1 = fieldShape{kObject, fields(append(grantFields, "maxAutonomy", kString)...)}
+	grantV1 = fieldShape{object, fields(append(grantFields, "maxAutonomy", str)...)}
 
 	zeroV2Event = eventShape(protocol.ZeroV2)
 	zeroV1Event = eventShape(protocol.ZeroV1)
 )
 
-// kinds maps the field tables' kinds to what Go's fields hold.
-var kinds = [...]kind{protocol.KindAny: kAny, protocol.KindString: kString, protocol.KindBoolean: kBool,
-	protocol.KindInteger: kInt, protocol.KindNumber: kNumber, protocol.KindObject: kObject, protocol.KindArray: kAny}
+// goKind is the kind of a Go field for a field of the tables' kind k:
+// the tables do not say what an array holds.
+func goKind(k jsonl.Kind) jsonl.Kind {
+	if k == jsonl.KindArray {
+		return jsonl.KindAny
+	}
+	return k
+}
 
 // eventShape is the shape of Zero's one event struct at p's version: every
 // field of every event type (a strict client refuses only fields the
@@ -138,7 +142,7 @@ func eventShape(p *protocol.Protocol) *shape {
 		for _, f := range fs {
 			fs, ok := nested[f.Name]
 			if !ok {
-				fs = fieldShape{kind: kinds[f.Kind]}
+				fs = fieldShape{kind: goKind(f.Kind)}
 			}
 			if f.Name == "grant" && p.Version == 1 {
 				fs = grantV1

@@ -37,7 +37,7 @@ const maxTemplates = 64
 // simpleRule reports a rule that renames one top-level string field.
 func simpleRule(rule *mappings.Rule) bool {
 	f := rule.Fields
-	return rule.Handler == "" && len(f) == 1 && !f[0].Path && f[0].Type == "string"
+	return rule.Handler == "" && len(f) == 1 && !f[0].Path && f[0].Type == jsonl.KindString
 }
 
 // evoTemplate returns the template of rule writing EvoScientist events
@@ -119,7 +119,7 @@ func (t *Translator) templated(ev *event, tp *template, from string, st jsonl.St
 // when a constant cannot be written, or would be held to the shape.
 func (o *out) around(key string, consts []mappings.Const) (prefix, suffix []byte, ok bool) {
 	ki := o.info(key)
-	if ki.sensitive || o.shape != nil && (len(consts) > 0 || !ki.known || !ki.field.kind.holds(gjson.Result{Type: gjson.String})) {
+	if ki.sensitive || o.shape != nil && (len(consts) > 0 || !ki.known || !ki.field.holds(gjson.Result{Type: gjson.String})) {
 		return nil, nil, false
 	}
 	// A NUL byte stands for the value: out writes none of its own, as

@@ -238,7 +238,7 @@ func (t *Translator) evoUsage(ev *event, rule *mappings.Rule, to string) (bool, 
 
 // tokenRange diagnoses a token count Zero's int cannot hold.
 func tokenRange(ev *event, what, n string) *Diagnostic {
-	if kInt.holds(gjson.Result{Type: gjson.Number, Raw: n}) {
+	if holds(jsonl.KindInteger, gjson.Result{Type: gjson.Number, Raw: n}) {
 		return nil
 	}
 	return ev.diag("usage_stats: %s %s does not fit Zero's token counts (64-bit integers; --unmapped keep writes it)", what, clip(n))
@@ -282,10 +282,10 @@ func (t *Translator) evoInterrupt(ev *event, rule *mappings.Rule, to string) (bo
 		if !r.IsObject() {
 			return false, ev.diag("interrupt.action_requests[%d]: want object, got %s", i, jsonType(r))
 		}
-		if d := typeErr(ev, "action_requests["+strconv.Itoa(i)+"].name", r.Get("name"), "string"); d != nil {
+		if d := typeErr(ev, "action_requests["+strconv.Itoa(i)+"].name", r.Get("name"), jsonl.KindString); d != nil {
 			return false, d
 		}
-		if d := typeErr(ev, "action_requests["+strconv.Itoa(i)+"].description", r.Get("description"), "string"); d != nil {
+		if d := typeErr(ev, "action_requests["+strconv.Itoa(i)+"].description", r.Get("description"), jsonl.KindString); d != nil {
 			return false, d
 		}
 	}

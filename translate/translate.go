@@ -96,13 +96,8 @@ type Options struct {
 	bigValue int
 }
 
-// Diagnostic is a problem with one input line. The line's place comes first.
-type Diagnostic struct {
-	Where string
-	Msg   string
-}
-
-func (d *Diagnostic) Error() string { return d.Where + ": " + d.Msg }
+// Diagnostic is a problem with one input line: every command's.
+type Diagnostic = jsonl.Diagnostic
 
 // Translator translates lines of one or more inputs. It is not safe for
 // concurrent use; a stream processor keeps one per stream (per key) and
