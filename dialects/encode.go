@@ -30,13 +30,16 @@ type EncodeOptions struct {
 	SessionID, Cwd, Model  string
 	V1Lacks                map[string]bool   // Zero: event types version 1 lacks
 	Risk                   map[string]string // Zero: risk level by side effect
-	Effects                *event.Effects    // a permission's tool → side effect; nil: the shipped table
+	Effects                *event.Effects    // a permission's tool → side effect; nil: Effects()
 }
 
 // encoders are the dialects zevo writes, by name.
 var encoders = map[string]func(EncodeOptions, func([]byte) error) Encoder{
 	zero.Name: func(o EncodeOptions, emit func([]byte) error) Encoder {
 		dec := event.DecodeOptions{Effects: o.Effects}
+		if dec.Effects == nil {
+			dec = DecodeOptions()
+		}
 		return zero.NewEncoder(zero.EncodeOptions{
 			Version: o.Version, V1Lacks: o.V1Lacks, Redactor: o.Redactor,
 			NewRunID: o.NewRunID, NewSessionID: o.NewSessionID,

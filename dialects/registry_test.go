@@ -54,6 +54,41 @@ func TestRegistryReadsEveryCaptureAsItsAgent(t *testing.T) {
 	}
 }
 
+// A tool's effect is one, whichever dialect names it: the registry's
+// table (Effects) holds every dialect's tools as each states them.
+func TestDialectsAgreeOnToolEffects(t *testing.T) {
+	by := map[string]*event.Dialect{}
+	all := Effects()
+	for _, d := range All {
+		for name, eff := range d.Effects {
+			if o := by[name]; o != nil && o.Effects[name] != eff {
+				t.Errorf("tool %s: %s says %s, %s says %s", name, o.Name, o.Effects[name], d.Name, eff)
+			}
+			by[name] = d
+			if got := all.Of(name); got != eff {
+				t.Errorf("tool %s of %s: the registry's table says %s, want %s", name, d.Name, got, eff)
+			}
+		}
+	}
+	if len(by) < 60 {
+		t.Errorf("only %d tools have an effect", len(by))
+	}
+}
+
+// What the commands ask of a dialect instead of naming it: its
+// producer's name for people, and, for a dialect zevo writes, how its
+// output tells exec the exit status.
+func TestEveryDialectSaysWhatTheCommandsAsk(t *testing.T) {
+	for _, d := range All {
+		if d.Title == "" {
+			t.Errorf("%s: no Title", d.Name)
+		}
+		if Writes(d) && d.Outcome == nil {
+			t.Errorf("%s: written by zevo, and no Outcome for exec", d.Name)
+		}
+	}
+}
+
 func TestByNameKnowsNamesAndAliases(t *testing.T) {
 	seen := map[string]bool{}
 	for _, d := range All {

@@ -677,3 +677,19 @@ func (e *Encoder) Interrupt() error {
 // sessionId), "" when none did: what an agent that can resume a session
 // is given to go on with it.
 func (e *Encoder) StatedSession() string { return e.stated }
+
+// outcome: system/init opens a run, a result ends it; Claude Code exits
+// 1 after an error result.
+func outcome(line []byte) event.Outcome {
+	switch gjson.GetBytes(line, "type").Str {
+	case "system":
+		return event.Outcome{Start: gjson.GetBytes(line, "subtype").Str == "init", Exit: -1}
+	case "result":
+		o := event.Outcome{End: true}
+		if gjson.GetBytes(line, "is_error").Bool() {
+			o.Exit = 1
+		}
+		return o
+	}
+	return event.Outcome{Exit: -1}
+}

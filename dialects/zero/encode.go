@@ -525,3 +525,24 @@ func (e *Encoder) Interrupt() error {
 	e.errored = false // the signal is why it ended
 	return e.end(event.StatusCancelled, nil, "interrupted", "run cancelled by signal")
 }
+
+// outcome: a run_start opens a run, a run_end ends it with its
+// exitCode, else 0 for success and 1 for any other status, as Zero's CLI
+// exits.
+func outcome(line []byte) event.Outcome {
+	switch gjson.GetBytes(line, "type").Str {
+	case "run_start":
+		return event.Outcome{Start: true, Exit: -1}
+	case "run_end":
+		o := event.Outcome{End: true, Exit: 1}
+		code := gjson.GetBytes(line, "exitCode")
+		switch {
+		case code.Type == gjson.Number && code.Int() >= 0 && code.Int() <= 255 && code.Num == float64(code.Int()):
+			o.Exit = int(code.Int())
+		case gjson.GetBytes(line, "status").Str == "success":
+			o.Exit = 0
+		}
+		return o
+	}
+	return event.Outcome{Exit: -1}
+}

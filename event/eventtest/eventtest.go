@@ -27,7 +27,7 @@ type Decoded struct {
 // an error, and on an event without its dialect, line or raw line.
 func Decode(t testing.TB, d *event.Dialect, lines [][]byte) Decoded {
 	t.Helper()
-	dec := d.NewDecoder(event.DecodeOptions{})
+	dec := d.NewDecoder(event.DecodeOptions{Effects: event.EffectsOf([]*event.Dialect{d})})
 	var runs event.Runs
 	var out Decoded
 	perRun := map[*event.Run]*event.Tokens{}
@@ -151,7 +151,7 @@ func Fuzz(f *testing.F, d *event.Dialect, globs ...string) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		dec := d.NewDecoder(event.DecodeOptions{})
+		dec := d.NewDecoder(event.DecodeOptions{Effects: event.EffectsOf([]*event.Dialect{d})})
 		var evs []event.Event
 		for i, line := range bytes.Split(data, []byte("\n")) {
 			n := len(evs)
