@@ -17,6 +17,10 @@ type Dialect struct {
 	// every registered dialect's Effects (EffectsOf), so a tool keeps its
 	// effect in another dialect's stream (a translation's).
 	Effects map[string]Effect
+	// NewEncoder, for a dialect zevo writes, starts writing events as
+	// its lines to emit (one line a call, without its end). Nil: zevo
+	// reads the dialect and does not write it.
+	NewEncoder func(opt EncodeOptions, emit func([]byte) error) Encoder
 	// Outcome, for a dialect zevo writes, reads one line of its output as
 	// exec does to exit as the producer's own CLI would (exec.md).
 	Outcome func(line []byte) Outcome

@@ -28,6 +28,7 @@ var Dialect = &event.Dialect{
 	Effects:    effects,
 	Detect:     Detect,
 	DetectLine: detectLine,
+	NewEncoder: newEncoder,
 	Outcome:    outcome,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return newDecoder(opt) },
 }

@@ -693,3 +693,9 @@ func outcome(line []byte) event.Outcome {
 	}
 	return event.Outcome{Exit: -1}
 }
+
+// newEncoder is the Dialect's NewEncoder.
+func newEncoder(o event.EncodeOptions, emit func([]byte) error) event.Encoder {
+	return NewEncoder(EncodeOptions{Redactor: o.Redactor, Keep: o.Keep, NewSeed: o.NewRunID,
+		SessionID: o.SessionID, Cwd: o.Cwd, Model: o.Model}, emit)
+}

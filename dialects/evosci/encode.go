@@ -304,3 +304,8 @@ func outcome(line []byte) event.Outcome {
 	}
 	return event.Outcome{Exit: -1}
 }
+
+// newEncoder is the Dialect's NewEncoder.
+func newEncoder(o event.EncodeOptions, emit func([]byte) error) event.Encoder {
+	return NewEncoder(EncodeOptions{Redactor: o.Redactor, Keep: o.Keep}, emit)
+}

@@ -546,3 +546,14 @@ func outcome(line []byte) event.Outcome {
 	}
 	return event.Outcome{Exit: -1}
 }
+
+// newEncoder is the Dialect's NewEncoder.
+func newEncoder(o event.EncodeOptions, emit func([]byte) error) event.Encoder {
+	dec := event.DecodeOptions{Effects: o.Effects}
+	return NewEncoder(EncodeOptions{
+		Version: o.Version, V1Lacks: o.V1Lacks, Redactor: o.Redactor,
+		NewRunID: o.NewRunID, NewSessionID: o.NewSessionID,
+		SessionID: o.SessionID, Cwd: o.Cwd, Model: o.Model,
+		Keep: o.Keep, Risk: o.Risk, Effect: dec.EffectOf,
+	}, emit)
+}

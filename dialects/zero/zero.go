@@ -23,6 +23,7 @@ var Dialect = &event.Dialect{
 	Title:      "Zero",
 	Detect:     Detect,
 	DetectLine: detectLine,
+	NewEncoder: newEncoder,
 	Outcome:    outcome,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return &Decoder{opt: opt} },
 }
