@@ -15,7 +15,6 @@ import (
 
 	ucli "github.com/urfave/cli/v2"
 	"github.com/zevo/zevo/dialects"
-	"github.com/zevo/zevo/dialects/claude"
 	"github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/internal/input"
 	"github.com/zevo/zevo/jsonl"
@@ -71,8 +70,8 @@ func execFlags() []ucli.Flag {
 	return append(fs,
 		&ucli.StringFlag{Name: "prompt", Usage: "the prompt `TEXT`, for {prompt} in ARGS or AGENT's standard input"},
 		&ucli.StringFlag{Name: "input-format", Usage: "read the prompt from standard input as `FORMAT`: stream-json (Zero's input events) or text"},
-		&ucli.StringFlag{Name: "agent-model", Hidden: true, Usage: "with --to claude --input-format stream-json: Claude Code's --model `NAME`, for {model} in ARGS"},
-		&ucli.StringFlag{Name: "agent-resume", Hidden: true, Usage: "with --to claude --input-format stream-json: Claude Code's --resume `SESSION`, for {resume} in ARGS"},
+		&ucli.StringFlag{Name: "agent-model", Hidden: true, Usage: "with --input-format stream-json, standing in for the agent of --to: its --model `NAME`, for {model} in ARGS"},
+		&ucli.StringFlag{Name: "agent-resume", Hidden: true, Usage: "with --input-format stream-json, standing in for the agent of --to: its --resume `SESSION`, for {resume} in ARGS"},
 		&ucli.DurationFlag{Name: "grace", Value: defaultGrace, Usage: "after SIGINT or SIGTERM, or when the output is closed, wait `DURATION` for AGENT's process group to end before SIGKILL"},
 	)
 }
@@ -139,8 +138,8 @@ func runExec(c *ucli.Context, e *env) error {
 	if f := c.String("input-format"); c.IsSet("input-format") && f != "text" && f != "stream-json" {
 		return usageErr("--input-format: unknown format %q (want stream-json or text)", f)
 	}
-	if opt.To.Name == claude.Name && c.String("input-format") == "stream-json" {
-		return runClaudeSession(c, e, opt, args, grace)
+	if d, _ := dialects.ByName(opt.To.Name); d != nil && d.Host != nil && c.String("input-format") == "stream-json" {
+		return runHostSession(c, e, d.Host, opt, args, grace)
 	}
 	x, jq, err := newExecRun(c, e, opt, args[0], jsonl.NewWriter(e.stdout))
 	if err != nil {

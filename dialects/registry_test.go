@@ -90,6 +90,9 @@ func TestEveryDialectSaysWhatTheCommandsAsk(t *testing.T) {
 		if Writes(d) && d.Outcome == nil {
 			t.Errorf("%s: written by zevo, and no Outcome for exec", d.Name)
 		}
+		if d.Host != nil && !Writes(d) {
+			t.Errorf("%s: exec would stand in for its producer, and zevo does not write it", d.Name)
+		}
 	}
 }
 

@@ -21,6 +21,9 @@ type Dialect struct {
 	// its lines to emit (one line a call, without its end). Nil: zevo
 	// reads the dialect and does not write it.
 	NewEncoder func(opt EncodeOptions, emit func([]byte) error) Encoder
+	// Host, for a dialect zevo writes whose producer is driven by clients
+	// through its own stream-json input, lets exec stand in for it there.
+	Host *Host
 	// Outcome, for a dialect zevo writes, reads one line of its output as
 	// exec does to exit as the producer's own CLI would (exec.md).
 	Outcome func(line []byte) Outcome

@@ -29,6 +29,7 @@ var Dialect = &event.Dialect{
 	Detect:     Detect,
 	DetectLine: detectLine,
 	NewEncoder: newEncoder,
+	Host:       host,
 	Outcome:    outcome,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return newDecoder(opt) },
 }
