@@ -34,6 +34,12 @@ var All = []*event.Dialect{
 // EvoScientist, whose decoder keeps an unknown type as an Other event.
 var Fallback = evosci.Dialect
 
+// SchemaURL is the URL of d's schema file, its folder's NAME.schema.json,
+// which the schema's $id states.
+func SchemaURL(d *event.Dialect) string {
+	return "https://github.com/zevo/zevo/dialects/" + d.Name + "/" + d.Name + ".schema.json"
+}
+
 // ByName finds a dialect by its name or an alias.
 func ByName(name string) (*event.Dialect, bool) {
 	for _, d := range All {

@@ -3,6 +3,7 @@ package dialects
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -92,6 +93,27 @@ func TestEveryDialectSaysWhatTheCommandsAsk(t *testing.T) {
 		}
 		if d.Host != nil && !Writes(d) {
 			t.Errorf("%s: exec would stand in for its producer, and zevo does not write it", d.Name)
+		}
+	}
+}
+
+// A dialect's schema names itself by where it is: its folder.
+func TestDialectSchemasNameTheirFile(t *testing.T) {
+	for _, d := range All {
+		if _, err := os.Stat(d.Name); d.Schema == nil || err != nil {
+			continue // no schema, or a dialect made in a test, without a folder
+		}
+		var head struct {
+			ID string `json:"$id"`
+		}
+		if err := json.Unmarshal(d.Schema, &head); err != nil {
+			t.Fatalf("%s: %v", d.Name, err)
+		}
+		if want := SchemaURL(d); head.ID != want {
+			t.Errorf("%s: $id %q, want %q", d.Name, head.ID, want)
+		}
+		if b, err := os.ReadFile(filepath.Join(d.Name, d.Name+".schema.json")); err != nil || !bytes.Equal(b, d.Schema) {
+			t.Errorf("%s: its Schema is not its folder's %s.schema.json (%v)", d.Name, d.Name, err)
 		}
 	}
 }

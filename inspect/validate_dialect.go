@@ -12,7 +12,6 @@ import (
 	"github.com/zevo/zevo/dialects"
 	zevent "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/protocol"
-	"github.com/zevo/zevo/schemas"
 )
 
 // validate reads each line's dialect through the registry (dialects.All,
@@ -207,7 +206,7 @@ func compileDialect(ds *DialectSchema) (*compiledSchema, error) {
 		return nil, fmt.Errorf("schema %s: %w", ds.Dialect.Name, err)
 	}
 	c := jsonschema.NewCompiler()
-	url := schemas.URL(ds.File)
+	url := dialects.SchemaURL(ds.Dialect)
 	if err := c.AddResource(url, doc); err != nil {
 		return nil, fmt.Errorf("schema %s: %w", ds.Dialect.Name, err)
 	}

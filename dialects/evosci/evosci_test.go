@@ -267,12 +267,12 @@ func TestEffectsAgreeWithTheMappingTable(t *testing.T) {
 	if err := json.Unmarshal(data, &m); err != nil || len(m.SideEffects) == 0 {
 		t.Fatalf("%v, %d side effects", err, len(m.SideEffects))
 	}
-	missing := map[string]bool{} // none: every EvoScientist tool the mapping names is in effects.json
+	missing := map[string]bool{} // none: every EvoScientist tool the mapping names is in its Effects
 	for name, want := range m.SideEffects {
 		got := testOptions.EffectOf(name)
 		switch {
 		case missing[name] && got == want:
-			t.Errorf("%s: event/effects.json lists it now: take it out of missing", name)
+			t.Errorf("%s: the Effects list it now: take it out of missing", name)
 		case missing[name]:
 			if got != event.EffectUnknown {
 				t.Errorf("%s: %s, the mapping says %s", name, got, want)
