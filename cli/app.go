@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	ucli "github.com/urfave/cli/v2"
+	"github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/redact"
 	"github.com/zevo/zevo/translate"
 )
@@ -70,9 +71,10 @@ func (e *env) run(args []string) int {
 	err := unknownHelpTopic(app, args)
 	if err == nil {
 		var ignored []string
-		args, ignored = claudeSessionArgs(args)
+		var host *event.Dialect
+		args, ignored, host = hostArgs(args)
 		if len(ignored) > 0 {
-			e.warnf("ignoring Claude Code options the agent cannot honour: %s", strings.Join(ignored, " "))
+			e.warnf("ignoring %s options the agent cannot honour: %s", host.Title, strings.Join(ignored, " "))
 		}
 		err = app.Run(helpAlone(app, flagsFirst(app, args)))
 	}

@@ -13,9 +13,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tidwall/gjson"
 	ucli "github.com/urfave/cli/v2"
-	"github.com/zevo/zevo/dialects/claude"
+	"github.com/zevo/zevo/dialects"
+	"github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/internal/input"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
@@ -70,8 +70,8 @@ func execFlags() []ucli.Flag {
 	return append(fs,
 		&ucli.StringFlag{Name: "prompt", Usage: "the prompt `TEXT`, for {prompt} in ARGS or AGENT's standard input"},
 		&ucli.StringFlag{Name: "input-format", Usage: "read the prompt from standard input as `FORMAT`: stream-json (Zero's input events) or text"},
-		&ucli.StringFlag{Name: "agent-model", Hidden: true, Usage: "with --to claude --input-format stream-json: Claude Code's --model `NAME`, for {model} in ARGS"},
-		&ucli.StringFlag{Name: "agent-resume", Hidden: true, Usage: "with --to claude --input-format stream-json: Claude Code's --resume `SESSION`, for {resume} in ARGS"},
+		&ucli.StringFlag{Name: "agent-model", Hidden: true, Usage: "with --input-format stream-json, standing in for the agent of --to: its --model `NAME`, for {model} in ARGS"},
+		&ucli.StringFlag{Name: "agent-resume", Hidden: true, Usage: "with --input-format stream-json, standing in for the agent of --to: its --resume `SESSION`, for {resume} in ARGS"},
 		&ucli.DurationFlag{Name: "grace", Value: defaultGrace, Usage: "after SIGINT or SIGTERM, or when the output is closed, wait `DURATION` for AGENT's process group to end before SIGKILL"},
 	)
 }
@@ -86,52 +86,30 @@ type execRun struct {
 	name  string // AGENT's output in diagnostics
 	agent string // AGENT, as messages name it
 
-	wrote   bool // an event was written
-	open    bool // Zero output: a run_start without its run_end yet
-	outcome int  // exit code the last finished run asks for; -1: none yet
-	gave    bool // the client closed the output: AGENT was stopped for it
+	dialect *event.Dialect // the target's, which tells how its runs end
+	wrote   bool           // an event was written
+	open    bool           // a run opened and not yet ended
+	outcome int            // exit code the last finished run asks for; -1: none yet
+	gave    bool           // the client closed the output: AGENT was stopped for it
 }
 
-// see notes what an output event says about the run, before it is written.
+// see notes what an output event says about the run, before it is
+// written: the target dialect's Outcome reads it as its producer's CLI
+// would (a run opened, ended, the exit status after it).
 func (x *execRun) see(ev []byte) {
 	x.wrote = true
-	typ := gjson.GetBytes(ev, "type").Str
-	if x.opt.To == translate.EvoSci {
-		switch typ {
-		case "done":
-			x.outcome = ExitOK
-		case "error":
-			x.outcome = ExitDiagnostics // EvoScientist's CLI exits 1 after an error event
-		}
+	if x.dialect == nil || x.dialect.Outcome == nil {
 		return
 	}
-	if x.opt.To.Name == claude.Name {
-		switch typ {
-		case "system":
-			x.open = x.open || gjson.GetBytes(ev, "subtype").Str == "init"
-		case "result":
-			// Claude Code exits 1 after an error result.
-			x.open, x.outcome = false, ExitOK
-			if gjson.GetBytes(ev, "is_error").Bool() {
-				x.outcome = ExitDiagnostics
-			}
-		}
-		return
-	}
-	switch typ {
-	case "run_start":
+	o := x.dialect.Outcome(ev)
+	if o.Start {
 		x.open = true
-	case "run_end":
+	}
+	if o.End {
 		x.open = false
-		code := gjson.GetBytes(ev, "exitCode")
-		switch {
-		case code.Type == gjson.Number && code.Int() >= 0 && code.Int() <= 255 && code.Num == float64(code.Int()):
-			x.outcome = int(code.Int())
-		case gjson.GetBytes(ev, "status").Str == "success":
-			x.outcome = ExitOK
-		default:
-			x.outcome = ExitDiagnostics
-		}
+	}
+	if o.Exit >= 0 {
+		x.outcome = o.Exit
 	}
 }
 
@@ -160,8 +138,8 @@ func runExec(c *ucli.Context, e *env) error {
 	if f := c.String("input-format"); c.IsSet("input-format") && f != "text" && f != "stream-json" {
 		return usageErr("--input-format: unknown format %q (want stream-json or text)", f)
 	}
-	if opt.To.Name == claude.Name && c.String("input-format") == "stream-json" {
-		return runClaudeSession(c, e, opt, args, grace)
+	if d, _ := dialects.ByName(opt.To.Name); d != nil && d.Host != nil && c.String("input-format") == "stream-json" {
+		return runHostSession(c, e, d.Host, opt, args, grace)
 	}
 	x, jq, err := newExecRun(c, e, opt, args[0], jsonl.NewWriter(e.stdout))
 	if err != nil {
@@ -209,6 +187,7 @@ func runExec(c *ucli.Context, e *env) error {
 // newExecRun makes the translator of one AGENT run, writing to w.
 func newExecRun(c *ucli.Context, e *env, opt translate.Options, agent string, w *jsonl.Writer) (*execRun, *translateJQ, error) {
 	x := &execRun{e: e, opt: opt, w: w, outcome: -1}
+	x.dialect, _ = dialects.ByName(opt.To.Name) // every target is a dialect
 	x.agent = filepath.Base(agent)
 	x.name = "<" + x.agent + " stdout>"
 	out, err := jqOutput(c, e.stderr)

@@ -155,7 +155,7 @@ func TestExecClaudeSessionInterruptEndsTheAgent(t *testing.T) {
 func TestClaudeSessionMapsModelAndResume(t *testing.T) {
 	args := []string{"zevo", "exec", "--to", "claude", "--output-format", "stream-json", "--verbose", "--input-format", "stream-json",
 		"--model", "m1", "--resume", "zero_1", "--max-turns", "3", "--", "agent", "--model", "{model}", "--resume", "{resume}", "-p", "{prompt}"}
-	out, ignored := claudeSessionArgs(args)
+	out, ignored, _ := hostArgs(args)
 	got := strings.Join(out, " ")
 	for _, want := range []string{"--agent-model m1", "--agent-resume zero_1", "-- agent --model {model} --resume {resume} -p {prompt}"} {
 		if !strings.Contains(got, want) {

@@ -42,10 +42,10 @@ func TestSchemaCommand(t *testing.T) {
 		// By its name or an alias, as shipped.
 		for _, name := range append([]string{ds.Dialect.Name}, ds.Dialect.Aliases...) {
 			code, out, _ := run(t, "", "schema", name)
-			disk, err := os.ReadFile("../schemas/" + ds.File)
+			disk, err := os.ReadFile("../dialects/" + ds.Dialect.Name + "/" + ds.File)
 			var want bytes.Buffer
 			if code != 0 || err != nil || json.Compact(&want, disk) != nil || want.String()+"\n" != out {
-				t.Errorf("schema %s: exit %d, differs from schemas/%s", name, code, ds.File)
+				t.Errorf("schema %s: exit %d, differs from dialects/%s/%s", name, code, ds.Dialect.Name, ds.File)
 			}
 		}
 	}

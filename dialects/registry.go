@@ -5,6 +5,8 @@
 package dialects
 
 import (
+	"sync"
+
 	"github.com/zevo/zevo/dialects/claude"
 	"github.com/zevo/zevo/dialects/codex"
 	"github.com/zevo/zevo/dialects/cursor"
@@ -32,6 +34,12 @@ var All = []*event.Dialect{
 // EvoScientist, whose decoder keeps an unknown type as an Other event.
 var Fallback = evosci.Dialect
 
+// SchemaURL is the URL of d's schema file, its folder's NAME.schema.json,
+// which the schema's $id states.
+func SchemaURL(d *event.Dialect) string {
+	return "https://github.com/zevo/zevo/dialects/" + d.Name + "/" + d.Name + ".schema.json"
+}
+
 // ByName finds a dialect by its name or an alias.
 func ByName(name string) (*event.Dialect, bool) {
 	for _, d := range All {
@@ -47,7 +55,25 @@ func ByName(name string) (*event.Dialect, bool) {
 	return nil, false
 }
 
-// NewInput reads one input's lines through every dialect.
+// Effects is every dialect's tools' effects (event.EffectsOf): a new
+// table each call, for a caller to change.
+func Effects() *event.Effects { return event.EffectsOf(All) }
+
+// effects is Effects read once, for the decoders of callers that name no
+// table of their own.
+var effects = sync.OnceValue(Effects)
+
+// DecodeOptions are the options of a decoder whose caller names no
+// effects of its own: every dialect's tools' effects.
+func DecodeOptions() event.DecodeOptions {
+	return event.DecodeOptions{Effects: effects()}
+}
+
+// NewInput reads one input's lines through every dialect; without a
+// table of effects in opt, through every dialect's (DecodeOptions).
 func NewInput(opt event.DecodeOptions) *event.Input {
+	if opt.Effects == nil {
+		opt.Effects = effects()
+	}
 	return event.NewInput(All, Fallback, opt)
 }

@@ -3,6 +3,7 @@ package dialects
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -18,8 +19,12 @@ func TestRegistryReadsEveryCaptureAsItsAgent(t *testing.T) {
 	if err != nil || len(files) < 8 {
 		t.Fatalf("%d captures: %v", len(files), err)
 	}
-	for _, f := range files {
+	own, _ := filepath.Glob("*/testdata/captures/*.jsonl") // a dialect folder's own
+	for _, f := range append(files, own...) {
 		agent := filepath.Base(filepath.Dir(f))
+		if filepath.Base(filepath.Dir(filepath.Dir(f))) == "testdata" {
+			agent = filepath.Base(filepath.Dir(filepath.Dir(filepath.Dir(f))))
+		}
 		want, ok := ByName(agent)
 		if !ok {
 			t.Fatalf("%s: no dialect named %s", f, agent)
@@ -50,6 +55,65 @@ func TestRegistryReadsEveryCaptureAsItsAgent(t *testing.T) {
 		in.End(func(*event.Event, event.Step) {})
 		if events == 0 || in.Runs() == 0 {
 			t.Errorf("%s: %d events, %d runs", f, events, in.Runs())
+		}
+	}
+}
+
+// A tool's effect is one, whichever dialect names it: the registry's
+// table (Effects) holds every dialect's tools as each states them.
+func TestDialectsAgreeOnToolEffects(t *testing.T) {
+	by := map[string]*event.Dialect{}
+	all := Effects()
+	for _, d := range All {
+		for name, eff := range d.Effects {
+			if o := by[name]; o != nil && o.Effects[name] != eff {
+				t.Errorf("tool %s: %s says %s, %s says %s", name, o.Name, o.Effects[name], d.Name, eff)
+			}
+			by[name] = d
+			if got := all.Of(name); got != eff {
+				t.Errorf("tool %s of %s: the registry's table says %s, want %s", name, d.Name, got, eff)
+			}
+		}
+	}
+	if len(by) < 60 {
+		t.Errorf("only %d tools have an effect", len(by))
+	}
+}
+
+// What the commands ask of a dialect instead of naming it: its
+// producer's name for people, and, for a dialect zevo writes, how its
+// output tells exec the exit status.
+func TestEveryDialectSaysWhatTheCommandsAsk(t *testing.T) {
+	for _, d := range All {
+		if d.Title == "" {
+			t.Errorf("%s: no Title", d.Name)
+		}
+		if Writes(d) && d.Outcome == nil {
+			t.Errorf("%s: written by zevo, and no Outcome for exec", d.Name)
+		}
+		if d.Host != nil && !Writes(d) {
+			t.Errorf("%s: exec would stand in for its producer, and zevo does not write it", d.Name)
+		}
+	}
+}
+
+// A dialect's schema names itself by where it is: its folder.
+func TestDialectSchemasNameTheirFile(t *testing.T) {
+	for _, d := range All {
+		if _, err := os.Stat(d.Name); d.Schema == nil || err != nil {
+			continue // no schema, or a dialect made in a test, without a folder
+		}
+		var head struct {
+			ID string `json:"$id"`
+		}
+		if err := json.Unmarshal(d.Schema, &head); err != nil {
+			t.Fatalf("%s: %v", d.Name, err)
+		}
+		if want := SchemaURL(d); head.ID != want {
+			t.Errorf("%s: $id %q, want %q", d.Name, head.ID, want)
+		}
+		if b, err := os.ReadFile(filepath.Join(d.Name, d.Name+".schema.json")); err != nil || !bytes.Equal(b, d.Schema) {
+			t.Errorf("%s: its Schema is not its folder's %s.schema.json (%v)", d.Name, d.Name, err)
 		}
 	}
 }

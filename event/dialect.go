@@ -1,13 +1,32 @@
 package event
 
-import "sync"
-
 // Dialect is one agent's stream format: everything zevo knows of it lives
 // in its folder under dialects/, and the registry (dialects/registry.go)
 // lists it.
 type Dialect struct {
 	Name    string   // as users write it: --from NAME, --to NAME
 	Aliases []string // other names users may write
+	Title   string   // its producer, in text shown to people ("cut by Claude Code")
+	// Schema is the JSON Schema (draft 2020-12) of its lines, from the
+	// producer's own types, embedded from its folder: zevo schema prints
+	// it and validate checks the dialect's lines against it. Nil: none
+	// (a dialect package protocol defines has its schemas there).
+	Schema []byte
+	// Effects names what running each of the producer's own tools does.
+	// Decoders read a tool's effect through DecodeOptions, whose table is
+	// every registered dialect's Effects (EffectsOf), so a tool keeps its
+	// effect in another dialect's stream (a translation's).
+	Effects map[string]Effect
+	// NewEncoder, for a dialect zevo writes, starts writing events as
+	// its lines to emit (one line a call, without its end). Nil: zevo
+	// reads the dialect and does not write it.
+	NewEncoder func(opt EncodeOptions, emit func([]byte) error) Encoder
+	// Host, for a dialect zevo writes whose producer is driven by clients
+	// through its own stream-json input, lets exec stand in for it there.
+	Host *Host
+	// Outcome, for a dialect zevo writes, reads one line of its output as
+	// exec does to exit as the producer's own CLI would (exec.md).
+	Outcome func(line []byte) Outcome
 	// Detect tells from one line alone whether it is this dialect's.
 	Detect func(line []byte) Certainty
 	// DetectLine, when set, decides as Detect does, given the line as a
@@ -18,6 +37,14 @@ type Dialect struct {
 	// dialect's lines need (open messages, items, calls) for that input
 	// only.
 	NewDecoder func(opt DecodeOptions) Decoder
+}
+
+// Outcome is what one output line says of its run: that it opens one,
+// ends one, and the exit status the producer's CLI has after it (Exit
+// -1: the line says none).
+type Outcome struct {
+	Start, End bool
+	Exit       int
 }
 
 // Certainty is how sure a dialect is that a line is its own.
@@ -35,14 +62,11 @@ const (
 
 // DecodeOptions are what every decoder is given.
 type DecodeOptions struct {
-	Effects *Effects // tool name → effect; DefaultEffects when nil
+	Effects *Effects // tool name → effect; nil knows no tool (every effect unknown)
 }
 
 // EffectOf is the effect of the tool called name under these options.
 func (o DecodeOptions) EffectOf(name string) Effect {
-	if o.Effects == nil {
-		o.Effects = sharedEffects()
-	}
 	return o.Effects.Of(name)
 }
 
@@ -59,6 +83,3 @@ type Decoder interface {
 	// as they are.
 	End(dst []Event) []Event
 }
-
-// sharedEffects is the shipped table, read once for every decoder.
-var sharedEffects = sync.OnceValue(DefaultEffects)

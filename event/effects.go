@@ -1,7 +1,6 @@
 package event
 
 import (
-	_ "embed"
 	"encoding/json"
 	"fmt"
 )
@@ -19,24 +18,27 @@ const (
 	EffectNone    Effect = "none" // nothing outside the agent: a todo list, a thought (Zero's sideEffect none)
 )
 
-//go:embed effects.json
-var defaultEffects []byte
-
 // Effects tells a tool's effect by its name. The zero value knows no
-// tool; DefaultEffects knows the agents' own tools.
+// tool; EffectsOf knows the dialects' own tools.
 type Effects struct{ byName map[string]Effect }
 
-// DefaultEffects is the shipped table (effects.json).
-func DefaultEffects() *Effects {
-	e := &Effects{}
-	if err := e.Load(defaultEffects); err != nil {
-		panic("event: the shipped effects.json: " + err.Error())
+// EffectsOf is the table of every tool the dialects ds name (their
+// Effects): a tool keeps its effect wherever it is called, so Claude
+// Code's Bash is a shell command in a Zero stream translated from Claude
+// Code's too. Where two dialects name one tool differently, the first in
+// ds decides (the registry's test sees that none does).
+func EffectsOf(ds []*Dialect) *Effects {
+	e := &Effects{byName: map[string]Effect{}}
+	for i := len(ds) - 1; i >= 0; i-- {
+		for name, eff := range ds[i].Effects {
+			e.byName[name] = eff
+		}
 	}
 	return e
 }
 
-// Load adds a table of the shape of effects.json; its names override the
-// ones already known.
+// Load adds a table of the shape {"effects": {"TOOL": "EFFECT", …}}; its
+// names override the ones already known.
 func (e *Effects) Load(data []byte) error {
 	var t struct {
 		Effects map[string]Effect `json:"effects"`
@@ -75,6 +77,9 @@ func (e *Effects) Set(name string, eff Effect) error {
 // Of is the effect of the tool called name; unknown when the table does
 // not list it.
 func (e *Effects) Of(name string) Effect {
+	if e == nil {
+		return EffectUnknown
+	}
 	if eff, ok := e.byName[name]; ok {
 		return eff
 	}

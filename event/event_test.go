@@ -83,7 +83,9 @@ func TestDetectorAmbiguousLinesFollowTheInput(t *testing.T) {
 }
 
 func TestEffectsTable(t *testing.T) {
-	e := DefaultEffects()
+	a := &Dialect{Name: "a", Effects: map[string]Effect{"Read": EffectRead, "Glob": EffectRead, "Grep": EffectRead, "Write": EffectWrite, "Edit": EffectWrite, "Bash": EffectShell}}
+	b := &Dialect{Name: "b", Effects: map[string]Effect{"command_execution": EffectShell, "WebFetch": EffectNetwork, "WebSearch": EffectNetwork, "Bash": EffectRead}}
+	e := EffectsOf([]*Dialect{a, b})
 	for name, want := range map[string]Effect{
 		"Read": EffectRead, "Glob": EffectRead, "Grep": EffectRead, "Write": EffectWrite, "Edit": EffectWrite,
 		"Bash": EffectShell, "command_execution": EffectShell, "WebFetch": EffectNetwork, "WebSearch": EffectNetwork,
@@ -105,8 +107,11 @@ func TestEffectsTable(t *testing.T) {
 	if err := e.Load([]byte(`{"effects": [`)); err == nil {
 		t.Error("bad JSON accepted")
 	}
-	if (DecodeOptions{}).EffectOf("Write") != EffectWrite {
-		t.Error("DecodeOptions without a table does not use the shipped one")
+	if EffectsOf([]*Dialect{a, b}).Of("Bash") != EffectShell {
+		t.Error("where two dialects name a tool differently, the first does not decide")
+	}
+	if (DecodeOptions{}).EffectOf("Write") != EffectUnknown {
+		t.Error("DecodeOptions without a table knows a tool")
 	}
 }
 

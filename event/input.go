@@ -17,7 +17,11 @@ type Input struct {
 // NewInput reads among dialects (in the registry's order). A JSON object
 // no dialect claims goes to the dialect of the lines before it, else to
 // fallback, whose decoder makes it an Other event (or a diagnostic).
+// Without a table of effects in opt, the dialects' own (EffectsOf).
 func NewInput(dialects []*Dialect, fallback *Dialect, opt DecodeOptions) *Input {
+	if opt.Effects == nil {
+		opt.Effects = EffectsOf(dialects)
+	}
 	return &Input{det: NewDetector(dialects), fallback: fallback, opt: opt, decs: map[*Dialect]Decoder{}}
 }
 

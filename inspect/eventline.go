@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strconv"
 
+	"github.com/zevo/zevo/dialects"
 	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
@@ -29,20 +30,11 @@ func objectLine(dec *protocol.Decoder, o *protocol.Object, l jsonl.Line) ([]byte
 	return b, nil
 }
 
-// producers names each dialect's producer in text shown to people ("cut
-// by Zero"); a dialect not listed is named as it is called.
-var producers = map[string]string{
-	"zero":     "Zero",
-	"evosci":   "EvoScientist",
-	"claude":   "Claude Code",
-	"codex":    "Codex",
-	"opencode": "OpenCode",
-	"cursor":   "Cursor",
-}
-
+// producer names a dialect's producer in text shown to people ("cut by
+// Zero"): its Title; a dialect without one is named as it is called.
 func producer(dialect string) string {
-	if p, ok := producers[dialect]; ok {
-		return p
+	if d, ok := dialects.ByName(dialect); ok && d.Title != "" {
+		return d.Title
 	}
 	return dialect
 }

@@ -185,7 +185,7 @@ func (s *StatsSummarizer) start(today bool, as *protocol.Protocol) {
 	} else {
 		in := dialects.NewInput(evt.DecodeOptions{})
 		if d := s.as.dialect; d != nil {
-			in = evt.NewInput([]*evt.Dialect{d}, d, evt.DecodeOptions{})
+			in = evt.NewInput([]*evt.Dialect{d}, d, dialects.DecodeOptions())
 		}
 		s.ev = NewEventSummarizer(s.name, in)
 		s.ev.Invalid = s.Invalid

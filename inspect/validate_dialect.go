@@ -12,7 +12,6 @@ import (
 	"github.com/zevo/zevo/dialects"
 	zevent "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/protocol"
-	"github.com/zevo/zevo/schemas"
 )
 
 // validate reads each line's dialect through the registry (dialects.All,
@@ -20,7 +19,7 @@ import (
 // dialect that is one of package protocol's (its name is a protocol name)
 // keeps the protocol path: protocol.Detect, the fast schemas, the Zero and
 // EvoScientist stream rules. Every other dialect takes the dialect path:
-// the line is checked against the dialect's own schema (schemas.ForDialect),
+// the line is checked against the dialect's own schema (event.Dialect's Schema),
 // decoded by the dialect's decoder, and its events are placed in runs by
 // zevent.Runs, whose rules hold for every dialect.
 
@@ -28,7 +27,7 @@ import (
 // of its own.
 type DialectSchema struct {
 	Dialect *zevent.Dialect
-	File    string // in package schemas
+	File    string // NAME.schema.json, its URL's last part
 	Text    []byte
 }
 
@@ -41,8 +40,8 @@ var dialectPath = sync.OnceValue(func() map[*zevent.Dialect]*DialectSchema {
 			continue
 		}
 		ds := &DialectSchema{Dialect: d}
-		if b, ok := schemas.ForDialect(d.Name); ok {
-			ds.File, ds.Text = d.Name+".schema.json", b
+		if d.Schema != nil {
+			ds.File, ds.Text = d.Name+".schema.json", d.Schema
 		}
 		m[d] = ds
 	}
@@ -207,7 +206,7 @@ func compileDialect(ds *DialectSchema) (*compiledSchema, error) {
 		return nil, fmt.Errorf("schema %s: %w", ds.Dialect.Name, err)
 	}
 	c := jsonschema.NewCompiler()
-	url := schemas.URL(ds.File)
+	url := dialects.SchemaURL(ds.Dialect)
 	if err := c.AddResource(url, doc); err != nil {
 		return nil, fmt.Errorf("schema %s: %w", ds.Dialect.Name, err)
 	}
@@ -274,7 +273,7 @@ func (v *Validator) dialectLine(c *checked) {
 		if d.decs == nil {
 			d.decs = map[*zevent.Dialect]zevent.Decoder{}
 		}
-		dec = dl.NewDecoder(zevent.DecodeOptions{})
+		dec = dl.NewDecoder(dialects.DecodeOptions())
 		d.decs[dl] = dec
 	}
 	evs, err := dec.Decode(d.buf[:0], []byte(c.obj.Raw), c.num)

@@ -113,7 +113,7 @@ func New(file string, opt Options, emit func(ptrace.Traces, *inspect.Run)) *Trac
 	switch {
 	case opt.As != nil:
 	case opt.Dialect != nil:
-		t.ev = newEventTracer(file, &t.opt, event.NewInput([]*event.Dialect{opt.Dialect}, opt.Dialect, event.DecodeOptions{}), emit)
+		t.ev = newEventTracer(file, &t.opt, event.NewInput([]*event.Dialect{opt.Dialect}, opt.Dialect, dialects.DecodeOptions()), emit)
 	default:
 		t.det = event.NewDetector(dialects.All)
 	}

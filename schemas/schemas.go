@@ -1,8 +1,8 @@
 // Package schemas ships zevo's JSON Schemas (draft 2020-12) of the streams
 // it reads, embedded so the binary can print them and validate checks
 // lines against them: the Zero and EvoScientist protocols' (package
-// protocol says which file is whose), and one per other dialect, found by
-// the dialect's name (ForDialect).
+// protocol says which file is whose). Every other dialect's schema is in
+// its folder under dialects/ (event.Dialect's Schema).
 package schemas
 
 import "embed"
@@ -22,11 +22,3 @@ func Bytes(file string) []byte {
 
 // URL is the $id of the schema file, by which one schema may refer to another.
 func URL(file string) string { return "https://github.com/zevo/zevo/schemas/" + file }
-
-// ForDialect returns the schema of the dialect named name, shipped as
-// NAME.schema.json, and whether there is one: a dialect's schema is its
-// file here, so adding one needs no table.
-func ForDialect(name string) ([]byte, bool) {
-	b, err := files.ReadFile(name + ".schema.json")
-	return b, err == nil
-}

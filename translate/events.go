@@ -153,13 +153,13 @@ func (t *Translator) newInput() *model.Input {
 	return dialects.NewInput(t.decodeOptions())
 }
 
-// decodeOptions: the tools' effects are the shipped table's
-// (event/effects.json) with the mapping tables' sideEffects over them, so
+// decodeOptions: the tools' effects are the dialects' own
+// (dialects.Effects) with the mapping tables' sideEffects over them, so
 // a table given with --mapping names the effect of any agent's tool. A
 // sideEffect the model has no name for is left out (the tables' loader
 // has said what they may hold).
 func (t *Translator) decodeOptions() model.DecodeOptions {
-	eff := model.DefaultEffects()
+	eff := dialects.Effects()
 	for name, se := range t.tables.EvosciToZero.SideEffects {
 		eff.Set(name, model.Effect(se))
 	}

@@ -5,6 +5,7 @@
 package claude
 
 import (
+	_ "embed"
 	"errors"
 	"fmt"
 	"math"
@@ -22,9 +23,28 @@ const Name = "claude"
 var Dialect = &event.Dialect{
 	Name:       Name,
 	Aliases:    []string{"claude-code", "qwen-code", "amp"},
+	Title:      "Claude Code",
+	Schema:     schema,
+	Effects:    effects,
 	Detect:     Detect,
 	DetectLine: detectLine,
+	NewEncoder: newEncoder,
+	Host:       host,
+	Outcome:    outcome,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return newDecoder(opt) },
+}
+
+// schema is the JSON Schema of the dialect's lines.
+//
+//go:embed claude.schema.json
+var schema []byte
+
+// effects are what running the producer's own tools does.
+var effects = map[string]event.Effect{
+	"Read": event.EffectRead, "Glob": event.EffectRead, "Grep": event.EffectRead, "LS": event.EffectRead, "NotebookRead": event.EffectRead, "TodoRead": event.EffectRead, "ToolSearch": event.EffectRead, "LSP": event.EffectRead, "TaskOutput": event.EffectRead, "ListMcpResourcesTool": event.EffectRead, "ReadMcpResourceTool": event.EffectRead,
+	"Write": event.EffectWrite, "Edit": event.EffectWrite, "MultiEdit": event.EffectWrite, "NotebookEdit": event.EffectWrite, "TodoWrite": event.EffectWrite,
+	"Bash": event.EffectShell, "BashOutput": event.EffectShell, "KillShell": event.EffectShell, "KillBash": event.EffectShell,
+	"WebFetch": event.EffectNetwork, "WebSearch": event.EffectNetwork,
 }
 
 // Detect is Sure for lines only Claude Code writes, Maybe for the bare

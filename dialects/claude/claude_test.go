@@ -12,6 +12,9 @@ import (
 	"github.com/zevo/zevo/event"
 )
 
+// testOptions know the dialect's own tools.
+var testOptions = event.DecodeOptions{Effects: event.EffectsOf([]*event.Dialect{Dialect})}
+
 const captures = "../../testdata/captures/claude/"
 
 // decoded is one input run through the decoder and event.Runs.
@@ -24,7 +27,7 @@ type decoded struct {
 
 func decodeLines(t testing.TB, lines [][]byte) decoded {
 	t.Helper()
-	dec := Dialect.NewDecoder(event.DecodeOptions{})
+	dec := Dialect.NewDecoder(testOptions)
 	var out decoded
 	out.lines = map[int]bool{}
 	for i, l := range lines {
@@ -597,7 +600,7 @@ func FuzzDecode(f *testing.F) {
 		if len(line) > 1<<16 {
 			return
 		}
-		dec := Dialect.NewDecoder(event.DecodeOptions{})
+		dec := Dialect.NewDecoder(testOptions)
 		var evs []event.Event
 		for i := 1; i <= 3; i++ { // the same line thrice: state carried over
 			n := len(evs)

@@ -677,3 +677,25 @@ func (e *Encoder) Interrupt() error {
 // sessionId), "" when none did: what an agent that can resume a session
 // is given to go on with it.
 func (e *Encoder) StatedSession() string { return e.stated }
+
+// outcome: system/init opens a run, a result ends it; Claude Code exits
+// 1 after an error result.
+func outcome(line []byte) event.Outcome {
+	switch gjson.GetBytes(line, "type").Str {
+	case "system":
+		return event.Outcome{Start: gjson.GetBytes(line, "subtype").Str == "init", Exit: -1}
+	case "result":
+		o := event.Outcome{End: true}
+		if gjson.GetBytes(line, "is_error").Bool() {
+			o.Exit = 1
+		}
+		return o
+	}
+	return event.Outcome{Exit: -1}
+}
+
+// newEncoder is the Dialect's NewEncoder.
+func newEncoder(o event.EncodeOptions, emit func([]byte) error) event.Encoder {
+	return NewEncoder(EncodeOptions{Redactor: o.Redactor, Keep: o.Keep, NewSeed: o.NewRunID,
+		SessionID: o.SessionID, Cwd: o.Cwd, Model: o.Model}, emit)
+}

@@ -2,6 +2,7 @@
 package codex
 
 import (
+	_ "embed"
 	"errors"
 	"fmt"
 	"strings"
@@ -14,9 +15,24 @@ import (
 var Dialect = &event.Dialect{
 	Name:       "codex",
 	Aliases:    []string{"codex-exec"},
+	Title:      "Codex",
+	Schema:     schema,
+	Effects:    effects,
 	Detect:     detect,
 	DetectLine: detectLine,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return newDecoder(opt) },
+}
+
+// schema is the JSON Schema of the dialect's lines.
+//
+//go:embed codex.schema.json
+var schema []byte
+
+// effects are what running the producer's own tools does.
+var effects = map[string]event.Effect{
+	"file_change": event.EffectWrite, "apply_patch": event.EffectWrite, "todo_list": event.EffectWrite,
+	"command_execution": event.EffectShell, "shell": event.EffectShell,
+	"web_search": event.EffectNetwork,
 }
 
 // detect: the dotted types are Codex's alone; a bare {"type":"error",

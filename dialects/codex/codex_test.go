@@ -10,6 +10,9 @@ import (
 	"github.com/zevo/zevo/event/eventtest"
 )
 
+// testOptions know the dialect's own tools.
+var testOptions = event.DecodeOptions{Effects: event.EffectsOf([]*event.Dialect{Dialect})}
+
 type tokens struct{ in, out, cacheRead, cacheWrite, reasoning int64 }
 
 func checkTokens(t *testing.T, got event.Tokens, want tokens) {
@@ -193,7 +196,7 @@ func TestCodexBadShapesAreDiagnosed(t *testing.T) {
 		{`[1,2]`, "codex: the line is not a JSON object"},
 		{`{"type":"item.completed",`, "codex: the line is not a JSON object"},
 	} {
-		evs, err := Dialect.NewDecoder(event.DecodeOptions{}).Decode(nil, []byte(c.line), 3)
+		evs, err := Dialect.NewDecoder(testOptions).Decode(nil, []byte(c.line), 3)
 		switch {
 		case c.want == "" && (err != nil || len(evs) != 1 || evs[0].Kind != event.Other):
 			t.Errorf("%s: %v %+v", c.line, err, evs)
@@ -252,7 +255,7 @@ func FuzzDecode(f *testing.F) {
 		if len(a)+len(b) > 1<<16 {
 			return
 		}
-		dec := Dialect.NewDecoder(event.DecodeOptions{})
+		dec := Dialect.NewDecoder(testOptions)
 		var evs []event.Event
 		evs, _ = dec.Decode(evs, a, 1)
 		evs, _ = dec.Decode(evs, b, 2)

@@ -4,6 +4,7 @@
 package cursor
 
 import (
+	_ "embed"
 	"errors"
 	"strings"
 
@@ -19,9 +20,25 @@ const Name = "cursor"
 var Dialect = &event.Dialect{
 	Name:       Name,
 	Aliases:    []string{"cursor-agent"},
+	Title:      "Cursor",
+	Schema:     schema,
+	Effects:    effects,
 	Detect:     Detect,
 	DetectLine: detectLine,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return newDecoder(opt) },
+}
+
+// schema is the JSON Schema of the dialect's lines.
+//
+//go:embed cursor.schema.json
+var schema []byte
+
+// effects are what running the producer's own tools does.
+var effects = map[string]event.Effect{
+	"readToolCall": event.EffectRead, "globToolCall": event.EffectRead, "grepToolCall": event.EffectRead, "lsToolCall": event.EffectRead, "semSearchToolCall": event.EffectRead, "listDirToolCall": event.EffectRead, "read_file": event.EffectRead, "list_dir": event.EffectRead, "file_search": event.EffectRead, "codebase_search": event.EffectRead,
+	"editToolCall": event.EffectWrite, "writeToolCall": event.EffectWrite, "deleteToolCall": event.EffectWrite, "updateTodosToolCall": event.EffectWrite, "edit_file": event.EffectWrite,
+	"shellToolCall": event.EffectShell, "run_terminal_cmd": event.EffectShell,
+	"webFetchToolCall": event.EffectNetwork, "webSearchToolCall": event.EffectNetwork,
 }
 
 // Detect is Sure for lines only cursor-agent writes (thinking and

@@ -12,6 +12,9 @@ import (
 	"github.com/zevo/zevo/event"
 )
 
+// testOptions know the dialect's own tools.
+var testOptions = event.DecodeOptions{Effects: event.EffectsOf([]*event.Dialect{Dialect})}
+
 const captures = "../../testdata/captures/cursor/"
 
 type decoded struct {
@@ -23,7 +26,7 @@ type decoded struct {
 
 func decodeLines(t testing.TB, lines [][]byte) decoded {
 	t.Helper()
-	dec := Dialect.NewDecoder(event.DecodeOptions{})
+	dec := Dialect.NewDecoder(testOptions)
 	out := decoded{lines: map[int]bool{}}
 	for i, l := range lines {
 		n := len(out.events)
@@ -306,7 +309,7 @@ func FuzzDecode(f *testing.F) {
 		if len(line) > 1<<16 {
 			return
 		}
-		dec := Dialect.NewDecoder(event.DecodeOptions{})
+		dec := Dialect.NewDecoder(testOptions)
 		var evs []event.Event
 		for i := 1; i <= 3; i++ {
 			n := len(evs)

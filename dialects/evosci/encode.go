@@ -292,3 +292,20 @@ func (e *Encoder) keep(ev *event.Event) error {
 
 // Interrupt: EvoScientist ends a run cancelled by Ctrl-C with nothing.
 func (e *Encoder) Interrupt() error { return nil }
+
+// outcome: EvoScientist's CLI exits 0 after done, 1 after an error
+// event; it marks no run's start.
+func outcome(line []byte) event.Outcome {
+	switch gjson.GetBytes(line, "type").Str {
+	case "done":
+		return event.Outcome{Exit: 0}
+	case "error":
+		return event.Outcome{Exit: 1}
+	}
+	return event.Outcome{Exit: -1}
+}
+
+// newEncoder is the Dialect's NewEncoder.
+func newEncoder(o event.EncodeOptions, emit func([]byte) error) event.Encoder {
+	return NewEncoder(EncodeOptions{Redactor: o.Redactor, Keep: o.Keep}, emit)
+}

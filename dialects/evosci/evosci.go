@@ -19,9 +19,22 @@ const Name = "evosci"
 var Dialect = &event.Dialect{
 	Name:       Name,
 	Aliases:    []string{"evoscientist"},
+	Title:      "EvoScientist",
+	Effects:    effects,
 	Detect:     Detect,
 	DetectLine: detectLine,
+	NewEncoder: newEncoder,
+	Outcome:    outcome,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return &Decoder{opt: opt} },
+}
+
+// effects are what running the producer's own tools does.
+var effects = map[string]event.Effect{
+	"read_file": event.EffectRead, "ls": event.EffectRead, "glob": event.EffectRead, "grep": event.EffectRead,
+	"write_file": event.EffectWrite, "edit_file": event.EffectWrite,
+	"execute":       event.EffectShell,
+	"tavily_search": event.EffectNetwork, "web_search": event.EffectNetwork, "fetch_url": event.EffectNetwork,
+	"think_tool": event.EffectNone, "write_todos": event.EffectNone, "ask_user": event.EffectNone,
 }
 
 // types are EvoScientist's event types: the documented ones and the

@@ -10,6 +10,9 @@ import (
 	"github.com/zevo/zevo/event"
 )
 
+// testOptions know the dialect's own tools.
+var testOptions = event.DecodeOptions{Effects: event.EffectsOf([]*event.Dialect{Dialect})}
+
 // show is an event in one line, for tables.
 func show(ev event.Event) string {
 	s := ev.Kind.String()
@@ -39,7 +42,7 @@ func show(ev event.Event) string {
 
 func decodeAll(t *testing.T, lines ...string) (shown, errs []string) {
 	t.Helper()
-	d := Dialect.NewDecoder(event.DecodeOptions{})
+	d := Dialect.NewDecoder(testOptions)
 	var evs []event.Event
 	for i, l := range lines {
 		n := len(evs)
@@ -225,7 +228,7 @@ func TestHugeOutputAndCutAtEveryLine(t *testing.T) {
 		`{"type": "done", "content": "ok", "response": "ok"}`,
 	}
 	for cut := 0; cut <= len(ls); cut++ {
-		d := Dialect.NewDecoder(event.DecodeOptions{})
+		d := Dialect.NewDecoder(testOptions)
 		var runs event.Runs
 		var evs []event.Event
 		for i, l := range ls[:cut] {
@@ -264,12 +267,12 @@ func TestEffectsAgreeWithTheMappingTable(t *testing.T) {
 	if err := json.Unmarshal(data, &m); err != nil || len(m.SideEffects) == 0 {
 		t.Fatalf("%v, %d side effects", err, len(m.SideEffects))
 	}
-	missing := map[string]bool{} // none: every EvoScientist tool the mapping names is in effects.json
+	missing := map[string]bool{} // none: every EvoScientist tool the mapping names is in its Effects
 	for name, want := range m.SideEffects {
-		got := (event.DecodeOptions{}).EffectOf(name)
+		got := testOptions.EffectOf(name)
 		switch {
 		case missing[name] && got == want:
-			t.Errorf("%s: event/effects.json lists it now: take it out of missing", name)
+			t.Errorf("%s: the Effects list it now: take it out of missing", name)
 		case missing[name]:
 			if got != event.EffectUnknown {
 				t.Errorf("%s: %s, the mapping says %s", name, got, want)

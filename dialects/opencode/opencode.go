@@ -2,6 +2,7 @@
 package opencode
 
 import (
+	_ "embed"
 	"errors"
 	"fmt"
 	"strings"
@@ -14,9 +15,25 @@ import (
 var Dialect = &event.Dialect{
 	Name:       "opencode",
 	Aliases:    []string{"opencode-run"},
+	Title:      "OpenCode",
+	Schema:     schema,
+	Effects:    effects,
 	Detect:     detect,
 	DetectLine: detectLine,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return newDecoder(opt) },
+}
+
+// schema is the JSON Schema of the dialect's lines.
+//
+//go:embed opencode.schema.json
+var schema []byte
+
+// effects are what running the producer's own tools does.
+var effects = map[string]event.Effect{
+	"read": event.EffectRead, "todoread": event.EffectRead, "skill": event.EffectRead, "glob": event.EffectRead, "grep": event.EffectRead, "list": event.EffectRead,
+	"write": event.EffectWrite, "edit": event.EffectWrite, "patch": event.EffectWrite, "multiedit": event.EffectWrite, "todowrite": event.EffectWrite,
+	"bash":     event.EffectShell,
+	"webfetch": event.EffectNetwork, "websearch": event.EffectNetwork, "codesearch": event.EffectNetwork, "fetch": event.EffectNetwork,
 }
 
 // detect: step_start, step_finish and tool_use are OpenCode's alone; text,

@@ -11,6 +11,9 @@ import (
 	"github.com/zevo/zevo/event/eventtest"
 )
 
+// testOptions know the dialect's own tools.
+var testOptions = event.DecodeOptions{Effects: event.EffectsOf([]*event.Dialect{Dialect})}
+
 type tokens struct{ in, out, cacheRead, cacheWrite, reasoning int64 }
 
 func checkTokens(t *testing.T, got event.Tokens, want tokens) {
@@ -252,7 +255,7 @@ func TestOpenCodeBadShapesAreDiagnosed(t *testing.T) {
 		{`"text"`, "opencode: the line is not a JSON object"},
 		{`{"type":"text",`, "opencode: the line is not a JSON object"},
 	} {
-		dec := Dialect.NewDecoder(event.DecodeOptions{})
+		dec := Dialect.NewDecoder(testOptions)
 		evs, err := dec.Decode(nil, []byte(c.line), 3)
 		switch {
 		case c.want == "" && (err != nil || len(evs) != 1 || evs[0].Kind != event.RunStart):
@@ -293,7 +296,7 @@ func FuzzDecode(f *testing.F) {
 		if len(a)+len(b) > 1<<16 {
 			return
 		}
-		dec := Dialect.NewDecoder(event.DecodeOptions{})
+		dec := Dialect.NewDecoder(testOptions)
 		var evs []event.Event
 		evs, _ = dec.Decode(evs, a, 1)
 		evs, _ = dec.Decode(evs, b, 2)

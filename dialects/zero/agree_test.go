@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zevo/zevo/dialects"
 	"github.com/zevo/zevo/dialects/evosci"
 	"github.com/zevo/zevo/dialects/zero"
 	"github.com/zevo/zevo/event"
@@ -78,7 +79,7 @@ func (f *feed) line(b []byte, num int, today *protocol.Protocol) {
 	f.last = dl
 	dec := f.decs[dl]
 	if dec == nil {
-		dec = dl.NewDecoder(event.DecodeOptions{})
+		dec = dl.NewDecoder(dialects.DecodeOptions())
 		f.decs[dl] = dec
 	}
 	evs, _ := dec.Decode(f.events[:0], b, num)

@@ -525,3 +525,35 @@ func (e *Encoder) Interrupt() error {
 	e.errored = false // the signal is why it ended
 	return e.end(event.StatusCancelled, nil, "interrupted", "run cancelled by signal")
 }
+
+// outcome: a run_start opens a run, a run_end ends it with its
+// exitCode, else 0 for success and 1 for any other status, as Zero's CLI
+// exits.
+func outcome(line []byte) event.Outcome {
+	switch gjson.GetBytes(line, "type").Str {
+	case "run_start":
+		return event.Outcome{Start: true, Exit: -1}
+	case "run_end":
+		o := event.Outcome{End: true, Exit: 1}
+		code := gjson.GetBytes(line, "exitCode")
+		switch {
+		case code.Type == gjson.Number && code.Int() >= 0 && code.Int() <= 255 && code.Num == float64(code.Int()):
+			o.Exit = int(code.Int())
+		case gjson.GetBytes(line, "status").Str == "success":
+			o.Exit = 0
+		}
+		return o
+	}
+	return event.Outcome{Exit: -1}
+}
+
+// newEncoder is the Dialect's NewEncoder.
+func newEncoder(o event.EncodeOptions, emit func([]byte) error) event.Encoder {
+	dec := event.DecodeOptions{Effects: o.Effects}
+	return NewEncoder(EncodeOptions{
+		Version: o.Version, V1Lacks: o.V1Lacks, Redactor: o.Redactor,
+		NewRunID: o.NewRunID, NewSessionID: o.NewSessionID,
+		SessionID: o.SessionID, Cwd: o.Cwd, Model: o.Model,
+		Keep: o.Keep, Risk: o.Risk, Effect: dec.EffectOf,
+	}, emit)
+}

@@ -20,8 +20,11 @@ const Name = "zero"
 var Dialect = &event.Dialect{
 	Name:       Name,
 	Aliases:    []string{"zero@2", "zero@1", "zero-input"},
+	Title:      "Zero",
 	Detect:     Detect,
 	DetectLine: detectLine,
+	NewEncoder: newEncoder,
+	Outcome:    outcome,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return &Decoder{opt: opt} },
 }
 

@@ -6,8 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zevo/zevo/dialects/claude"
+	"github.com/zevo/zevo/dialects/evosci"
 	"github.com/zevo/zevo/event"
 )
+
+// testOptions know the tools of the agents whose streams Zero's are
+// translated from, as the registry's table does.
+var testOptions = event.DecodeOptions{Effects: event.EffectsOf([]*event.Dialect{Dialect, evosci.Dialect, claude.Dialect})}
 
 // show is an event in one line, for tables.
 func show(ev event.Event) string {
@@ -46,7 +52,7 @@ func show(ev event.Event) string {
 // carries, and returns the events shown and the errors.
 func decodeAll(t *testing.T, lines ...string) (shown, errs []string) {
 	t.Helper()
-	d := Dialect.NewDecoder(event.DecodeOptions{})
+	d := Dialect.NewDecoder(testOptions)
 	var evs []event.Event
 	for i, l := range lines {
 		n := len(evs)
@@ -226,7 +232,7 @@ func TestInputEventsEndTheirRunWhereOutputStarts(t *testing.T) {
 		"prompt again",
 		"run_end ended", // End: the input's end
 	})
-	d := Dialect.NewDecoder(event.DecodeOptions{})
+	d := Dialect.NewDecoder(testOptions)
 	evs, _ := d.Decode(nil, []byte(`{"content":"a","schemaVersion":2,"type":"prompt"}`), 7)
 	evs, _ = d.Decode(evs, []byte(`{"schemaVersion":2,"type":"text","runId":"r","delta":"x"}`), 9)
 	if evs[1].Kind != event.RunEnd || evs[1].Line != 7 {
@@ -258,7 +264,7 @@ func TestHugeOutputAndCutAtEveryLine(t *testing.T) {
 		`{"exitCode":0,"runId":"r1","schemaVersion":2,"status":"success","type":"run_end"}`,
 	}
 	for cut := 0; cut <= len(lines); cut++ {
-		d := Dialect.NewDecoder(event.DecodeOptions{})
+		d := Dialect.NewDecoder(testOptions)
 		var runs event.Runs
 		var evs []event.Event
 		for i, l := range lines[:cut] {

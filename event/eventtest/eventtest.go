@@ -6,6 +6,8 @@ package eventtest
 import (
 	"bufio"
 	"bytes"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -27,7 +29,7 @@ type Decoded struct {
 // an error, and on an event without its dialect, line or raw line.
 func Decode(t testing.TB, d *event.Dialect, lines [][]byte) Decoded {
 	t.Helper()
-	dec := d.NewDecoder(event.DecodeOptions{})
+	dec := d.NewDecoder(event.DecodeOptions{Effects: event.EffectsOf([]*event.Dialect{d})})
 	var runs event.Runs
 	var out Decoded
 	perRun := map[*event.Run]*event.Tokens{}
@@ -107,11 +109,15 @@ func (d Decoded) Statuses() []event.Status {
 	return out
 }
 
-// Capture reads the lines of testdata/captures/AGENT/NAME, from a dialect's
-// folder.
+// Capture reads the lines of the capture NAME of AGENT, from a dialect's
+// folder: the folder's own testdata/captures/NAME, else the shared
+// testdata/captures/AGENT/NAME.
 func Capture(t testing.TB, agent, name string) [][]byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "captures", agent, name))
+	b, err := os.ReadFile(filepath.Join("testdata", "captures", name))
+	if errors.Is(err, fs.ErrNotExist) {
+		b, err = os.ReadFile(filepath.Join("..", "..", "testdata", "captures", agent, name))
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,12 +140,14 @@ func Eq[T comparable](t testing.TB, what string, got, want []T) {
 }
 
 // Fuzz is a dialect's FuzzDecode: seeded with the files that globs
-// (under testdata/) match, it requires that no input panics the decoder,
+// match under the shared testdata/ and under the folder's own, it requires that no input panics the decoder,
 // that every line gives events or an error, and that every event names
 // its dialect and line.
 func Fuzz(f *testing.F, d *event.Dialect, globs ...string) {
 	for _, g := range globs {
 		files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", g))
+		own, _ := filepath.Glob(filepath.Join("testdata", g))
+		files = append(files, own...)
 		for _, file := range files {
 			data, err := os.ReadFile(file)
 			if err != nil {
@@ -151,7 +159,7 @@ func Fuzz(f *testing.F, d *event.Dialect, globs ...string) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		dec := d.NewDecoder(event.DecodeOptions{})
+		dec := d.NewDecoder(event.DecodeOptions{Effects: event.EffectsOf([]*event.Dialect{d})})
 		var evs []event.Event
 		for i, line := range bytes.Split(data, []byte("\n")) {
 			n := len(evs)
@@ -185,8 +193,10 @@ func DetectCases(t testing.TB, testdata string) [][]byte {
 		t.Fatal(err)
 	}
 	more, _ := filepath.Glob(filepath.Join(testdata, "*", "*", "*.jsonl"))
+	// The captures each dialect's folder keeps (dialects/NAME/testdata/captures).
+	own, _ := filepath.Glob(filepath.Join(testdata, "..", "dialects", "*", "testdata", "captures", "*.jsonl"))
 	var lines [][]byte
-	for _, f := range append(files, more...) {
+	for _, f := range append(append(files, more...), own...) {
 		fh, err := os.Open(f)
 		if err != nil {
 			t.Fatal(err)

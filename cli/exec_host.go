@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -13,21 +12,24 @@ import (
 
 	"github.com/tidwall/gjson"
 	ucli "github.com/urfave/cli/v2"
+	"github.com/zevo/zevo/dialects"
+	"github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/supervise"
 	"github.com/zevo/zevo/translate"
 )
 
-// claudeSessionArgs readies the arguments of `zevo exec --to claude
-// --input-format stream-json`, where zevo stands in for Claude Code and its
-// client passes Claude Code's options: exec's own options stay, --model
-// becomes --agent-model (for {model} in ARGS) and --resume --agent-resume
-// (for {resume}), the output options Claude
-// Code needs are what exec writes anyway, and the rest are taken out and
-// returned, to be named once. Other command lines are returned as they are.
-func claudeSessionArgs(args []string) ([]string, []string) {
+// hostArgs readies the arguments of `zevo exec --to NAME --input-format
+// stream-json` for a dialect with a Host, where zevo stands in for its
+// producer and the producer's client passes the producer's options:
+// exec's own options stay, those the Host passes take exec's names
+// (Claude Code's --model becomes --agent-model, for {model} in ARGS), those
+// that ask for what exec writes anyway go, and the rest are taken out and
+// returned, to be named once, with the dialect. Other command lines are
+// returned as they are.
+func hostArgs(args []string) ([]string, []string, *event.Dialect) {
 	if len(args) < 2 || args[1] != "exec" {
-		return args, nil
+		return args, nil, nil
 	}
 	end := len(args)
 	for i, a := range args {
@@ -37,8 +39,9 @@ func claudeSessionArgs(args []string) ([]string, []string) {
 		}
 	}
 	opts := args[2:end]
-	if !hasOption(opts, "to", "claude") || !hasOption(opts, "input-format", "stream-json") {
-		return args, nil
+	d := hostOf(opts)
+	if d == nil || !hasOption(opts, "input-format", "stream-json") {
+		return args, nil, nil
 	}
 	takes := map[string]bool{} // exec's options, and whether each takes a value
 	for _, f := range execFlags() {
@@ -71,14 +74,15 @@ func claudeSessionArgs(args []string) ([]string, []string) {
 			}
 			return "", false
 		}
+		as, pass := d.Host.Pass[name]
+		takesValue, same := d.Host.Same[name]
 		switch {
-		case name == "model" || name == "resume":
+		case pass:
 			if m, ok := next(); ok {
-				out = append(out, "--agent-"+name, m)
+				out = append(out, "--"+as, m)
 			}
-		case name == "output-format" || name == "verbose":
-			// stream-json, verbose: what exec --to claude writes.
-			if name == "output-format" {
+		case same:
+			if takesValue {
 				next()
 			}
 		case known:
@@ -92,7 +96,24 @@ func claudeSessionArgs(args []string) ([]string, []string) {
 			ignored = append(ignored, "--"+name)
 		}
 	}
-	return append(out, args[end:]...), ignored
+	return append(out, args[end:]...), ignored, d
+}
+
+// hostOf is the dialect opts name with --to when it has a Host, else nil.
+func hostOf(opts []string) *event.Dialect {
+	for i, a := range opts {
+		name, ok := strings.CutPrefix(a, "--to=")
+		if !ok && a == "--to" && i+1 < len(opts) {
+			name, ok = opts[i+1], true
+		}
+		if !ok {
+			continue
+		}
+		if d, found := dialects.ByName(name); found && d.Host != nil {
+			return d
+		}
+	}
+	return nil
 }
 
 // hasOption tells whether opts set --name to value.
@@ -105,20 +126,22 @@ func hasOption(opts []string, name, value string) bool {
 	return false
 }
 
-// claudeSession is zevo standing in for Claude Code under a client of its
-// stream-json input (the Claude Agent SDK): control requests are answered,
-// each user message is the prompt of one AGENT run.
-type claudeSession struct {
-	e   *env
-	w   *jsonl.Writer
-	mu  sync.Mutex // guards running
-	run bool       // an AGENT run is going on
+// hostSession is zevo standing in for a dialect's producer under a client
+// of its stream-json input (Claude Code under the Claude Agent SDK): what
+// the client asks of the producer is answered as the dialect's Host says,
+// each prompt is one AGENT run.
+type hostSession struct {
+	e    *env
+	host *event.Host
+	w    *jsonl.Writer
+	mu   sync.Mutex // guards running
+	run  bool       // an AGENT run is going on
 }
 
-// runClaudeSession reads the client's messages until its input ends, and
+// runHostSession reads the client's messages until its input ends, and
 // exits as the last run asks (0 when there was none).
-func runClaudeSession(c *ucli.Context, e *env, opt translate.Options, args []string, grace time.Duration) error {
-	s := &claudeSession{e: e, w: jsonl.NewWriter(e.stdout)}
+func runHostSession(c *ucli.Context, e *env, host *event.Host, opt translate.Options, args []string, grace time.Duration) error {
+	s := &hostSession{e: e, host: host, w: jsonl.NewWriter(e.stdout)}
 	prompts := make(chan string, 16)
 	go s.read(prompts)
 	code := ExitOK
@@ -175,16 +198,16 @@ func runClaudeSession(c *ucli.Context, e *env, opt translate.Options, args []str
 	return silentExit(code)
 }
 
-func (s *claudeSession) setRunning(r bool) {
+func (s *hostSession) setRunning(r bool) {
 	s.mu.Lock()
 	s.run = r
 	s.mu.Unlock()
 }
 
-// read takes the client's lines from standard input: control requests are
-// answered here, user messages go to prompts; prompts is closed at the end
-// of the input.
-func (s *claudeSession) read(prompts chan<- string) {
+// read takes the client's lines from standard input: what the Host
+// answers is written at once, prompts go to prompts, which is closed at
+// the end of the input.
+func (s *hostSession) read(prompts chan<- string) {
 	defer close(prompts)
 	sc := bufio.NewScanner(s.e.stdin)
 	sc.Buffer(make([]byte, 64*1024), 64<<20)
@@ -197,20 +220,26 @@ func (s *claudeSession) read(prompts chan<- string) {
 			s.e.diag(fmt.Sprintf("%s:%d: not a JSON message; ignored", stdinName, n))
 			continue
 		}
-		switch typ := gjson.GetBytes(line, "type").Str; typ {
-		case "control_request":
-			s.control(gjson.GetBytes(line, "request_id"), gjson.GetBytes(line, "request.subtype").Str)
-		case "user":
-			p := userText(gjson.GetBytes(line, "message.content"))
-			if p == "" {
-				s.e.diag(fmt.Sprintf("%s:%d: a user message without text; ignored", stdinName, n))
-				continue
+		m := s.host.Read(line)
+		if m.Interrupt {
+			s.mu.Lock()
+			running := s.run
+			s.mu.Unlock()
+			if running {
+				s.e.takeSignal(syscall.SIGINT)
 			}
-			prompts <- p
-		case "control_response", "control_cancel_request", "keep_alive", "update_environment_variables":
-			// Answers to requests zevo never makes, and notices.
-		default:
-			s.e.diag(fmt.Sprintf("%s:%d: message type %q ignored", stdinName, n, typ))
+		}
+		if m.Note != "" {
+			if m.Where {
+				m.Note = fmt.Sprintf("%s:%d: %s", stdinName, n, m.Note)
+			}
+			s.e.diag(m.Note)
+		}
+		if m.Reply != nil {
+			s.reply(m.Reply)
+		}
+		if m.Prompt != "" {
+			prompts <- m.Prompt
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -218,61 +247,13 @@ func (s *claudeSession) read(prompts chan<- string) {
 	}
 }
 
-// control answers one control request.
-func (s *claudeSession) control(id gjson.Result, subtype string) {
-	var resp map[string]any
-	switch subtype {
-	case "initialize":
-		resp = map[string]any{
-			"commands": []any{}, "agents": []any{}, "models": []any{},
-			"output_style": "default", "available_output_styles": []string{"default"},
-			"account": map[string]any{}, "pending_permission_requests": []any{},
-		}
-	case "interrupt":
-		s.mu.Lock()
-		running := s.run
-		s.mu.Unlock()
-		if running {
-			// As a SIGINT to zevo: passed on to AGENT's process group,
-			// and the run ended as Claude Code ends an interrupted one.
-			s.e.takeSignal(syscall.SIGINT)
-		}
-		resp = map[string]any{}
-	}
-	var msg map[string]any
-	if resp != nil {
-		msg = map[string]any{"type": "control_response", "response": map[string]any{
-			"subtype": "success", "request_id": json.RawMessage(id.Raw), "response": resp}}
-	} else {
-		msg = map[string]any{"type": "control_response", "response": map[string]any{
-			"subtype": "error", "request_id": json.RawMessage(id.Raw),
-			"error": fmt.Sprintf("zevo exec does not serve the control request %q", subtype)}}
-	}
-	if id.Raw == "" {
-		s.e.diag("a control request without request_id; not answered")
-		return
-	}
-	b, _ := json.Marshal(msg)
+// reply writes one line to the client.
+func (s *hostSession) reply(b []byte) {
 	s.e.mu.Lock()
 	defer s.e.mu.Unlock()
 	if err := s.w.WriteLine(b); err == nil {
 		s.w.Flush()
 	}
-}
-
-// userText is the text of a user message's content: a string, or its
-// text blocks joined.
-func userText(content gjson.Result) string {
-	if content.Type == gjson.String {
-		return strings.TrimSpace(content.Str)
-	}
-	var parts []string
-	for _, b := range content.Array() {
-		if b.Get("type").Str == "text" {
-			parts = append(parts, b.Get("text").Str)
-		}
-	}
-	return strings.TrimSpace(strings.Join(parts, "\n"))
 }
 
 // withOption replaces every placeholder ({model}, {resume}) in argv[1:]

@@ -1,0 +1,28 @@
+package event
+
+import "github.com/zevo/zevo/redact"
+
+// Encoder writes events as one dialect's lines. Encode writes ev, placed
+// in its run by st (as Input gives them; ev nil: st only closes a run);
+// mapped is false for an event the dialect has no room for. Interrupt
+// ends the output of a translation stopped by a signal as the dialect's
+// producer ends a run so stopped.
+type Encoder interface {
+	Encode(ev *Event, st Step) (mapped bool, err error)
+	Interrupt() error
+}
+
+// EncodeOptions are what every encoder is given; each takes what its
+// dialect needs.
+type EncodeOptions struct {
+	Version  int // of the target, where it has versions (Zero: 1 or 2)
+	Redactor *redact.Redactor
+	Keep     bool // write Other events' lines under their prefixed type
+	// The run framing of targets that frame runs (Zero); Claude Code's
+	// ids are derived from NewRunID's.
+	NewRunID, NewSessionID func() string
+	SessionID, Cwd, Model  string
+	V1Lacks                map[string]bool   // Zero: event types version 1 lacks
+	Risk                   map[string]string // Zero: risk level by side effect
+	Effects                *Effects          // a permission's tool → side effect
+}
