@@ -110,17 +110,16 @@ type statsOutput struct {
 // mu, so that an interruption can report what was read so far.
 type statsInput struct {
 	mu    sync.Mutex
-	sum   *inspect.StatsSummarizer
+	sum   *inspect.EventSummarizer
 	stats *inspect.FileStats // at the end
 	err   error
-	// bad: the lines that are not JSON objects, or of another agent's
-	// stream, as FILE:LINE: PROBLEM, the first maxBadLines of them;
-	// badMore and otherMore count the others, of each kind.
-	bad                []string
-	badMore, otherMore int
-	name               string // as in the report
-	lr                 *jsonl.Reader
-	lines              int // read into sum
+	// bad: the lines that are not JSON objects, as FILE:LINE: PROBLEM,
+	// the first maxBadLines of them; badMore counts the others.
+	bad     []string
+	badMore int
+	name    string // as in the report
+	lr      *jsonl.Reader
+	lines   int // read into sum
 }
 
 // pending adds the line the input stopped inside (read, with no line end
@@ -146,12 +145,7 @@ const maxBadLines = 100
 func (in *statsInput) invalid(name string) func(int, error) {
 	in.name = name
 	return func(n int, err error) {
-		switch {
-		case len(in.bad) < maxBadLines:
-		case inspect.IsOtherAgentLine(err):
-			in.otherMore++
-			return
-		default:
+		if len(in.bad) >= maxBadLines {
 			in.badMore++
 			return
 		}
@@ -163,17 +157,14 @@ func (in *statsInput) invalid(name string) func(int, error) {
 func (in *statsInput) sayBad(e *env) int {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	n := len(in.bad) + in.badMore + in.otherMore
+	n := len(in.bad) + in.badMore
 	for _, b := range in.bad {
 		e.warnf("%s", b)
 	}
 	if in.badMore > 0 {
 		e.warnf("%s: %d more lines not JSON objects (not counted)", in.name, in.badMore)
 	}
-	if in.otherMore > 0 {
-		e.warnf("%s: %d more lines of another agent's stream (not counted)", in.name, in.otherMore)
-	}
-	in.bad, in.badMore, in.otherMore = nil, 0, 0
+	in.bad, in.badMore = nil, 0
 	return n
 }
 

@@ -207,12 +207,6 @@ type Event struct {
 // blank line or one that is not an event.
 func (s *Summarizer) Read(l jsonl.Line) *Event {
 	decode(&s.lines.dec, s.lines.as, l, &s.lines.cur)
-	return s.readDecoded()
-}
-
-// readDecoded is Read of the line decoded in s.lines.cur (StatsSummarizer
-// looks at it first).
-func (s *Summarizer) readDecoded() *Event {
 	s.fs.Lines++
 	num := s.lines.cur.num
 	ev, lerr := s.lines.place(&s.lines.cur)
