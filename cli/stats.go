@@ -57,7 +57,7 @@ Examples:
    zevo stats --totals logs/*.jsonl.gz
    zevo stats --json run.jsonl | zevo jq '.total.tokens, .total.cost'`,
 		Flags: append([]ucli.Flag{
-			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "dialect: auto (each input by its first line) or the `NAME` of one (" + inspect.DialectNames() + ")"},
+			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "dialect: auto (each line by its own) or the `NAME` of one to read every line as (" + inspect.DialectNames() + ")"},
 			&ucli.BoolFlag{Name: "json", Usage: "write JSON for scripts instead of a table (one line, unless on a terminal)"},
 			&ucli.BoolFlag{Name: "totals", Usage: "write only the totals: one row per file and their sum (with --json: only total)"},
 			&ucli.StringFlag{Name: "by", Usage: "one row per `model|tool|file` instead of one per run"},
