@@ -334,7 +334,7 @@ func (s *EventSummarizer) finish(m *evt.Run) {
 		return
 	}
 	r.ID, r.FirstLine, r.LastLine = m.ID, m.FirstLine, m.LastLine
-	r.Status, r.Cut = string(m.Status), cutWords[m.Cut]
+	r.Status, r.Ended, r.Cut = string(m.Status), m.Status, cutWords[m.Cut]
 	if r.word != "" && m.Cut == evt.NotCut {
 		r.Status = r.word
 	}

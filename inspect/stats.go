@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
+	evt "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
 )
@@ -135,9 +136,13 @@ type Run struct {
 	// Status: Zero's run_end status; "done" or "error" for EvoScientist;
 	// "incomplete" when the run was cut short (Cut says why), "input" for
 	// Zero input events.
-	Status   string `json:"status"`
-	Cut      string `json:"cut,omitempty"`
-	ExitCode *int   `json:"exitCode,omitempty"`
+	Status string `json:"status"`
+	// Ended is how the run ended in the event model's words, the same for
+	// every dialect, where Status may be the producer's own word (done);
+	// EventSummarizer's runs only.
+	Ended    evt.Status `json:"-"`
+	Cut      string     `json:"cut,omitempty"`
+	ExitCode *int       `json:"exitCode,omitempty"`
 	Counts
 	ErrorEvents []ErrorEvent `json:"errorEvents"`
 	// FinalLength is the length in characters of the final answer (Zero's
