@@ -170,7 +170,11 @@ type FileStats struct {
 	Total   Counts `json:"total"`
 }
 
-// Summarizer builds the statistics of one input, line by line.
+// Summarizer builds the statistics of one Zero or EvoScientist input,
+// line by line, through the protocol package: the path otel still reads
+// those inputs by. zevo stats reads every input through the events
+// (EventSummarizer), and a test holds the two to the same output
+// (TestStatsOfZeroAndEvoSciAreTodays).
 type Summarizer struct {
 	// Invalid, when set, is called for each line that is not a JSON
 	// object (counted in FileStats.Invalid, and nowhere else), with its
