@@ -57,7 +57,7 @@ Examples:
    zevo stats --totals logs/*.jsonl.gz
    zevo stats --json run.jsonl | zevo jq '.total.tokens, .total.cost'`,
 		Flags: append([]ucli.Flag{
-			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "dialect: auto (each input by its first line) or the `NAME` of one (" + inspect.DialectNames() + ")"},
+			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "dialect: auto (each line by its own) or the `NAME` of one to read every line as (" + inspect.DialectNames() + ")"},
 			&ucli.BoolFlag{Name: "json", Usage: "write JSON for scripts instead of a table (one line, unless on a terminal)"},
 			&ucli.BoolFlag{Name: "totals", Usage: "write only the totals: one row per file and their sum (with --json: only total)"},
 			&ucli.StringFlag{Name: "by", Usage: "one row per `model|tool|file` instead of one per run"},
@@ -110,17 +110,16 @@ type statsOutput struct {
 // mu, so that an interruption can report what was read so far.
 type statsInput struct {
 	mu    sync.Mutex
-	sum   *inspect.StatsSummarizer
+	sum   *inspect.EventSummarizer
 	stats *inspect.FileStats // at the end
 	err   error
-	// bad: the lines that are not JSON objects, or of another agent's
-	// stream, as FILE:LINE: PROBLEM, the first maxBadLines of them;
-	// badMore and otherMore count the others, of each kind.
-	bad                []string
-	badMore, otherMore int
-	name               string // as in the report
-	lr                 *jsonl.Reader
-	lines              int // read into sum
+	// bad: the lines that are not JSON objects, as FILE:LINE: PROBLEM,
+	// the first maxBadLines of them; badMore counts the others.
+	bad     []string
+	badMore int
+	name    string // as in the report
+	lr      *jsonl.Reader
+	lines   int // read into sum
 }
 
 // pending adds the line the input stopped inside (read, with no line end
@@ -146,12 +145,7 @@ const maxBadLines = 100
 func (in *statsInput) invalid(name string) func(int, error) {
 	in.name = name
 	return func(n int, err error) {
-		switch {
-		case len(in.bad) < maxBadLines:
-		case inspect.IsOtherAgentLine(err):
-			in.otherMore++
-			return
-		default:
+		if len(in.bad) >= maxBadLines {
 			in.badMore++
 			return
 		}
@@ -163,17 +157,14 @@ func (in *statsInput) invalid(name string) func(int, error) {
 func (in *statsInput) sayBad(e *env) int {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	n := len(in.bad) + in.badMore + in.otherMore
+	n := len(in.bad) + in.badMore
 	for _, b := range in.bad {
 		e.warnf("%s", b)
 	}
 	if in.badMore > 0 {
 		e.warnf("%s: %d more lines not JSON objects (not counted)", in.name, in.badMore)
 	}
-	if in.otherMore > 0 {
-		e.warnf("%s: %d more lines of another agent's stream (not counted)", in.name, in.otherMore)
-	}
-	in.bad, in.badMore, in.otherMore = nil, 0, 0
+	in.bad, in.badMore = nil, 0
 	return n
 }
 

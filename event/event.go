@@ -6,7 +6,10 @@
 // from there.
 package event
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"math/big"
+)
 
 // Kind is what an event is.
 type Kind uint8
@@ -47,6 +50,10 @@ type Event struct {
 	Kind    Kind
 	Dialect string // the name of the dialect whose decoder made it
 	Type    string // the source line's own type ("assistant", "item.completed")
+	// Variant is the version or variant of the dialect the line is
+	// written in, as users name it (one of the dialect's Aliases:
+	// "zero@1"), when the dialect has several; "" when it has one.
+	Variant string
 	Line    int    // the source line's number in its input
 	Raw     []byte // the source line, shared by the events made from it
 
@@ -56,6 +63,9 @@ type Event struct {
 	// Sub names the sub-agent that made the event ("" for the main
 	// agent): the parent tool call's id, or the sub-agent's name.
 	Sub string
+	// Agent is the sub-agent's own name (its kind: "researcher"), when the
+	// producer states it on the event; Sub may be an id.
+	Agent string
 	// Aside: the event neither starts, cuts nor ends a run. It belongs to
 	// the open run, else to the run that ended just before it (a late
 	// line: EvoScientist's done after the error that ended its run,
@@ -77,6 +87,10 @@ type Event struct {
 	// RunEnd.
 	Status   Status
 	ExitCode *int
+	// StatusWord is the producer's own word for how the run ended, as it
+	// wrote it ("done", "spec_review_required"), when it has one: Status
+	// is the model's reading of it, the same words for every dialect.
+	StatusWord string
 }
 
 // Tool is a tool call or its result.
@@ -97,6 +111,14 @@ type Permission struct {
 	Tool     string
 	Reason   string
 	Decision Decision // PermissionDecision
+	// Auto: the producer records a check it made without asking anyone
+	// (a policy or the permission mode decided), rather than a request to
+	// the user or the user's answer.
+	Auto bool
+	// Question: the request asks the user questions (Questions of them,
+	// their text in Reason) rather than leave to run a tool.
+	Question  bool
+	Questions int
 }
 
 // Decision answers a permission request.
@@ -124,7 +146,15 @@ type Tokens struct {
 	CacheRead  int64
 	CacheWrite int64
 	Reasoning  int64 // of Output: the part spent reasoning
-	Has        Has
+	// StatedTotal is the total the producer states itself (HasTotal),
+	// which may count what the others do not name; Total() is every
+	// token counted once whatever it states.
+	StatedTotal int64
+	Has         Has
+	// Past holds, exactly, the counts the producer states of 2^63 or more,
+	// which the counts above cannot hold (theirs is then 0 and their Has
+	// bit clear: the line is a bad one); nil when there are none.
+	Past *PastCounts
 	// CostUSD is the producer's own cost of these tokens, when it states
 	// one; never computed here (the price table is the reader's).
 	CostUSD *float64
@@ -148,20 +178,30 @@ const (
 	HasCacheRead
 	HasCacheWrite
 	HasReasoning
+	HasTotal // StatedTotal
 )
+
+// PastCounts are the counts of a usage event past int64, each nil when
+// it is not.
+type PastCounts struct {
+	Input, Output, Total *big.Int
+}
 
 // Total is every token counted once: input, cache reads and writes,
 // output (reasoning is part of output).
 func (t *Tokens) Total() int64 { return t.Input + t.CacheRead + t.CacheWrite + t.Output }
 
-// Add sums o into t (for ScopeMessage usage).
+// Add sums o into t (for ScopeMessage usage). A stated total and counts
+// past int64 are each event's own: they are not summed, and t states no
+// total after it.
 func (t *Tokens) Add(o *Tokens) {
 	t.Input += o.Input
 	t.Output += o.Output
 	t.CacheRead += o.CacheRead
 	t.CacheWrite += o.CacheWrite
 	t.Reasoning += o.Reasoning
-	t.Has |= o.Has
+	t.Has = (t.Has | o.Has) &^ HasTotal
+	t.StatedTotal = 0
 	if o.CostUSD != nil {
 		c := *o.CostUSD
 		if t.CostUSD != nil {

@@ -48,6 +48,9 @@ type evRun struct {
 	model *evt.Run
 	calls map[string]string // tool call id → name
 	subs  map[string]bool   // sub-agents seen
+	// word is the producer's own word for how the run ended (its RunEnd's
+	// StatusWord), which stats shows rather than the model's.
+	word string
 }
 
 // NewEventSummarizer returns a summarizer for the input named name, read
@@ -126,6 +129,17 @@ func (s *EventSummarizer) Run(m *evt.Run) *Run {
 	return nil
 }
 
+// forget drops what the summarizer keeps of runs, which have ended and
+// which no event can reach any more (a run has started after them), for a
+// reader that keeps their summaries itself (ScanDocFile).
+func (s *EventSummarizer) forget(runs []*Run) {
+	for m, r := range s.runs {
+		if slices.Contains(runs, r.Run) {
+			delete(s.runs, m)
+		}
+	}
+}
+
 // event counts one event.
 func (s *EventSummarizer) event(ev *evt.Event, st evt.Step) {
 	if st.Closed != nil {
@@ -134,11 +148,11 @@ func (s *EventSummarizer) event(ev *evt.Event, st evt.Step) {
 	if ev == nil {
 		return
 	}
-	if !slices.Contains(s.dialects, ev.Dialect) {
-		s.dialects = append(s.dialects, ev.Dialect)
+	if d := dialectOf(ev); !slices.Contains(s.dialects, d) {
+		s.dialects = append(s.dialects, d)
 		s.fs.Protocol = strings.Join(s.dialects, ", ")
 	}
-	r := s.runOf(st)
+	r := s.runOf(ev, st)
 	c := &s.outside
 	if r != nil {
 		c, s.last = &r.Counts, r
@@ -159,30 +173,19 @@ func (s *EventSummarizer) event(ev *evt.Event, st evt.Step) {
 		r.Provider, r.SessionID = ev.Provider, ev.Session
 	case evt.ToolCall:
 		r.calls[ev.Tool.ID] = ev.Tool.Name
-		r.tool(ev.Tool.Name).Calls++
+		r.tool(toolName(ev, ev.Tool.Name)).Calls++
 	case evt.ToolResult:
 		name := ev.Tool.Name
 		if name == "" {
 			name = r.calls[ev.Tool.ID]
 		}
-		t := r.tool(name)
+		t := r.tool(toolName(ev, name))
 		t.Results++
 		if ev.Tool.Failed {
 			t.Errors++
 		}
-	case evt.PermissionRequest:
-		r.Permissions.Requests++
-	case evt.PermissionDecision:
-		switch ev.Permission.Decision {
-		case evt.Allowed:
-			r.Permissions.Allowed++
-		case evt.Denied:
-			r.Permissions.Denied++
-		case evt.Cancelled:
-			r.Permissions.Cancelled++
-		default:
-			r.Permissions.Other++
-		}
+	case evt.PermissionRequest, evt.PermissionDecision:
+		r.permission(ev)
 	case evt.Usage:
 		r.addUsage(ev.Usage)
 	case evt.Final:
@@ -193,9 +196,12 @@ func (s *EventSummarizer) event(ev *evt.Event, st evt.Step) {
 		r.Errors++
 		r.ErrorEvents = append(r.ErrorEvents, ErrorEvent{Line: ev.Line, Code: ev.Code, Message: ev.Text})
 	case evt.RunEnd:
-		if ev.Sub == "" && ev.ExitCode != nil {
-			n := *ev.ExitCode
-			r.ExitCode = &n
+		if ev.Sub == "" {
+			if ev.ExitCode != nil {
+				n := *ev.ExitCode
+				r.ExitCode = &n
+			}
+			r.word = ev.StatusWord
 		}
 	}
 	if ev.Sub != "" && !r.subs[ev.Sub] {
@@ -207,8 +213,50 @@ func (s *EventSummarizer) event(ev *evt.Event, st evt.Step) {
 	}
 }
 
+// dialectOf names the dialect of an event as stats shows it: its
+// variant, when the dialect has several.
+func dialectOf(ev *evt.Event) string {
+	if ev.Variant != "" {
+		return ev.Variant
+	}
+	return ev.Dialect
+}
+
+// toolName is the name a tool's calls count under: a sub-agent's tools
+// under SUBAGENT/TOOL when the producer names the sub-agent (its Agent),
+// else under the tool's own name.
+func toolName(ev *evt.Event, name string) string {
+	if ev.Agent != "" {
+		return ev.Agent + "/" + name
+	}
+	return name
+}
+
+// permission counts a permission request or decision: a check the
+// producer made without asking is other, a question to the user counts
+// its questions.
+func (r *evRun) permission(ev *evt.Event) {
+	p := &r.Permissions
+	switch pm := ev.Permission; {
+	case pm.Auto:
+		p.Other++
+	case pm.Question:
+		p.Questions += pm.Questions
+	case ev.Kind == evt.PermissionRequest:
+		p.Requests++
+	case pm.Decision == evt.Allowed:
+		p.Allowed++
+	case pm.Decision == evt.Denied:
+		p.Denied++
+	case pm.Decision == evt.Cancelled:
+		p.Cancelled++
+	default:
+		p.Other++
+	}
+}
+
 // runOf is the summary of the event's run, begun when the event starts it.
-func (s *EventSummarizer) runOf(st evt.Step) *evRun {
+func (s *EventSummarizer) runOf(ev *evt.Event, st evt.Step) *evRun {
 	if st.Run == nil {
 		return nil
 	}
@@ -216,7 +264,7 @@ func (s *EventSummarizer) runOf(st evt.Step) *evRun {
 		return r
 	}
 	r := &evRun{
-		Run:   &Run{Protocol: st.Run.Dialect, FirstLine: st.Run.FirstLine, Counts: newCounts(), ErrorEvents: []ErrorEvent{}, FinalLength: -1, usage: usageCost{uncosted: newTokens()}},
+		Run:   &Run{Protocol: dialectOf(ev), FirstLine: st.Run.FirstLine, Counts: newCounts(), ErrorEvents: []ErrorEvent{}, FinalLength: -1, usage: usageCost{uncosted: newTokens()}},
 		model: st.Run, calls: map[string]string{}, subs: map[string]bool{},
 	}
 	s.runs[st.Run] = r
@@ -247,11 +295,34 @@ func (r *evRun) addUsage(u *evt.Tokens) {
 	}
 }
 
-// tokensOf is a usage event's counts; total is every token once.
+// tokensOf is a usage event's counts, exact past int64 too; total is the
+// producer's own when it states one, else every token once.
 func tokensOf(u *evt.Tokens) Tokens {
-	t := Tokens{Input: big.NewInt(u.Input), Output: big.NewInt(u.Output), Total: big.NewInt(u.Total())}
+	t := Tokens{Input: big.NewInt(u.Input), Output: big.NewInt(u.Output)}
 	if u.Has&(evt.HasCacheRead|evt.HasCacheWrite|evt.HasReasoning) != 0 {
 		t.CacheRead, t.CacheWrite, t.Reasoning = big.NewInt(u.CacheRead), big.NewInt(u.CacheWrite), big.NewInt(u.Reasoning)
+	}
+	var stated *big.Int
+	if u.Has&evt.HasTotal != 0 {
+		stated = big.NewInt(u.StatedTotal)
+	}
+	if p := u.Past; p != nil {
+		if p.Input != nil {
+			t.Input = new(big.Int).Set(p.Input)
+		}
+		if p.Output != nil {
+			t.Output = new(big.Int).Set(p.Output)
+		}
+		if p.Total != nil {
+			stated = new(big.Int).Set(p.Total)
+		}
+	}
+	if t.Total = stated; t.Total == nil {
+		t.Total = new(big.Int).Add(t.Input, t.Output)
+		if t.CacheRead != nil {
+			t.Total.Add(t.Total, t.CacheRead)
+			t.Total.Add(t.Total, t.CacheWrite)
+		}
 	}
 	return t
 }
@@ -263,10 +334,19 @@ func (s *EventSummarizer) finish(m *evt.Run) {
 		return
 	}
 	r.ID, r.FirstLine, r.LastLine = m.ID, m.FirstLine, m.LastLine
-	r.Status, r.Cut = string(m.Status), ""
-	if m.Cut != evt.NotCut {
-		r.Cut = m.Cut.String()
+	r.Status, r.Ended, r.Cut = string(m.Status), m.Status, cutWords[m.Cut]
+	if r.word != "" && m.Cut == evt.NotCut {
+		r.Status = r.word
 	}
+}
+
+// cutWords say why a run was cut, in stats' words (--json's cut).
+var cutWords = [...]string{
+	evt.NotCut:          "",
+	evt.CutEndOfInput:   "the input ended inside the run",
+	evt.CutOtherDialect: "a line of another protocol came",
+	evt.CutRunStart:     "a run_start came",
+	evt.CutRunID:        "an event of another runId came",
 }
 
 // End returns the statistics of the input.

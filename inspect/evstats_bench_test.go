@@ -12,11 +12,9 @@ import (
 )
 
 // BenchmarkStats compares the two summarizers on the same corpora, in one
-// run: today's (protocol decoding, Zero and EvoScientist only), the
-// events' (every dialect) and stats' own (StatsSummarizer: today's for
-// Zero and EvoScientist, the events' for the others, each line checked
-// for another agent's); captures is every real capture of
-// testdata/captures, one after another.
+// run: today's (protocol decoding, Zero and EvoScientist only, which otel
+// still reads through) and stats' own (the events', every dialect);
+// captures is every real capture of testdata/captures, one after another.
 func BenchmarkStats(b *testing.B) {
 	for _, p := range []Protocol{Zero, EvoSci} {
 		data := corpus(p, 1<<20)
@@ -27,10 +25,6 @@ func BenchmarkStats(b *testing.B) {
 		b.Run("events/"+p.String(), func(b *testing.B) {
 			s := (*EventSummarizer)(nil)
 			benchLinesEach(b, data, func() { s = NewEventSummarizer("c", dialects.NewInput(evt.DecodeOptions{})) }, func(l jsonl.Line) { s.Line(l) }, func() { s.End() })
-		})
-		b.Run("stats/"+p.String(), func(b *testing.B) {
-			s := (*StatsSummarizer)(nil)
-			benchLinesEach(b, data, func() { s = StatsAs{}.New("c") }, func(l jsonl.Line) { s.Line(l) }, func() { s.End() })
 		})
 	}
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "captures", "*", "*.jsonl"))
@@ -49,10 +43,6 @@ func BenchmarkStats(b *testing.B) {
 	b.Run("events/captures", func(b *testing.B) {
 		s := (*EventSummarizer)(nil)
 		benchLinesEach(b, data, func() { s = NewEventSummarizer("c", dialects.NewInput(evt.DecodeOptions{})) }, func(l jsonl.Line) { s.Line(l) }, func() { s.End() })
-	})
-	b.Run("stats/captures", func(b *testing.B) {
-		s := (*StatsSummarizer)(nil)
-		benchLinesEach(b, data, func() { s = StatsAs{}.New("c") }, func(l jsonl.Line) { s.Line(l) }, func() { s.End() })
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
+	evt "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
 )
@@ -135,9 +136,13 @@ type Run struct {
 	// Status: Zero's run_end status; "done" or "error" for EvoScientist;
 	// "incomplete" when the run was cut short (Cut says why), "input" for
 	// Zero input events.
-	Status   string `json:"status"`
-	Cut      string `json:"cut,omitempty"`
-	ExitCode *int   `json:"exitCode,omitempty"`
+	Status string `json:"status"`
+	// Ended is how the run ended in the event model's words, the same for
+	// every dialect, where Status may be the producer's own word (done);
+	// EventSummarizer's runs only.
+	Ended    evt.Status `json:"-"`
+	Cut      string     `json:"cut,omitempty"`
+	ExitCode *int       `json:"exitCode,omitempty"`
 	Counts
 	ErrorEvents []ErrorEvent `json:"errorEvents"`
 	// FinalLength is the length in characters of the final answer (Zero's
@@ -165,7 +170,11 @@ type FileStats struct {
 	Total   Counts `json:"total"`
 }
 
-// Summarizer builds the statistics of one input, line by line.
+// Summarizer builds the statistics of one Zero or EvoScientist input,
+// line by line, through the protocol package: the path otel still reads
+// those inputs by. zevo stats reads every input through the events
+// (EventSummarizer), and a test holds the two to the same output
+// (TestStatsOfZeroAndEvoSciAreTodays).
 type Summarizer struct {
 	// Invalid, when set, is called for each line that is not a JSON
 	// object (counted in FileStats.Invalid, and nowhere else), with its
@@ -207,12 +216,6 @@ type Event struct {
 // blank line or one that is not an event.
 func (s *Summarizer) Read(l jsonl.Line) *Event {
 	decode(&s.lines.dec, s.lines.as, l, &s.lines.cur)
-	return s.readDecoded()
-}
-
-// readDecoded is Read of the line decoded in s.lines.cur (StatsSummarizer
-// looks at it first).
-func (s *Summarizer) readDecoded() *Event {
 	s.fs.Lines++
 	num := s.lines.cur.num
 	ev, lerr := s.lines.place(&s.lines.cur)

@@ -44,15 +44,10 @@ type DocFile struct {
 // ScanDocFile reads one input to the end for the summaries a document
 // shows before each run's events, each run priced as zevo stats prices it.
 func ScanDocFile(r io.Reader, name string, prices Pricing) (*DocFile, error) {
-	// The summarizer stats uses: each input by its first line's dialect.
+	// The summarizer stats uses.
 	s := StatsAs{}.New(name)
 	df := &DocFile{Name: name}
-	runs := func() []*Run {
-		if s.fs == nil {
-			return nil
-		}
-		return s.fs.Runs
-	}
+	runs := func() []*Run { return s.fs.Runs }
 	// done summarizes the first n runs the summarizer holds, which have
 	// ended, and lets it forget them.
 	done := func(n int) {
@@ -61,9 +56,8 @@ func ScanDocFile(r io.Reader, name string, prices Pricing) (*DocFile, error) {
 			prices.PriceRun(r)
 			df.runs = append(df.runs, summarize(r))
 		}
-		if s.fs != nil {
-			s.fs.Runs = append(rs[:0], rs[n:]...)
-		}
+		s.forget(rs[:n])
+		s.fs.Runs = append(rs[:0], rs[n:]...)
 	}
 	lr := jsonl.NewReader(r, name, nil)
 	var err error

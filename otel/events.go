@@ -276,7 +276,7 @@ func (t *eventTracer) finish(m *event.Run) {
 	a.PutInt("zevo.source.first_line", int64(r.FirstLine))
 	a.PutInt("zevo.source.last_line", int64(r.LastLine))
 	putStr(root, "zevo.run.cut", r.Cut)
-	switch st := event.Status(r.Status); {
+	switch st := r.Ended; {
 	case st == event.StatusSuccess:
 		root.Status().SetCode(ptrace.StatusCodeOk)
 	case r.Cut != "" || !st.Failed() || st == event.StatusIncomplete || st == event.StatusInterrupted:

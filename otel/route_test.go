@@ -9,10 +9,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/zevo/zevo/dialects"
+	"github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/inspect"
 	"github.com/zevo/zevo/jsonl"
 )
@@ -181,5 +183,30 @@ func TestEventPathCutAndRepeatedCaptures(t *testing.T) {
 			twice = append(append(twice, l...), l...)
 		}
 		check(file+" with every line twice", twice, nil, 0)
+	}
+}
+
+// A run's status on the event path is the model's, whatever word the
+// producer has for it: EvoScientist's done is a success (Ok, no
+// error.type), though zevo.run.status keeps the word.
+func TestEventPathTakesTheModelsStatus(t *testing.T) {
+	data := []byte(`{"type":"text","content":"a"}` + "\n" + `{"type":"done","content":"a","response":"a"}` + "\n")
+	b := NewBatch()
+	opt := Options{Clock: SyntheticClock, Now: time.Now}
+	et := newEventTracer("e", &opt, dialects.NewInput(event.DecodeOptions{}), func(td ptrace.Traces, _ *inspect.Run) { b.Add(td) })
+	lr := jsonl.NewReader(bytes.NewReader(data), "e", nil)
+	for {
+		l, err := lr.Next()
+		if err != nil {
+			break
+		}
+		et.Line(l)
+	}
+	et.End()
+	spans := b.Traces().ResourceSpans().At(0).ScopeSpans().At(0).Spans()
+	root := spans.At(0)
+	st, _ := root.Attributes().Get("zevo.run.status")
+	if root.Status().Code() != ptrace.StatusCodeOk || st.Str() != "done" {
+		t.Errorf("status %v, zevo.run.status %q; want Ok, done", root.Status().Code(), st.Str())
 	}
 }

@@ -5,6 +5,7 @@ package evosci
 import (
 	"bytes"
 	"fmt"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -128,18 +129,24 @@ func (d *Decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event
 		ev.Kind = event.Usage
 		ev.Usage = &event.Tokens{}
 		ev.Usage.Input = p.count(v, "input_tokens", &ev.Usage.Has, event.HasInput)
+		in := p.takePast()
 		ev.Usage.Output = p.count(v, "output_tokens", &ev.Usage.Has, event.HasOutput)
+		if out := p.takePast(); in != nil || out != nil {
+			ev.Usage.Past = &event.PastCounts{Input: in, Output: out}
+		}
 	case "interrupt":
 		return d.interrupt(dst, ev, v, &p), p.err(typ)
 	case "ask_user":
 		d.asked = true
 		ev.Kind = event.PermissionRequest
-		ev.Permission = &event.Permission{ID: p.str(v, "tool_call_id"), Tool: "ask_user"}
+		ev.Permission = &event.Permission{ID: p.str(v, "tool_call_id"), Tool: "ask_user", Question: true}
 		if ev.Permission.ID == "" {
 			ev.Permission.ID = p.str(v, "interrupt_id")
 		}
 		var qs []string
-		for _, q := range v.Get("questions").Array() {
+		all := v.Get("questions").Array()
+		ev.Permission.Questions = len(all)
+		for _, q := range all {
 			if s := q.Get("question"); s.Type == gjson.String {
 				qs = append(qs, s.Str)
 			}
@@ -148,7 +155,7 @@ func (d *Decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event
 	case "error":
 		ev.Kind, ev.Text = event.Error, p.str(v, "message")
 		end := ev
-		end.Kind, end.Text, end.Status = event.RunEnd, "", event.StatusError
+		end.Kind, end.Text, end.Status, end.StatusWord = event.RunEnd, "", event.StatusError, "error"
 		d.failed = true
 		return append(dst, ev, end), p.err(typ)
 	case "done":
@@ -163,7 +170,7 @@ func (d *Decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event
 		}
 		ev.Kind, ev.Text = event.Final, resp
 		end := ev
-		end.Kind, end.Text, end.Status = event.RunEnd, "", event.StatusSuccess
+		end.Kind, end.Text, end.Status, end.StatusWord = event.RunEnd, "", event.StatusSuccess, "done"
 		if asked {
 			end.Status = event.StatusInterrupted
 		}
@@ -173,6 +180,7 @@ func (d *Decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event
 	}
 	if strings.HasPrefix(typ, "subagent_") {
 		ev.Sub = sub(&p, v, typ)
+		ev.Agent = agent(v, typ)
 	}
 	return append(dst, ev), p.err(typ)
 }
@@ -221,9 +229,32 @@ func sub(p *problems, v gjson.Result, typ string) string {
 	return p.str(v, "subagent")
 }
 
+// agent is the sub-agent's name: subagent_start's and subagent_end's
+// name, the others' subagent.
+func agent(v gjson.Result, typ string) string {
+	k := "subagent"
+	if typ == "subagent_start" || typ == "subagent_end" {
+		k = "name"
+	}
+	if a := v.Get(k); a.Type == gjson.String {
+		return a.Str
+	}
+	return ""
+}
+
 // problems collects what is wrong with one line's fields: the line still
 // gives its events, with the bad fields left zero.
-type problems struct{ list []string }
+type problems struct {
+	list []string
+	past *big.Int // the last count past int64 (takePast)
+}
+
+// takePast is the count past int64 that the last count reported, exact.
+func (p *problems) takePast() *big.Int {
+	b := p.past
+	p.past = nil
+	return b
+}
 
 func (p *problems) add(s string) { p.list = append(p.list, s) }
 
@@ -278,10 +309,21 @@ func (p *problems) count(v gjson.Result, key string, has *event.Has, bit event.H
 	n, err := strconv.ParseInt(f.Raw, 10, 64) // "-0" is 0
 	if f.Type != gjson.Number || err != nil || n < 0 {
 		p.add(key + " " + clip(f.Raw) + " is not a token count")
+		p.past = pastInt64(f.Raw)
 		return 0
 	}
 	*has |= bit
 	return n
+}
+
+// pastInt64 is raw, an integer of 2^63 or more (past the model's counts,
+// and still counted by stats), exact; nil for any other value.
+func pastInt64(raw string) *big.Int {
+	var n big.Int
+	if _, ok := n.SetString(raw, 10); ok && !n.IsInt64() && n.Sign() > 0 {
+		return &n
+	}
+	return nil
 }
 
 // clip shortens a raw value for a message.

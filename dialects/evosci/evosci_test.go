@@ -282,3 +282,45 @@ func TestEffectsAgreeWithTheMappingTable(t *testing.T) {
 		}
 	}
 }
+
+// What stats shows as EvoScientist wrote it stays on the events: done and
+// error as the runs' own words, ask_user's questions counted (a question
+// without text too), a sub-agent's name beside its instance id, and
+// token counts past int64, exact.
+func TestDecodeKeepsEvoScientistsOwnWords(t *testing.T) {
+	d := Dialect.NewDecoder(event.DecodeOptions{})
+	var evs []event.Event
+	for i, l := range []string{
+		`{"type":"subagent_tool_call","subagent":"researcher","instance_id":"i1","name":"search","args":{},"id":"c1"}`,
+		`{"type":"usage_stats","input_tokens":18446744073709551616,"output_tokens":2}`,
+		`{"type":"ask_user","interrupt_id":"q","questions":[{"question":"which?"},{"options":[]}]}`,
+		`{"type":"done","content":"","response":""}`,
+		`{"type":"error","message":"boom"}`,
+	} {
+		evs, _ = d.Decode(evs, []byte(l), i+1)
+	}
+	var got []string
+	for _, ev := range evs {
+		s := ev.Kind.String()
+		switch ev.Kind {
+		case event.ToolCall:
+			s += fmt.Sprintf(" sub=%s agent=%s", ev.Sub, ev.Agent)
+		case event.Usage:
+			s += fmt.Sprintf(" in=%d out=%d past=%v", ev.Usage.Input, ev.Usage.Output, ev.Usage.Past.Input)
+		case event.PermissionRequest:
+			s += fmt.Sprintf(" question=%v questions=%d", ev.Permission.Question, ev.Permission.Questions)
+		case event.RunEnd:
+			s += fmt.Sprintf(" %s %q", ev.Status, ev.StatusWord)
+		}
+		got = append(got, s)
+	}
+	same(t, "events", got, []string{
+		"tool_call sub=i1 agent=researcher",
+		"usage in=0 out=2 past=18446744073709551616",
+		"permission_request question=true questions=2",
+		"final",
+		`run_end interrupted "done"`,
+		"error",
+		`run_end error "error"`,
+	})
+}

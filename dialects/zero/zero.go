@@ -6,6 +6,7 @@ package zero
 import (
 	"bytes"
 	"fmt"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -67,8 +68,9 @@ func (d *Decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event
 	}
 	var p problems
 	typ := p.str(v, "type")
-	base := event.Event{Dialect: Name, Type: typ, Line: num, Raw: line}
-	switch sv := v.Get("schemaVersion"); {
+	base := event.Event{Dialect: Name, Type: typ, Line: num, Raw: line, Variant: "zero@2"}
+	sv := v.Get("schemaVersion")
+	switch {
 	case sv.Raw == "1" || sv.Raw == "2":
 	case !sv.Exists():
 		p.add("schemaVersion is missing")
@@ -76,8 +78,12 @@ func (d *Decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event
 		p.add("schemaVersion " + clip(sv.Raw) + " is not 1 or 2")
 	}
 
+	if sv.Raw == "1" {
+		base.Variant = "zero@1"
+	}
 	if typ == "message" || typ == "prompt" {
 		ev := base
+		ev.Variant = "zero-input"
 		ev.Kind, ev.Text = event.Prompt, p.str(v, "content")
 		if !d.open {
 			last := ev
@@ -125,8 +131,13 @@ func (d *Decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event
 		ev.Kind = event.Usage
 		ev.Usage = &event.Tokens{}
 		ev.Usage.Input = p.count(v, "promptTokens", &ev.Usage.Has, event.HasInput)
+		in := p.takePast()
 		ev.Usage.Output = p.count(v, "completionTokens", &ev.Usage.Has, event.HasOutput)
-		p.count(v, "totalTokens", nil, 0) // Total() is recomputed; the stated one stays in Raw
+		out := p.takePast()
+		ev.Usage.StatedTotal = p.count(v, "totalTokens", &ev.Usage.Has, event.HasTotal)
+		if tot := p.takePast(); in != nil || out != nil || tot != nil {
+			ev.Usage.Past = &event.PastCounts{Input: in, Output: out, Total: tot}
+		}
 		if c := v.Get("costUsd"); c.Exists() {
 			if f, ok := cost(c); ok {
 				ev.Usage.CostUSD = &f
@@ -144,7 +155,8 @@ func (d *Decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event
 		ev.Kind, ev.Text = event.Checkpoint, checkpoint(v.Get("checkpoint"))
 	case "run_end":
 		ev.Kind = event.RunEnd
-		ev.Status = Status(p.str(v, "status"))
+		ev.StatusWord = p.str(v, "status")
+		ev.Status = Status(ev.StatusWord)
 		if c := v.Get("exitCode"); c.Exists() {
 			if n, err := strconv.Atoi(c.Raw); err == nil && c.Type == gjson.Number {
 				ev.ExitCode = &n
@@ -172,7 +184,7 @@ func (d *Decoder) endInput(dst []event.Event) []event.Event {
 	}
 	ev := *d.input
 	d.input = nil
-	ev.Kind, ev.Text, ev.Status = event.RunEnd, "", event.StatusEnded
+	ev.Kind, ev.Text, ev.Status, ev.StatusWord = event.RunEnd, "", event.StatusEnded, "input"
 	return append(dst, ev)
 }
 
@@ -217,7 +229,7 @@ func (d *Decoder) effect(p *problems, v gjson.Result, name string) event.Effect 
 // violation (v1) object stays in Raw; its reason is the request's reason
 // when the event has none of its own.
 func permission(p *problems, v gjson.Result, typ string) (event.Kind, *event.Permission) {
-	pm := &event.Permission{ID: p.str(v, "id"), Tool: p.str(v, "name"), Reason: p.str(v, "reason")}
+	pm := &event.Permission{ID: p.str(v, "id"), Tool: p.str(v, "name"), Reason: p.str(v, "reason"), Auto: typ == "permission"}
 	if pm.Reason == "" {
 		for _, k := range [...]string{"block", "violation"} {
 			if r := v.Get(k + ".reason"); r.Type == gjson.String {
@@ -279,7 +291,17 @@ func cost(c gjson.Result) (float64, bool) {
 
 // problems collects what is wrong with one line's fields: the line still
 // gives its events, with the bad fields left zero.
-type problems struct{ list []string }
+type problems struct {
+	list []string
+	past *big.Int // the last count past int64 (takePast)
+}
+
+// takePast is the count past int64 that the last count reported, exact.
+func (p *problems) takePast() *big.Int {
+	b := p.past
+	p.past = nil
+	return b
+}
 
 func (p *problems) add(s string) { p.list = append(p.list, s) }
 
@@ -332,12 +354,23 @@ func (p *problems) count(v gjson.Result, key string, has *event.Has, bit event.H
 	n, err := strconv.ParseInt(f.Raw, 10, 64) // "-0" is 0
 	if f.Type != gjson.Number || err != nil || n < 0 {
 		p.add(key + " " + clip(f.Raw) + " is not a token count")
+		p.past = pastInt64(f.Raw)
 		return 0
 	}
 	if has != nil {
 		*has |= bit
 	}
 	return n
+}
+
+// pastInt64 is raw, an integer of 2^63 or more (which Zero reads as an
+// error, and stats still counts), exact; nil for any other value.
+func pastInt64(raw string) *big.Int {
+	var n big.Int
+	if _, ok := n.SetString(raw, 10); ok && !n.IsInt64() && n.Sign() > 0 {
+		return &n
+	}
+	return nil
 }
 
 // clip shortens a raw value for a message.

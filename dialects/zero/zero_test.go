@@ -33,6 +33,12 @@ func show(ev event.Event) string {
 		s += fmt.Sprintf(" %s %s %d %q", ev.Permission.ID, ev.Permission.Tool, ev.Permission.Decision, ev.Permission.Reason)
 	case event.Usage:
 		s += fmt.Sprintf(" in=%d out=%d has=%d", ev.Usage.Input, ev.Usage.Output, ev.Usage.Has)
+		if ev.Usage.Has&event.HasTotal != 0 {
+			s += fmt.Sprintf(" total=%d", ev.Usage.StatedTotal)
+		}
+		if p := ev.Usage.Past; p != nil {
+			s += fmt.Sprintf(" past=%v/%v/%v", p.Input, p.Output, p.Total)
+		}
 		if ev.Usage.CostUSD != nil {
 			s += fmt.Sprintf(" cost=%v", *ev.Usage.CostUSD)
 		}
@@ -92,7 +98,7 @@ func TestDecodeBadlyTypedFieldsGivesEventsAndErrors(t *testing.T) {
 		"run_start   /w p @run_1",
 		`tool_result c1 bash failed=false truncated=false "x" @run_1`,
 		"text  @run_1",
-		"usage in=0 out=1 has=2 @run_1",
+		"usage in=0 out=1 has=34 total=13 @run_1",
 		`permission_request  bash 0 "r" @run_1`,
 		"error x:  @run_1",
 		"tool_call c2  unknown {} @run_1",
@@ -131,7 +137,7 @@ func TestDecodeLinesNotOfZerosShape(t *testing.T) {
 		"text s @r",
 		"tool_call c x unknown  @r",
 		`tool_result c  failed=false truncated=false "" @r`,
-		"usage in=0 out=0 has=0 @r",
+		"usage in=0 out=0 has=0 past=18446744073709551616/<nil>/<nil> @r",
 		"other @r", // a type newer than the decoder is kept, not dropped
 		"other @r", // restore is reserved: Zero writes none yet
 	})
@@ -183,7 +189,7 @@ func TestDecodeEveryZeroType(t *testing.T) {
 		`permission_decision c5 read_file 1 "" @r1`,
 		`tool_result c1 read_file failed=false truncated=true "abc\n[truncated]" @r1`,
 		`tool_result c2  failed=true truncated=false "denied" @r1`,
-		"usage in=12 out=8 has=3 cost=0.0125 @r1",
+		"usage in=12 out=8 has=35 total=20 cost=0.0125 @r1",
 		"warning slow @r1",
 		"final Done. @r1",
 		"error incomplete: stopped early @r1",
@@ -291,5 +297,44 @@ func TestHugeOutputAndCutAtEveryLine(t *testing.T) {
 		case cut == len(lines) && (last != nil || runs.Count() != 1):
 			t.Errorf("whole run: %+v, %d runs", last, runs.Count())
 		}
+	}
+}
+
+// What stats shows as Zero wrote it stays on the events: the version of
+// each line, run_end's own status word (and "input" for a run of input
+// events), a plain permission event as a check made without asking.
+func TestDecodeKeepsZerosOwnWords(t *testing.T) {
+	d := Dialect.NewDecoder(event.DecodeOptions{})
+	var evs []event.Event
+	for i, l := range []string{
+		`{"schemaVersion":2,"type":"prompt","content":"go"}`,
+		`{"schemaVersion":1,"type":"run_start","runId":"r"}`,
+		`{"schemaVersion":1,"type":"permission","runId":"r","id":"c","name":"read_file","action":"auto","permissionGranted":true}`,
+		`{"schemaVersion":1,"type":"permission_decision","runId":"r","id":"c","name":"read_file","action":"allow"}`,
+		`{"schemaVersion":1,"type":"run_end","runId":"r","status":"spec_review_required","exitCode":0}`,
+	} {
+		evs, _ = d.Decode(evs, []byte(l), i+1)
+	}
+	var got []string
+	for _, ev := range evs {
+		s := fmt.Sprintf("%s %s", ev.Kind, ev.Variant)
+		if ev.Kind == event.RunEnd {
+			s += fmt.Sprintf(" %s %q", ev.Status, ev.StatusWord)
+		}
+		if ev.Permission != nil {
+			s += fmt.Sprintf(" auto=%v", ev.Permission.Auto)
+		}
+		got = append(got, s)
+	}
+	want := []string{
+		"prompt zero-input",
+		`run_end zero-input ended "input"`,
+		"run_start zero@1",
+		"permission_decision zero@1 auto=true",
+		"permission_decision zero@1 auto=false",
+		`run_end zero@1 interrupted "spec_review_required"`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
