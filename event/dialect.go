@@ -8,6 +8,9 @@ import "sync"
 type Dialect struct {
 	Name    string   // as users write it: --from NAME, --to NAME
 	Aliases []string // other names users may write
+	// Producer names the agent that writes it, in text shown to people
+	// ("cut by Claude Code").
+	Producer string
 	// Detect tells from one line alone whether it is this dialect's.
 	Detect func(line []byte) Certainty
 	// DetectLine, when set, decides as Detect does, given the line as a

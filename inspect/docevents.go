@@ -26,7 +26,7 @@ func (d *Document) zero(ev gjson.Result, typ string) {
 		}
 		d.toolResult(get("name"), get("id"), get("status") != "error", get("output"), note)
 	case "permission_request":
-		d.permission(ev, nPermission, "permission requested", permissionRequestMsg(ev))
+		d.permissionOld(ev, nPermission, "permission requested", permissionRequestMsg(ev))
 	case "permission_decision":
 		kind, label := nDenied, "permission denied"
 		switch get("action") {
@@ -35,9 +35,9 @@ func (d *Document) zero(ev gjson.Result, typ string) {
 		case "cancel":
 			kind, label = nPermission, "permission cancelled"
 		}
-		d.permission(ev, kind, label, decisionMsg(ev))
+		d.permissionOld(ev, kind, label, decisionMsg(ev))
 	case "permission":
-		d.permission(ev, nPermission, "permission", permissionMsg(ev))
+		d.permissionOld(ev, nPermission, "permission", permissionMsgOld(ev))
 	case "checkpoint":
 		label, msg := checkpointMsg(ev)
 		d.notice(nInfo, label, msg)
@@ -62,7 +62,7 @@ func (d *Document) zero(ev gjson.Result, typ string) {
 // permission writes a permission event and its sandbox block. One about
 // the tool call still waiting for its result comes before the call, so the
 // call and its result stay one block: asked, answered, ran.
-func (d *Document) permission(ev gjson.Result, kind noticeKind, label, msg string) {
+func (d *Document) permissionOld(ev gjson.Result, kind noticeKind, label, msg string) {
 	if d.pending == nil || d.pending.ID != ev.Get("id").String() {
 		d.settle()
 	}
@@ -123,7 +123,7 @@ func (d *Document) evo(ev gjson.Result, typ string) {
 		}
 	case "ask_user":
 		for _, q := range ev.Get("questions").Array() {
-			d.notice(nPermission, "question", questionMsg(q))
+			d.notice(nPermission, "question", questionMsgOld(q))
 		}
 	case "error":
 		d.notice(nError, "error", get("message"))

@@ -3,6 +3,9 @@ package inspect
 import (
 	"bytes"
 	"strconv"
+	"strings"
+
+	"github.com/zevo/zevo/dialects"
 
 	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
@@ -29,22 +32,77 @@ func objectLine(dec *protocol.Decoder, o *protocol.Object, l jsonl.Line) ([]byte
 	return b, nil
 }
 
-// producers names each dialect's producer in text shown to people ("cut
-// by Zero"); a dialect not listed is named as it is called.
-var producers = map[string]string{
-	"zero":     "Zero",
-	"evosci":   "EvoScientist",
-	"claude":   "Claude Code",
-	"codex":    "Codex",
-	"opencode": "OpenCode",
-	"cursor":   "Cursor",
+// producer names a dialect's producer in text shown to people ("cut by
+// Zero"), as the dialect does; one it does not know by its name.
+func producer(name string) string {
+	if d, ok := dialects.ByName(name); ok && d.Producer != "" {
+		return d.Producer
+	}
+	return name
 }
 
-func producer(dialect string) string {
-	if p, ok := producers[dialect]; ok {
-		return p
+// subName names the sub-agent that made ev: its name, else its id.
+func subName(ev *model.Event) string {
+	if ev.SubName != "" {
+		return ev.SubName
 	}
-	return dialect
+	return ev.Sub
+}
+
+// labelOr is ev's label, def when the producer gives none.
+func labelOr(ev *model.Event, def string) string {
+	if ev.Label != "" {
+		return ev.Label
+	}
+	return def
+}
+
+// withTask: "researcher: look up papers".
+func withTask(name, task string) string {
+	if task != "" {
+		name += ": " + task
+	}
+	return name
+}
+
+// permissionMsg: "write_file (write, risk medium) — reason"; Zero's plain
+// permission event: "name action — reason".
+func permissionMsg(p *model.Permission) string {
+	msg := p.Tool
+	if p.Action != "" {
+		msg += " " + p.Action
+	}
+	var detail []string
+	if p.Effect != "" {
+		detail = append(detail, string(p.Effect))
+	}
+	if p.Risk != "" {
+		detail = append(detail, "risk "+p.Risk)
+	}
+	if len(detail) > 0 {
+		msg += " (" + strings.Join(detail, ", ") + ")"
+	}
+	return withReason(msg, p.Reason)
+}
+
+// blockMsg: "code: reason (path)".
+func blockMsg(b *model.Block) string {
+	msg := b.Code
+	if b.Reason != "" {
+		msg += ": " + b.Reason
+	}
+	if b.Path != "" {
+		msg += " (" + b.Path + ")"
+	}
+	return msg
+}
+
+// questionMsg: a question with the answers offered, "Which? [a / b]".
+func questionMsg(q model.Question) string {
+	if len(q.Choices) == 0 {
+		return q.Text
+	}
+	return q.Text + " [" + strings.Join(q.Choices, " / ") + "]"
 }
 
 // addUsage adds one usage event to a run's tokens: a message's counts

@@ -42,7 +42,7 @@ func decisionMsg(ev fields) string {
 }
 
 // permissionMsg: Zero's plain permission event, "name action — reason".
-func permissionMsg(ev fields) string {
+func permissionMsgOld(ev fields) string {
 	return withReason(ev.Get("name").String()+" "+ev.Get("action").String(), ev.Get("reason").String())
 }
 
@@ -89,7 +89,7 @@ func actionMsg(a gjson.Result) string {
 }
 
 // questionMsg: one question of an EvoScientist ask_user, with its choices.
-func questionMsg(q gjson.Result) string {
+func questionMsgOld(q gjson.Result) string {
 	msg := q.Get("question").String()
 	var choices []string
 	for _, c := range q.Get("choices").Array() {

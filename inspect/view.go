@@ -359,7 +359,7 @@ func (v *Viewer) zero(ev *protocol.Object, typ string) {
 		}
 		v.block2(ev)
 	case "permission":
-		v.say(sYellow, "  ", "⚠ permission: ", permissionMsg(ev))
+		v.say(sYellow, "  ", "⚠ permission: ", permissionMsgOld(ev))
 		v.block2(ev)
 	case "checkpoint":
 		label, msg := checkpointMsg(ev)
@@ -444,7 +444,7 @@ func (v *Viewer) evo(ev *protocol.Object, typ string) {
 		}
 	case "ask_user":
 		for _, q := range ev.Get("questions").Array() {
-			v.say(sYellow, "  ", "? question: ", questionMsg(q))
+			v.say(sYellow, "  ", "? question: ", questionMsgOld(q))
 		}
 	case "error":
 		v.say(sRed, "", "✗ error: ", get("message"))

@@ -90,14 +90,15 @@ func (v *Viewer) show(ev *model.Event, st model.Step) {
 		v.stream("reasoning", "┊ ", sDim, ev.Text)
 	case model.Text:
 		if sub {
-			v.stream("sub:"+ev.Sub, Safe(ev.Sub)+" │ ", sCyan, ev.Text)
+			name := subName(ev)
+			v.stream("sub:"+name, Safe(name)+" │ ", sCyan, ev.Text)
 		} else {
 			v.stream("text", "", sNone, ev.Text)
 		}
 	case model.ToolCall:
 		t := ev.Tool
 		if sub {
-			v.toolCall("  ", ev.Sub+"/"+t.Name, gjson.ParseBytes(t.Args))
+			v.toolCall("  ", subName(ev)+"/"+t.Name, gjson.ParseBytes(t.Args))
 			break
 		}
 		v.calls[t.ID] = t.Name
@@ -109,29 +110,30 @@ func (v *Viewer) show(ev *model.Event, st model.Step) {
 			name = v.calls[t.ID]
 		}
 		if sub {
-			name, indent = ev.Sub+"/"+name, "    "
+			name, indent = subName(ev)+"/"+name, "    "
 		}
 		note := ""
 		if t.Truncated {
 			note = " (cut by " + producer(ev.Dialect) + ")"
 		}
 		v.toolResult(indent, name, !t.Failed, t.Output, note)
-	case model.PermissionRequest:
-		p := ev.Permission
-		v.say(sYellow, "  ", "⚠ permission requested: ", withReason(p.Tool, p.Reason))
-	case model.PermissionDecision:
-		p := ev.Permission
-		msg := withReason(p.Tool, p.Reason)
-		switch p.Decision {
-		case model.Allowed:
-			v.say(sGreen, "  ", "✓ permission allowed: ", msg)
-		case model.Cancelled:
-			v.say(sYellow, "  ", "✗ permission cancelled: ", msg)
-		default:
-			v.say(sRed, "  ", "✗ permission denied: ", msg)
-		}
+	case model.PermissionRequest, model.PermissionDecision:
+		v.permission(ev)
 	case model.Checkpoint:
-		v.say(sDim, "  ", "· ", ev.Text)
+		v.say(sDim, "  ", "· "+labelOr(ev, "checkpoint")+": ", ev.Text)
+	case model.SubStart:
+		v.say(sCyan, "", "⇢ subagent ", withTask(subName(ev), ev.Text))
+	case model.SubEnd:
+		v.say(sCyan, "", "⇠ subagent done: ", subName(ev))
+	case model.Notice:
+		v.say(sDim, "", "· "+Safe(ev.Label)+": ", ev.Text)
+	case model.Compaction:
+		if ev.Text == "" {
+			v.say(sDim, "", "· summarizing the context…", "")
+			break
+		}
+		v.say(sDim, "", "· context summary:", "")
+		v.lines(sDim, "    ", ev.Text)
 	case model.Usage:
 		addUsage(&v.etokens, ev.Usage)
 	case model.Final:
@@ -165,9 +167,48 @@ func (v *Viewer) show(ev *model.Event, st model.Step) {
 	}
 }
 
-// endWords says how a run ended: its status and exit code, when the
-// producer states one; else plainly, for the two common ends.
+// permission shows a permission request or decision: the questions
+// asked, one a line; else what is asked or answered, then the arguments
+// of the call asked for and the sandbox's refusal, when stated.
+func (v *Viewer) permission(ev *model.Event) {
+	p := ev.Permission
+	if p.Questions != nil {
+		for _, q := range p.Questions {
+			v.say(sYellow, "  ", "? "+labelOr(ev, "question")+": ", questionMsg(q))
+		}
+		return
+	}
+	msg := permissionMsg(p)
+	switch {
+	case p.Action != "":
+		v.say(sYellow, "  ", "⚠ permission: ", msg)
+	case ev.Kind == model.PermissionRequest:
+		v.say(sYellow, "  ", "⚠ "+labelOr(ev, "permission requested")+": ", msg)
+	case p.Decision == model.Allowed:
+		v.say(sGreen, "  ", "✓ permission allowed: ", msg)
+	case p.Decision == model.Cancelled:
+		v.say(sYellow, "  ", "✗ permission cancelled: ", msg)
+	default:
+		v.say(sRed, "  ", "✗ permission denied: ", msg)
+	}
+	if p.Args != nil {
+		v.say(sYellow, "    ", "", v.summary(gjson.ParseBytes(p.Args)))
+	}
+	if p.Block != nil {
+		v.say(sYellow, "    ", "sandbox: ", blockMsg(p.Block))
+	}
+}
+
+// endWords says how a run ended: the producer's own word for it and its
+// exit code, when it states them; else plainly, for the two common ends.
 func endWords(ev *model.Event) string {
+	if ev.Word != "" {
+		how := "run ended: " + Safe(ev.Word)
+		if ev.ExitCode != nil {
+			how += fmt.Sprintf(" (exit %d)", *ev.ExitCode)
+		}
+		return how
+	}
 	switch {
 	case ev.ExitCode != nil:
 		return fmt.Sprintf("run ended: %s (exit %d)", ev.Status, *ev.ExitCode)

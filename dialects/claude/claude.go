@@ -22,6 +22,7 @@ const Name = "claude"
 var Dialect = &event.Dialect{
 	Name:       Name,
 	Aliases:    []string{"claude-code", "qwen-code", "amp"},
+	Producer:   "Claude Code",
 	Detect:     Detect,
 	DetectLine: detectLine,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return newDecoder(opt) },

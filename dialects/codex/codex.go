@@ -14,6 +14,7 @@ import (
 var Dialect = &event.Dialect{
 	Name:       "codex",
 	Aliases:    []string{"codex-exec"},
+	Producer:   "Codex",
 	Detect:     detect,
 	DetectLine: detectLine,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return newDecoder(opt) },

@@ -19,6 +19,7 @@ const Name = "cursor"
 var Dialect = &event.Dialect{
 	Name:       Name,
 	Aliases:    []string{"cursor-agent"},
+	Producer:   "Cursor",
 	Detect:     Detect,
 	DetectLine: detectLine,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return newDecoder(opt) },

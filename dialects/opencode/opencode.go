@@ -14,6 +14,7 @@ import (
 var Dialect = &event.Dialect{
 	Name:       "opencode",
 	Aliases:    []string{"opencode-run"},
+	Producer:   "OpenCode",
 	Detect:     detect,
 	DetectLine: detectLine,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return newDecoder(opt) },
