@@ -1,58 +1,12 @@
 package inspect
 
 import (
-	"bytes"
-
 	"github.com/tidwall/gjson"
 	model "github.com/zevo/zevo/event"
-	"github.com/zevo/zevo/jsonl"
 )
 
-// The transcript documents' event path: the lines of every dialect but
-// Zero and EvoScientist (route.go says why), read through the event model.
-
-// eventLine renders one line through the event model.
-func (d *Document) eventLine(l jsonl.Line) error {
-	line, lerr := objectLine(&d.dec, &d.obj, l)
-	if lerr != nil {
-		return &LineError{l.Where(), lerr.Error()}
-	}
-	if line == nil {
-		return nil
-	}
-	if d.rd != nil {
-		// Redacted before it is decoded: every value shown is, and the
-		// runs are placed as the scan placed them (redaction keeps the
-		// line's shape).
-		red, err := jsonl.AppendValue(d.rbuf[:0], line, jsonl.GoStyle, d.rd)
-		if err != nil {
-			return &LineError{l.Where(), "could not be redacted: not shown"}
-		}
-		d.rbuf = red
-		line = bytes.Clone(red)
-	}
-	// The decoder's diagnostics about fields are zevo validate's.
-	d.route.input().Line(line, l.Num, d.show)
-	return d.flush()
-}
-
-// endEvents ends the event path's stretch of lines, cut by why (the end
-// of the input, or a line for today's renderers).
-func (d *Document) endEvents(why model.Cut) {
-	if d.route.in != nil {
-		d.route.end(why, d.show)
-		d.endRun()
-	}
-}
-
-// endToday closes the run today's renderers left open, for a line of
-// another dialect.
-func (d *Document) endToday() {
-	if r := d.in.runs.End(); r != nil {
-		d.endRun()
-		d.in = lines{}
-	}
-}
+// How a transcript document shows each event of the model: every
+// dialect's lines read through it (Document.Line).
 
 // show writes one event of any dialect, placed in its run by st.
 func (d *Document) show(ev *model.Event, st model.Step) {

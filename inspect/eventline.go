@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"bytes"
+	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -29,11 +30,32 @@ func objectLine(dec *protocol.Decoder, o *protocol.Object, l jsonl.Line) ([]byte
 	if len(o.NonFinite) > 0 {
 		b = []byte(o.Raw)
 	}
+	if o.Dup != "" {
+		b = lastWins(o)
+	}
 	return b, nil
 }
 
+// lastWins writes a line whose top-level keys occur more than once as
+// the object its producer's own readers (Go's, Python's) read: each key
+// once, with its last value. The decoders would take the first.
+func lastWins(o *protocol.Object) []byte {
+	b := []byte{'{'}
+	for i, m := range o.Members() {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		k, _ := json.Marshal(m.Key)
+		b = append(b, k...)
+		b = append(b, ':')
+		b = append(b, m.Value().Raw...)
+	}
+	return append(b, '}')
+}
+
 // producer names a dialect's producer in text shown to people ("cut by
-// Zero"), as the dialect does; one it does not know by its name.
+// ..."), as the dialect does (Dialect.Producer); one it does not know by
+// its name.
 func producer(name string) string {
 	if d, ok := dialects.ByName(name); ok && d.Producer != "" {
 		return d.Producer
@@ -65,8 +87,8 @@ func withTask(name, task string) string {
 	return name
 }
 
-// permissionMsg: "write_file (write, risk medium) — reason"; Zero's plain
-// permission event: "name action — reason".
+// permissionMsg: "write_file (write, risk medium) — reason"; a request
+// or decision its producer names by an action: "name action — reason".
 func permissionMsg(p *model.Permission) string {
 	msg := p.Tool
 	if p.Action != "" {
@@ -124,4 +146,12 @@ func addUsage(t, u *model.Tokens) {
 func tokenCounts(t *model.Tokens) string {
 	in := t.Input + t.CacheRead + t.CacheWrite
 	return strconv.FormatInt(in, 10) + " in · " + strconv.FormatInt(t.Output, 10) + " out · " + strconv.FormatInt(t.Total(), 10) + " total"
+}
+
+// withReason: "msg — reason".
+func withReason(msg, reason string) string {
+	if reason != "" {
+		msg += " — " + reason
+	}
+	return msg
 }

@@ -5,39 +5,10 @@ import (
 
 	"github.com/tidwall/gjson"
 	model "github.com/zevo/zevo/event"
-	"github.com/zevo/zevo/jsonl"
 )
 
-// zevo view's event path: the lines of every dialect but Zero and
-// EvoScientist (route.go says why), read through the event model.
-
-// eventLine renders one line through the event model.
-func (v *Viewer) eventLine(l jsonl.Line) error {
-	line, lerr := objectLine(&v.dec, &v.obj, l)
-	if lerr != nil {
-		return &LineError{l.Where(), lerr.Error()}
-	}
-	if line == nil {
-		return nil
-	}
-	// The decoder's diagnostics about fields are zevo validate's to
-	// report; the view shows what the line's events hold.
-	v.route.input().Line(line, l.Num, v.show)
-	return v.flush()
-}
-
-// endEvents ends the event path's stretch of lines, cut by why (the end
-// of the input, or a line for today's renderers).
-func (v *Viewer) endEvents(why model.Cut) {
-	if v.route.in == nil {
-		return
-	}
-	v.route.end(why, v.show)
-	if v.inRun && v.evRun { // a run of the decoder's held events, never closed
-		v.closeRun("run incomplete: "+why.String(), sYellow)
-	}
-	v.headless = false
-}
+// zevo view's events: every dialect's lines read through the event
+// model (Viewer.Line), shown here.
 
 // openEventRun heads the run ev starts: the producer's run id and what
 // its start says, else the run's number.
@@ -54,8 +25,6 @@ func (v *Viewer) openEventRun(ev *model.Event, r *model.Run) {
 		}
 	}
 	v.openRun(title)
-	v.evRun = true
-	v.etokens = model.Tokens{}
 }
 
 // show renders one event of any dialect, placed in its run by st.
