@@ -2,7 +2,6 @@ package inspect
 
 import (
 	"bytes"
-	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -45,8 +44,7 @@ func lastWins(o *protocol.Object) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		k, _ := json.Marshal(m.Key)
-		b = append(b, k...)
+		b = jsonl.AppendString(b, m.Key, jsonl.GoStyle)
 		b = append(b, ':')
 		b = append(b, m.Value().Raw...)
 	}
