@@ -303,3 +303,37 @@ func TestViewReadsDuplicateKeysAsTheProducersReadersDo(t *testing.T) {
 		t.Errorf("markdown:\n%s", md.String())
 	}
 }
+
+// What the model carries of a producer's own events and of its
+// permissions shows as the producer's words: EvoScientist's tool
+// selection, sub-agents (by name), context summary and questions with
+// their choices; Zero's plain permission event and sandbox block.
+func TestViewShowsWhatTheProducersSay(t *testing.T) {
+	for file, want := range map[string][]string{
+		"evosci-all-types": {
+			"· tools selected: read_file, write_file, task\n",
+			"⇢ subagent researcher: survey papers\n  ▶ researcher/web_search  query=attention\n",
+			"researcher │ Found 3 papers.\n⇠ subagent done: researcher\n",
+			"· summarizing the context…\n· context summary:\n    Summary so far.\n",
+			"  ? question: Which file? [a / b]\n",
+		},
+		"zero-all-types": {
+			"  ⚠ permission: read_file auto\n",
+			"  ⚠ permission requested: bash (shell, risk critical) — network access requires approval\n    sandbox: network: network access requires approval\n",
+		},
+		"evosci-interrupt": {
+			"  ⚠ approval needed: write_file — Write notes.md\n    path=notes.md\n",
+		},
+	} {
+		in, err := os.ReadFile("../testdata/golden/" + file + "/input.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := viewString(t, string(in), ViewOptions{})
+		for _, w := range want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: missing %q in\n%s", file, w, got)
+			}
+		}
+	}
+}
