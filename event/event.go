@@ -29,11 +29,22 @@ const (
 	Warning                        // Text
 	Error                          // Text, Code
 	Checkpoint                     // Text: the producer's summary of it
-	RunEnd                         // Status, ExitCode
+	RunEnd                         // Status, ExitCode, Word
+	SubStart                       // a sub-agent starts: Sub, SubName, Text (its task)
+	SubEnd                         // a sub-agent is done: Sub, SubName
+	Compaction                     // the producer summarizes its context to go on: Text (the summary; "" when it starts)
+	Notice                         // the producer's word on its own progress: Label, Text (EvoScientist's tool selection)
 )
 
 var kindNames = [...]string{"other", "run_start", "prompt", "text", "reasoning", "tool_call", "tool_result",
-	"permission_request", "permission_decision", "usage", "final", "warning", "error", "checkpoint", "run_end"}
+	"permission_request", "permission_decision", "usage", "final", "warning", "error", "checkpoint", "run_end",
+	"sub_start", "sub_end", "compaction", "notice"}
+
+// Own reports a kind the other producers have no event for: Other, and a
+// producer's word on its own progress (SubStart, SubEnd, Compaction,
+// Notice). An encoder keeps such an event's line as it keeps an Other's
+// (--unmapped keep).
+func (k Kind) Own() bool { return k == Other || k >= SubStart }
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -63,9 +74,9 @@ type Event struct {
 	// Sub names the sub-agent that made the event ("" for the main
 	// agent): the parent tool call's id, or the sub-agent's name.
 	Sub string
-	// Agent is the sub-agent's own name (its kind: "researcher"), when the
-	// producer states it on the event; Sub may be an id.
-	Agent string
+	// SubName is the sub-agent's name for people ("researcher"), when
+	// Sub is an id of one instance of it.
+	SubName string
 	// Aside: the event neither starts, cuts nor ends a run. It belongs to
 	// the open run, else to the run that ended just before it (a late
 	// line: EvoScientist's done after the error that ended its run,
@@ -76,9 +87,14 @@ type Event struct {
 	// RunStart.
 	Session, Model, Cwd, Provider string
 
-	// Prompt, Text, Reasoning, Final, Warning, Error, Checkpoint.
+	// Prompt, Text, Reasoning, Final, Warning, Error, Checkpoint,
+	// SubStart, Compaction, Notice.
 	Text string
 	Code string // Error: the producer's error code or kind, if any
+	// Label is what the event is, in the producer's words for people,
+	// when it has its own: a Notice's ("tools selected"), a Checkpoint's
+	// ("checkpoint 3"), a PermissionRequest's ("approval needed").
+	Label string
 
 	Tool       *Tool       // ToolCall, ToolResult
 	Permission *Permission // PermissionRequest, PermissionDecision
@@ -91,6 +107,10 @@ type Event struct {
 	// wrote it ("done", "spec_review_required"), when it has one: Status
 	// is the model's reading of it, the same words for every dialect.
 	StatusWord string
+	// StatusStated: the line states StatusWord in a field of its own (a
+	// process's status), rather than the word naming the end by its event
+	// ("done", "error") or by zevo's reading ("input").
+	StatusStated bool
 }
 
 // Tool is a tool call or its result.
@@ -109,16 +129,41 @@ type Tool struct {
 type Permission struct {
 	ID       string // the tool call it is about
 	Tool     string
-	Reason   string
+	Reason   string   // the event's own; Why falls back on the sandbox's
 	Decision Decision // PermissionDecision
+	// Action is the producer's word for what was asked or decided, when
+	// its line names it so rather than by its type (Zero's plain
+	// permission event): the event's Kind and Decision are the model's
+	// reading of it.
+	Action string
 	// Auto: the producer records a check it made without asking anyone
 	// (a policy or the permission mode decided), rather than a request to
 	// the user or the user's answer.
 	Auto bool
-	// Question: the request asks the user questions (Questions of them,
-	// their text in Reason) rather than leave to run a tool.
-	Question  bool
-	Questions int
+
+	// What the producer states besides, when it does.
+	Effect    Effect          // the call's side effect
+	Risk      string          // the call's risk level
+	Args      json.RawMessage // the call's arguments
+	Block     *Block          // the sandbox's refusal that asked it or answered it
+	Questions []Question      // a question to the user: non-nil, one per question asked
+}
+
+// Why is the permission's reason: its own, else the sandbox's.
+func (p *Permission) Why() string {
+	if p.Reason == "" && p.Block != nil {
+		return p.Block.Reason
+	}
+	return p.Reason
+}
+
+// Block is a sandbox's refusal of a tool call.
+type Block struct{ Code, Reason, Path string }
+
+// Question is one question put to the user, with the answers offered.
+type Question struct {
+	Text    string
+	Choices []string
 }
 
 // Decision answers a permission request.

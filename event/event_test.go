@@ -224,3 +224,35 @@ func TestInputEndsADecoderWhereAnotherDialectBegins(t *testing.T) {
 		t.Errorf("%d runs", in.Runs())
 	}
 }
+
+// A permission without a reason of its own gives the sandbox's; its own
+// comes first.
+func TestPermissionWhyFallsBackOnTheSandboxsReason(t *testing.T) {
+	block := &Block{Code: "network", Reason: "network access requires approval"}
+	for _, c := range []struct {
+		p    Permission
+		want string
+	}{
+		{Permission{Reason: "asked", Block: block}, "asked"},
+		{Permission{Block: block}, "network access requires approval"},
+		{Permission{}, ""},
+	} {
+		if got := c.p.Why(); got != c.want {
+			t.Errorf("%+v: Why() = %q, want %q", c.p, got, c.want)
+		}
+	}
+}
+
+// The kinds only their producer writes are the ones an encoder keeps as
+// lines: Other and a producer's word on its own progress.
+func TestOwnKindsAreKeptAsLines(t *testing.T) {
+	for k := Other; k <= Notice; k++ {
+		want := k == Other || k == SubStart || k == SubEnd || k == Compaction || k == Notice
+		if k.Own() != want {
+			t.Errorf("%v.Own() = %v, want %v", k, k.Own(), want)
+		}
+	}
+	if Notice.String() != "notice" {
+		t.Errorf("Notice.String() = %q", Notice.String())
+	}
+}

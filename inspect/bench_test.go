@@ -110,40 +110,26 @@ func BenchmarkSummarize(b *testing.B) {
 	}
 }
 
-// BenchmarkView is zevo view as it ships (each line routed by its
-// dialect): Zero and EvoScientist through today's renderers, side by side
-// with the same corpora straight to today's renderers, without the
-// routing (today-), and through the event path (events-); and each
-// agent's real captures (repeated to about 256 KiB) through the event
-// path.
+// BenchmarkView is zevo view of Zero's and EvoScientist's corpora and of
+// each agent's real captures (repeated to about 256 KiB), every line read
+// through the event model.
 func BenchmarkView(b *testing.B) {
-	const routed, today, events = 0, 1, 2
 	type corp struct {
 		name string
 		data []byte
-		path int
 	}
 	var cs []corp
 	for _, p := range []Protocol{Zero, EvoSci} {
-		data := corpus(p, 1<<20)
-		cs = append(cs, corp{p.String(), data, routed}, corp{"today-" + p.String(), data, today}, corp{"events-" + p.String(), data, events})
+		cs = append(cs, corp{p.String(), corpus(p, 1<<20)})
 	}
 	for _, agent := range []string{"claude", "codex", "opencode", "cursor"} {
-		cs = append(cs, corp{"captures-" + agent, captureCorpus(b, agent, 256<<10), routed})
+		cs = append(cs, corp{"captures-" + agent, captureCorpus(b, agent, 256<<10)})
 	}
 	for _, c := range cs {
 		b.Run(c.name, func(b *testing.B) {
 			v := NewViewer(io.Discard, ViewOptions{Color: true})
-			v.route.eventsOnly = c.path == events
-			line := v.Line
-			if c.path == today {
-				line = func(l jsonl.Line) error {
-					decode(&v.rd.dec, v.rd.as, l, &v.rd.cur)
-					return v.todayLine(l)
-				}
-			}
 			benchLines(b, c.data, func(l jsonl.Line) {
-				if err := line(l); err != nil {
+				if err := v.Line(l); err != nil {
 					b.Fatal(err)
 				}
 			})

@@ -1,59 +1,12 @@
 package inspect
 
 import (
-	"bytes"
-	"strings"
-
 	"github.com/tidwall/gjson"
 	model "github.com/zevo/zevo/event"
-	"github.com/zevo/zevo/jsonl"
 )
 
-// The transcript documents' event path: the lines of every dialect but
-// Zero and EvoScientist (route.go says why), read through the event model.
-
-// eventLine renders one line through the event model.
-func (d *Document) eventLine(l jsonl.Line) error {
-	line, lerr := objectLine(&d.dec, &d.obj, l)
-	if lerr != nil {
-		return l.Diag(lerr.Error())
-	}
-	if line == nil {
-		return nil
-	}
-	if d.rd != nil {
-		// Redacted before it is decoded: every value shown is, and the
-		// runs are placed as the scan placed them (redaction keeps the
-		// line's shape).
-		red, err := jsonl.AppendValue(d.rbuf[:0], line, jsonl.GoStyle, d.rd)
-		if err != nil {
-			return l.Diag("could not be redacted: not shown")
-		}
-		d.rbuf = red
-		line = bytes.Clone(red)
-	}
-	// The decoder's diagnostics about fields are zevo validate's.
-	d.route.input().Line(line, l.Num, d.show)
-	return d.flush()
-}
-
-// endEvents ends the event path's stretch of lines, cut by why (the end
-// of the input, or a line for today's renderers).
-func (d *Document) endEvents(why model.Cut) {
-	if d.route.in != nil {
-		d.route.end(why, d.show)
-		d.endRun()
-	}
-}
-
-// endToday closes the run today's renderers left open, for a line of
-// another dialect.
-func (d *Document) endToday() {
-	if r := d.in.runs.End(); r != nil {
-		d.endRun()
-		d.in = lines{}
-	}
-}
+// How a transcript document shows each event of the model: every
+// dialect's lines read through it (Document.Line).
 
 // show writes one event of any dialect, placed in its run by st.
 func (d *Document) show(ev *model.Event, st model.Step) {
@@ -95,7 +48,7 @@ func (d *Document) event(ev *model.Event) {
 		d.stream(kReasoning, "", ev.Text)
 	case model.Text:
 		if sub {
-			d.stream(kSubagent, ev.Sub, ev.Text)
+			d.stream(kSubagent, subName(ev), ev.Text)
 		} else {
 			d.stream(kText, "", ev.Text)
 		}
@@ -103,35 +56,36 @@ func (d *Document) event(ev *model.Event) {
 		t := ev.Tool
 		name := t.Name
 		if sub {
-			name = ev.Sub + "/" + name
+			name = subName(ev) + "/" + name
 		}
 		d.toolCall(name, t.ID, gjson.ParseBytes(t.Args), sub)
 	case model.ToolResult:
 		t := ev.Tool
 		name := t.Name
 		if sub {
-			name = ev.Sub + "/" + name
+			name = subName(ev) + "/" + name
 		}
 		note := ""
 		if t.Truncated {
 			note = "cut by " + producer(ev.Dialect)
 		}
 		d.toolResult(name, t.ID, !t.Failed, t.Output, note)
-	case model.PermissionRequest:
-		p := ev.Permission
-		d.permissionEvent(p.ID, nPermission, "permission requested", withReason(p.Tool, p.Reason))
-	case model.PermissionDecision:
-		p := ev.Permission
-		kind, label := nDenied, "permission denied"
-		switch p.Decision {
-		case model.Allowed:
-			kind, label = nAllowed, "permission allowed"
-		case model.Cancelled:
-			kind, label = nPermission, "permission cancelled"
-		}
-		d.permissionEvent(p.ID, kind, label, withReason(p.Tool, p.Reason))
+	case model.PermissionRequest, model.PermissionDecision:
+		d.permission(ev)
 	case model.Checkpoint:
-		d.notice(nInfo, "checkpoint", strings.TrimPrefix(ev.Text, "checkpoint "))
+		d.notice(nInfo, labelOr(ev, "checkpoint"), ev.Text)
+	case model.SubStart:
+		d.notice(nInfo, "sub-agent started", withTask(subName(ev), ev.Text))
+	case model.SubEnd:
+		d.notice(nInfo, "sub-agent done", subName(ev))
+	case model.Notice:
+		d.notice(nInfo, ev.Label, ev.Text)
+	case model.Compaction:
+		if ev.Text == "" {
+			d.notice(nInfo, "summarizing the context", "")
+		} else {
+			d.whole(kSummary, "", ev.Text)
+		}
 	case model.Final:
 		if !sub {
 			d.final(ev.Text)
@@ -148,6 +102,38 @@ func (d *Document) event(ev *model.Event) {
 		d.settle()
 	default:
 		d.otherEvent(ev)
+	}
+}
+
+// permission writes a permission request or decision: the questions
+// asked, one a notice each; else what is asked or answered (with the
+// arguments of the call asked for), then the sandbox's refusal.
+func (d *Document) permission(ev *model.Event) {
+	p := ev.Permission
+	if p.Questions != nil {
+		for _, q := range p.Questions {
+			d.notice(nPermission, labelOr(ev, "question"), questionMsg(q))
+		}
+		return
+	}
+	msg := permissionMsg(p)
+	kind, label := nDenied, "permission denied"
+	switch {
+	case p.Action != "":
+		kind, label = nPermission, "permission"
+	case ev.Kind == model.PermissionRequest:
+		kind, label = nPermission, labelOr(ev, "permission requested")
+	case p.Decision == model.Allowed:
+		kind, label = nAllowed, "permission allowed"
+	case p.Decision == model.Cancelled:
+		kind, label = nPermission, "permission cancelled"
+	}
+	if p.Args != nil {
+		msg += " · " + argSummary(gjson.ParseBytes(p.Args))
+	}
+	d.permissionEvent(p.ID, kind, label, msg)
+	if p.Block != nil {
+		d.buf = d.r.notice(d.buf, nDenied, "sandbox", blockMsg(p.Block))
 	}
 }
 

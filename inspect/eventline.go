@@ -3,8 +3,10 @@ package inspect
 import (
 	"bytes"
 	"strconv"
+	"strings"
 
 	"github.com/zevo/zevo/dialects"
+
 	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
@@ -27,16 +29,100 @@ func objectLine(dec *protocol.Decoder, o *protocol.Object, l jsonl.Line) ([]byte
 	if len(o.NonFinite) > 0 {
 		b = []byte(o.Raw)
 	}
+	if o.Dup != "" {
+		b = lastWins(o)
+	}
 	return b, nil
 }
 
+// lastWins writes a line whose top-level keys occur more than once as
+// the object its producer's own readers (Go's, Python's) read: each key
+// once, with its last value. The decoders would take the first.
+func lastWins(o *protocol.Object) []byte {
+	b := []byte{'{'}
+	for i, m := range o.Members() {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jsonl.AppendString(b, m.Key, jsonl.GoStyle)
+		b = append(b, ':')
+		b = append(b, m.Value().Raw...)
+	}
+	return append(b, '}')
+}
+
 // producer names a dialect's producer in text shown to people ("cut by
-// Zero"): its Title; a dialect without one is named as it is called.
-func producer(dialect string) string {
-	if d, ok := dialects.ByName(dialect); ok && d.Title != "" {
+// ..."), as the dialect does (Dialect.Title); one it does not know by
+// its name.
+func producer(name string) string {
+	if d, ok := dialects.ByName(name); ok && d.Title != "" {
 		return d.Title
 	}
-	return dialect
+	return name
+}
+
+// subName names the sub-agent that made ev: its name, else its id.
+func subName(ev *model.Event) string {
+	if ev.SubName != "" {
+		return ev.SubName
+	}
+	return ev.Sub
+}
+
+// labelOr is ev's label, def when the producer gives none.
+func labelOr(ev *model.Event, def string) string {
+	if ev.Label != "" {
+		return ev.Label
+	}
+	return def
+}
+
+// withTask: "researcher: look up papers".
+func withTask(name, task string) string {
+	if task != "" {
+		name += ": " + task
+	}
+	return name
+}
+
+// permissionMsg: "write_file (write, risk medium) — reason"; a request
+// or decision its producer names by an action: "name action — reason".
+func permissionMsg(p *model.Permission) string {
+	msg := p.Tool
+	if p.Action != "" {
+		msg += " " + p.Action
+	}
+	var detail []string
+	if p.Effect != "" {
+		detail = append(detail, string(p.Effect))
+	}
+	if p.Risk != "" {
+		detail = append(detail, "risk "+p.Risk)
+	}
+	if len(detail) > 0 {
+		msg += " (" + strings.Join(detail, ", ") + ")"
+	}
+	return withReason(msg, p.Reason)
+}
+
+// blockMsg: "code: reason (path)".
+func blockMsg(b *model.Block) string {
+	msg := b.Code
+	if b.Reason != "" {
+		msg += ": " + b.Reason
+	}
+	if b.Path != "" {
+		msg += " (" + b.Path + ")"
+	}
+	return msg
+}
+
+// questionMsg: a question with the answers offered, "Which? [a / b]".
+func questionMsg(q model.Question) string {
+	if len(q.Choices) == 0 {
+		return q.Text
+	}
+	return q.Text + " [" + strings.Join(q.Choices, " / ") + "]"
 }
 
 // addUsage adds one usage event to a run's tokens: a message's counts
@@ -58,4 +144,12 @@ func addUsage(t, u *model.Tokens) {
 func tokenCounts(t *model.Tokens) string {
 	in := t.Input + t.CacheRead + t.CacheWrite
 	return strconv.FormatInt(in, 10) + " in · " + strconv.FormatInt(t.Output, 10) + " out · " + strconv.FormatInt(t.Total(), 10) + " total"
+}
+
+// withReason: "msg — reason".
+func withReason(msg, reason string) string {
+	if reason != "" {
+		msg += " — " + reason
+	}
+	return msg
 }

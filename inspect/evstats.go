@@ -226,8 +226,8 @@ func dialectOf(ev *evt.Event) string {
 // under SUBAGENT/TOOL when the producer names the sub-agent (its Agent),
 // else under the tool's own name.
 func toolName(ev *evt.Event, name string) string {
-	if ev.Agent != "" {
-		return ev.Agent + "/" + name
+	if ev.SubName != "" {
+		return ev.SubName + "/" + name
 	}
 	return name
 }
@@ -240,8 +240,8 @@ func (r *evRun) permission(ev *evt.Event) {
 	switch pm := ev.Permission; {
 	case pm.Auto:
 		p.Other++
-	case pm.Question:
-		p.Questions += pm.Questions
+	case pm.Questions != nil:
+		p.Questions += len(pm.Questions)
 	case ev.Kind == evt.PermissionRequest:
 		p.Requests++
 	case pm.Decision == evt.Allowed:

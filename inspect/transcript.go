@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"sort"
@@ -8,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/dialects"
 	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
@@ -104,8 +106,8 @@ const (
 	kReasoning          // thinking, folded
 	kSubagent           // a sub-agent's text, folded
 	kFinal              // the final answer, when it is not the text above
-	kPrompt             // Zero input: the user's message
-	kSummary            // EvoScientist's context summary, folded
+	kPrompt             // the user's message
+	kSummary            // the producer's summary of its context, folded
 )
 
 // noticeKind is the kind of a one-line event worth seeing at a glance.
@@ -145,7 +147,7 @@ type docResult struct {
 // runHead is what a run's heading and summary show.
 type runHead struct {
 	Num                   int    // 1-based in the document
-	ID                    string // Zero's runId
+	ID                    string // the producer's run id
 	Provider, Model, Cwd  string
 	Status, Tokens, Cost  string
 	CostShort             string // for the table of runs
@@ -197,8 +199,7 @@ type Document struct {
 	written int64 // bytes written so far
 	fileNo  int   // index of the current file in head.Files, -1 before the first
 
-	route   router // each line to today's renderers or the event path
-	in      lines  // today's: cuts the current file into runs as ScanDocFile did
+	in      *model.Input // the current input's lines read through every dialect; nil before its first
 	dec     protocol.Decoder
 	obj     protocol.Object
 	run     *runHead
@@ -385,8 +386,7 @@ func (d *Document) File() error {
 	if len(d.head.Files) > 1 {
 		d.buf = d.r.file(d.buf, d.str(f.Name))
 	}
-	d.in = lines{}
-	d.route.reset()
+	d.in = nil
 	d.runNo = 0
 	d.run = nil
 	return d.flush()
@@ -395,74 +395,38 @@ func (d *Document) File() error {
 // Line renders one line of the current input. A line that is not a JSON
 // object is returned as a *Diagnostic (and not shown).
 func (d *Document) Line(l jsonl.Line) error {
-	if jsonl.IsBlank(l.Bytes) {
-		return nil
-	}
-	// Today's decoding first: it tells most Zero and EvoScientist lines
-	// without the registry (route.go's decodedToday).
-	decode(&d.in.dec, d.in.as, l, &d.in.cur)
-	if !d.route.decodedToday(&d.in) && !d.route.today(l.Bytes) {
-		d.endToday()
-		return d.eventLine(l)
-	}
-	d.endEvents(model.CutOtherDialect)
-	return d.todayLine(l)
-}
-
-// todayLine renders a Zero or EvoScientist line, decoded into d.in.cur,
-// with today's renderers.
-func (d *Document) todayLine(l jsonl.Line) error {
-	ev, lerr := d.in.place(&d.in.cur)
+	line, lerr := objectLine(&d.dec, &d.obj, l)
 	if lerr != nil {
 		return l.Diag(lerr.Error())
 	}
-	if ev == nil {
+	if line == nil {
 		return nil
 	}
-	if ev.step.Closed != nil {
-		d.endRun() // cut short by this event
-	}
-	if ev.step.Late { // a done after the error that ended its run
-		return d.flush()
-	}
-	if !ev.step.Start && d.overPage() {
-		return d.flush() // not shown: not worth redacting
-	}
-	obj := gjson.Parse(ev.obj.Raw)
 	if d.rd != nil {
-		red, err := jsonl.AppendValue(d.rbuf[:0], []byte(ev.obj.Raw), jsonl.GoStyle, d.rd)
+		// Redacted before it is decoded: every value shown is, and the
+		// runs are placed as the scan placed them (redaction keeps the
+		// line's shape).
+		red, err := jsonl.AppendValue(d.rbuf[:0], line, jsonl.GoStyle, d.rd)
 		if err != nil {
 			return l.Diag("could not be redacted: not shown")
 		}
 		d.rbuf = red
-		obj = gjson.ParseBytes(red)
+		line = bytes.Clone(red)
 	}
-	if ev.step.Start {
-		d.startRun(ev.step.Run.ID, ev.typ == "run_start", obj.Get("provider").String(), obj.Get("cwd").String())
+	if d.in == nil {
+		d.in = dialects.NewInput(model.DecodeOptions{})
 	}
-	if !d.overPage() {
-		// The type is shown as the label of an event of a type zevo
-		// does not know: redacted as the event is (the known ones
-		// hold no secret and are kept).
-		typ := d.str(ev.typ)
-		switch ev.proto.Family {
-		case protocol.FamilyEvoSci:
-			d.evo(obj, typ)
-		case protocol.FamilyZeroInput:
-			d.input(obj, typ)
-		default:
-			d.zero(obj, typ)
-		}
-	}
-	if ev.step.End {
-		d.endRun()
-	}
+	// The decoder's diagnostics about fields are zevo validate's.
+	d.in.Line(line, l.Num, d.show)
 	return d.flush()
 }
 
 // EndFile closes what the current input left open.
 func (d *Document) EndFile() error {
-	d.endEvents(model.CutEndOfInput)
+	if d.in != nil {
+		d.in.End(d.show)
+		d.in = nil
+	}
 	d.endRun()
 	return d.flush()
 }

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/dialects"
 	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
@@ -40,21 +41,17 @@ type Viewer struct {
 	opt ViewOptions
 	buf []byte
 
-	route router // each line to today's renderers or the event path
-	rd    lines  // today's: Zero's and EvoScientist's lines
-	// The event path's (viewevents.go).
+	in  *model.Input // the input's lines read through every dialect; nil before its first
 	dec protocol.Decoder
 	obj protocol.Object
 	// headless: the open run started with the user's prompt, and its
 	// heading waits for the agent's first event (a run of prompts
 	// alone gets none).
 	headless bool
-	evRun    bool         // the open run is the event path's: its tokens are etokens
-	etokens  model.Tokens // the open run's, on the event path
+	etokens  model.Tokens // the open run's
 
 	inRun   bool // a run heading was written and not closed
 	runs    int
-	tokens  Tokens
 	final   *string
 	calls   map[string]string // tool call id → name
 	block   string            // the stream being written: "text", "reasoning", "sub:NAME", ""
@@ -202,87 +199,34 @@ func (v *Viewer) File(name string, several bool) error {
 // Line renders one line. A line that is not a JSON object is returned as
 // a *Diagnostic (and not shown); other errors are write errors.
 func (v *Viewer) Line(l jsonl.Line) error {
-	if jsonl.IsBlank(l.Bytes) {
-		return nil
-	}
-	// Today's decoding first: it tells most Zero and EvoScientist lines
-	// without the registry (route.go's decodedToday).
-	decode(&v.rd.dec, v.rd.as, l, &v.rd.cur)
-	if !v.route.decodedToday(&v.rd) && !v.route.today(l.Bytes) {
-		v.endToday()
-		return v.eventLine(l)
-	}
-	v.endEvents(model.CutOtherDialect)
-	return v.todayLine(l)
-}
-
-// todayLine renders a Zero or EvoScientist line, decoded into v.rd.cur,
-// with today's renderers.
-func (v *Viewer) todayLine(l jsonl.Line) error {
-	ev, lerr := v.rd.place(&v.rd.cur)
+	line, lerr := objectLine(&v.dec, &v.obj, l)
 	if lerr != nil {
 		return l.Diag(lerr.Error())
 	}
-	if ev == nil {
+	if line == nil {
 		return nil
 	}
-	if c := ev.step.Closed; c != nil && v.inRun {
-		v.closeRun("run incomplete: "+c.Cut.String(), sYellow)
+	if v.in == nil {
+		v.in = dialects.NewInput(model.DecodeOptions{})
 	}
-	if ev.step.Late { // a done after the error that ended its run
-		return v.flush()
-	}
-	if ev.step.Start && ev.proto.Family != protocol.FamilyZeroInput {
-		v.openRun(v.title(ev))
-	}
-	switch ev.proto.Family {
-	case protocol.FamilyZeroInput:
-		v.say(sBold, "", "> ", ev.obj.Str("content"))
-	case protocol.FamilyZero:
-		v.zero(ev.obj, ev.typ)
-	default:
-		v.evo(ev.obj, ev.typ)
-	}
+	// The decoder's diagnostics about fields are zevo validate's to
+	// report; the view shows what the line's events hold.
+	v.in.Line(line, l.Num, v.show)
 	return v.flush()
-}
-
-// title is the heading of the run ev starts.
-func (v *Viewer) title(ev *event) string {
-	if ev.proto.Family != protocol.FamilyZero {
-		return fmt.Sprintf("run %d", v.runs+1)
-	}
-	title := "run " + ev.step.Run.ID
-	if ev.typ == "run_start" {
-		for _, k := range []string{"provider", "model", "cwd"} {
-			if s := ev.obj.Str(k); s != "" {
-				title += " · " + s
-			}
-		}
-	}
-	return title
 }
 
 // End closes what the input left open.
 func (v *Viewer) End() error {
-	if r := v.rd.runs.End(); r != nil && v.inRun {
-		v.closeRun("run incomplete: "+r.Cut.String(), sYellow)
+	if v.in != nil {
+		v.in.End(v.show)
+		v.in = nil
 	}
-	v.endEvents(model.CutEndOfInput)
+	if v.inRun { // a run of events a decoder held, never closed
+		v.closeRun("run incomplete: "+model.CutEndOfInput.String(), sYellow)
+	}
+	v.headless = false
 	v.endBlock()
-	v.rd = lines{as: v.rd.as}
-	v.route.reset()
 	return v.flush()
-}
-
-// endToday closes the run today's renderers left open, for a line of
-// another dialect.
-func (v *Viewer) endToday() {
-	if r := v.rd.runs.End(); r != nil {
-		if v.inRun {
-			v.closeRun("run incomplete: "+model.CutOtherDialect.String(), sYellow)
-		}
-		v.rd = lines{as: v.rd.as}
-	}
 }
 
 func (v *Viewer) openRun(title string) {
@@ -292,8 +236,7 @@ func (v *Viewer) openRun(title string) {
 	}
 	v.runs++
 	v.inRun = true
-	v.evRun = false
-	v.tokens = newTokens()
+	v.etokens = model.Tokens{}
 	v.final = nil
 	v.calls = map[string]string{}
 	v.say(sBold, "", "── ", title+" ──")
@@ -307,156 +250,8 @@ func (v *Viewer) closeRun(how, style string) {
 		}
 		v.endBlock()
 	}
-	counts := v.tokens.Input.String() + " in · " + v.tokens.Output.String() + " out · " + v.tokens.Total.String() + " total"
-	if v.evRun {
-		counts = tokenCounts(&v.etokens)
-	}
-	v.say(style, "", "── "+how, " · tokens: "+counts+" ──")
+	v.say(style, "", "── "+how, " · tokens: "+tokenCounts(&v.etokens)+" ──")
 	v.inRun = false
-}
-
-func (v *Viewer) zero(ev *protocol.Object, typ string) {
-	get := func(k string) string { return ev.Get(k).String() }
-	switch typ {
-	case "reasoning":
-		v.stream("reasoning", "┊ ", sDim, get("delta"))
-	case "text":
-		v.stream("text", "", sNone, get("delta"))
-	case "tool_call":
-		v.calls[get("id")] = get("name")
-		v.toolCall("", get("name"), ev.Get("args"))
-	case "run_start":
-	case "tool_result":
-		name := get("name")
-		if name == "" {
-			name = v.calls[get("id")]
-		}
-		note := ""
-		if ev.Get("truncated").Bool() {
-			note = " (cut by Zero)"
-		}
-		v.toolResult("  ", name, get("status") != "error", get("output"), note)
-	case "permission_request":
-		v.say(sYellow, "  ", "⚠ permission requested: ", permissionRequestMsg(ev))
-		v.block2(ev)
-	case "permission_decision":
-		msg := decisionMsg(ev)
-		switch get("action") {
-		case "allow":
-			v.say(sGreen, "  ", "✓ permission allowed: ", msg)
-		case "cancel":
-			v.say(sYellow, "  ", "✗ permission cancelled: ", msg)
-		default:
-			v.say(sRed, "  ", "✗ permission denied: ", msg)
-		}
-		v.block2(ev)
-	case "permission":
-		v.say(sYellow, "  ", "⚠ permission: ", permissionMsg(ev))
-		v.block2(ev)
-	case "checkpoint":
-		label, msg := checkpointMsg(ev)
-		v.say(sDim, "  ", "· "+label+": ", msg)
-	case "usage":
-		v.tokens.addZero(ev)
-	case "final":
-		s := get("text")
-		v.final = &s
-	case "warning":
-		v.say(sYellow, "", "! warning: ", get("message"))
-	case "error":
-		label := "✗ error: "
-		if c := get("code"); c != "" {
-			label = "✗ error [" + Safe(c) + "]: "
-		}
-		v.say(sRed, "", label, get("message"))
-	case "run_end":
-		how := "run ended: " + Safe(get("status"))
-		if c := ev.Get("exitCode"); c.Exists() {
-			how += " (exit " + Safe(c.Raw) + ")"
-		}
-		style := sGreen
-		if get("status") != "success" {
-			style = sRed
-		}
-		v.closeRun(how, style)
-	default:
-		v.other(ev, typ)
-	}
-}
-
-// block2 shows a permission event's sandbox block (v2) or violation (v1).
-func (v *Viewer) block2(ev *protocol.Object) {
-	if msg, ok := sandboxMsg(ev); ok {
-		v.say(sYellow, "    ", "sandbox: ", msg)
-	}
-}
-
-func (v *Viewer) evo(ev *protocol.Object, typ string) {
-	get := func(k string) string { return ev.Get(k).String() }
-	switch typ {
-	case "thinking":
-		v.stream("reasoning", "┊ ", sDim, get("content"))
-	case "text":
-		v.stream("text", "", sNone, get("content"))
-	case "tool_call":
-		v.calls[get("id")] = get("name")
-		v.toolCall("", get("name"), ev.Get("args"))
-	case "tool_result":
-		note := ""
-		if protocol.EvoSci.IsTruncated(get("content")) {
-			note = " (cut by EvoScientist)"
-		}
-		v.toolResult("  ", get("name"), ev.Get("success").Bool(), get("content"), note)
-	case "subagent_start":
-		v.say(sCyan, "", "⇢ subagent ", subagentMsg(ev))
-	case "subagent_text":
-		sub := get("subagent")
-		v.stream("sub:"+sub, Safe(sub)+" │ ", sCyan, get("content"))
-	case "subagent_tool_call":
-		v.toolCall("  ", get("subagent")+"/"+get("name"), ev.Get("args"))
-	case "subagent_tool_result":
-		v.toolResult("    ", get("subagent")+"/"+get("name"), ev.Get("success").Bool(), get("content"), "")
-	case "subagent_end":
-		v.say(sCyan, "", "⇠ subagent done: ", get("name"))
-	case "tool_selection":
-		v.say(sDim, "", "· tools selected: ", stringsOf(ev.Get("tools")))
-	case "summarization_start":
-		v.say(sDim, "", "· summarizing the context…", "")
-	case "summarization":
-		v.say(sDim, "", "· context summary:", "")
-		v.lines(sDim, "    ", get("content"))
-	case "usage_stats":
-		v.tokens.addEvoSci(ev)
-	case "interrupt":
-		for _, a := range ev.Get("action_requests").Array() {
-			v.say(sYellow, "  ", "⚠ approval needed: ", actionMsg(a))
-			if args := a.Get("args"); args.Exists() {
-				v.say(sYellow, "    ", "", v.summary(args))
-			}
-		}
-	case "ask_user":
-		for _, q := range ev.Get("questions").Array() {
-			v.say(sYellow, "  ", "? question: ", questionMsg(q))
-		}
-	case "error":
-		v.say(sRed, "", "✗ error: ", get("message"))
-		v.closeRun("run ended with an error", sRed)
-	case "done":
-		s := get("response")
-		v.final = &s
-		v.closeRun("run done", sGreen)
-	default:
-		v.other(ev, typ)
-	}
-}
-
-// other shows an event of a type zevo does not render specially.
-func (v *Viewer) other(ev *protocol.Object, typ string) {
-	raw := compact(ev.Raw)
-	if !v.opt.Full {
-		raw = clipRunes(raw, 160)
-	}
-	v.say(sDim, "", "· "+Safe(typ)+" ", raw)
 }
 
 func (v *Viewer) toolCall(indent, name string, args gjson.Result) {

@@ -99,6 +99,8 @@ func TestSafe(t *testing.T) {
 	}
 }
 
+// A token count past int64 is no count the model reads: it is left
+// unset (zevo validate reports it), the others add up.
 func TestViewZero(t *testing.T) {
 	in := `{"apiModel":"m","cwd":"/r","model":"m","provider":"p","runId":"r1","schemaVersion":2,"type":"run_start"}
 {"delta":"let me ","runId":"r1","schemaVersion":2,"type":"reasoning"}
@@ -131,7 +133,7 @@ Hello world
     … 5 more line(s) (--full shows all)
 ── final answer ──
 Hello world
-── run ended: success (exit 0) · tokens: 18446744073709551629 in · 9 out · 18446744073709551638 total ──
+── run ended: success (exit 0) · tokens: 12 in · 9 out · 21 total ──
 `
 	got, _ := viewString(t, in, ViewOptions{})
 	if got != want {
@@ -245,11 +247,12 @@ func FuzzLine(f *testing.F) {
 	})
 }
 
-// One input of several dialects: each line is shown by its dialect's
-// renderers (Zero's permission details and EvoScientist's approvals by
-// today's, OpenCode's run through the event model), and a run cut by a
-// line of another dialect says so, whichever way the input turns.
-func TestViewRoutesEachLineByItsDialect(t *testing.T) {
+// One input of several dialects: each line is read by its dialect's
+// decoder (Zero's permission details, OpenCode's run, EvoScientist's
+// approvals), and a run cut by a line of another dialect says so,
+// whichever way the input turns. A done right after a question ends its
+// run interrupted (dialects/evosci/doc.md).
+func TestViewReadsEachLineByItsDialect(t *testing.T) {
 	capture, err := os.ReadFile("../testdata/captures/opencode/nightgauge-bash-permission-rejected.jsonl")
 	if err != nil {
 		t.Fatal(err)
@@ -268,7 +271,7 @@ func TestViewRoutesEachLineByItsDialect(t *testing.T) {
 		"── run r1 ──\n  ⚠ permission requested: bash (shell, risk high) — runs\n── run incomplete: a line of another dialect came · tokens: 0 in · 0 out · 0 total ──\n",
 		"── run ses_fixture0000000000000000001 ──\n▶ bash  command=python3 calc.py\n",
 		"── run ended: blocked · tokens: 1533 in · 3 out · 1536 total ──\n",
-		"── run 3 ──\n┊ plan\n  ⚠ approval needed: write_file — Creates.\n    path=a\n── final answer ──\nok\n── run done · ",
+		"── run 3 ──\n┊ plan\n  ⚠ approval needed: write_file — Creates.\n    path=a\n── final answer ──\nok\n── run ended: interrupted · ",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("missing %q in\n%s", want, got)
@@ -278,5 +281,59 @@ func TestViewRoutesEachLineByItsDialect(t *testing.T) {
 	got, _ = viewString(t, string(capture[:bytes.LastIndex(capture[:len(capture)-1], []byte("\n"))+1])+`{"schemaVersion":2,"type":"run_start","runId":"r2"}`+"\n", ViewOptions{})
 	if !strings.Contains(got, "── run incomplete: a line of another dialect came · tokens: ") || !strings.Contains(got, "── run r2 ──") {
 		t.Errorf("an OpenCode run cut by a Zero line:\n%s", got)
+	}
+}
+
+// Of a key written twice the last value is the line's, as the producers'
+// own readers (Go's, Python's) read it, in the view and in the documents.
+func TestViewReadsDuplicateKeysAsTheProducersReadersDo(t *testing.T) {
+	in := `{"type": "text", "content": "first", "content": "last wins"}` + "\n" + `{"type": "done", "response": "x", "response": "y"}` + "\n"
+	got, _ := viewString(t, in, ViewOptions{})
+	if !strings.Contains(got, "last wins\n") || strings.Contains(got, "first") || !strings.Contains(got, "── final answer ──\ny\n") {
+		t.Errorf("view:\n%s", got)
+	}
+	var md bytes.Buffer
+	df, _ := ScanDocFile(strings.NewReader(in), "x", Pricing{})
+	d := NewDocument(&md, DocOptions{Format: Markdown}, []*DocFile{df})
+	d.File()
+	feedLines(t, strings.NewReader(in), "x", d.Line)
+	d.EndFile()
+	d.Close()
+	if !strings.Contains(md.String(), "last wins") || strings.Contains(md.String(), "first") {
+		t.Errorf("markdown:\n%s", md.String())
+	}
+}
+
+// What the model carries of a producer's own events and of its
+// permissions shows as the producer's words: EvoScientist's tool
+// selection, sub-agents (by name), context summary and questions with
+// their choices; Zero's plain permission event and sandbox block.
+func TestViewShowsWhatTheProducersSay(t *testing.T) {
+	for file, want := range map[string][]string{
+		"evosci-all-types": {
+			"· tools selected: read_file, write_file, task\n",
+			"⇢ subagent researcher: survey papers\n  ▶ researcher/web_search  query=attention\n",
+			"researcher │ Found 3 papers.\n⇠ subagent done: researcher\n",
+			"· summarizing the context…\n· context summary:\n    Summary so far.\n",
+			"  ? question: Which file? [a / b]\n",
+		},
+		"zero-all-types": {
+			"  ⚠ permission: read_file auto\n",
+			"  ⚠ permission requested: bash (shell, risk critical) — network access requires approval\n    sandbox: network: network access requires approval\n",
+		},
+		"evosci-interrupt": {
+			"  ⚠ approval needed: write_file — Write notes.md\n    path=notes.md\n",
+		},
+	} {
+		in, err := os.ReadFile("../testdata/golden/" + file + "/input.jsonl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := viewString(t, string(in), ViewOptions{})
+		for _, w := range want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: missing %q in\n%s", file, w, got)
+			}
+		}
 	}
 }

@@ -5,39 +5,10 @@ import (
 
 	"github.com/tidwall/gjson"
 	model "github.com/zevo/zevo/event"
-	"github.com/zevo/zevo/jsonl"
 )
 
-// zevo view's event path: the lines of every dialect but Zero and
-// EvoScientist (route.go says why), read through the event model.
-
-// eventLine renders one line through the event model.
-func (v *Viewer) eventLine(l jsonl.Line) error {
-	line, lerr := objectLine(&v.dec, &v.obj, l)
-	if lerr != nil {
-		return l.Diag(lerr.Error())
-	}
-	if line == nil {
-		return nil
-	}
-	// The decoder's diagnostics about fields are zevo validate's to
-	// report; the view shows what the line's events hold.
-	v.route.input().Line(line, l.Num, v.show)
-	return v.flush()
-}
-
-// endEvents ends the event path's stretch of lines, cut by why (the end
-// of the input, or a line for today's renderers).
-func (v *Viewer) endEvents(why model.Cut) {
-	if v.route.in == nil {
-		return
-	}
-	v.route.end(why, v.show)
-	if v.inRun && v.evRun { // a run of the decoder's held events, never closed
-		v.closeRun("run incomplete: "+why.String(), sYellow)
-	}
-	v.headless = false
-}
+// zevo view's events: every dialect's lines read through the event
+// model (Viewer.Line), shown here.
 
 // openEventRun heads the run ev starts: the producer's run id and what
 // its start says, else the run's number.
@@ -54,8 +25,6 @@ func (v *Viewer) openEventRun(ev *model.Event, r *model.Run) {
 		}
 	}
 	v.openRun(title)
-	v.evRun = true
-	v.etokens = model.Tokens{}
 }
 
 // show renders one event of any dialect, placed in its run by st.
@@ -90,14 +59,15 @@ func (v *Viewer) show(ev *model.Event, st model.Step) {
 		v.stream("reasoning", "┊ ", sDim, ev.Text)
 	case model.Text:
 		if sub {
-			v.stream("sub:"+ev.Sub, Safe(ev.Sub)+" │ ", sCyan, ev.Text)
+			name := subName(ev)
+			v.stream("sub:"+name, Safe(name)+" │ ", sCyan, ev.Text)
 		} else {
 			v.stream("text", "", sNone, ev.Text)
 		}
 	case model.ToolCall:
 		t := ev.Tool
 		if sub {
-			v.toolCall("  ", ev.Sub+"/"+t.Name, gjson.ParseBytes(t.Args))
+			v.toolCall("  ", subName(ev)+"/"+t.Name, gjson.ParseBytes(t.Args))
 			break
 		}
 		v.calls[t.ID] = t.Name
@@ -109,29 +79,30 @@ func (v *Viewer) show(ev *model.Event, st model.Step) {
 			name = v.calls[t.ID]
 		}
 		if sub {
-			name, indent = ev.Sub+"/"+name, "    "
+			name, indent = subName(ev)+"/"+name, "    "
 		}
 		note := ""
 		if t.Truncated {
 			note = " (cut by " + producer(ev.Dialect) + ")"
 		}
 		v.toolResult(indent, name, !t.Failed, t.Output, note)
-	case model.PermissionRequest:
-		p := ev.Permission
-		v.say(sYellow, "  ", "⚠ permission requested: ", withReason(p.Tool, p.Reason))
-	case model.PermissionDecision:
-		p := ev.Permission
-		msg := withReason(p.Tool, p.Reason)
-		switch p.Decision {
-		case model.Allowed:
-			v.say(sGreen, "  ", "✓ permission allowed: ", msg)
-		case model.Cancelled:
-			v.say(sYellow, "  ", "✗ permission cancelled: ", msg)
-		default:
-			v.say(sRed, "  ", "✗ permission denied: ", msg)
-		}
+	case model.PermissionRequest, model.PermissionDecision:
+		v.permission(ev)
 	case model.Checkpoint:
-		v.say(sDim, "  ", "· ", ev.Text)
+		v.say(sDim, "  ", "· "+labelOr(ev, "checkpoint")+": ", ev.Text)
+	case model.SubStart:
+		v.say(sCyan, "", "⇢ subagent ", withTask(subName(ev), ev.Text))
+	case model.SubEnd:
+		v.say(sCyan, "", "⇠ subagent done: ", subName(ev))
+	case model.Notice:
+		v.say(sDim, "", "· "+Safe(ev.Label)+": ", ev.Text)
+	case model.Compaction:
+		if ev.Text == "" {
+			v.say(sDim, "", "· summarizing the context…", "")
+			break
+		}
+		v.say(sDim, "", "· context summary:", "")
+		v.lines(sDim, "    ", ev.Text)
 	case model.Usage:
 		addUsage(&v.etokens, ev.Usage)
 	case model.Final:
@@ -165,9 +136,48 @@ func (v *Viewer) show(ev *model.Event, st model.Step) {
 	}
 }
 
-// endWords says how a run ended: its status and exit code, when the
-// producer states one; else plainly, for the two common ends.
+// permission shows a permission request or decision: the questions
+// asked, one a line; else what is asked or answered, then the arguments
+// of the call asked for and the sandbox's refusal, when stated.
+func (v *Viewer) permission(ev *model.Event) {
+	p := ev.Permission
+	if p.Questions != nil {
+		for _, q := range p.Questions {
+			v.say(sYellow, "  ", "? "+labelOr(ev, "question")+": ", questionMsg(q))
+		}
+		return
+	}
+	msg := permissionMsg(p)
+	switch {
+	case p.Action != "":
+		v.say(sYellow, "  ", "⚠ permission: ", msg)
+	case ev.Kind == model.PermissionRequest:
+		v.say(sYellow, "  ", "⚠ "+labelOr(ev, "permission requested")+": ", msg)
+	case p.Decision == model.Allowed:
+		v.say(sGreen, "  ", "✓ permission allowed: ", msg)
+	case p.Decision == model.Cancelled:
+		v.say(sYellow, "  ", "✗ permission cancelled: ", msg)
+	default:
+		v.say(sRed, "  ", "✗ permission denied: ", msg)
+	}
+	if p.Args != nil {
+		v.say(sYellow, "    ", "", v.summary(gjson.ParseBytes(p.Args)))
+	}
+	if p.Block != nil {
+		v.say(sYellow, "    ", "sandbox: ", blockMsg(p.Block))
+	}
+}
+
+// endWords says how a run ended: the producer's own word for it and its
+// exit code, when it states them; else plainly, for the two common ends.
 func endWords(ev *model.Event) string {
+	if ev.StatusStated && ev.StatusWord != "" {
+		how := "run ended: " + Safe(ev.StatusWord)
+		if ev.ExitCode != nil {
+			how += fmt.Sprintf(" (exit %d)", *ev.ExitCode)
+		}
+		return how
+	}
 	switch {
 	case ev.ExitCode != nil:
 		return fmt.Sprintf("run ended: %s (exit %d)", ev.Status, *ev.ExitCode)

@@ -141,11 +141,6 @@ func (p *Protocol) OwnFields(typ string, members []Member) bool {
 	return true
 }
 
-// IsTruncated reports content the producer cut short.
-func (p *Protocol) IsTruncated(content string) bool {
-	return p.Truncated != "" && strings.HasSuffix(content, p.Truncated)
-}
-
 // ZeroIDPattern is what a Zero runId matches (Zero refuses to write an
 // event whose runId does not); the schemas say the same.
 const ZeroIDPattern = `^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$`

@@ -642,7 +642,7 @@ func (e *Encoder) durationMS() int64 {
 // keep writes, with Keep, an Other event: its line's fields under the
 // type DIALECT.TYPE.
 func (e *Encoder) keep(ev *event.Event) error {
-	if !e.opt.Keep || ev.Kind != event.Other {
+	if !e.opt.Keep || !ev.Kind.Own() {
 		return nil
 	}
 	e.head(ev.Dialect+"."+ev.Type, "")

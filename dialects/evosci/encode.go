@@ -262,8 +262,8 @@ func (e *Encoder) interrupt(p *event.Permission) error {
 		args = c.args // the request names the tool, not the call
 	}
 	req.Raw("args", []byte(args))
-	if p.Reason != "" {
-		req.Str("description", p.Reason)
+	if p.Why() != "" {
+		req.Str("description", p.Why())
 	}
 	cfg.Str("action_name", p.Tool)
 	cfg.Raw("allowed_decisions", []byte(`["approve","reject"]`))
@@ -277,7 +277,7 @@ func (e *Encoder) interrupt(p *event.Permission) error {
 // keep writes, with Keep, an Other event: its line's fields under the
 // type DIALECT.TYPE.
 func (e *Encoder) keep(ev *event.Event) error {
-	if !e.opt.Keep || ev.Kind != event.Other {
+	if !e.opt.Keep || !ev.Kind.Own() {
 		return nil
 	}
 	e.head(ev.Dialect + "." + ev.Type)

@@ -110,6 +110,21 @@ func (d *Decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event
 			ev.Kind = event.Reasoning
 		}
 		ev.Text = p.str(v, "content")
+	case "subagent_start":
+		ev.Kind, ev.Text = event.SubStart, p.str(v, "description")
+	case "subagent_end":
+		ev.Kind = event.SubEnd
+	case "tool_selection":
+		ev.Kind, ev.Label = event.Notice, "tools selected"
+		var names []string
+		for _, t := range v.Get("tools").Array() {
+			names = append(names, t.String())
+		}
+		ev.Text = strings.Join(names, ", ")
+	case "summarization_start":
+		ev.Kind = event.Compaction
+	case "summarization":
+		ev.Kind, ev.Text = event.Compaction, p.str(v, "content")
 	case "tool_call", "subagent_tool_call":
 		ev.Kind = event.ToolCall
 		name := p.str(v, "name")
@@ -139,17 +154,22 @@ func (d *Decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event
 	case "ask_user":
 		d.asked = true
 		ev.Kind = event.PermissionRequest
-		ev.Permission = &event.Permission{ID: p.str(v, "tool_call_id"), Tool: "ask_user", Question: true}
+		ev.Label = "question"
+		ev.Permission = &event.Permission{ID: p.str(v, "tool_call_id"), Tool: "ask_user", Questions: []event.Question{}}
 		if ev.Permission.ID == "" {
 			ev.Permission.ID = p.str(v, "interrupt_id")
 		}
 		var qs []string
 		all := v.Get("questions").Array()
-		ev.Permission.Questions = len(all)
 		for _, q := range all {
 			if s := q.Get("question"); s.Type == gjson.String {
 				qs = append(qs, s.Str)
 			}
+			asked := event.Question{Text: q.Get("question").String()}
+			for _, c := range q.Get("choices").Array() {
+				asked.Choices = append(asked.Choices, c.Get("value").String())
+			}
+			ev.Permission.Questions = append(ev.Permission.Questions, asked)
 		}
 		ev.Permission.Reason = strings.Join(qs, "\n")
 	case "error":
@@ -175,12 +195,11 @@ func (d *Decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event
 			end.Status = event.StatusInterrupted
 		}
 		return append(dst, ev, end), p.err(typ)
-	default: // subagent_start, subagent_end, tool_selection, summarization*, panel_dispatch_*, unknown types
+	default: // panel_dispatch_*, unknown types
 		ev.Kind = event.Other
 	}
 	if strings.HasPrefix(typ, "subagent_") {
-		ev.Sub = sub(&p, v, typ)
-		ev.Agent = agent(v, typ)
+		ev.Sub, ev.SubName = sub(&p, v, typ)
 	}
 	return append(dst, ev), p.err(typ)
 }
@@ -198,7 +217,7 @@ func (d *Decoder) End(dst []event.Event) []event.Event {
 func (d *Decoder) interrupt(dst []event.Event, ev event.Event, v gjson.Result, p *problems) []event.Event {
 	d.asked = true
 	id := p.str(v, "interrupt_id")
-	ev.Kind = event.PermissionRequest
+	ev.Kind, ev.Label = event.PermissionRequest, "approval needed"
 	reqs := v.Get("action_requests")
 	if reqs.Exists() && !reqs.IsArray() {
 		p.add("action_requests is not a list")
@@ -207,6 +226,9 @@ func (d *Decoder) interrupt(dst []event.Event, ev event.Event, v gjson.Result, p
 	for _, r := range reqs.Array() {
 		e := ev
 		e.Permission = &event.Permission{ID: id, Tool: r.Get("name").String(), Reason: r.Get("description").String()}
+		if a := r.Get("args"); a.Exists() {
+			e.Permission.Args = []byte(a.Raw)
+		}
 		dst = append(dst, e)
 		n++
 	}
@@ -217,29 +239,20 @@ func (d *Decoder) interrupt(dst []event.Event, ev event.Event, v gjson.Result, p
 	return dst
 }
 
-// sub names a sub-agent: its instance_id (EvoScientist 0.2), else its
-// name (0.1 streams, where two instances of one sub-agent are one).
-func sub(p *problems, v gjson.Result, typ string) string {
-	if id := p.str(v, "instance_id"); id != "" {
-		return id
-	}
+// sub is a sub-agent's id and name: the id is its instance_id
+// (EvoScientist 0.2), else its name (0.1 streams, where two instances of
+// one sub-agent are one).
+func sub(p *problems, v gjson.Result, typ string) (id, name string) {
+	id = p.str(v, "instance_id")
 	if typ == "subagent_start" || typ == "subagent_end" {
-		return p.str(v, "name")
+		name = p.str(v, "name")
+	} else {
+		name = p.str(v, "subagent")
 	}
-	return p.str(v, "subagent")
-}
-
-// agent is the sub-agent's name: subagent_start's and subagent_end's
-// name, the others' subagent.
-func agent(v gjson.Result, typ string) string {
-	k := "subagent"
-	if typ == "subagent_start" || typ == "subagent_end" {
-		k = "name"
+	if id == "" {
+		id = name
 	}
-	if a := v.Get(k); a.Type == gjson.String {
-		return a.Str
-	}
-	return ""
+	return id, name
 }
 
 // problems collects what is wrong with one line's fields: the line still

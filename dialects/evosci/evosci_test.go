@@ -17,8 +17,10 @@ var testOptions = event.DecodeOptions{Effects: event.EffectsOf([]*event.Dialect{
 func show(ev event.Event) string {
 	s := ev.Kind.String()
 	switch ev.Kind {
-	case event.Prompt, event.Text, event.Reasoning, event.Final, event.Warning, event.Checkpoint, event.Error:
+	case event.Prompt, event.Text, event.Reasoning, event.Final, event.Warning, event.Checkpoint, event.Error, event.SubStart, event.Compaction:
 		s += " " + ev.Text
+	case event.Notice:
+		s += " " + ev.Label + ": " + ev.Text
 	case event.ToolCall:
 		s += fmt.Sprintf(" %s %s %s %s", ev.Tool.ID, ev.Tool.Name, ev.Tool.Effect, ev.Tool.Args)
 	case event.ToolResult:
@@ -29,6 +31,15 @@ func show(ev event.Event) string {
 		s += fmt.Sprintf(" %s %s failed=%v truncated=%v %q", ev.Tool.ID, ev.Tool.Name, ev.Tool.Failed, ev.Tool.Truncated, out)
 	case event.PermissionRequest, event.PermissionDecision:
 		s += fmt.Sprintf(" %s %s %q", ev.Permission.ID, ev.Permission.Tool, ev.Permission.Reason)
+		if ev.Label != "" {
+			s += " (" + ev.Label + ")"
+		}
+		if a := ev.Permission.Args; a != nil {
+			s += " args=" + string(a)
+		}
+		for _, q := range ev.Permission.Questions {
+			s += fmt.Sprintf(" %q%q", q.Text, q.Choices)
+		}
 	case event.Usage:
 		s += fmt.Sprintf(" in=%d out=%d has=%d", ev.Usage.Input, ev.Usage.Output, ev.Usage.Has)
 	case event.RunEnd:
@@ -36,6 +47,9 @@ func show(ev event.Event) string {
 	}
 	if ev.Sub != "" {
 		s += " sub=" + ev.Sub
+		if ev.SubName != ev.Sub {
+			s += "(" + ev.SubName + ")"
+		}
 	}
 	return s
 }
@@ -87,7 +101,7 @@ func TestDecodeBadlyTypedFieldsGivesEventsAndErrors(t *testing.T) {
 		"text ",
 		"tool_call c2  unknown {}",
 		"usage in=0 out=3 has=2",
-		`permission_request i1  ""`,
+		`permission_request i1  "" (approval needed)`,
 		"final ",
 		"run_end interrupted", // a done with a bad response still ends its run; right after an interrupt
 
@@ -141,21 +155,22 @@ func TestDecodeEveryEvoScientistType(t *testing.T) {
 	got, errs := decodeAll(t, lines(t, "../../testdata/golden/evosci-all-types/input.jsonl")...)
 	same(t, "events", got, []string{
 		"reasoning Plan: read, then write. é中🚀",
-		"other", // tool_selection
+		"notice tools selected: read_file, write_file, task",
 		`tool_call call_1 read_file read {"path": "README.md", "limit": 18446744073709551615}`,
 		`tool_result call_1 read_file failed=false truncated=false "# Title\n<html> & more"`,
 		`tool_call call_2 task unknown {"description": "survey", "subagent_type": "researcher"}`,
-		"other sub=inst_1",
-		`tool_call sub_1 web_search network {"query": "attention"} sub=inst_1`,
-		`tool_result sub_1 web_search failed=false truncated=false "3 hits" sub=inst_1`,
-		"text Found 3 papers. sub=inst_1",
-		"other sub=inst_1",
+		"sub_start survey papers sub=inst_1(researcher)",
+		`tool_call sub_1 web_search network {"query": "attention"} sub=inst_1(researcher)`,
+		`tool_result sub_1 web_search failed=false truncated=false "3 hits" sub=inst_1(researcher)`,
+		"text Found 3 papers. sub=inst_1(researcher)",
+		"sub_end sub=inst_1(researcher)",
 		`tool_result call_2 task failed=false truncated=false "Found 3 papers."`,
-		"other", "other", "other", // summarization_start, summarization, panel_dispatch_start
+		"compaction ", "compaction Summary so far.",
+		"other", // panel_dispatch_start
 		"usage in=5123 out=388 has=3",
 		`tool_call call_3 execute shell {"command": "pytest -q"}`,
 		`tool_result call_3 execute failed=true truncated=true "2016 bytes"`,
-		`permission_request call_4 ask_user "Which file?"`,
+		`permission_request call_4 ask_user "Which file?" (question) "Which file?"["a" "b"]`,
 		"text Done — notes.md ",
 		"text summarizes attention.",
 		"usage in=100 out=20 has=3",
@@ -172,11 +187,11 @@ func TestDoneRightAfterAQuestionEndsTheRunInterrupted(t *testing.T) {
 		`tool_call call_1 write_file write {"path": "notes.md", "content": "..."}`,
 		`tool_call call_2 execute shell {"command": "make"}`,
 		`tool_call call_3 write_file write {"path": "b.md", "content": "..."}`,
-		`permission_request int_7 write_file "Write notes.md"`,
-		`permission_request int_7 write_file ""`,
-		`permission_request int_7 execute "Run make"`,
-		`permission_request int_7 fetch_url "Fetch"`,
-		`permission_request int_7 custom_tool ""`,
+		`permission_request int_7 write_file "Write notes.md" (approval needed) args={"path": "notes.md"}`,
+		`permission_request int_7 write_file "" (approval needed) args={"path": "b.md"}`,
+		`permission_request int_7 execute "Run make" (approval needed) args={"command": "make"}`,
+		`permission_request int_7 fetch_url "Fetch" (approval needed) args={"url": "https://example.com"}`,
+		`permission_request int_7 custom_tool "" (approval needed) args={}`,
 		"final ",
 		"run_end interrupted",
 	})
@@ -304,11 +319,11 @@ func TestDecodeKeepsEvoScientistsOwnWords(t *testing.T) {
 		s := ev.Kind.String()
 		switch ev.Kind {
 		case event.ToolCall:
-			s += fmt.Sprintf(" sub=%s agent=%s", ev.Sub, ev.Agent)
+			s += fmt.Sprintf(" sub=%s agent=%s", ev.Sub, ev.SubName)
 		case event.Usage:
 			s += fmt.Sprintf(" in=%d out=%d past=%v", ev.Usage.Input, ev.Usage.Output, ev.Usage.Past.Input)
 		case event.PermissionRequest:
-			s += fmt.Sprintf(" question=%v questions=%d", ev.Permission.Question, ev.Permission.Questions)
+			s += fmt.Sprintf(" question=%v questions=%d", ev.Permission.Questions != nil, len(ev.Permission.Questions))
 		case event.RunEnd:
 			s += fmt.Sprintf(" %s %q", ev.Status, ev.StatusWord)
 		}

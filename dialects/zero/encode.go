@@ -487,9 +487,9 @@ func (e *Encoder) permission(ev *event.Event) error {
 	risk.Str("level", level)
 	e.obj.Raw("risk", risk.AppendTo(nil))
 	if ev.Kind == event.PermissionDecision {
-		e.obj.StrOmit("decisionReason", p.Reason)
+		e.obj.StrOmit("decisionReason", p.Why())
 	} else {
-		e.obj.StrOmit("reason", p.Reason)
+		e.obj.StrOmit("reason", p.Why())
 	}
 	return e.write()
 }
@@ -501,7 +501,7 @@ func (e *Encoder) keep(ev *event.Event) error {
 	if !e.opt.Keep || e.runID == "" {
 		return nil
 	}
-	if ev.Kind != event.Other {
+	if !ev.Kind.Own() {
 		return nil // its line gave other events too: those say it
 	}
 	e.head(ev.Dialect + "." + ev.Type)

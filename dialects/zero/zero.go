@@ -152,10 +152,11 @@ func (d *Decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event
 	case "error":
 		ev.Kind, ev.Text, ev.Code = event.Error, p.str(v, "message"), p.str(v, "code")
 	case "checkpoint":
-		ev.Kind, ev.Text = event.Checkpoint, checkpoint(v.Get("checkpoint"))
+		ev.Kind = event.Checkpoint
+		ev.Label, ev.Text = checkpoint(v.Get("checkpoint"))
 	case "run_end":
 		ev.Kind = event.RunEnd
-		ev.StatusWord = p.str(v, "status")
+		ev.StatusWord, ev.StatusStated = p.str(v, "status"), true
 		ev.Status = Status(ev.StatusWord)
 		if c := v.Get("exitCode"); c.Exists() {
 			if n, err := strconv.Atoi(c.Raw); err == nil && c.Type == gjson.Number {
@@ -225,25 +226,36 @@ func (d *Decoder) effect(p *problems, v gjson.Result, name string) event.Effect 
 // permission decodes the three permission events. Zero names the type by
 // action: prompt gives permission_request; allow, deny and cancel give
 // permission_decision; any other action gives permission, which is read
-// as a decision by permissionGranted. The sandbox's block (v2) or
-// violation (v1) object stays in Raw; its reason is the request's reason
-// when the event has none of its own.
+// as a decision by permissionGranted (its action kept as Action). The
+// sandbox's block (v2) or violation (v1) is Block; its reason is the
+// request's reason when the event has none of its own (Permission.Why).
 func permission(p *problems, v gjson.Result, typ string) (event.Kind, *event.Permission) {
 	pm := &event.Permission{ID: p.str(v, "id"), Tool: p.str(v, "name"), Reason: p.str(v, "reason"), Auto: typ == "permission"}
-	if pm.Reason == "" {
-		for _, k := range [...]string{"block", "violation"} {
-			if r := v.Get(k + ".reason"); r.Type == gjson.String {
-				pm.Reason = r.Str
-				break
-			}
+	if typ == "permission_request" {
+		// What the request states besides, as Zero wrote it: its
+		// values are zevo validate's to check.
+		if se := v.Get("sideEffect"); se.Type == gjson.String {
+			pm.Effect = event.Effect(se.Str)
 		}
+		pm.Risk = v.Get("risk.level").String()
+	}
+	b := v.Get("block")
+	if !b.Exists() {
+		b = v.Get("violation")
+	}
+	if b.IsObject() {
+		pm.Block = &event.Block{Code: b.Get("code").String(), Reason: b.Get("reason").String(), Path: b.Get("path").String()}
 	}
 	if typ == "permission_decision" {
 		if r := p.str(v, "decisionReason"); r != "" {
 			pm.Reason = r
 		}
 	}
-	switch action := p.str(v, "action"); {
+	action := p.str(v, "action")
+	if typ == "permission" {
+		pm.Action = action
+	}
+	switch {
 	case typ == "permission_request" || action == "prompt":
 		return event.PermissionRequest, pm
 	case action == "allow":
@@ -260,24 +272,14 @@ func permission(p *problems, v gjson.Result, typ string) (event.Kind, *event.Per
 	return event.PermissionDecision, pm
 }
 
-// checkpoint is a checkpoint's summary: its sequence, tool and files.
-func checkpoint(c gjson.Result) string {
-	if !c.IsObject() {
-		return ""
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "checkpoint %s", c.Get("sequence").String())
-	if t := c.Get("tool").String(); t != "" {
-		fmt.Fprintf(&b, " before %s", t)
-	}
+// checkpoint is a checkpoint's label, "checkpoint SEQUENCE", and what
+// it says: the tool it was taken before and the files it keeps.
+func checkpoint(c gjson.Result) (label, text string) {
 	var files []string
 	for _, f := range c.Get("files").Array() {
 		files = append(files, f.String())
 	}
-	if len(files) > 0 {
-		b.WriteString(": " + strings.Join(files, ", "))
-	}
-	return b.String()
+	return fmt.Sprintf("checkpoint %d", c.Get("sequence").Int()), c.Get("tool").String() + " " + strings.Join(files, ", ")
 }
 
 // cost is a stated cost: a finite number, not negative.

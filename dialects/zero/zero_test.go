@@ -21,8 +21,10 @@ func show(ev event.Event) string {
 	switch ev.Kind {
 	case event.RunStart:
 		s += fmt.Sprintf(" %s %s %s %s", ev.Session, ev.Model, ev.Cwd, ev.Provider)
-	case event.Prompt, event.Text, event.Reasoning, event.Final, event.Warning, event.Checkpoint:
+	case event.Prompt, event.Text, event.Reasoning, event.Final, event.Warning:
 		s += " " + ev.Text
+	case event.Checkpoint:
+		s += " " + ev.Label + ": " + ev.Text
 	case event.Error:
 		s += fmt.Sprintf(" %s: %s", ev.Code, ev.Text)
 	case event.ToolCall:
@@ -30,7 +32,14 @@ func show(ev event.Event) string {
 	case event.ToolResult:
 		s += fmt.Sprintf(" %s %s failed=%v truncated=%v %q", ev.Tool.ID, ev.Tool.Name, ev.Tool.Failed, ev.Tool.Truncated, ev.Tool.Output)
 	case event.PermissionRequest, event.PermissionDecision:
-		s += fmt.Sprintf(" %s %s %d %q", ev.Permission.ID, ev.Permission.Tool, ev.Permission.Decision, ev.Permission.Reason)
+		p := ev.Permission
+		s += fmt.Sprintf(" %s %s %d %q", p.ID, p.Tool, p.Decision, p.Why())
+		if p.Action != "" || p.Effect != "" || p.Risk != "" {
+			s += fmt.Sprintf(" action=%s effect=%s risk=%s", p.Action, p.Effect, p.Risk)
+		}
+		if p.Block != nil {
+			s += fmt.Sprintf(" block=%+v", *p.Block)
+		}
 	case event.Usage:
 		s += fmt.Sprintf(" in=%d out=%d has=%d", ev.Usage.Input, ev.Usage.Output, ev.Usage.Has)
 		if ev.Usage.Has&event.HasTotal != 0 {
@@ -44,6 +53,9 @@ func show(ev event.Event) string {
 		}
 	case event.RunEnd:
 		s += " " + string(ev.Status)
+		if ev.StatusStated && ev.StatusWord != "" && ev.StatusWord != string(ev.Status) {
+			s += " (" + ev.StatusWord + ")"
+		}
 		if ev.ExitCode != nil {
 			s += fmt.Sprintf(" exit=%d", *ev.ExitCode)
 		}
@@ -181,12 +193,12 @@ func TestDecodeEveryZeroType(t *testing.T) {
 		`tool_call c1 read_file read {"path":"README.md"} @r1`,
 		"tool_call c0 write_todos none  @r1", // Zero's sideEffect wins over the table
 		"tool_call c2 Bash shell  @r1",       // no sideEffect: the table's
-		"checkpoint checkpoint 3 before write_file: a.go, b.go @r1",
-		`permission_request c2 bash 0 "network access requires approval" @r1`, // the block's reason
+		"checkpoint checkpoint 3: write_file a.go, b.go @r1",
+		`permission_request c2 bash 0 "network access requires approval" action= effect=shell risk=critical block={Code:network Reason:network access requires approval Path:} @r1`, // the block's reason
 		`permission_decision c2 bash 1 "approved in TUI" @r1`,
 		`permission_decision c3 bash 2 "" @r1`,
 		`permission_decision c4 bash 3 "" @r1`,
-		`permission_decision c5 read_file 1 "" @r1`,
+		`permission_decision c5 read_file 1 "" action=auto effect= risk= @r1`, // a plain permission event: its own word kept
 		`tool_result c1 read_file failed=false truncated=true "abc\n[truncated]" @r1`,
 		`tool_result c2  failed=true truncated=false "denied" @r1`,
 		"usage in=12 out=8 has=35 total=20 cost=0.0125 @r1",
@@ -201,7 +213,7 @@ func TestDecodeEveryZeroType(t *testing.T) {
 func TestDecodeV1ViolationGivesTheReason(t *testing.T) {
 	got, errs := decodeAll(t,
 		`{"action":"prompt","id":"c1","name":"bash","permissionGranted":false,"risk":{},"runId":"r","schemaVersion":1,"type":"permission_request","violation":{"code":"policy_denied","reason":"outside the workspace"}}`)
-	same(t, "events", got, []string{`permission_request c1 bash 0 "outside the workspace" @r`})
+	same(t, "events", got, []string{`permission_request c1 bash 0 "outside the workspace" block={Code:policy_denied Reason:outside the workspace Path:} @r`})
 	same(t, "errors", errs, nil)
 }
 
