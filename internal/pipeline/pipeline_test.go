@@ -8,8 +8,8 @@ import (
 )
 
 type batch struct {
-	n     int   // sequence number, set by the reader
-	sq    int   // set by the work
+	n     int // sequence number, set by the reader
+	sq    int // set by the work
 	parts chan int
 }
 
