@@ -206,11 +206,20 @@ func (f *Feed[B]) SendWait(b *B) bool {
 	}
 }
 
-func (f *Feed[B]) send(it item[B]) bool {
+// Stopped reports whether the run has stopped: the reader need not open
+// another input.
+func (f *Feed[B]) Stopped() bool {
 	select {
 	case <-f.stop:
-		return false
+		return true
 	default:
+		return false
+	}
+}
+
+func (f *Feed[B]) send(it item[B]) bool {
+	if f.Stopped() {
+		return false
 	}
 	if f.work != nil && (f.needs == nil || f.needs(it.b)) {
 		it.worked = make(chan struct{})
