@@ -148,7 +148,7 @@ func TestRunStopsAtAWriteErrorMidStream(t *testing.T) {
 				ok = f.Send(b)
 			}
 			if !ok {
-				refused.Store(true)
+				refused.Store(f.Stopped())
 				return nil
 			}
 		}
@@ -158,7 +158,7 @@ func TestRunStopsAtAWriteErrorMidStream(t *testing.T) {
 	}
 	within(t, readerDone, "the reader's end")
 	if !refused.Load() {
-		t.Fatal("the reader was not told to stop")
+		t.Fatal("the reader was not told the run stopped")
 	}
 	// A stopped run's batches may still be with its reader: a new run
 	// makes its own.
