@@ -1,20 +1,21 @@
 package filter
 
 import (
+	"errors"
 	"io"
-	"sync"
-	"sync/atomic"
 
+	"github.com/zevo/zevo/internal/pipeline"
 	"github.com/zevo/zevo/internal/termsafe"
 	"github.com/zevo/zevo/jsonl"
 )
 
 // The parallel path: the reading goroutine cuts the input into batches of
-// lines, workers run the expression on whole batches, and one writer
-// goroutine writes their results in input order. Batches are small enough
-// to keep memory flat and big enough that the hand-offs cost little.
-// Each hand-off between goroutines can cost a scheduler wake-up, which on
-// a busy machine takes milliseconds, so batches are large.
+// lines, workers run the expression on whole batches, and the writing
+// one writes their results in input order (internal/pipeline). Batches
+// are small enough to keep memory flat and big enough that the
+// hand-offs cost little. Each hand-off between goroutines can cost a
+// scheduler wake-up, which on a busy machine takes milliseconds, so
+// batches are large.
 const (
 	batchLines = 2048
 	batchBytes = 128 << 10
@@ -29,11 +30,9 @@ type lineRef struct {
 type batch struct {
 	buf   []byte
 	lines []lineRef
-	flush bool // input would block after this batch: flush the output
 	out   []byte
 	msgs  []byte
 	st    Stats
-	done  chan struct{}
 	// spilled carries the results of a batch that outgrow spillBytes (one
 	// line yielding without end: range(1e9), .[] of a huge array) to the
 	// writing goroutine while the batch still runs. Its few places bound
@@ -48,170 +47,191 @@ const spillChunks = 4
 
 func (b *batch) reset() {
 	b.buf, b.lines, b.out, b.msgs = b.buf[:0], b.lines[:0], b.out[:0], b.msgs[:0]
-	b.flush = false
 	b.st = Stats{}
 }
 
-func (f *Filter) runParallel(inputs []Input, w *jsonl.Writer, errw io.Writer) (Stats, error) {
-	workers := f.opt.Workers
-	// A fixed set of batches circulates, so their buffers are reused and
-	// memory stays flat: the reader waits for a free one. There are enough
-	// that a worker the system pauses for a while does not stall the
-	// others behind it, and few enough that the input and results they
-	// hold stay a few MB.
-	nbatch := 2*workers + 4
-	work := make(chan *batch, nbatch)
-	order := make(chan *batch, nbatch)
-	free := make(chan *batch, nbatch)
-	for range nbatch {
-		free <- &batch{}
-	}
-	var stopped atomic.Bool
-	var total Stats
-	var werr error
+// errHalted stops the pipeline at halt or FailFast; Run does not return it.
+var errHalted = errors.New("halted")
 
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+// errReadStopped ends reading an input once the pipeline has stopped.
+var errReadStopped = errors.New("stopped")
+
+func (f *Filter) runParallel(inputs []Input, w *jsonl.Writer, errw io.Writer) (Stats, error) {
+	var total Stats
+	p := &pipeline.Pipe[batch]{
+		// A fixed set of batches circulates, so their buffers are reused
+		// and memory stays flat: the reader waits for a free one. There
+		// are enough that a worker the system pauses for a while does not
+		// stall the others behind it, and few enough that the input and
+		// results they hold stay a few MB.
+		Batches: 2*f.opt.Workers + 4,
+		New:     func() *batch { return &batch{} },
+		Workers: f.opt.Workers,
+		Worker: func(stop <-chan struct{}) func(*batch) {
 			r := f.newRunner()
 			var cur *batch
 			r.spill = func() {
-				cur.spilled <- r.out
-				r.out = make([]byte, 0, spillBytes+spillBytes/2)
-			}
-			for b := range work {
-				if !stopped.Load() {
-					cur = b
-					r.batch(b)
+				select {
+				case cur.spilled <- r.out:
+					r.out = make([]byte, 0, spillBytes+spillBytes/2)
+				case <-stop:
+					// Nothing is written any more: the line need not go on.
+					r.out, r.stop = r.out[:0], true
 				}
-				close(b.spilled)
-				close(b.done)
 			}
-		}()
-	}
-	writerDone := make(chan struct{})
-	go func() {
-		defer close(writerDone)
-		for b := range order {
+			return func(b *batch) {
+				cur = b
+				r.batch(b)
+				close(b.spilled)
+			}
+		},
+		// A batch of only messages or a flush has nothing to run.
+		NeedsWork: func(b *batch) bool { return len(b.lines) > 0 },
+		Drain: func(b *batch) error {
 			for c := range b.spilled {
 				unlock := f.lock()
-				if !stopped.Load() {
-					w.Write(c)
-					if w.Err() != nil {
-						stopped.Store(true)
-						werr = w.Err()
-					}
-				}
+				w.Write(c)
+				err := w.Err()
 				unlock()
-			}
-			<-b.done
-			unlock := f.lock()
-			if !stopped.Load() {
-				w.Write(b.out)
-				if len(b.msgs) > 0 {
-					// Results before a message reach stdout first.
-					w.Flush()
-					errw.Write(b.msgs)
-				}
-				total.add(&b.st)
-				if b.flush {
-					w.Flush()
-				}
-				if b.st.Halted || b.st.Stopped || w.Err() != nil {
-					stopped.Store(true)
-					werr = w.Err()
+				if err != nil {
+					return err
 				}
 			}
-			unlock()
-			b.reset()
-			free <- b
-		}
-	}()
-
-	var cur *batch
-	get := func() *batch { return <-free }
-	cur = get()
-	dispatch := func(flush bool) {
-		cur.flush = flush
-		cur.done = make(chan struct{})
-		cur.spilled = make(chan []byte, spillChunks)
-		if len(cur.lines) == 0 {
-			close(cur.spilled) // nothing to run: only messages or a flush
-			close(cur.done)
-		} else {
-			work <- cur
-		}
-		order <- cur
-		cur = get()
+			return nil
+		},
+		Write: func(b *batch, _ bool) error {
+			defer f.lock()()
+			w.Write(b.out)
+			if len(b.msgs) > 0 {
+				// Results before a message reach stdout first.
+				w.Flush()
+				errw.Write(b.msgs)
+			}
+			total.add(&b.st)
+			if err := w.Err(); err != nil {
+				return err
+			}
+			if b.st.Halted || b.st.Stopped {
+				return errHalted
+			}
+			return nil
+		},
+		Flush: func() error {
+			defer f.lock()()
+			return w.Flush()
+		},
 	}
-	report := func(msg string) {
-		dispatch(false)
+	err := p.Run(func(feed *pipeline.Feed[batch]) error {
+		f.readBatches(feed, inputs)
+		return nil
+	})
+	if err == errHalted {
+		err = nil
+	}
+	if err == nil {
+		unlock := f.lock()
+		err = w.Flush()
+		unlock()
+	}
+	return total, err
+}
+
+// readBatches cuts inputs into batches for runParallel.
+func (f *Filter) readBatches(feed *pipeline.Feed[batch], inputs []Input) {
+	var cur *batch
+	get := func() bool {
+		var ok bool
+		if cur, _, ok = feed.Get(); ok {
+			cur.reset()
+		}
+		return ok
+	}
+	// hand hands cur over, to be flushed once written if idle; false once
+	// the pipeline has stopped.
+	hand := func(idle bool) bool {
+		if len(cur.lines) > 0 {
+			cur.spilled = make(chan []byte, spillChunks)
+		}
+		if idle {
+			return feed.Idle(cur)
+		}
+		return feed.Send(cur)
+	}
+	send := func(idle bool) bool { return hand(idle) && get() }
+	report := func(msg string) bool {
+		if !send(false) {
+			return false
+		}
 		cur.msgs = append(cur.msgs, msg...)
 		cur.st.Unread++
 		if f.opt.FailFast {
 			cur.st.Stopped = true
 		}
-		dispatch(false)
+		return send(false)
 	}
 	idle := func() error {
-		dispatch(true)
+		if !send(true) {
+			return errReadStopped
+		}
 		return nil
 	}
-
-inputs:
+	if !get() {
+		return
+	}
 	for _, in := range inputs {
-		if stopped.Load() {
-			break
+		if feed.Stopped() {
+			return
 		}
 		rc, err := in.Open()
 		if err != nil {
-			report("zevo: " + termsafe.String(err.Error()) + "\n")
+			if !report("zevo: " + termsafe.String(err.Error()) + "\n") {
+				return
+			}
 			continue
 		}
-		rd := f.openUnits(rc, in.Name, idle)
-		num := 0
-		for {
-			l, err := rd.next()
-			if err != nil {
-				if err != io.EOF {
-					report(diag(in.Name, num+1, "read error: "+err.Error()))
-				}
-				break
-			}
-			num = l.Num + l.Lines - 1
-			cur.st.Lines += l.Lines
-			if l.Blank {
-				continue
-			}
-			start := len(cur.buf)
-			cur.buf = append(cur.buf, l.Bytes...)
-			if l.CR && f.opt.RawInput {
-				cur.buf = append(cur.buf, '\r')
-			}
-			cur.lines = append(cur.lines, lineRef{l.Name, l.Num, start, len(cur.buf)})
-			if len(cur.lines) >= batchLines || len(cur.buf) >= batchBytes {
-				dispatch(false)
-				if stopped.Load() {
-					rc.Close()
-					break inputs
-				}
+		ok := f.readInput(rc, in.Name, &cur, idle, send, report)
+		rc.Close()
+		if !ok {
+			return
+		}
+	}
+	hand(true)
+}
+
+// readInput adds the units of one input to *cur, sending each batch as it
+// fills; false once the pipeline has stopped.
+func (f *Filter) readInput(rc io.Reader, name string, cur **batch, idle func() error, send func(bool) bool, report func(string) bool) bool {
+	rd := f.openUnits(rc, name, idle)
+	num := 0
+	for {
+		l, err := rd.next()
+		if errors.Is(err, errReadStopped) {
+			return false
+		}
+		if err == io.EOF {
+			return true
+		}
+		if err != nil {
+			return report(diag(name, num+1, "read error: "+err.Error()))
+		}
+		b := *cur
+		num = l.Num + l.Lines - 1
+		b.st.Lines += l.Lines
+		if l.Blank {
+			continue
+		}
+		start := len(b.buf)
+		b.buf = append(b.buf, l.Bytes...)
+		if l.CR && f.opt.RawInput {
+			b.buf = append(b.buf, '\r')
+		}
+		b.lines = append(b.lines, lineRef{l.Name, l.Num, start, len(b.buf)})
+		if len(b.lines) >= batchLines || len(b.buf) >= batchBytes {
+			if !send(false) {
+				return false
 			}
 		}
-		rc.Close()
 	}
-	dispatch(true)
-	close(work)
-	close(order)
-	wg.Wait()
-	<-writerDone
-	if werr == nil {
-		unlock := f.lock()
-		werr = w.Flush()
-		unlock()
-	}
-	return total, werr
 }
 
 // batch runs the expression on every line of b.

@@ -243,6 +243,9 @@ func (r *runner) value(v any, raw []byte, exact bool, name string, num int) {
 			return
 		}
 		r.result(x, v, raw, exact, name, num)
+		if r.stop {
+			return // the output is gone (spill): no more results
+		}
 	}
 }
 

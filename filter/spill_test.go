@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // heldReader serves data in one read, then waits until release is closed
@@ -131,5 +132,38 @@ func TestEvalWritesAsItGoes(t *testing.T) {
 	}
 	if w.n < 37<<20 || w.peak > 16<<20 {
 		t.Errorf("%d bytes written; the heap peaked at %d MB", w.n, w.peak>>20)
+	}
+}
+
+// failAfter fails every write after the first n bytes.
+type failAfter struct{ n int }
+
+func (w *failAfter) Write(p []byte) (int, error) {
+	if w.n -= len(p); w.n < 0 {
+		return 0, io.ErrClosedPipe
+	}
+	return len(p), nil
+}
+
+// A line whose results have no end stops once its output fails, on the
+// parallel path: the run ends with the write error instead of running
+// the expression to its end with nowhere to write.
+func TestOneEndlessLineStopsWhenOutputFails(t *testing.T) {
+	f, err := Compile(Options{Expr: "range(1e15)", Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := f.Run([]Input{strInput("one", "1\n2\n")}, &failAfter{n: 1 << 20}, io.Discard)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != io.ErrClosedPipe {
+			t.Fatalf("err %v, want %v", err, io.ErrClosedPipe)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the run went on after its output failed")
 	}
 }

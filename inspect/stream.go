@@ -5,6 +5,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/zevo/zevo/internal/pipeline"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
 )
@@ -28,85 +29,55 @@ type checkBatch struct {
 	lines []checked
 	n     int
 	bytes int
-	flush bool  // the input would block after these lines
-	err   error // reading ended: io.EOF or a read error
 }
 
 var errCheckStopped = errors.New("validation stopped")
 
 // Stream validates the lines of r (named name) as Line would, in order,
-// while a second goroutine reads and checks them ahead. lk, when not nil,
-// is held while a batch of lines is applied, not while waiting for input;
-// flush, when not nil, is called (without lk) whenever the input would
-// block, once every line read so far is applied, so that a live stream's
-// diagnostics go out at once. It returns a read error, or flush's. When
-// it returns early, the reading goroutine ends at its next read.
+// while a second goroutine reads and checks them ahead
+// (internal/pipeline). lk, when not nil, is held while a batch of lines
+// is applied, not while waiting for input; flush, when not nil, is called
+// (without lk) whenever the input would block, once every line read so
+// far is applied, so that a live stream's diagnostics go out at once. It
+// returns a read error, or flush's. When it returns early, the reading
+// goroutine ends at its next read.
 func (v *Validator) Stream(r io.Reader, name string, lk sync.Locker, flush func() error) error {
-	free := make(chan *checkBatch, checkBatches)
-	full := make(chan *checkBatch, checkBatches)
-	done := make(chan struct{})
-	defer close(done)
-	for range checkBatches {
-		free <- &checkBatch{lines: make([]checked, checkBatchLines)}
-	}
-	go v.readAhead(r, name, free, full, done)
-	for b := range full {
-		if lk != nil {
-			lk.Lock()
-		}
-		for i := range b.n {
-			v.apply(&b.lines[i])
-		}
-		if lk != nil {
-			lk.Unlock()
-		}
-		if b.flush && flush != nil {
-			if err := flush(); err != nil {
-				return err
+	p := &pipeline.Pipe[checkBatch]{
+		Batches: checkBatches,
+		New:     func() *checkBatch { return &checkBatch{lines: make([]checked, checkBatchLines)} },
+		Write: func(b *checkBatch, _ bool) error {
+			if lk != nil {
+				lk.Lock()
+				defer lk.Unlock()
 			}
-		}
-		err := b.err
-		free <- b
-		switch {
-		case err == io.EOF:
+			for i := range b.n {
+				v.apply(&b.lines[i])
+			}
 			return nil
-		case err != nil:
-			return err
-		}
+		},
+		Flush: flush,
 	}
-	return nil
+	return p.Run(func(f *pipeline.Feed[checkBatch]) error { return v.readAhead(f, r, name) })
 }
 
 // readAhead reads lines into batches and checks them.
-func (v *Validator) readAhead(r io.Reader, name string, free, full chan *checkBatch, done chan struct{}) {
+func (v *Validator) readAhead(f *pipeline.Feed[checkBatch], r io.Reader, name string) error {
 	var dec protocol.Decoder
 	var ld lineDialects
 	var b *checkBatch
 	get := func() bool {
-		select {
-		case b = <-free:
-			b.n, b.bytes, b.flush, b.err = 0, 0, false, nil
-			return true
-		case <-done:
-			return false
+		var ok bool
+		if b, _, ok = f.Get(); ok {
+			b.n, b.bytes = 0, 0
 		}
-	}
-	send := func() bool {
-		select {
-		case full <- b:
-			b = nil
-			return true
-		case <-done:
-			return false
-		}
+		return ok
 	}
 	if !get() {
-		return
+		return nil
 	}
 	lr := jsonl.NewReader(r, name, func() error {
 		// The next read may wait: hand over what there is, to be flushed.
-		b.flush = true
-		if !send() || !get() {
+		if !f.Idle(b) || !get() {
 			return errCheckStopped
 		}
 		return nil
@@ -115,18 +86,16 @@ func (v *Validator) readAhead(r io.Reader, name string, free, full chan *checkBa
 	for {
 		l, err := lr.Next()
 		if err != nil {
-			if errors.Is(err, errCheckStopped) {
-				return
+			if errors.Is(err, errCheckStopped) || !f.Send(b) || err == io.EOF {
+				return nil
 			}
-			b.err = err
-			send()
-			return
+			return err
 		}
 		v.check(&dec, &ld, l, &b.lines[b.n])
 		b.n++
 		if b.bytes += len(l.Bytes); b.n == len(b.lines) || b.bytes >= checkBatchBytes {
-			if !send() || !get() {
-				return
+			if !f.Send(b) || !get() {
+				return nil
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/zevo/zevo/internal/pipeline"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
 )
@@ -30,9 +31,6 @@ type batch struct {
 	text    []byte            // decoded strings of the lines (protocol.Object.Arena)
 	members []protocol.Member // the lines' members (protocol.Object.MemberArena)
 	n       int
-	flush   bool          // the input would block after these lines
-	err     error         // reading ended: io.EOF or a read error
-	ack     chan struct{} // closed once translated: the line is still in the reader's buffer
 	// waited: the translating goroutine waited for this batch; it tells
 	// the reading one to do less for it (preparer.balance).
 	waited bool
@@ -59,8 +57,7 @@ func (b *batch) reset() {
 	// line's memory.
 	clear(b.members)
 	b.members = b.members[:0]
-	b.buf, b.n, b.flush, b.err, b.ack = b.buf[:0], 0, false, nil, nil
-	b.waited = false
+	b.buf, b.n = b.buf[:0], 0
 }
 
 func (b *batch) next() *prepared {
@@ -79,65 +76,25 @@ var errStopped = errors.New("translation stopped")
 
 // Stream translates the lines of r (named name in diagnostics) as Line
 // would, one by one and in order, while a second goroutine reads, validates
-// and splits the lines ahead. flush is called whenever the input would
-// block, once every line read so far is translated, so that a live pipe sees
-// each event at once. lk, when not nil, is held while a batch of lines is
-// translated (not while waiting for input). diag gets each bad line. An error from diag, flush or
-// emit stops Stream and is returned; a read error is returned as
-// *ReadError. Stream does not call End. When Stream returns early, the
-// reading goroutine ends at its next read.
+// and splits the lines ahead (internal/pipeline). flush is called whenever
+// the input would block, once every line read so far is translated, so that
+// a live pipe sees each event at once. lk, when not nil, is held while a
+// batch of lines is translated (not while waiting for input). diag gets
+// each bad line. An error from diag, flush or emit stops Stream and is
+// returned; a read error is returned as *ReadError. Stream does not call
+// End. When Stream returns early, the reading goroutine ends at its next
+// read.
 func (t *Translator) Stream(r io.Reader, name string, lk sync.Locker, flush func() error, diag func(*Diagnostic) error) error {
-	free := make(chan *batch, batches)
-	full := make(chan *batch, batches)
-	done := make(chan struct{})
-	defer close(done)
-	if t.batches == nil {
-		for range batches {
-			t.batches = append(t.batches, &batch{})
-		}
+	if t.pipe == nil {
+		t.pipe = &pipeline.Pipe[batch]{Batches: batches, New: func() *batch { return &batch{} }}
 	}
-	for _, b := range t.batches {
-		free <- b
+	t.pipe.Write = func(b *batch, waited bool) error {
+		b.waited = waited
+		return t.applyBatch(b, lk, diag)
 	}
+	t.pipe.Flush = flush
 	t.streamLines = 0
-	go t.readAhead(r, name, free, full, done)
-	stopped := true
-	defer func() {
-		if stopped {
-			t.batches = nil // the reading goroutine may still hold one
-		}
-	}()
-	for {
-		var b *batch
-		select {
-		case b = <-full:
-		default:
-			b = <-full
-			b.waited = true
-		}
-		if err := t.applyBatch(b, lk, diag); err != nil {
-			return err
-		}
-		if b.ack != nil {
-			close(b.ack)
-		}
-		if b.flush {
-			if err := flush(); err != nil {
-				return err
-			}
-		}
-		rerr := b.err
-		free <- b
-		if rerr != nil {
-			stopped = false // every batch is back in free
-		}
-		switch {
-		case rerr == io.EOF:
-			return nil
-		case rerr != nil:
-			return &ReadError{rerr}
-		}
-	}
+	return t.pipe.Run(func(f *pipeline.Feed[batch]) error { return t.readAhead(f, r, name) })
 }
 
 func (t *Translator) applyBatch(b *batch, lk sync.Locker, diag func(*Diagnostic) error) error {
@@ -170,44 +127,26 @@ func (t *Translator) applyBatch(b *batch, lk sync.Locker, diag func(*Diagnostic)
 	return nil
 }
 
-// readAhead reads lines into batches and prepares them.
-func (t *Translator) readAhead(r io.Reader, name string, free, full chan *batch, done chan struct{}) {
+// readAhead reads lines into batches and prepares them. It returns a read
+// error as *ReadError.
+func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string) error {
 	pre := t.streamPreparer()
 	var b *batch
 	get := func() bool {
-		waited := false
-		select {
-		case b = <-free:
-		default:
-			waited = true // every batch is full: the translating goroutine is behind
-		}
-		if waited {
-			select {
-			case b = <-free:
-			case <-done:
-				return false
-			}
+		var waited, ok bool
+		if b, waited, ok = f.Get(); !ok {
+			return false
 		}
 		pre.balance(waited, b.waited)
 		b.reset()
 		return true
 	}
-	send := func() bool {
-		select {
-		case full <- b:
-			b = nil
-			return true
-		case <-done:
-			return false
-		}
-	}
 	if !get() {
-		return
+		return nil
 	}
 	lr := jsonl.NewReader(r, name, func() error {
 		// The next read may wait: hand over what there is, to be flushed.
-		b.flush = true
-		if !send() || !get() {
+		if !f.Idle(b) || !get() {
 			return errStopped
 		}
 		return nil
@@ -216,32 +155,20 @@ func (t *Translator) readAhead(r io.Reader, name string, free, full chan *batch,
 	for {
 		l, err := lr.Next()
 		if err != nil {
-			if errors.Is(err, errStopped) {
-				return
+			if errors.Is(err, errStopped) || !f.Send(b) || err == io.EOF {
+				return nil
 			}
-			b.err = err
-			send()
-			return
+			return &ReadError{err}
 		}
 		if len(l.Bytes) > batchBytes {
 			// A long line is not copied: it is translated where it is,
 			// while this goroutine waits.
-			if b.n > 0 && (!send() || !get()) {
-				return
+			if b.n > 0 && (!f.Send(b) || !get()) {
+				return nil
 			}
 			pre.prepare(l, b.next())
-			ack := make(chan struct{})
-			b.ack = ack
-			if !send() {
-				return
-			}
-			select {
-			case <-ack:
-			case <-done:
-				return
-			}
-			if !get() {
-				return
+			if !f.SendWait(b) || !get() {
+				return nil
 			}
 			continue
 		}
@@ -254,8 +181,8 @@ func (t *Translator) readAhead(r io.Reader, name string, free, full chan *batch,
 			p.later, p.line = true, l
 		}
 		if len(b.buf) >= batchBytes || b.n >= batchLines {
-			if !send() || !get() {
-				return
+			if !f.Send(b) || !get() {
+				return nil
 			}
 		}
 	}

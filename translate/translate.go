@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/zevo/zevo/internal/pipeline"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
 	"github.com/zevo/zevo/protocol"
@@ -123,7 +124,7 @@ type Translator struct {
 	placeNum  int
 	cur       prepared                     // the line being translated by Line, reused
 	names     map[typeKey]string           // see unmappedName
-	batches   []*batch                     // Stream's, reused from one input to the next
+	pipe      *pipeline.Pipe[batch]        // Stream's, its batches reused from one input to the next
 	typesOut  [2]map[string][]byte         // by jsonl.Style: see typeOut
 	tmpl      map[*mappings.Rule]*template // see evoTemplate
 	lastTmpl  *template                    // the last one used
