@@ -86,7 +86,7 @@ var errStopped = errors.New("translation stopped")
 // emit stops Stream and is returned; a read error is returned as
 // *ReadError. Stream does not call End. When Stream returns early, the
 // reading goroutine ends at its next read.
-func (t *Translator) Stream(r io.Reader, name string, lk sync.Locker, flush func() error, diag func(*Diagnostic) error) error {
+func (t *Translator) Stream(r io.Reader, name string, lk sync.Locker, flush func() error, diag func(*jsonl.Diagnostic) error) error {
 	free := make(chan *batch, batches)
 	full := make(chan *batch, batches)
 	done := make(chan struct{})
@@ -140,7 +140,7 @@ func (t *Translator) Stream(r io.Reader, name string, lk sync.Locker, flush func
 	}
 }
 
-func (t *Translator) applyBatch(b *batch, lk sync.Locker, diag func(*Diagnostic) error) error {
+func (t *Translator) applyBatch(b *batch, lk sync.Locker, diag func(*jsonl.Diagnostic) error) error {
 	if lk != nil {
 		lk.Lock()
 		defer lk.Unlock()
@@ -158,7 +158,7 @@ func (t *Translator) applyBatch(b *batch, lk sync.Locker, diag func(*Diagnostic)
 		if err == nil {
 			continue
 		}
-		var d *Diagnostic
+		var d *jsonl.Diagnostic
 		if errors.As(err, &d) {
 			if err := diag(d); err != nil {
 				return err
@@ -267,7 +267,7 @@ func (t *Translator) readAhead(r io.Reader, name string, free, full chan *batch,
 // reports what a file ending there reports. Call it with Stream's lk
 // held, before Interrupt; Stream's later lines are not to be applied
 // after it.
-func (t *Translator) Pending(diag func(*Diagnostic) error) error {
+func (t *Translator) Pending(diag func(*jsonl.Diagnostic) error) error {
 	lr := t.reader.Load()
 	if lr == nil {
 		return nil
@@ -278,7 +278,7 @@ func (t *Translator) Pending(diag func(*Diagnostic) error) error {
 	}
 	t.streamLines++
 	err := t.Line(l)
-	var d *Diagnostic
+	var d *jsonl.Diagnostic
 	if errors.As(err, &d) {
 		return diag(d)
 	}
