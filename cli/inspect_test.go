@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/zevo/zevo/inspect"
+	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
 )
 
@@ -326,7 +327,7 @@ func TestValidateJSONDialectCapture(t *testing.T) {
 		Valid       bool
 		Errors      int
 		Files       []inspect.FileReport
-		Diagnostics []inspect.Diagnostic
+		Diagnostics []jsonl.Diagnostic
 	}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 0 || errs != "" {
 		t.Fatalf("exit %d, %v: %q %q", code, err, out, errs)

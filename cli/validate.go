@@ -51,7 +51,7 @@ type validateReport struct {
 	Errors      int                  `json:"errors"`
 	Warnings    int                  `json:"warnings"`
 	Files       []inspect.FileReport `json:"files"`
-	Diagnostics []inspect.Diagnostic `json:"diagnostics"`
+	Diagnostics []jsonl.Diagnostic   `json:"diagnostics"`
 }
 
 func runValidate(c *ucli.Context, e *env) error {
@@ -67,8 +67,8 @@ func runValidate(c *ucli.Context, e *env) error {
 	}
 	asJSON := c.Bool("json")
 	w := jsonl.NewWriter(e.stdout)
-	rep := validateReport{Files: []inspect.FileReport{}, Diagnostics: []inspect.Diagnostic{}}
-	emit := func(d inspect.Diagnostic) {
+	rep := validateReport{Files: []inspect.FileReport{}, Diagnostics: []jsonl.Diagnostic{}}
+	emit := func(d jsonl.Diagnostic) {
 		if asJSON {
 			if rd != nil {
 				d.Field, d.Message = rd.String(d.Field), rd.String(d.Message)
@@ -171,7 +171,7 @@ func runValidate(c *ucli.Context, e *env) error {
 // diagLine is validate's text line, FILE:LINE: error|warning: FIELD:
 // MESSAGE: the severity is always spelled out, so that it cannot be taken
 // for a field (a Zero "warning" event's field reads warning.message).
-func diagLine(d inspect.Diagnostic) []byte {
+func diagLine(d jsonl.Diagnostic) []byte {
 	b := fmt.Appendf(nil, "%s:%d: %s: ", d.File, d.Line, d.Severity)
 	if d.Field != "" {
 		b = append(b, d.Field...)

@@ -2,24 +2,10 @@ package protocol
 
 import "github.com/zevo/zevo/jsonl"
 
-// Kind is the JSON type of a field's value: jsonl's, named here for the
-// field tables.
-type Kind = jsonl.Kind
-
-const (
-	KindAny     = jsonl.KindAny
-	KindString  = jsonl.KindString
-	KindBoolean = jsonl.KindBoolean
-	KindInteger = jsonl.KindInteger
-	KindNumber  = jsonl.KindNumber
-	KindObject  = jsonl.KindObject
-	KindArray   = jsonl.KindArray
-)
-
 // Field is one top-level field an event may carry.
 type Field struct {
 	Name string
-	Kind Kind
+	Kind jsonl.Kind
 	// Required: the producer always writes it. Zero writes every field
 	// but schemaVersion, type and runId with omitempty, so no other Zero
 	// field is required.
@@ -43,28 +29,28 @@ func (e *Event) Field(name string) (Field, bool) {
 	return Field{}, false
 }
 
-func opt(name string, k Kind) Field { return Field{Name: name, Kind: k} }
-func req(name string, k Kind) Field { return Field{Name: name, Kind: k, Required: true} }
+func opt(name string, k jsonl.Kind) Field { return Field{Name: name, Kind: k} }
+func req(name string, k jsonl.Kind) Field { return Field{Name: name, Kind: k, Required: true} }
 
 // Zero's output events come from one flat Go struct
 // (internal/streamjson.Event): the envelope is always written, every
 // other field only when not empty.
-var zeroEnvelope = []Field{req("schemaVersion", KindInteger), req("type", KindString), req("runId", KindString)}
+var zeroEnvelope = []Field{req("schemaVersion", jsonl.KindInteger), req("type", jsonl.KindString), req("runId", jsonl.KindString)}
 
 var (
-	zeroDelta = []Field{opt("delta", KindString)}
+	zeroDelta = []Field{opt("delta", jsonl.KindString)}
 	// zeroPermission are the fields of the three permission events; v1
 	// carries violation where v2 carries block.
 	zeroPermission = func(block string) []Field {
 		return []Field{
-			opt("sessionId", KindString), opt("id", KindString), opt("name", KindString), opt("action", KindString),
-			opt("permission", KindString), opt("permissionGranted", KindBoolean), opt("permissionMode", KindString),
-			opt("autonomy", KindString), opt("sideEffect", KindString), opt("reason", KindString),
-			opt("decisionReason", KindString), opt("risk", KindObject), opt(block, KindObject),
-			opt("grantMatched", KindBoolean), opt("grant", KindObject),
+			opt("sessionId", jsonl.KindString), opt("id", jsonl.KindString), opt("name", jsonl.KindString), opt("action", jsonl.KindString),
+			opt("permission", jsonl.KindString), opt("permissionGranted", jsonl.KindBoolean), opt("permissionMode", jsonl.KindString),
+			opt("autonomy", jsonl.KindString), opt("sideEffect", jsonl.KindString), opt("reason", jsonl.KindString),
+			opt("decisionReason", jsonl.KindString), opt("risk", jsonl.KindObject), opt(block, jsonl.KindObject),
+			opt("grantMatched", jsonl.KindBoolean), opt("grant", jsonl.KindObject),
 		}
 	}
-	zeroCheckpoint = []Field{opt("checkpoint", KindObject)}
+	zeroCheckpoint = []Field{opt("checkpoint", jsonl.KindObject)}
 )
 
 func zeroEvents(version int) []Event {
@@ -74,25 +60,25 @@ func zeroEvents(version int) []Event {
 	}
 	perm := zeroPermission(block)
 	events := []Event{
-		{"run_start", []Field{opt("sessionId", KindString), opt("cwd", KindString), opt("provider", KindString), opt("model", KindString), opt("apiModel", KindString)}},
+		{"run_start", []Field{opt("sessionId", jsonl.KindString), opt("cwd", jsonl.KindString), opt("provider", jsonl.KindString), opt("model", jsonl.KindString), opt("apiModel", jsonl.KindString)}},
 		{"reasoning", zeroDelta},
 		{"text", zeroDelta},
-		{"tool_call", []Field{opt("id", KindString), opt("name", KindString), opt("args", KindAny), opt("sideEffect", KindString)}},
+		{"tool_call", []Field{opt("id", jsonl.KindString), opt("name", jsonl.KindString), opt("args", jsonl.KindAny), opt("sideEffect", jsonl.KindString)}},
 		{"permission", perm},
 		{"permission_request", perm},
 		{"permission_decision", perm},
 		{"tool_result", []Field{
-			opt("id", KindString), opt("name", KindString), opt("status", KindString), opt("output", KindString),
-			opt("truncated", KindBoolean), opt("redacted", KindBoolean), opt("changedFiles", KindArray),
-			opt("meta", KindObject), opt("display", KindObject),
+			opt("id", jsonl.KindString), opt("name", jsonl.KindString), opt("status", jsonl.KindString), opt("output", jsonl.KindString),
+			opt("truncated", jsonl.KindBoolean), opt("redacted", jsonl.KindBoolean), opt("changedFiles", jsonl.KindArray),
+			opt("meta", jsonl.KindObject), opt("display", jsonl.KindObject),
 		}},
 		{"checkpoint", zeroCheckpoint},
 		{"restore", zeroCheckpoint},
-		{"usage", []Field{opt("promptTokens", KindInteger), opt("completionTokens", KindInteger), opt("totalTokens", KindInteger), opt("costUsd", KindNumber)}},
-		{"final", []Field{opt("text", KindString), opt("meta", KindObject)}},
-		{"warning", []Field{opt("message", KindString)}},
-		{"error", []Field{opt("code", KindString), opt("message", KindString), opt("recoverable", KindBoolean)}},
-		{"run_end", []Field{opt("status", KindString), opt("exitCode", KindInteger)}},
+		{"usage", []Field{opt("promptTokens", jsonl.KindInteger), opt("completionTokens", jsonl.KindInteger), opt("totalTokens", jsonl.KindInteger), opt("costUsd", jsonl.KindNumber)}},
+		{"final", []Field{opt("text", jsonl.KindString), opt("meta", jsonl.KindObject)}},
+		{"warning", []Field{opt("message", jsonl.KindString)}},
+		{"error", []Field{opt("code", jsonl.KindString), opt("message", jsonl.KindString), opt("recoverable", jsonl.KindBoolean)}},
+		{"run_end", []Field{opt("status", jsonl.KindString), opt("exitCode", jsonl.KindInteger)}},
 	}
 	if version == 1 { // reasoning came with version 2
 		events = append(events[:1], events[2:]...)
@@ -107,47 +93,47 @@ var (
 
 // Zero's input events (internal/streamjson.InputEvent): content is
 // written always, but Zero accepts an event without it when it has images.
-var zeroInputEnvelope = []Field{req("schemaVersion", KindInteger), req("type", KindString)}
+var zeroInputEnvelope = []Field{req("schemaVersion", jsonl.KindInteger), req("type", jsonl.KindString)}
 
 var zeroInputEvents = []Event{
-	{"message", []Field{req("role", KindString), opt("content", KindString), opt("images", KindArray)}},
-	{"prompt", []Field{opt("content", KindString)}},
+	{"message", []Field{req("role", jsonl.KindString), opt("content", jsonl.KindString), opt("images", jsonl.KindArray)}},
+	{"prompt", []Field{opt("content", jsonl.KindString)}},
 }
 
 // EvoScientist writes each event as a Python dict with every documented
 // key; only keys that older releases lack are optional (tool_result.id,
 // instance_id and tool_call_id of sub-agent events).
-var evoEnvelope = []Field{req("type", KindString)}
+var evoEnvelope = []Field{req("type", jsonl.KindString)}
 
 var evoEvents = []Event{
-	{"thinking", []Field{req("content", KindString), req("id", KindInteger)}},
-	{"text", []Field{req("content", KindString)}},
-	{"tool_call", []Field{req("name", KindString), req("args", KindObject), req("id", KindString)}},
-	{"tool_result", []Field{req("name", KindString), req("content", KindString), req("success", KindBoolean), opt("id", KindString)}},
-	{"subagent_start", []Field{req("name", KindString), req("description", KindString), opt("instance_id", KindString), opt("tool_call_id", KindString)}},
-	{"subagent_tool_call", []Field{req("subagent", KindString), req("name", KindString), req("args", KindObject), req("id", KindString), opt("instance_id", KindString)}},
-	{"subagent_tool_result", []Field{req("subagent", KindString), req("name", KindString), req("content", KindString), req("success", KindBoolean), req("id", KindString), opt("instance_id", KindString)}},
-	{"subagent_text", []Field{req("subagent", KindString), req("content", KindString), opt("instance_id", KindString)}},
-	{"subagent_end", []Field{req("name", KindString), opt("instance_id", KindString)}},
-	{"tool_selection", []Field{req("tools", KindArray)}},
+	{"thinking", []Field{req("content", jsonl.KindString), req("id", jsonl.KindInteger)}},
+	{"text", []Field{req("content", jsonl.KindString)}},
+	{"tool_call", []Field{req("name", jsonl.KindString), req("args", jsonl.KindObject), req("id", jsonl.KindString)}},
+	{"tool_result", []Field{req("name", jsonl.KindString), req("content", jsonl.KindString), req("success", jsonl.KindBoolean), opt("id", jsonl.KindString)}},
+	{"subagent_start", []Field{req("name", jsonl.KindString), req("description", jsonl.KindString), opt("instance_id", jsonl.KindString), opt("tool_call_id", jsonl.KindString)}},
+	{"subagent_tool_call", []Field{req("subagent", jsonl.KindString), req("name", jsonl.KindString), req("args", jsonl.KindObject), req("id", jsonl.KindString), opt("instance_id", jsonl.KindString)}},
+	{"subagent_tool_result", []Field{req("subagent", jsonl.KindString), req("name", jsonl.KindString), req("content", jsonl.KindString), req("success", jsonl.KindBoolean), req("id", jsonl.KindString), opt("instance_id", jsonl.KindString)}},
+	{"subagent_text", []Field{req("subagent", jsonl.KindString), req("content", jsonl.KindString), opt("instance_id", jsonl.KindString)}},
+	{"subagent_end", []Field{req("name", jsonl.KindString), opt("instance_id", jsonl.KindString)}},
+	{"tool_selection", []Field{req("tools", jsonl.KindArray)}},
 	{"summarization_start", nil},
-	{"summarization", []Field{req("content", KindString)}},
-	{"usage_stats", []Field{req("input_tokens", KindInteger), req("output_tokens", KindInteger)}},
-	{"interrupt", []Field{req("interrupt_id", KindString), req("action_requests", KindArray), req("review_configs", KindArray)}},
-	{"ask_user", []Field{req("interrupt_id", KindString), req("questions", KindArray), req("tool_call_id", KindString)}},
-	{"error", []Field{req("message", KindString)}},
-	{"done", []Field{req("content", KindString), req("response", KindString)}},
+	{"summarization", []Field{req("content", jsonl.KindString)}},
+	{"usage_stats", []Field{req("input_tokens", jsonl.KindInteger), req("output_tokens", jsonl.KindInteger)}},
+	{"interrupt", []Field{req("interrupt_id", jsonl.KindString), req("action_requests", jsonl.KindArray), req("review_configs", jsonl.KindArray)}},
+	{"ask_user", []Field{req("interrupt_id", jsonl.KindString), req("questions", jsonl.KindArray), req("tool_call_id", jsonl.KindString)}},
+	{"error", []Field{req("message", jsonl.KindString)}},
+	{"done", []Field{req("content", jsonl.KindString), req("response", jsonl.KindString)}},
 	// Undocumented, EvoScientist 0.2.x.
-	{"panel_dispatch_start", []Field{req("eval_id", KindString), req("id", KindString), opt("subagent_type", KindString), opt("label", KindString), opt("description", KindString)}},
-	{"panel_dispatch_complete", []Field{req("eval_id", KindString), req("id", KindString), opt("duration_ms", KindNumber)}},
-	{"panel_dispatch_error", []Field{req("eval_id", KindString), req("id", KindString), opt("duration_ms", KindNumber), opt("error", KindString)}},
+	{"panel_dispatch_start", []Field{req("eval_id", jsonl.KindString), req("id", jsonl.KindString), opt("subagent_type", jsonl.KindString), opt("label", jsonl.KindString), opt("description", jsonl.KindString)}},
+	{"panel_dispatch_complete", []Field{req("eval_id", jsonl.KindString), req("id", jsonl.KindString), opt("duration_ms", jsonl.KindNumber)}},
+	{"panel_dispatch_error", []Field{req("eval_id", jsonl.KindString), req("id", jsonl.KindString), opt("duration_ms", jsonl.KindNumber), opt("error", jsonl.KindString)}},
 }
 
 // ZeroFieldKind is the JSON type of a top-level field of any Zero event
 // (output of either version, or input): Zero decodes every event into one
 // struct, so a field has one type whatever the event. ok is false for a
 // field Zero does not know.
-func ZeroFieldKind(name string) (k Kind, ok bool) {
+func ZeroFieldKind(name string) (k jsonl.Kind, ok bool) {
 	for _, p := range []*Protocol{ZeroV2, ZeroV1, ZeroInput} {
 		for _, f := range p.Envelope {
 			if f.Name == name {
@@ -160,5 +146,5 @@ func ZeroFieldKind(name string) (k Kind, ok bool) {
 			}
 		}
 	}
-	return KindAny, false
+	return jsonl.KindAny, false
 }

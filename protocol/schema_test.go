@@ -68,16 +68,16 @@ func (s schemaDoc) shape(t *testing.T, d map[string]any) shape {
 	return sh
 }
 
-// kind reads the JSON type a property schema allows; KindAny when it does
+// kind reads the JSON type a property schema allows; jsonl.KindAny when it does
 // not say.
-func (s schemaDoc) kind(t *testing.T, schemas []any) Kind {
+func (s schemaDoc) kind(t *testing.T, schemas []any) jsonl.Kind {
 	for _, sc := range schemas {
 		m, ok := sc.(map[string]any)
 		if !ok {
 			continue
 		}
 		if ref, ok := m["$ref"].(string); ok {
-			if k := s.kind(t, []any{s.def(t, ref)}); k != KindAny {
+			if k := s.kind(t, []any{s.def(t, ref)}); k != jsonl.KindAny {
 				return k
 			}
 		}
@@ -95,28 +95,28 @@ func (s schemaDoc) kind(t *testing.T, schemas []any) Kind {
 			k := valueKind(vals[0])
 			for _, v := range vals {
 				if valueKind(v) != k {
-					return KindAny
+					return jsonl.KindAny
 				}
 			}
 			return k
 		}
 	}
-	return KindAny
+	return jsonl.KindAny
 }
 
-func valueKind(v any) Kind {
+func valueKind(v any) jsonl.Kind {
 	switch x := v.(type) {
 	case string:
-		return KindString
+		return jsonl.KindString
 	case bool:
-		return KindBoolean
+		return jsonl.KindBoolean
 	case float64:
 		if x == float64(int64(x)) {
-			return KindInteger
+			return jsonl.KindInteger
 		}
-		return KindNumber
+		return jsonl.KindNumber
 	}
-	return KindAny
+	return jsonl.KindAny
 }
 
 func fieldNames(fs []Field, required bool) []string {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/zevo/zevo/bench/corpus"
+	"github.com/zevo/zevo/jsonl"
 )
 
 var (
@@ -49,7 +50,7 @@ func benchTranslate(b *testing.B, p corpus.Protocol, opt Options) {
 	n := 0
 	for b.Loop() {
 		out.Reset()
-		err := tr.Stream(bytes.NewReader(in), "corpus", nil, func() error { return nil }, func(d *Diagnostic) error { return d })
+		err := tr.Stream(bytes.NewReader(in), "corpus", nil, func() error { return nil }, func(d *jsonl.Diagnostic) error { return d })
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -96,7 +97,7 @@ func TestAllocationsPerLineStayLow(t *testing.T) {
 		opt.RunID = "R"
 		tr := New(opt, func([]byte) error { return nil })
 		allocs := testing.AllocsPerRun(3, func() {
-			if err := tr.Stream(bytes.NewReader(in), "corpus", nil, func() error { return nil }, func(d *Diagnostic) error { return nil }); err != nil {
+			if err := tr.Stream(bytes.NewReader(in), "corpus", nil, func() error { return nil }, func(d *jsonl.Diagnostic) error { return nil }); err != nil {
 				t.Fatal(err)
 			}
 			if err := tr.End("corpus"); err != nil {

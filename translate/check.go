@@ -10,7 +10,7 @@ import (
 
 // typeErr checks that v, when present and not null, is of the kind want
 // (KindAny: any).
-func typeErr(ev *event, key string, v gjson.Result, want jsonl.Kind) *Diagnostic {
+func typeErr(ev *event, key string, v gjson.Result, want jsonl.Kind) *jsonl.Diagnostic {
 	if !v.Exists() || v.Type == gjson.Null || want == jsonl.KindAny {
 		return nil
 	}
@@ -37,7 +37,7 @@ func typeErr(ev *event, key string, v gjson.Result, want jsonl.Kind) *Diagnostic
 
 // int64Err checks that v, when present and not null, is an integer Go's
 // int64 holds.
-func int64Err(ev *event, key string, v gjson.Result) *Diagnostic {
+func int64Err(ev *event, key string, v gjson.Result) *jsonl.Diagnostic {
 	if !v.Exists() || v.Type == gjson.Null || holds(jsonl.KindInteger, v) {
 		return nil
 	}
@@ -81,10 +81,10 @@ func clipTo(s string, max int) string {
 
 // check validates several fields at once: name, then the name of its
 // kind (jsonl.KindNamed), or "int64" (int64Err).
-func check(ev *event, spec ...string) *Diagnostic {
+func check(ev *event, spec ...string) *jsonl.Diagnostic {
 	for i := 0; i+1 < len(spec); i += 2 {
 		v := ev.Peek(spec[i])
-		var d *Diagnostic
+		var d *jsonl.Diagnostic
 		if spec[i+1] == "int64" {
 			d = int64Err(ev, spec[i], v)
 		} else if k, ok := jsonl.KindNamed(spec[i+1]); ok {

@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/zevo/zevo/internal/zerotest"
+	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/protocol"
 )
 
 var zeroTypes = map[string]bool{"run_start": true, "reasoning": true, "text": true, "tool_call": true, "permission": true,
@@ -78,9 +79,6 @@ func TestTargetConsumers(t *testing.T) {
 				if !zeroIDPattern(ev.RunID) {
 					t.Errorf("%s --to %s, line %d: runId %q does not match Zero's pattern", f, to, i+1, ev.RunID)
 				}
-				if to == Zero1 && ev.Block != nil || to == Zero && ev.Violation != nil {
-					t.Errorf("%s --to %s: block/violation of the other version: %s", f, to, line)
-				}
 			}
 		}
 	}
@@ -126,33 +124,34 @@ func checkEvo(t *testing.T, f string, i int, line string) {
 	}
 }
 
-// TestShapeIsZeroStruct checks that the fields zevo lets into Zero output
-// are those of Zero's event struct (zerotest.Event, v1 with violation for block),
-// so that the field tables and the struct cannot drift apart.
-func TestShapeIsZeroStruct(t *testing.T) {
+// TestShapeIsProtocolTables checks that the shapes read from Zero's
+// structs admit exactly the fields of protocol's tables at each version,
+// each with the table's kind.
+func TestShapeIsProtocolTables(t *testing.T) {
 	for _, c := range []struct {
-		sh         *shape
-		want, skip string
-	}{{zeroV2Event, "block", "violation"}, {zeroV1Event, "violation", "block"}} {
-		tags := map[string]bool{}
-		rt := reflect.TypeOf(zerotest.Event{})
-		for i := 0; i < rt.NumField(); i++ {
-			if tag := rt.Field(i).Tag.Get("json"); tag != c.skip {
-				tags[tag] = true
+		sh *shape
+		p  *protocol.Protocol
+	}{{zeroV2Event(), protocol.ZeroV2}, {zeroV1Event(), protocol.ZeroV1}} {
+		want := map[string]jsonl.Kind{}
+		for _, f := range c.p.Envelope {
+			want[f.Name] = f.Kind
+		}
+		for _, e := range c.p.Events {
+			for _, f := range e.Fields {
+				want[f.Name] = f.Kind
 			}
 		}
-		for tag := range tags {
-			if _, ok := c.sh.fields[tag]; !ok {
-				t.Errorf("Zero's struct has %q, the shape does not", tag)
+		for name, k := range want {
+			if f, ok := c.sh.fields[name]; !ok {
+				t.Errorf("v%d: the shape lacks %q", c.p.Version, name)
+			} else if f.kind != k {
+				t.Errorf("v%d: %q is %v in the shape, %v in the tables", c.p.Version, name, f.kind, k)
 			}
 		}
 		for name := range c.sh.fields {
-			if !tags[name] {
-				t.Errorf("the shape has %q, Zero's struct does not", name)
+			if _, ok := want[name]; !ok {
+				t.Errorf("v%d: the shape has %q, the tables do not", c.p.Version, name)
 			}
-		}
-		if _, ok := c.sh.fields[c.want]; !ok {
-			t.Errorf("the shape lacks %s", c.want)
 		}
 	}
 }

@@ -19,7 +19,7 @@ type prepared struct {
 	name      string
 	num       int
 	ev        event
-	warn, bad *Diagnostic
+	warn, bad *jsonl.Diagnostic
 	blank     bool
 	// placed: a bad line that is still a JSON object of the input's
 	// protocol, so it takes its place in the runs, as every command
@@ -89,7 +89,7 @@ func (p *preparer) balance(readerWaited, translatorWaited bool) {
 
 // decode validates a line and splits its top-level fields. warn is a
 // diagnostic for a line that is still translated (NaN replaced by null).
-func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *Diagnostic) {
+func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *jsonl.Diagnostic) {
 	ev.name, ev.num, ev.prefix, ev.proto, ev.typ = l.Name, l.Num, false, nil, ""
 	ev.rawTyp, ev.runID, ev.layout = "", "", 0
 	k, e := -1, (*protocol.LineError)(nil)
@@ -209,7 +209,7 @@ var layoutRunID = func() []int {
 
 // checkZeroFields checks the JSON types of the fields Zero knows, so that
 // no target gets a field its decoder would refuse.
-func checkZeroFields(ev *event) *Diagnostic {
+func checkZeroFields(ev *event) *jsonl.Diagnostic {
 	for _, m := range ev.Members() {
 		k := zeroFieldKinds.get(m.Key)
 		if k == jsonl.KindAny || plainlyOfKind(m, k) {

@@ -314,7 +314,7 @@ func translateFiles(t *testing.T, opt Options, files [][]byte, w way) translatio
 	tr.fixedLevel = map[way]int{streamPlain: shareLevels, streamRagged: shareLevels,
 		streamShared: 3, streamTranslatorPrepares: 0, streamAdaptive: -1}[w]
 	tr.cur.ev.Keep = w == lineIdeal
-	diag := func(d *Diagnostic) error { res.diags = append(res.diags, d.Error()); return nil }
+	diag := func(d *jsonl.Diagnostic) error { res.diags = append(res.diags, d.Error()); return nil }
 	var scribbled []byte
 	for i, f := range files {
 		name := fmt.Sprintf("f%d", i)

@@ -25,11 +25,11 @@ type event struct {
 	num    int
 }
 
-func (e *event) diag(format string, a ...any) *Diagnostic {
+func (e *event) diag(format string, a ...any) *jsonl.Diagnostic {
 	return e.problem(fmt.Sprintf(format, a...))
 }
 
 // problem is the error diagnostic msg about the event's line.
-func (e *event) problem(msg string) *Diagnostic {
-	return &Diagnostic{File: e.name, Line: e.num, Severity: jsonl.SevError, Message: msg}
+func (e *event) problem(msg string) *jsonl.Diagnostic {
+	return &jsonl.Diagnostic{File: e.name, Line: e.num, Severity: jsonl.SevError, Message: msg}
 }

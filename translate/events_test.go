@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/zevo/zevo/jsonl"
 )
 
 // Lines of the event path (here Claude Code's and Codex's) and of the
@@ -126,7 +128,7 @@ func BenchmarkEventPathClaude(b *testing.B) {
 	b.SetBytes(int64(len(in)))
 	for b.Loop() {
 		tr := New(Options{To: Zero, RunID: "R", Redact: true}, func([]byte) error { return nil })
-		if err := tr.Stream(bytes.NewReader(in), "in", nil, func() error { return nil }, func(*Diagnostic) error { return nil }); err != nil {
+		if err := tr.Stream(bytes.NewReader(in), "in", nil, func() error { return nil }, func(*jsonl.Diagnostic) error { return nil }); err != nil {
 			b.Fatal(err)
 		}
 		if err := tr.End("in"); err != nil {

@@ -87,7 +87,7 @@ var fuzzTables = mappings.Default()
 
 type fuzzRun struct {
 	out   [][]byte
-	diags []*Diagnostic
+	diags []*jsonl.Diagnostic
 	lines int
 	stats Stats
 }
@@ -125,7 +125,7 @@ func translateAll(t *testing.T, data []byte, opt Options) fuzzRun {
 		l.Bytes = scratch
 		r.lines++
 		err := tr.Line(l)
-		if d, ok := err.(*Diagnostic); ok {
+		if d, ok := err.(*jsonl.Diagnostic); ok {
 			if !strings.HasPrefix(d.Error(), l.Where()+": ") {
 				t.Fatalf("diagnostic %q does not name %s", d.Error(), l.Where())
 			}

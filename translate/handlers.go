@@ -91,11 +91,11 @@ func (t *Translator) dispatch(ev *event) (unmapped bool, err error) {
 	return unmapped, err
 }
 
-// isDiagnostic reports whether err is a *Diagnostic (not a write error).
+// isDiagnostic reports whether err is a *jsonl.Diagnostic (not a write error).
 // Its own function: the target errors.As needs escapes, which costs an
 // allocation wherever it is declared.
 func isDiagnostic(err error) bool {
-	var d *Diagnostic
+	var d *jsonl.Diagnostic
 	return errors.As(err, &d)
 }
 
@@ -103,7 +103,7 @@ func isDiagnostic(err error) bool {
 // to the output before the event: the end of a run it cuts short. A Zero
 // run it starts whose runId Zero could not write is written under a runId
 // zevo makes; renamed says so.
-func (t *Translator) place(ev *event) (step protocol.Step, renamed *Diagnostic, err error) {
+func (t *Translator) place(ev *event) (step protocol.Step, renamed *jsonl.Diagnostic, err error) {
 	p := ev.runProtocol()
 	if t.toEvo.leftOpen {
 		// the run an earlier input left open: this input is not its end

@@ -63,7 +63,7 @@ func feedLines(t testing.TB, tr *Translator, input []byte, name string, prep fun
 		if prep != nil {
 			prep(&l)
 		}
-		var d *Diagnostic
+		var d *jsonl.Diagnostic
 		if err := tr.Line(l); errors.As(err, &d) {
 			diags = append(diags, d.Error())
 		} else if err != nil {

@@ -17,7 +17,7 @@ func TestKeyCacheAsLookup(t *testing.T) {
 	for i := 0; i < 3*maxKeyCache; i += 7 {
 		keys = append(keys, fmt.Sprintf("k%dtoken", i), fmt.Sprintf("f%d", i))
 	}
-	for _, sh := range []*shape{nil, zeroV2Event, zeroV1Event} {
+	for _, sh := range []*shape{nil, zeroV2Event(), zeroV1Event()} {
 		for _, rd := range []bool{false, true} {
 			c := keyCache{shape: sh, rd: rd}
 			for round := 0; round < 2; round++ {

@@ -383,7 +383,7 @@ func TestTranslateWholeInput(t *testing.T) {
 	in := "{\"type\": \"text\", \"content\": \"a\"}\nnot json\n"
 	var out bytes.Buffer
 	st, err := Translate(strings.NewReader(in), "f.jsonl", Options{To: Zero, RunID: "R"}, &out)
-	var d *Diagnostic
+	var d *jsonl.Diagnostic
 	if err == nil || !errors.As(err, &d) || !strings.HasPrefix(d.Error(), "f.jsonl:2: ") {
 		t.Fatalf("err %v, want the first diagnostic, naming f.jsonl:2", err)
 	}

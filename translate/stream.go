@@ -84,7 +84,7 @@ var errStopped = errors.New("translation stopped")
 // returned; a read error is returned as *ReadError. Stream does not call
 // End. When Stream returns early, the reading goroutine ends at its next
 // read.
-func (t *Translator) Stream(r io.Reader, name string, lk sync.Locker, flush func() error, diag func(*Diagnostic) error) error {
+func (t *Translator) Stream(r io.Reader, name string, lk sync.Locker, flush func() error, diag func(*jsonl.Diagnostic) error) error {
 	if t.pipe == nil {
 		t.pipe = &pipeline.Pipe[batch]{Batches: batches, New: func() *batch { return &batch{} }}
 	}
@@ -97,7 +97,7 @@ func (t *Translator) Stream(r io.Reader, name string, lk sync.Locker, flush func
 	return t.pipe.Run(func(f *pipeline.Feed[batch]) error { return t.readAhead(f, r, name) })
 }
 
-func (t *Translator) applyBatch(b *batch, lk sync.Locker, diag func(*Diagnostic) error) error {
+func (t *Translator) applyBatch(b *batch, lk sync.Locker, diag func(*jsonl.Diagnostic) error) error {
 	if lk != nil {
 		lk.Lock()
 		defer lk.Unlock()
@@ -115,7 +115,7 @@ func (t *Translator) applyBatch(b *batch, lk sync.Locker, diag func(*Diagnostic)
 		if err == nil {
 			continue
 		}
-		var d *Diagnostic
+		var d *jsonl.Diagnostic
 		if errors.As(err, &d) {
 			if err := diag(d); err != nil {
 				return err
@@ -194,7 +194,7 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 // reports what a file ending there reports. Call it with Stream's lk
 // held, before Interrupt; Stream's later lines are not to be applied
 // after it.
-func (t *Translator) Pending(diag func(*Diagnostic) error) error {
+func (t *Translator) Pending(diag func(*jsonl.Diagnostic) error) error {
 	lr := t.reader.Load()
 	if lr == nil {
 		return nil
@@ -205,7 +205,7 @@ func (t *Translator) Pending(diag func(*Diagnostic) error) error {
 	}
 	t.streamLines++
 	err := t.Line(l)
-	var d *Diagnostic
+	var d *jsonl.Diagnostic
 	if errors.As(err, &d) {
 		return diag(d)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/zevo/zevo/bench/corpus"
+	"github.com/zevo/zevo/jsonl"
 )
 
 // byLine translates in with Line, the reference for Stream.
@@ -26,7 +27,7 @@ func byLine(t *testing.T, in []byte, opt Options) (out string, diags []string) {
 func streamed(t *testing.T, r io.Reader, opt Options) (out string, diags []string, err error) {
 	var b strings.Builder
 	tr := New(opt, func(l []byte) error { b.Write(l); b.WriteByte('\n'); return nil })
-	err = tr.Stream(r, "in", nil, func() error { return nil }, func(d *Diagnostic) error {
+	err = tr.Stream(r, "in", nil, func() error { return nil }, func(d *jsonl.Diagnostic) error {
 		diags = append(diags, d.Error())
 		return nil
 	})
@@ -96,7 +97,7 @@ func TestStreamStopsOnDiagError(t *testing.T) {
 	in := "{\"type\": \"text\", \"content\": \"a\"}\nbad\n{\"type\": \"text\", \"content\": \"b\"}\n"
 	var out strings.Builder
 	tr := New(Options{To: Zero, RunID: "R"}, func(l []byte) error { out.Write(l); out.WriteByte('\n'); return nil })
-	err := tr.Stream(strings.NewReader(in), "in", nil, func() error { return nil }, func(*Diagnostic) error { return stop })
+	err := tr.Stream(strings.NewReader(in), "in", nil, func() error { return nil }, func(*jsonl.Diagnostic) error { return stop })
 	if err != stop {
 		t.Fatalf("err = %v, want %v", err, stop)
 	}
@@ -151,7 +152,7 @@ func TestStreamFlushesWhenInputWaits(t *testing.T) {
 		buf.Reset()
 		r.flushed <- strings.Count(flushed.String(), `"type":"text"`)
 		return nil
-	}, func(d *Diagnostic) error { return d })
+	}, func(d *jsonl.Diagnostic) error { return d })
 	if err != nil {
 		t.Fatal(err)
 	}

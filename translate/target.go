@@ -1,19 +1,20 @@
 package translate
 
 import (
+	"reflect"
 	"strconv"
+	"strings"
+	"sync"
 
 	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/dialects/zero"
 	"github.com/zevo/zevo/jsonl"
-	"github.com/zevo/zevo/protocol"
 )
 
-// Zero's clients decode each event into Zero's own types (one flat event
-// struct, with nested structs for risk, block, grant, display and
-// checkpoint); a strict client refuses a field those types do not have, or
-// a value they cannot hold. By default zevo writes only what fits: the
-// shapes below are those types, as Zero 0.8.0 declares them (v1 where it
-// differed).
+// Zero's clients decode each event into Zero's own types (zero.Event, or
+// zero.EventV1 at version 1); a strict client refuses a field those types
+// do not have, or a value they cannot hold. By default zevo writes only
+// what fits: the shapes below are read from those types.
 
 type fieldShape struct {
 	kind jsonl.Kind
@@ -82,79 +83,64 @@ func (sh *shape) fits(obj gjson.Result) bool {
 	return ok
 }
 
-func fields(kv ...any) *shape {
-	sh := &shape{fields: map[string]fieldShape{}}
-	for i := 0; i < len(kv); i += 2 {
-		switch f := kv[i+1].(type) {
-		case jsonl.Kind:
-			sh.fields[kv[i].(string)] = fieldShape{kind: f}
-		case fieldShape:
-			sh.fields[kv[i].(string)] = f
-		case *shape:
-			sh.fields[kv[i].(string)] = fieldShape{kind: jsonl.KindObject, sub: f}
-		}
-	}
-	return sh
-}
-
-// The nested structs of Zero's event, which the protocol's field tables
-// name only as objects and arrays.
+// The shapes are read from the structs on first use: commands that do not
+// write Zero pay nothing for them.
 var (
-	str, boolean, integer, object = jsonl.KindString, jsonl.KindBoolean, jsonl.KindInteger, jsonl.KindObject
-	// strs is []string.
-	strs = fieldShape{jsonl.KindArray, &shape{values: &fieldShape{kind: jsonl.KindString}}}
-
-	riskShape  = fields("level", str, "categories", strs, "reason", str)
-	blockShape = fields("code", str, "toolName", str, "action", str, "risk", riskShape,
-		"path", str, "reason", str, "recoverable", boolean)
-	grantFields = []any{"toolName", str, "scope", str, "scopeKind", str, "decision", str,
-		"approvedAt", str, "reason", str, "session", boolean}
-	nested = map[string]fieldShape{
-		"risk": {object, riskShape}, "block": {object, blockShape}, "violation": {object, blockShape},
-		"grant":        {object, fields(grantFields...)},
-		"display":      {object, fields("summary", str, "kind", str)},
-		"checkpoint":   {object, fields("sequence", integer, "tool", str, "files", strs, "filesRestored", integer, "filesDeleted", integer, "skipped", strs)},
-		"meta":         {object, &shape{values: &fieldShape{kind: str}}},
-		"changedFiles": strs,
-	}
-	// v1's Grant had maxAutonomy.
-	grantV1 = fieldShape{object, fields(append(grantFields, "maxAutonomy", str)...)}
-
-	zeroV2Event = eventShape(protocol.ZeroV2)
-	zeroV1Event = eventShape(protocol.ZeroV1)
+	zeroV2Event = sync.OnceValue(func() *shape { return structShape(reflect.TypeFor[zero.Event]()) })
+	zeroV1Event = sync.OnceValue(func() *shape { return structShape(reflect.TypeFor[zero.EventV1]()) })
 )
 
-// goKind is the kind of a Go field for a field of the tables' kind k:
-// the tables do not say what an array holds.
-func goKind(k jsonl.Kind) jsonl.Kind {
-	if k == jsonl.KindArray {
-		return jsonl.KindAny
-	}
-	return k
-}
-
-// eventShape is the shape of Zero's one event struct at p's version: every
-// field of every event type (a strict client refuses only fields the
-// struct does not have), nested structs refined.
-func eventShape(p *protocol.Protocol) *shape {
+// structShape is the shape of struct type t: its fields by JSON name,
+// an embedded struct's fields promoted unless t has the name itself.
+func structShape(t reflect.Type) *shape {
 	sh := &shape{fields: map[string]fieldShape{}}
-	add := func(fs []protocol.Field) {
-		for _, f := range fs {
-			fs, ok := nested[f.Name]
-			if !ok {
-				fs = fieldShape{kind: goKind(f.Kind)}
+	var embedded []reflect.Type
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.Anonymous {
+			embedded = append(embedded, f.Type)
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "" {
+			name = f.Name
+		}
+		sh.fields[name] = shapeOf(f.Type)
+	}
+	for _, e := range embedded {
+		for name, f := range structShape(e).fields {
+			if _, ok := sh.fields[name]; !ok {
+				sh.fields[name] = f
 			}
-			if f.Name == "grant" && p.Version == 1 {
-				fs = grantV1
-			}
-			sh.fields[f.Name] = fs
 		}
 	}
-	add(p.Envelope)
-	for _, e := range p.Events {
-		add(e.Fields)
-	}
 	return sh
+}
+
+// shapeOf is the shape of a field of Go type t.
+func shapeOf(t reflect.Type) fieldShape {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return fieldShape{kind: jsonl.KindString}
+	case reflect.Bool:
+		return fieldShape{kind: jsonl.KindBoolean}
+	case reflect.Int, reflect.Int64:
+		return fieldShape{kind: jsonl.KindInteger}
+	case reflect.Float64:
+		return fieldShape{kind: jsonl.KindNumber}
+	case reflect.Slice:
+		v := shapeOf(t.Elem())
+		return fieldShape{kind: jsonl.KindArray, sub: &shape{values: &v}}
+	case reflect.Map:
+		v := shapeOf(t.Elem())
+		return fieldShape{kind: jsonl.KindObject, sub: &shape{values: &v}}
+	case reflect.Struct:
+		return fieldShape{kind: jsonl.KindObject, sub: structShape(t)}
+	}
+	return fieldShape{kind: jsonl.KindAny}
 }
 
 // isZeroInput reports the events a Zero client writes to Zero, not Zero
@@ -169,7 +155,7 @@ func (t *Translator) targetShape() *shape {
 	case t.opt.Unmapped == Keep || t.opt.To == EvoSci || eventOnly(t.opt.To):
 		return nil
 	case t.opt.To == Zero1:
-		return zeroV1Event
+		return zeroV1Event()
 	}
-	return zeroV2Event
+	return zeroV2Event()
 }

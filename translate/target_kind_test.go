@@ -11,7 +11,7 @@ import (
 // of strings or nulls, nothing else; an object field is fitted member by
 // member instead.
 func TestZeroStringArraysHoldOnlyStrings(t *testing.T) {
-	changed := zeroV2Event.fields["changedFiles"]
+	changed := zeroV2Event().fields["changedFiles"]
 	for v, want := range map[string]bool{
 		`["a", null]`: true, `[]`: true, `null`: true,
 		`[1]`: false, `["a", {}]`: false, `"a"`: false, `{}`: false,
@@ -20,7 +20,7 @@ func TestZeroStringArraysHoldOnlyStrings(t *testing.T) {
 			t.Errorf("changedFiles holds %s: %v, want %v", v, got, want)
 		}
 	}
-	checkpoint := zeroV2Event.fields["checkpoint"]
+	checkpoint := zeroV2Event().fields["checkpoint"]
 	for v, want := range map[string]bool{
 		`{"files": ["a"], "sequence": 2}`: true,
 		`{"files": [2]}`:                  false,

@@ -237,7 +237,7 @@ func (t *Translator) evoUsage(ev *event, rule *mappings.Rule, to string) (bool, 
 }
 
 // tokenRange diagnoses a token count Zero's int cannot hold.
-func tokenRange(ev *event, what, n string) *Diagnostic {
+func tokenRange(ev *event, what, n string) *jsonl.Diagnostic {
 	if holds(jsonl.KindInteger, gjson.Result{Type: gjson.Number, Raw: n}) {
 		return nil
 	}

@@ -97,7 +97,10 @@ type Options struct {
 	bigValue int
 }
 
-// Diagnostic is a problem with one input line: every command's.
+// Diagnostic is jsonl.Diagnostic.
+//
+// Deprecated: use jsonl.Diagnostic; kept while tests outside this
+// package still name it.
 type Diagnostic = jsonl.Diagnostic
 
 // Translator translates lines of one or more inputs. It is not safe for
@@ -174,7 +177,7 @@ func New(opt Options, emit func([]byte) error) *Translator {
 // Translate translates all of r (named name in diagnostics) into w, one
 // event a line, and closes what r leaves open, as the translate command
 // does for one input. Bad lines do not stop it: the error is the first
-// one's *Diagnostic (Stats counts them all), or a *ReadError, or the error
+// one's *jsonl.Diagnostic (Stats counts them all), or a *ReadError, or the error
 // writing w.
 func Translate(r io.Reader, name string, opt Options, w io.Writer) (Stats, error) {
 	bw := bufio.NewWriter(w)
@@ -182,8 +185,8 @@ func Translate(r io.Reader, name string, opt Options, w io.Writer) (Stats, error
 		bw.Write(b)
 		return bw.WriteByte('\n')
 	})
-	var first *Diagnostic
-	err := t.Stream(r, name, nil, func() error { return nil }, func(d *Diagnostic) error {
+	var first *jsonl.Diagnostic
+	err := t.Stream(r, name, nil, func() error { return nil }, func(d *jsonl.Diagnostic) error {
 		if first == nil {
 			first = d
 		}
@@ -204,7 +207,7 @@ func Translate(r io.Reader, name string, opt Options, w io.Writer) (Stats, error
 // Stats returns the accounting so far.
 func (t *Translator) Stats() *Stats { return &t.stats }
 
-// Line translates one input line. It returns a *Diagnostic for a bad line
+// Line translates one input line. It returns a *jsonl.Diagnostic for a bad line
 // (the caller reports it and goes on, or stops), or the error of emit.
 func (t *Translator) Line(l jsonl.Line) error {
 	t.pre.prepare(l, &t.cur)
@@ -212,7 +215,7 @@ func (t *Translator) Line(l jsonl.Line) error {
 }
 
 // decode prepares a line as Line does, for tests.
-func (t *Translator) decode(l jsonl.Line) (*event, *Diagnostic, *Diagnostic) {
+func (t *Translator) decode(l jsonl.Line) (*event, *jsonl.Diagnostic, *jsonl.Diagnostic) {
 	return t.pre.decode(l, &t.cur.ev)
 }
 
@@ -249,7 +252,7 @@ func (t *Translator) apply(p *prepared) error {
 	}
 	unmapped, err := t.dispatch(ev)
 	if err != nil {
-		var d *Diagnostic // declared here: it escapes, and costs an allocation
+		var d *jsonl.Diagnostic // declared here: it escapes, and costs an allocation
 		if errors.As(err, &d) {
 			t.stats.Diagnosed++
 		}

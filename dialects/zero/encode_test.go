@@ -1,9 +1,10 @@
-package zero
+package zero_test
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/zevo/zevo/dialects/zero"
 	"github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/internal/zerotest"
 	"github.com/zevo/zevo/redact"
@@ -11,14 +12,14 @@ import (
 
 // encode runs events through an Encoder as event.Runs places them, and
 // returns the lines written, each checked with Zero's own decoder.
-func encode(t *testing.T, opt EncodeOptions, evs []event.Event) []*zerotest.Event {
+func encode(t *testing.T, opt zero.EncodeOptions, evs []event.Event) []*zerotest.Event {
 	t.Helper()
 	n := 0
 	opt.NewRunID = func() string { n++; return "run_" + string(rune('0'+n)) }
 	opt.NewSessionID = func() string { return "zero_s" }
 	var out []*zerotest.Event
 	var lines []string
-	enc := NewEncoder(opt, func(b []byte) error {
+	enc := zero.NewEncoder(opt, func(b []byte) error {
 		lines = append(lines, string(b))
 		z, err := zerotest.Decode(b)
 		if opt.Version == 1 {
@@ -67,7 +68,7 @@ func result(id string, failed bool) event.Event {
 }
 
 func TestEncodeKeepsRepeatedCallIDsDistinct(t *testing.T) {
-	out := encode(t, EncodeOptions{}, []event.Event{
+	out := encode(t, zero.EncodeOptions{}, []event.Event{
 		{Kind: event.RunStart},
 		call("c1", "Bash"), call("c1", "Bash"), result("c1", false), result("c1", true),
 		{Kind: event.RunEnd, Status: event.StatusSuccess},
@@ -88,7 +89,7 @@ func TestEncodeKeepsRepeatedCallIDsDistinct(t *testing.T) {
 
 func TestEncodeKeepsRedactedCallIDsDistinct(t *testing.T) {
 	a, b := "sk-aaaaaaaaaaaaaaaaaaaaaa", "sk-bbbbbbbbbbbbbbbbbbbbbb"
-	out := encode(t, EncodeOptions{Redactor: &redact.Redactor{}}, []event.Event{
+	out := encode(t, zero.EncodeOptions{Redactor: &redact.Redactor{}}, []event.Event{
 		call(a, "Bash"), call(b, "Bash"), result(b, false),
 	})
 	ids := map[string]bool{}
@@ -109,7 +110,7 @@ func TestEncodeKeepsRedactedCallIDsDistinct(t *testing.T) {
 }
 
 func TestEncodeClosesACutRunAsZeroDoes(t *testing.T) {
-	out := encode(t, EncodeOptions{}, []event.Event{
+	out := encode(t, zero.EncodeOptions{}, []event.Event{
 		{Kind: event.RunStart, Session: "s"}, {Kind: event.Text, Text: "hi"},
 	})
 	if got := types(out); got != "run_start text error run_end" {
@@ -122,7 +123,7 @@ func TestEncodeClosesACutRunAsZeroDoes(t *testing.T) {
 }
 
 func TestEncodeFailedRunHasAnErrorAndItsExitCode(t *testing.T) {
-	out := encode(t, EncodeOptions{}, []event.Event{
+	out := encode(t, zero.EncodeOptions{}, []event.Event{
 		{Kind: event.RunStart}, {Kind: event.RunEnd, Status: event.StatusMaxTurns},
 		{Kind: event.RunStart}, {Kind: event.Error, Text: "boom"}, {Kind: event.RunEnd, Status: event.StatusError},
 		{Kind: event.RunStart}, {Kind: event.RunEnd, Status: event.StatusCancelled},
@@ -150,7 +151,7 @@ func usd(c float64) *float64 { return &c }
 // prompt is all the model read (cache reads and writes included); the
 // cost is the producer's. One usage event a run, before final.
 func TestEncodeUsageCountsEveryTokenOnce(t *testing.T) {
-	out := encode(t, EncodeOptions{}, []event.Event{
+	out := encode(t, zero.EncodeOptions{}, []event.Event{
 		{Kind: event.RunStart},
 		{Kind: event.Usage, Usage: &event.Tokens{Input: 10, CacheRead: 100, Output: 5}},
 		{Kind: event.Usage, Usage: &event.Tokens{Input: 1, CacheWrite: 20, Output: 1}},
@@ -175,7 +176,7 @@ func TestEncodeUsageCountsEveryTokenOnce(t *testing.T) {
 }
 
 func TestEncodeV1HasNoReasoning(t *testing.T) {
-	out := encode(t, EncodeOptions{Version: 1, V1Lacks: map[string]bool{"reasoning": true}}, []event.Event{
+	out := encode(t, zero.EncodeOptions{Version: 1, V1Lacks: map[string]bool{"reasoning": true}}, []event.Event{
 		{Kind: event.RunStart}, {Kind: event.Reasoning, Text: "hm"}, {Kind: event.Text, Text: "a"},
 		{Kind: event.RunEnd, Status: event.StatusSuccess},
 	})
@@ -187,7 +188,7 @@ func TestEncodeV1HasNoReasoning(t *testing.T) {
 func TestEncodeKeepsOtherLinesUnderTheirDialect(t *testing.T) {
 	raw := []byte(`{"type":"rate_limit_event","password":"hunter2","info":{"status":"allowed"}}`)
 	var lines []string
-	enc := NewEncoder(EncodeOptions{Keep: true, Redactor: &redact.Redactor{}, NewRunID: func() string { return "r" }, NewSessionID: func() string { return "s" }},
+	enc := zero.NewEncoder(zero.EncodeOptions{Keep: true, Redactor: &redact.Redactor{}, NewRunID: func() string { return "r" }, NewSessionID: func() string { return "s" }},
 		func(b []byte) error { lines = append(lines, string(b)); return nil })
 	var runs event.Runs
 	for _, ev := range []event.Event{{Kind: event.RunStart, Dialect: "claude"}, {Kind: event.Other, Dialect: "claude", Type: "rate_limit_event", Raw: raw}} {
