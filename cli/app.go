@@ -74,7 +74,15 @@ func (e *env) run(args []string) int {
 		if len(ignored) > 0 {
 			e.warnf("ignoring Claude Code options the agent cannot honour: %s", strings.Join(ignored, " "))
 		}
-		err = app.Run(helpAlone(app, flagsFirst(app, args)))
+		run := helpAlone(app, flagsFirst(app, args))
+		if len(run) > 1 && app.Command(run[1]) != nil && run[len(run)-1] != completionFlag {
+			// zevo's own flags serve "zevo --to …" and come before a
+			// command word; with the word first none is given, and
+			// urfave/cli would look each of them up on every run, which
+			// costs as much as translating a small log.
+			app.Flags = nil
+		}
+		err = app.Run(run)
 	}
 	if err == nil && help.err != nil {
 		err = fmt.Errorf("writing output: %w", help.err)
