@@ -199,7 +199,9 @@ Examples:
 		}
 		return tr.Action(c)
 	}
+	app.Flags = cachedNames(app.Flags)
 	for _, cmd := range app.Commands {
+		cmd.Flags = cachedNames(cmd.Flags)
 		// "zevo help COMMAND" is the help command; commands have no
 		// subcommands, so no "zevo COMMAND help" (completion then offers
 		// files after a command).
