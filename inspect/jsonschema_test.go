@@ -56,8 +56,9 @@ func TestSchemaValidatorMatchesReference(t *testing.T) {
 		add(ds.Dialect.Name, ds.File, ds.Text)
 	}
 
-	lines := referenceLines(t)
+	lines, forms := referenceLines(t)
 	checks, failing := 0, 0
+	seen := map[string]bool{} // each kind of failure the reference found
 	check := func(p pair, v any) bool {
 		want := referenceLeaves(p.ref.Validate(v))
 		got := ourLeaves(p.ours.Validate(v))
@@ -68,6 +69,10 @@ func TestSchemaValidatorMatchesReference(t *testing.T) {
 		checks++
 		if len(want) > 0 {
 			failing++
+		}
+		for _, l := range want {
+			f := strings.Fields(l)
+			seen[f[1]] = true
 		}
 		return len(want) == 0
 	}
@@ -94,14 +99,30 @@ func TestSchemaValidatorMatchesReference(t *testing.T) {
 			check(*accepts, vs[i])
 		}
 	}
+	for _, line := range forms {
+		for _, p := range pairs {
+			if check(p, line) {
+				for _, v := range damaged(line) {
+					check(p, v)
+				}
+			}
+		}
+	}
 	if checks < 3000 || failing < checks/4 {
 		t.Fatalf("only %d checks, %d of them failing", checks, failing)
+	}
+	for _, k := range []string{"required", "additional", "type", "enum", "const", "minimum", "maximum",
+		"minLength", "minItems", "pattern", "not", "anyOf", "oneOf"} {
+		if !seen[k] {
+			t.Errorf("no line fails %s: the comparison does not cover it", k)
+		}
 	}
 }
 
 // referenceLines is one line of each shape (type and field names) found
-// in the test data, decoded as validate decodes it.
-func referenceLines(t *testing.T) []map[string]any {
+// in the test data, and lines of forms the test data lacks, decoded as
+// validate decodes them.
+func referenceLines(t *testing.T) (lines, forms []map[string]any) {
 	var files []string
 	for _, g := range []string{"../testdata/*/*.jsonl", "../testdata/*/*/*.jsonl"} {
 		m, _ := filepath.Glob(g)
@@ -133,7 +154,23 @@ func referenceLines(t *testing.T) []map[string]any {
 	if len(out) < 100 {
 		t.Fatalf("only %d line shapes in %d files", len(out), len(files))
 	}
-	return out
+	lines = out
+	// Forms no capture has: Codex's MCP call, whose error is null or an
+	// object (oneOf), and Zero input with images only (minItems).
+	for _, l := range []string{
+		`{"type":"item.completed","item":{"id":"item_1","type":"mcp_tool_call","server":"s","tool":"t","status":"completed","result":null,"error":null}}`,
+		`{"type":"item.completed","item":{"id":"item_2","type":"mcp_tool_call","server":"s","tool":"t","status":"failed","error":{"message":"boom"}}}`,
+		`{"schemaVersion":2,"type":"message","role":"user","images":[{"mediaType":"image/png","data":"AAAA"}]}`,
+	} {
+		d := json.NewDecoder(strings.NewReader(l))
+		d.UseNumber()
+		var v map[string]any
+		if err := d.Decode(&v); err != nil {
+			t.Fatal(err)
+		}
+		forms = append(forms, v)
+	}
+	return lines, forms
 }
 
 func shapeKey(v any) string {
@@ -160,7 +197,7 @@ func shapeKey(v any) string {
 // damaged is line and copies of it with one field removed or replaced by
 // a value of another kind, at the top and one level down.
 func damaged(line map[string]any) []any {
-	odd := []any{nil, json.Number("-1"), "", json.Number("1.5"), true,
+	odd := []any{nil, []any{}, "", json.Number("-1"), json.Number("1.5"), true,
 		json.Number("9223372036854775808"), "!bad", map[string]any{"zz": "x"}}
 	out := []any{map[string]any{}, "not an object"}
 	withField := func(m map[string]any, k string, v any, del bool) map[string]any {
@@ -206,8 +243,11 @@ func referenceLeaves(err error) []string {
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
 		if len(e.Causes) > 0 {
-			if _, ok := e.ErrorKind.(*kind.AnyOf); ok {
+			switch e.ErrorKind.(type) {
+			case *kind.AnyOf:
 				out = append(out, leafKey(e.InstanceLocation, "anyOf"))
+			case *kind.OneOf:
+				out = append(out, leafKey(e.InstanceLocation, "oneOf none"))
 			}
 			for _, c := range e.Causes {
 				walk(c)
@@ -217,30 +257,30 @@ func referenceLeaves(err error) []string {
 		var d string
 		switch k := e.ErrorKind.(type) {
 		case *kind.Required:
-			d = fmt.Sprint("required", k.Missing)
+			d = fmt.Sprint("required ", k.Missing)
 		case *kind.AdditionalProperties:
 			sort.Strings(k.Properties)
-			d = fmt.Sprint("additional", k.Properties)
+			d = fmt.Sprint("additional ", k.Properties)
 		case *kind.Type:
-			d = fmt.Sprint("type", k.Got, k.Want)
+			d = fmt.Sprint("type ", k.Got, k.Want)
 		case *kind.Enum:
-			d = fmt.Sprint("enum", k.Got, k.Want)
+			d = fmt.Sprint("enum ", k.Got, k.Want)
 		case *kind.Const:
-			d = fmt.Sprint("const", k.Got, k.Want)
+			d = fmt.Sprint("const ", k.Got, k.Want)
 		case *kind.Minimum:
-			d = fmt.Sprint("minimum", k.Got.RatString(), k.Want.RatString())
+			d = fmt.Sprint("minimum ", k.Got.RatString(), k.Want.RatString())
 		case *kind.Maximum:
-			d = fmt.Sprint("maximum", k.Got.RatString(), k.Want.RatString())
+			d = fmt.Sprint("maximum ", k.Got.RatString(), k.Want.RatString())
 		case *kind.MinLength:
-			d = fmt.Sprint("minLength", k.Got, k.Want)
+			d = fmt.Sprint("minLength ", k.Got, k.Want)
 		case *kind.MinItems:
-			d = fmt.Sprint("minItems", k.Got, k.Want)
+			d = fmt.Sprint("minItems ", k.Got, k.Want)
 		case *kind.Pattern:
-			d = fmt.Sprint("pattern", k.Got, k.Want)
+			d = fmt.Sprint("pattern ", k.Got, k.Want)
 		case *kind.Not:
 			d = "not"
 		case *kind.OneOf:
-			d = fmt.Sprint("oneOf", k.Subschemas)
+			d = fmt.Sprint("oneOf ", k.Subschemas)
 		case *kind.FalseSchema:
 			d = "false"
 		default:
@@ -260,8 +300,11 @@ func ourLeaves(err error) []string {
 	var walk func(e *schemaError)
 	walk = func(e *schemaError) {
 		if len(e.causes) > 0 {
-			if _, ok := e.kind.(kindAnyOf); ok {
+			switch e.kind.(type) {
+			case kindAnyOf:
 				out = append(out, leafKey(e.loc, "anyOf"))
+			case kindOneOf:
+				out = append(out, leafKey(e.loc, "oneOf none"))
 			}
 			for _, c := range e.causes {
 				walk(c)
@@ -271,29 +314,29 @@ func ourLeaves(err error) []string {
 		var d string
 		switch k := e.kind.(type) {
 		case kindRequired:
-			d = fmt.Sprint("required", k.Missing)
+			d = fmt.Sprint("required ", k.Missing)
 		case kindAdditional:
-			d = fmt.Sprint("additional", k.Properties)
+			d = fmt.Sprint("additional ", k.Properties)
 		case kindType:
-			d = fmt.Sprint("type", k.Got, k.Want)
+			d = fmt.Sprint("type ", k.Got, k.Want)
 		case kindEnum:
-			d = fmt.Sprint("enum", k.Got, k.Want)
+			d = fmt.Sprint("enum ", k.Got, k.Want)
 		case kindConst:
-			d = fmt.Sprint("const", k.Got, k.Want)
+			d = fmt.Sprint("const ", k.Got, k.Want)
 		case kindMinimum:
-			d = fmt.Sprint("minimum", k.Got.RatString(), k.Want.RatString())
+			d = fmt.Sprint("minimum ", k.Got.RatString(), k.Want.RatString())
 		case kindMaximum:
-			d = fmt.Sprint("maximum", k.Got.RatString(), k.Want.RatString())
+			d = fmt.Sprint("maximum ", k.Got.RatString(), k.Want.RatString())
 		case kindMinLength:
-			d = fmt.Sprint("minLength", k.Got, k.Want)
+			d = fmt.Sprint("minLength ", k.Got, k.Want)
 		case kindMinItems:
-			d = fmt.Sprint("minItems", k.Got, k.Want)
+			d = fmt.Sprint("minItems ", k.Got, k.Want)
 		case kindPattern:
-			d = fmt.Sprint("pattern", k.Got, k.Want)
+			d = fmt.Sprint("pattern ", k.Got, k.Want)
 		case kindNot:
 			d = "not"
 		case kindOneOf:
-			d = fmt.Sprint("oneOf", k.Matched)
+			d = fmt.Sprint("oneOf ", k.Matched)
 		case kindFalse:
 			d = "false"
 		default:
