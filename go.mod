@@ -16,7 +16,6 @@ require (
 	go.opentelemetry.io/collector/pdata v1.51.0
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/term v0.30.0
-	golang.org/x/text v0.31.0
 )
 
 require (
@@ -36,4 +35,5 @@ require (
 	go.opentelemetry.io/collector/featuregate v1.51.0 // indirect
 	go.uber.org/multierr v1.11.0 // indirect
 	golang.org/x/sys v0.41.0 // indirect
+	golang.org/x/text v0.31.0 // indirect
 )

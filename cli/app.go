@@ -76,7 +76,15 @@ func (e *env) run(args []string) int {
 		if len(ignored) > 0 {
 			e.warnf("ignoring %s options the agent cannot honour: %s", host.Title, strings.Join(ignored, " "))
 		}
-		err = app.Run(helpAlone(app, flagsFirst(app, args)))
+		run := helpAlone(app, flagsFirst(app, args))
+		if len(run) > 1 && app.Command(run[1]) != nil && run[len(run)-1] != completionFlag {
+			// zevo's own flags serve "zevo --to …" and come before a
+			// command word; with the word first none is given, and
+			// urfave/cli would look each of them up on every run, which
+			// costs as much as translating a small log.
+			app.Flags = nil
+		}
+		err = app.Run(run)
 	}
 	if err == nil && help.err != nil {
 		err = fmt.Errorf("writing output: %w", help.err)
@@ -193,7 +201,9 @@ Examples:
 		}
 		return tr.Action(c)
 	}
+	app.Flags = cachedNames(app.Flags)
 	for _, cmd := range app.Commands {
+		cmd.Flags = cachedNames(cmd.Flags)
 		// "zevo help COMMAND" is the help command; commands have no
 		// subcommands, so no "zevo COMMAND help" (completion then offers
 		// files after a command).

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
@@ -80,7 +81,9 @@ func redactText(rd *redact.Redactor, l jsonl.Line, buf []byte) (jsonl.Line, []by
 }
 
 // urlCredentials finds URLs with a user and password.
-var urlCredentials = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s/@"']*:[^\s/@"']*@[^\s"']*`)
+var urlCredentials = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s/@"']*:[^\s/@"']*@[^\s"']*`)
+})
 
 // shown is text from the input or the system made fit for stderr: secrets
 // redacted (as the command redacts), a URL's password hidden, and every
@@ -92,7 +95,7 @@ func (e *env) shown(s string) string {
 		s = e.msgs.String(s)
 	}
 	if strings.Contains(s, "@") {
-		s = urlCredentials.ReplaceAllStringFunc(s, redact.URL)
+		s = urlCredentials().ReplaceAllStringFunc(s, redact.URL)
 	}
 	return termsafe.String(s)
 }

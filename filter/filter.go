@@ -121,7 +121,10 @@ const (
 // serialWords are the functions that tie one input to another or to the
 // order of side effects, so an expression naming them runs on one
 // goroutine. The test is on the text: a false alarm costs only speed.
-var serialWords = regexp.MustCompile(`(^|[^A-Za-z0-9_$.])(input|inputs|debug|stderr)([^A-Za-z0-9_]|$)`)
+// Compiled on first use, as package-level work is paid by every command.
+var serialWords = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(^|[^A-Za-z0-9_$.])(input|inputs|debug|stderr)([^A-Za-z0-9_]|$)`)
+})
 
 // Compile parses and compiles opt.Expr once.
 func Compile(opt Options) (*Filter, error) {
@@ -141,7 +144,7 @@ func Compile(opt Options) (*Filter, error) {
 	if f.opt.Workers <= 0 {
 		f.opt.Workers = runtime.GOMAXPROCS(0)
 	}
-	f.parallel = !opt.NullInput && !opt.Slurp && !serialWords.MatchString(opt.Expr)
+	f.parallel = !opt.NullInput && !opt.Slurp && !serialWords().MatchString(opt.Expr)
 	f.places = f.parallel && strings.Contains(opt.Expr, "input_")
 	if f.parallel && !opt.SortKeys && !opt.ASCII && !opt.RawInput && !opt.Stream {
 		f.want = project(q)
@@ -302,12 +305,14 @@ func (e *CompileError) place(src string, off int) {
 
 // notFound matches gojq's messages about an undefined name, to point at
 // the name in the expression.
-var notFound = regexp.MustCompile(`not defined: (\$?[A-Za-z_][A-Za-z0-9_:]*)`)
+var notFound = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`not defined: (\$?[A-Za-z_][A-Za-z0-9_:]*)`)
+})
 
 // findName returns the offset of the first use of the name a compile
 // error message mentions, or -1.
 func findName(src, msg string) int {
-	m := notFound.FindStringSubmatch(msg)
+	m := notFound().FindStringSubmatch(msg)
 	if m == nil {
 		return -1
 	}

@@ -2,17 +2,14 @@ package inspect
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math/big"
 	"sort"
 	"strings"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"github.com/zevo/zevo/protocol"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 )
 
 // compiledSchema is one shipped schema, compiled. Besides the whole schema
@@ -21,8 +18,8 @@ import (
 // envelope and that type's definition gives the same result as the root,
 // without evaluating every other type's condition.
 type compiledSchema struct {
-	root, envelope *jsonschema.Schema
-	byType         map[string]*jsonschema.Schema
+	root, envelope *jsonSchema
+	byType         map[string]*jsonSchema
 	fast           *fastSchema // what can be decided without the general validator
 }
 
@@ -45,21 +42,9 @@ func schemaFor(p *protocol.Protocol) (*compiledSchema, error) {
 }
 
 func compileAll() (map[*protocol.Protocol]*compiledSchema, error) {
-	c := jsonschema.NewCompiler()
-	docs := map[string]any{}
-	for _, s := range protocol.All {
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(s.Schema()))
-		if err != nil {
-			return nil, fmt.Errorf("schema %s: %w", s.Name, err)
-		}
-		if err := c.AddResource(s.SchemaURL(), doc); err != nil {
-			return nil, fmt.Errorf("schema %s: %w", s.Name, err)
-		}
-		docs[s.Name] = doc
-	}
 	m := map[*protocol.Protocol]*compiledSchema{}
 	for _, s := range protocol.All {
-		cs, err := compileSchema(c, s.SchemaURL(), docs[s.Name], s.Name)
+		cs, err := compileSchema(s.Schema(), s.Name)
 		if err != nil {
 			return nil, err
 		}
@@ -71,25 +56,31 @@ func compileAll() (map[*protocol.Protocol]*compiledSchema, error) {
 	return m, nil
 }
 
-// compileSchema compiles the schema doc, added to c at url, as its
-// envelope and one definition per type condition (see compiledSchema).
-func compileSchema(c *jsonschema.Compiler, url string, doc any, name string) (*compiledSchema, error) {
-	cs := &compiledSchema{byType: map[string]*jsonschema.Schema{}}
+// compileSchema compiles the schema text raw as its envelope and one
+// definition per type condition (see compiledSchema).
+func compileSchema(raw []byte, name string) (*compiledSchema, error) {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var doc map[string]any
+	if err := d.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("schema %s: %w", name, err)
+	}
+	c := &schemaCompiler{doc: doc, refs: map[string]*jsonSchema{}}
+	cs := &compiledSchema{byType: map[string]*jsonSchema{}}
 	var err error
-	if cs.root, err = c.Compile(url); err != nil {
+	if cs.root, err = c.compileRef("#"); err != nil {
 		return nil, fmt.Errorf("schema %s: %w", name, err)
 	}
-	if cs.envelope, err = c.Compile(url + "#/$defs/envelope"); err != nil {
+	if cs.envelope, err = c.compileRef("#/$defs/envelope"); err != nil {
 		return nil, fmt.Errorf("schema %s: %w", name, err)
 	}
-	d, _ := doc.(map[string]any)
-	conds, _ := d["allOf"].([]any)
+	conds, _ := doc["allOf"].([]any)
 	for _, cond := range conds {
 		typ, ref := typeCondition(cond)
 		if typ == "" || !strings.HasPrefix(ref, "#/$defs/") {
 			return nil, fmt.Errorf("schema %s: allOf holds something other than a type condition", name)
 		}
-		if cs.byType[typ], err = c.Compile(url + ref); err != nil {
+		if cs.byType[typ], err = c.compileRef(ref); err != nil {
 			return nil, fmt.Errorf("schema %s: %w", name, err)
 		}
 	}
@@ -134,8 +125,6 @@ type problem struct {
 	msg   string
 }
 
-var printer = message.NewPrinter(language.English)
-
 // schemaProblems turns a validation error into one problem per failed
 // keyword, each naming its field as TYPE.path ("tool_result.status").
 func schemaProblems(errs []error, typ string, p *protocol.Protocol) []problem {
@@ -143,14 +132,14 @@ func schemaProblems(errs []error, typ string, p *protocol.Protocol) []problem {
 		typ = "event"
 	}
 	var out []problem
-	var walk func(e *jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		if _, ok := e.ErrorKind.(*kind.AnyOf); ok && p == protocol.ZeroInput {
+	var walk func(e *schemaError)
+	walk = func(e *schemaError) {
+		if _, ok := e.kind.(kindAnyOf); ok && p == protocol.ZeroInput {
 			out = append(out, problem{typ, "needs non-blank content or at least one image"})
 			return
 		}
-		if len(e.Causes) > 0 {
-			for _, c := range e.Causes {
+		if len(e.causes) > 0 {
+			for _, c := range e.causes {
 				walk(c)
 			}
 			return
@@ -158,7 +147,7 @@ func schemaProblems(errs []error, typ string, p *protocol.Protocol) []problem {
 		out = append(out, leafProblems(e, typ, p)...)
 	}
 	for _, err := range errs {
-		ve, ok := err.(*jsonschema.ValidationError)
+		ve, ok := err.(*schemaError)
 		if !ok {
 			out = append(out, problem{"", err.Error()})
 			continue
@@ -198,33 +187,33 @@ func isIndex(s string) bool {
 	return true
 }
 
-func leafProblems(e *jsonschema.ValidationError, typ string, p *protocol.Protocol) []problem {
-	field := fieldPath(typ, e.InstanceLocation)
+func leafProblems(e *schemaError, typ string, p *protocol.Protocol) []problem {
+	field := fieldPath(typ, e.loc)
 	one := func(msg string) []problem { return []problem{{field, msg}} }
-	switch k := e.ErrorKind.(type) {
-	case *kind.Required:
+	switch k := e.kind.(type) {
+	case kindRequired:
 		var out []problem
 		for _, m := range k.Missing {
 			out = append(out, problem{field, "missing field " + protocol.Quote(m)})
 		}
 		return out
-	case *kind.AdditionalProperties:
+	case kindAdditional:
 		var out []problem
 		for _, name := range k.Properties {
 			msg := "field " + protocol.Quote(name) + " is not part of " + article(typ) + " event"
 			if p == protocol.ZeroInput {
 				msg = "unknown field " + protocol.Quote(name) + ": Zero rejects input events with unknown fields"
 			}
-			if typ == "event" || len(e.InstanceLocation) > 0 || (p.IsZero() && p.Event(typ) == nil) {
+			if typ == "event" || len(e.loc) > 0 || (p.IsZero() && p.Event(typ) == nil) {
 				msg = "unknown field " + protocol.Quote(name)
 			}
 			out = append(out, problem{field, msg})
 		}
 		return out
-	case *kind.Type:
+	case kindType:
 		return one("want " + strings.Join(k.Want, " or ") + ", got " + k.Got)
-	case *kind.Enum:
-		if len(e.InstanceLocation) == 1 && e.InstanceLocation[0] == "type" {
+	case kindEnum:
+		if len(e.loc) == 1 && e.loc[0] == "type" {
 			name := "Zero"
 			if p == protocol.ZeroInput {
 				name = "Zero input"
@@ -236,26 +225,26 @@ func leafProblems(e *jsonschema.ValidationError, typ string, p *protocol.Protoco
 			want[i] = display(w)
 		}
 		return one(display(k.Got) + " is not one of " + strings.Join(want, ", "))
-	case *kind.Const:
+	case kindConst:
 		return one("want " + display(k.Want) + ", got " + display(k.Got))
-	case *kind.Minimum:
+	case kindMinimum:
 		return one(decimal(k.Got) + " is less than the minimum " + decimal(k.Want))
-	case *kind.Maximum:
+	case kindMaximum:
 		msg := decimal(k.Got) + " is more than the maximum " + decimal(k.Want)
 		if p.IsZero() {
 			msg += " (Zero writes and reads it as a 64-bit int)"
 		}
 		return one(msg)
-	case *kind.MinLength:
+	case kindMinLength:
 		if k.Want == 1 {
 			return one("must not be empty")
 		}
 		return one(fmt.Sprintf("shorter than %d characters", k.Want))
-	case *kind.MinItems:
+	case kindMinItems:
 		return one(fmt.Sprintf("needs at least %d item(s)", k.Want))
-	case *kind.Pattern:
+	case kindPattern:
 		return one(protocol.Quote(k.Got) + " does not match " + k.Want)
-	case *kind.Not:
+	case kindNot:
 		switch {
 		case typ == "usage_stats" && p == protocol.EvoSci:
 			return one("input_tokens and output_tokens are both 0 (EvoScientist never writes a 0/0 usage_stats)")
@@ -263,8 +252,14 @@ func leafProblems(e *jsonschema.ValidationError, typ string, p *protocol.Protoco
 			return one("this action belongs to permission_request or permission_decision, not permission")
 		}
 		return one("has a form the schema excludes")
+	case kindOneOf:
+		if len(k.Matched) == 2 {
+			return one(fmt.Sprintf("'oneOf' failed, subschemas %d, %d matched", k.Matched[0], k.Matched[1]))
+		}
+	case kindFalse:
+		return one("false schema")
 	}
-	return one(e.ErrorKind.LocalizedString(printer))
+	return one("fails the schema")
 }
 
 // display renders a decoded JSON value from the input, escaped and clipped.

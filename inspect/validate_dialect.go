@@ -1,14 +1,12 @@
 package inspect
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/zevo/zevo/dialects"
 	zevent "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/protocol"
@@ -201,16 +199,7 @@ func dialectSchemaFor(d *zevent.Dialect) (*compiledSchema, error) {
 }
 
 func compileDialect(ds *DialectSchema) (*compiledSchema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(ds.Text))
-	if err != nil {
-		return nil, fmt.Errorf("schema %s: %w", ds.Dialect.Name, err)
-	}
-	c := jsonschema.NewCompiler()
-	url := dialects.SchemaURL(ds.Dialect)
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, fmt.Errorf("schema %s: %w", ds.Dialect.Name, err)
-	}
-	return compileSchema(c, url, doc, ds.Dialect.Name)
+	return compileSchema(ds.Text, ds.Dialect.Name)
 }
 
 // dialectRules is what the dialect path keeps of one input: each

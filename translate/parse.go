@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/zevo/zevo/dialects"
 	"github.com/zevo/zevo/jsonl"
@@ -71,14 +72,17 @@ func ParseSource(name string) (Format, error) {
 }
 
 // runIDPattern is Zero's run id rule, shortened so that the suffixes of
-// later runs still fit its 128 characters.
-var runIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,119}$`)
+// later runs still fit its 128 characters. Compiled on first use: its
+// bounded repeat makes it costly to compile, and only --run-id needs it.
+var runIDPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,119}$`)
+})
 
 // CheckRunID reports whether id can be Options.RunID: a Zero run id that
 // leaves room for the .2, .3, … of later runs.
 func CheckRunID(id string) error {
-	if !runIDPattern.MatchString(id) {
-		return fmt.Errorf("Zero run ids match %s (at most 120 characters here, leaving room for .2, .3, …)", runIDPattern)
+	if !runIDPattern().MatchString(id) {
+		return fmt.Errorf("Zero run ids match %s (at most 120 characters here, leaving room for .2, .3, …)", runIDPattern())
 	}
 	return nil
 }
