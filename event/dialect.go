@@ -60,5 +60,13 @@ type Decoder interface {
 	End(dst []Event) []Event
 }
 
+// LineDecoder is a Decoder that reads a line as the Input's detector read
+// it: the fields found for detecting it are not looked for again.
+type LineDecoder interface {
+	Decoder
+	// DecodeLine is Decode of l.Bytes, which l.Check has read.
+	DecodeLine(dst []Event, l *Line, num int) ([]Event, error)
+}
+
 // sharedEffects is the shipped table, read once for every decoder.
 var sharedEffects = sync.OnceValue(DefaultEffects)

@@ -12,6 +12,8 @@ type Input struct {
 	last     *Dialect
 	runs     Runs
 	buf      []Event
+	line     Line // the line being read, by the detector and its decoder
+	checked  bool // line was read by Check, for the Line call that follows
 }
 
 // NewInput reads among dialects (in the registry's order). A JSON object
@@ -28,7 +30,11 @@ func NewInput(dialects []*Dialect, fallback *Dialect, opt DecodeOptions) *Input 
 // decoded before it are still given to fn. The events and their Raw are
 // valid only during fn.
 func (in *Input) Line(line []byte, num int, fn func(*Event, Step)) error {
-	dl := in.det.Detect(line)
+	if !in.checked || !sameBytes(in.line.Bytes, line) {
+		in.line.Reset(line)
+	}
+	in.checked = false
+	dl := in.det.detect(&in.line)
 	if dl == nil {
 		if dl = in.last; dl == nil {
 			dl = in.fallback
@@ -44,9 +50,31 @@ func (in *Input) Line(line []byte, num int, fn func(*Event, Step)) error {
 		dec = dl.NewDecoder(in.opt)
 		in.decs[dl] = dec
 	}
-	evs, err := dec.Decode(in.buf[:0], line, num)
+	var evs []Event
+	var err error
+	if ld, ok := dec.(LineDecoder); ok {
+		in.line.Check() // read once already, when the caller checked it
+		evs, err = ld.DecodeLine(in.buf[:0], &in.line, num)
+	} else {
+		evs, err = dec.Decode(in.buf[:0], line, num)
+	}
 	in.place(evs, fn)
 	return err
+}
+
+// Check reports whether line is one JSON object as every command takes
+// one (Line.Check): a caller that must check each line before it gives
+// it to Line has it read once, not twice, when Line follows at once
+// with the same line.
+func (in *Input) Check(line []byte) bool {
+	in.line.Reset(line)
+	in.checked = true
+	return in.line.Check()
+}
+
+// sameBytes reports whether a and b are the same memory.
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && cap(a) == cap(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // End ends the input: what the decoder holds, then the run still open,

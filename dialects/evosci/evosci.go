@@ -64,7 +64,8 @@ const truncated = "\n... (truncated)"
 
 // Decoder decodes one input's EvoScientist lines.
 type Decoder struct {
-	opt event.DecodeOptions
+	opt  event.DecodeOptions
+	line event.Line // the line Decode reads
 	// failed: the last line was an error, which ended its run (a done
 	// right after it belongs to that run and ends nothing).
 	failed bool
@@ -76,7 +77,16 @@ type Decoder struct {
 
 // Decode appends the events of one line.
 func (d *Decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event, error) {
-	v := gjson.ParseBytes(line)
+	d.line.Reset(line)
+	d.line.Check()
+	return d.DecodeLine(dst, &d.line, num)
+}
+
+// DecodeLine is Decode of a line read already (event.LineDecoder), and
+// checked (event.Line.Check): its fields are read once, for all the
+// lookups below, and read as gjson reads them.
+func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event.Event, error) {
+	line := v.Bytes
 	if !v.IsObject() {
 		return append(dst, event.Event{Kind: event.Other, Dialect: Name, Line: num, Raw: line}),
 			fmt.Errorf("evosci: the line is not a JSON object")
@@ -174,7 +184,7 @@ func (d *Decoder) End(dst []event.Event) []event.Event {
 
 // interrupt is one PermissionRequest per action the run waits on (an
 // interrupt with no action still asks: one request, without a tool).
-func (d *Decoder) interrupt(dst []event.Event, ev event.Event, v gjson.Result, p *problems) []event.Event {
+func (d *Decoder) interrupt(dst []event.Event, ev event.Event, v *event.Line, p *problems) []event.Event {
 	d.asked = true
 	id := p.str(v, "interrupt_id")
 	ev.Kind = event.PermissionRequest
@@ -198,7 +208,7 @@ func (d *Decoder) interrupt(dst []event.Event, ev event.Event, v gjson.Result, p
 
 // sub names a sub-agent: its instance_id (EvoScientist 0.2), else its
 // name (0.1 streams, where two instances of one sub-agent are one).
-func sub(p *problems, v gjson.Result, typ string) string {
+func sub(p *problems, v *event.Line, typ string) string {
 	if id := p.str(v, "instance_id"); id != "" {
 		return id
 	}
@@ -226,7 +236,7 @@ func (p *problems) err(typ string) error {
 
 // str is a string field; "" when absent or null, a problem when of
 // another type.
-func (p *problems) str(v gjson.Result, key string) string {
+func (p *problems) str(v *event.Line, key string) string {
 	f := v.Get(key)
 	switch f.Type {
 	case gjson.String:
@@ -239,7 +249,7 @@ func (p *problems) str(v gjson.Result, key string) string {
 }
 
 // boolean is a boolean field; def when absent.
-func (p *problems) boolean(v gjson.Result, key string, def bool) bool {
+func (p *problems) boolean(v *event.Line, key string, def bool) bool {
 	f := v.Get(key)
 	switch f.Type {
 	case gjson.True:
@@ -257,7 +267,7 @@ func (p *problems) boolean(v gjson.Result, key string, def bool) bool {
 }
 
 // count is a token count: an integer from 0 to 2^63-1.
-func (p *problems) count(v gjson.Result, key string, has *event.Has, bit event.Has) int64 {
+func (p *problems) count(v *event.Line, key string, has *event.Has, bit event.Has) int64 {
 	f := v.Get(key)
 	if !f.Exists() || f.Type == gjson.Null {
 		return 0
