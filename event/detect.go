@@ -2,7 +2,7 @@ package event
 
 import (
 	"bytes"
-	"strings"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/jsonl"
@@ -162,11 +162,13 @@ func (l *Line) value(f *field) gjson.Result {
 	raw := l.str()[start : start+len(f.Value)]
 	if raw[0] == '"' && len(raw) >= 2 {
 		body := raw[1 : len(raw)-1]
-		if bytes.IndexByte(f.Value, '\\') < 0 {
+		// A checked line's fields say whether a string has escapes.
+		if l.valid == 1 && !f.Esc || l.valid != 1 && bytes.IndexByte(f.Value, '\\') < 0 {
 			return gjson.Result{Type: gjson.String, Raw: raw, Str: body, Index: start}
 		}
 		if l.valid == 1 {
-			return gjson.Result{Type: gjson.String, Raw: raw, Str: string(jsonl.AppendUnescaped(nil, body)), Index: start}
+			text := jsonl.AppendUnescaped(nil, body) // fresh, and never written again
+			return gjson.Result{Type: gjson.String, Raw: raw, Str: unsafe.String(unsafe.SliceData(text), len(text)), Index: start}
 		}
 	}
 	v := gjson.Parse(raw)
@@ -189,27 +191,28 @@ func (l *Line) Type() (typ string, ok bool) {
 }
 
 // Has reports a top-level field named key, as gjson.GetBytes(line,
-// key).Exists() does.
+// key).Exists() does of a plain key (no path: a detector's question).
 func (l *Line) Has(key string) bool {
-	if !plainKey(key) {
-		return l.Get(key).Exists()
-	}
 	if f := l.find(key); f != nil || l.state != gjsons {
 		return f != nil
 	}
 	return gjson.Get(l.str(), key).Exists()
 }
 
-// Get is what gjson.GetBytes(line, path) gives (but for its Index): a
-// path that starts with a plain key is read from that top-level field
-// (the first, when the line writes it twice).
+// Get is what gjson.GetBytes(line, path) gives: a path that starts with
+// a plain key is read from that top-level field (the first, when the
+// line writes it twice).
 func (l *Line) Get(path string) gjson.Result {
-	key, rest, dotted := strings.Cut(path, ".")
-	if l.state != gjsons && plainKey(key) && (!dotted || rest != "") {
-		if f := l.find(key); f != nil {
+	// The plain key, up to the first '.' (if any).
+	n := 0
+	for n < len(path) && plainByte[path[n]] {
+		n++
+	}
+	if l.state != gjsons && n > 0 && (n == len(path) || path[n] == '.' && n+1 < len(path)) {
+		if f := l.find(path[:n]); f != nil {
 			v := l.value(f)
-			if dotted {
-				if v = v.Get(rest); !v.Exists() {
+			if n < len(path) {
+				if v = v.Get(path[n+1:]); !v.Exists() {
 					return gjson.Result{}
 				}
 			}
@@ -222,16 +225,14 @@ func (l *Line) Get(path string) gjson.Result {
 	return gjson.Get(l.str(), path)
 }
 
-// plainKey is a key that gjson reads as it is in a path: no wildcard,
-// modifier, escape or query.
-func plainKey(k string) bool {
-	for i := 0; i < len(k); i++ {
-		if c := k[i]; !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
-			return false
-		}
+// plainByte are the bytes of a key that gjson reads as they are in a path:
+// no wildcard, modifier, escape, query or separator.
+var plainByte = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 	}
-	return k != ""
-}
+	return t
+}()
 
 // find is the first field named key, reading on as far as it takes; nil
 // when the line has none, or is gjson's to read.

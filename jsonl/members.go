@@ -9,7 +9,10 @@ import (
 // Member is one top-level member of a line's object: its key as written
 // between its quotes (escapes and all) and its value's JSON text, both
 // slices of the line.
-type Member struct{ Key, Value []byte }
+type Member struct {
+	Key, Value []byte
+	Esc        bool // Value is a string with escapes
+}
 
 // Members reads the top-level members of a line's object in one pass that
 // also checks the whole line as every command takes one: a JSON object,
@@ -50,15 +53,16 @@ func (m *Members) Read(b []byte) bool {
 			return false
 		}
 		start := skipWS(b, i+1)
+		esc = false
 		if start < len(b) && b[start] == '"' { // most values: no call for containers
-			i, _, ok = validString(b, start)
+			i, esc, ok = validString(b, start)
 		} else {
 			i, ok = m.value(b, start)
 		}
 		if !ok {
 			return false
 		}
-		m.List = append(m.List, Member{key, b[start:i]})
+		m.List = append(m.List, Member{Key: key, Value: b[start:i], Esc: esc})
 		if i = skipWS(b, i); i >= len(b) {
 			return false
 		}

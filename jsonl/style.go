@@ -2,11 +2,12 @@ package jsonl
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"math/bits"
 	"slices"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 	"unsafe"
 
@@ -583,35 +584,63 @@ func AppendUnescaped(dst []byte, body string) []byte {
 	// The text is never longer than body: growing dst once, not append by
 	// append, means no copy of all of it, which on a huge string is a
 	// long stretch the scheduler cannot interrupt (copyPreemptible).
+	// Plain text is copied a word at a time, whole words: what follows
+	// a backslash in the word is written over next.
+	w := len(dst)
 	dst = slices.Grow(dst, len(body))
-	for i := 0; i < len(body); {
-		j := strings.IndexByte(body[i:], '\\')
-		if j < 0 {
-			return append(dst, body[i:]...)
-		}
-		dst = append(dst, body[i:i+j]...)
-		i += j
-		if i+1 >= len(body) {
-			return dst
-		}
-		c := body[i+1]
-		i += 2
-		if e, ok := Unescape(c); ok {
-			dst = append(dst, e)
+	out := dst[:cap(dst)]
+	b := unsafe.Slice(unsafe.StringData(body), len(body))
+	for i := 0; i < len(b); {
+		if i+8 <= len(b) { // w+8 <= cap: the text written is never longer than the body read
+			x := binary.LittleEndian.Uint64(b[i:])
+			binary.LittleEndian.PutUint64(out[w:], x)
+			v := x ^ 0x5c5c5c5c5c5c5c5c // a '\\' is a zero byte
+			m := (v - 0x0101010101010101) &^ v & 0x8080808080808080
+			if m == 0 {
+				i, w = i+8, w+8
+				continue
+			}
+			k := bits.TrailingZeros64(m) >> 3 // the first zero byte is found exactly
+			i, w = i+k, w+k
+		} else if b[i] != '\\' {
+			out[w] = b[i]
+			i, w = i+1, w+1
 			continue
 		}
-		if c == 'u' {
-			// A lone surrogate decodes as itself, which AppendRune
-			// writes as U+FFFD.
-			r, n := decodeEscape(unsafe.Slice(unsafe.StringData(body[i-2:]), len(body)-i+2))
-			if n == 0 {
-				return dst
-			}
-			dst = utf8.AppendRune(dst, r)
-			i += n - 2
+		// An escape at i.
+		if i+1 >= len(b) {
+			break
 		}
+		if e, ok := Unescape(b[i+1]); ok {
+			out[w] = e
+			i, w = i+2, w+1
+			continue
+		}
+		if b[i+1] != 'u' {
+			i += 2
+			continue
+		}
+		if r, ok := hex4(b[i:]); ok && r < 0xD800 {
+			// Most \u escapes: Go's \u003c, \u003e and \u0026.
+			if r < utf8.RuneSelf {
+				out[w] = byte(r)
+				w++
+			} else {
+				w += utf8.EncodeRune(out[w:], r)
+			}
+			i += 6
+			continue
+		}
+		// A lone surrogate decodes as itself, which AppendRune writes
+		// as U+FFFD.
+		r, n := decodeEscape(b[i:])
+		if n == 0 {
+			break
+		}
+		w += utf8.EncodeRune(out[w:], r)
+		i += n
 	}
-	return dst
+	return out[:w]
 }
 
 // Unescape is the byte a one-letter JSON escape stands for: c is the
