@@ -81,6 +81,9 @@ type Line struct {
 	typ    string
 	valid  int8   // 0: not checked; 1: Check found a good object; 2: not one
 	s      string // the line as a string, for the values read from it (str)
+	// lens has a bit for each field's key length (mod 64) once all the
+	// fields are read (done): a key whose bit is clear is not there.
+	lens uint64
 }
 
 const (
@@ -123,7 +126,10 @@ func (l *Line) Check() bool {
 		if l.state != gjsons {
 			l.state = gjsons
 			if l.valid == 1 && !l.fields.EscapedKey {
-				l.state = done
+				l.state, l.lens = done, 0
+				for _, f := range l.fields.List {
+					l.lens |= 1 << (len(f.Key) & 63)
+				}
 			}
 		}
 		if l.state == gjsons {
@@ -182,7 +188,13 @@ func (l *Line) Type() (typ string, ok bool) {
 	if l.typed == 0 {
 		l.typed = 2
 		if f := l.find("type"); f != nil && len(f.Value) >= 2 && f.Value[0] == '"' && bytes.IndexByte(f.Value, '\\') < 0 {
-			l.typ, l.typed = string(f.Value[1:len(f.Value)-1]), 1 // a plain string: as it is
+			// A plain string: as it is, from the line's copy when a
+			// checked line is to be decoded, else copied alone.
+			if l.typed = 1; l.valid == 1 {
+				l.typ = l.value(f).Str
+			} else {
+				l.typ = string(f.Value[1 : len(f.Value)-1])
+			}
 		} else if t := l.Get("type"); t.Type == gjson.String {
 			l.typ, l.typed = t.Str, 1
 		}
@@ -237,9 +249,12 @@ var plainByte = func() (t [256]bool) {
 // find is the first field named key, reading on as far as it takes; nil
 // when the line has none, or is gjson's to read.
 func (l *Line) find(key string) *field {
+	if l.lens&(1<<(len(key)&63)) == 0 && l.state == done {
+		return nil
+	}
 	fs := l.fields.List
 	for i := range fs {
-		if string(fs[i].Key) == key {
+		if k := fs[i].Key; len(k) == len(key) && (len(k) == 0 || k[0] == key[0]) && string(k) == key {
 			return &fs[i]
 		}
 	}
@@ -304,6 +319,7 @@ func (l *Line) next() bool {
 		return false
 	}
 	l.fields.List = append(l.fields.List, field{Key: key, Value: b[i:vend]})
+	l.lens |= 1 << (len(key) & 63)
 	l.pos = vend
 	return true
 }

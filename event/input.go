@@ -10,6 +10,7 @@ type Input struct {
 	opt      DecodeOptions
 	decs     map[*Dialect]Decoder
 	last     *Dialect
+	dec      Decoder // last's
 	runs     Runs
 	buf      []Event
 	line     Line // the line being read, by the detector and its decoder
@@ -44,12 +45,14 @@ func (in *Input) Line(line []byte, num int, fn func(*Event, Step)) error {
 		// What the other dialect's decoder holds belongs before this line.
 		in.place(in.decs[in.last].End(in.buf[:0]), fn)
 	}
-	in.last = dl
-	dec := in.decs[dl]
-	if dec == nil {
-		dec = dl.NewDecoder(in.opt)
-		in.decs[dl] = dec
+	if in.last != dl || in.dec == nil {
+		if in.dec = in.decs[dl]; in.dec == nil {
+			in.dec = dl.NewDecoder(in.opt)
+			in.decs[dl] = in.dec
+		}
 	}
+	in.last = dl
+	dec := in.dec
 	var evs []Event
 	var err error
 	if ld, ok := dec.(LineDecoder); ok {
