@@ -2,6 +2,7 @@ package event
 
 import (
 	"bytes"
+	"strconv"
 	"unsafe"
 
 	"github.com/tidwall/gjson"
@@ -177,9 +178,45 @@ func (l *Line) value(f *field) gjson.Result {
 			return gjson.Result{Type: gjson.String, Raw: raw, Str: unsafe.String(unsafe.SliceData(text), len(text)), Index: start}
 		}
 	}
+	if l.valid == 1 {
+		// A checked line's value is valid JSON: its type is its first byte.
+		v := gjson.Result{Raw: raw, Index: start}
+		switch raw[0] {
+		case '{', '[':
+			v.Type = gjson.JSON
+		case 't':
+			v.Type = gjson.True
+		case 'f':
+			v.Type = gjson.False
+		case 'n':
+			v.Type = gjson.Null
+		default:
+			v.Type, v.Num = gjson.Number, number(raw)
+		}
+		return v
+	}
 	v := gjson.Parse(raw)
 	v.Index = start
 	return v
+}
+
+// number is the value of a valid JSON number, as gjson reads it: small
+// integers (most) without strconv.
+func number(raw string) float64 {
+	if len(raw) < 16 {
+		n := 0
+		for i := 0; i < len(raw); i++ {
+			if c := raw[i]; c >= '0' && c <= '9' {
+				n = n*10 + int(c-'0')
+			} else {
+				f, _ := strconv.ParseFloat(raw, 64)
+				return f
+			}
+		}
+		return float64(n)
+	}
+	f, _ := strconv.ParseFloat(raw, 64)
+	return f
 }
 
 // Type is the line's "type" field, ok when it is a JSON string (then the

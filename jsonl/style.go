@@ -2,7 +2,6 @@ package jsonl
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"math/bits"
@@ -585,15 +584,17 @@ func AppendUnescaped(dst []byte, body string) []byte {
 	// append, means no copy of all of it, which on a huge string is a
 	// long stretch the scheduler cannot interrupt (copyPreemptible).
 	// Plain text is copied a word at a time, whole words: what follows
-	// a backslash in the word is written over next.
+	// a backslash in the word is written over next. The text written is
+	// never longer than the body read, so a word at w fits when a word at
+	// i is in the body.
 	w := len(dst)
 	dst = slices.Grow(dst, len(body))
 	out := dst[:cap(dst)]
-	b := unsafe.Slice(unsafe.StringData(body), len(body))
-	for i := 0; i < len(b); {
-		if i+8 <= len(b) { // w+8 <= cap: the text written is never longer than the body read
-			x := binary.LittleEndian.Uint64(b[i:])
-			binary.LittleEndian.PutUint64(out[w:], x)
+	n := len(body)
+	for i := 0; i < n; {
+		if i+8 <= n {
+			x := *(*uint64)(unsafe.Add(unsafe.Pointer(unsafe.StringData(body)), i))
+			*(*uint64)(unsafe.Pointer(&out[w])) = x
 			v := x ^ 0x5c5c5c5c5c5c5c5c // a '\\' is a zero byte
 			m := (v - 0x0101010101010101) &^ v & 0x8080808080808080
 			if m == 0 {
@@ -602,25 +603,26 @@ func AppendUnescaped(dst []byte, body string) []byte {
 			}
 			k := bits.TrailingZeros64(m) >> 3 // the first zero byte is found exactly
 			i, w = i+k, w+k
-		} else if b[i] != '\\' {
-			out[w] = b[i]
+		} else if body[i] != '\\' {
+			out[w] = body[i]
 			i, w = i+1, w+1
 			continue
 		}
 		// An escape at i.
-		if i+1 >= len(b) {
+		if i+1 >= n {
 			break
 		}
-		if e, ok := Unescape(b[i+1]); ok {
+		if e := unescapes[body[i+1]]; e != 0 {
 			out[w] = e
 			i, w = i+2, w+1
 			continue
 		}
-		if b[i+1] != 'u' {
+		if body[i+1] != 'u' {
 			i += 2
 			continue
 		}
-		if r, ok := hex4(b[i:]); ok && r < 0xD800 {
+		b := unsafe.Slice(unsafe.StringData(body[i:]), n-i)
+		if r, ok := hex4(b); ok && r < 0xD800 {
 			// Most \u escapes: Go's \u003c, \u003e and \u0026.
 			if r < utf8.RuneSelf {
 				out[w] = byte(r)
@@ -631,17 +633,26 @@ func AppendUnescaped(dst []byte, body string) []byte {
 			i += 6
 			continue
 		}
-		// A lone surrogate decodes as itself, which AppendRune writes
+		// A lone surrogate decodes as itself, which EncodeRune writes
 		// as U+FFFD.
-		r, n := decodeEscape(b[i:])
-		if n == 0 {
+		r, size := decodeEscape(b)
+		if size == 0 {
 			break
 		}
 		w += utf8.EncodeRune(out[w:], r)
-		i += n
+		i += size
 	}
 	return out[:w]
 }
+
+// unescapes are the bytes one-letter escapes stand for, by letter (0:
+// none).
+var unescapes = func() (t [256]byte) {
+	for c := range t {
+		t[c], _ = Unescape(byte(c))
+	}
+	return t
+}()
 
 // Unescape is the byte a one-letter JSON escape stands for: c is the
 // letter after the backslash ('n' for \n); ok is false for 'u' and for
