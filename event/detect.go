@@ -85,6 +85,9 @@ type Line struct {
 	// lens has a bit for each field's key length (mod 64) once all the
 	// fields are read (done): a key whose bit is clear is not there.
 	lens uint64
+	// plainKeys: Check found every key plain (plainByte), so a path
+	// that is one of them is that key, not a path.
+	plainKeys bool
 }
 
 const (
@@ -127,9 +130,12 @@ func (l *Line) Check() bool {
 		if l.state != gjsons {
 			l.state = gjsons
 			if l.valid == 1 && !l.fields.EscapedKey {
-				l.state, l.lens = done, 0
+				l.state, l.lens, l.plainKeys = done, 0, true
 				for _, f := range l.fields.List {
 					l.lens |= 1 << (len(f.Key) & 63)
+					for _, c := range f.Key {
+						l.plainKeys = l.plainKeys && plainByte[c]
+					}
 				}
 			}
 		}
@@ -252,6 +258,12 @@ func (l *Line) Has(key string) bool {
 // a plain key is read from that top-level field (the first, when the
 // line writes it twice).
 func (l *Line) Get(path string) gjson.Result {
+	if l.plainKeys {
+		// Most lookups: a key the line has, told without reading the path.
+		if f := l.find(path); f != nil {
+			return l.value(f)
+		}
+	}
 	// The plain key, up to the first '.' (if any).
 	n := 0
 	for n < len(path) && plainByte[path[n]] {
