@@ -234,7 +234,8 @@ func (l *Line) Type() (typ string, ok bool) {
 			// A plain string: as it is, from the line's copy when a
 			// checked line is to be decoded, else copied alone.
 			if l.typed = 1; l.valid == 1 {
-				l.typ = l.value(f).Str
+				start := cap(l.Bytes) - cap(f.Value)
+				l.typ = l.str()[start+1 : start+len(f.Value)-1]
 			} else {
 				l.typ = string(f.Value[1 : len(f.Value)-1])
 			}
@@ -284,6 +285,20 @@ func (l *Line) Get(path string) gjson.Result {
 		}
 	}
 	return gjson.Get(l.str(), path)
+}
+
+// Str is Get(key)'s Str and Type, for the string fields a decoder reads
+// most: a plain string of a checked line is cut from its copy, without
+// building the whole Result.
+func (l *Line) Str(key string) (string, gjson.Type) {
+	if l.plainKeys { // a checked line: the fields know their escapes
+		if f := l.find(key); f != nil && f.Value[0] == '"' && !f.Esc {
+			start := cap(l.Bytes) - cap(f.Value)
+			return l.str()[start+1 : start+len(f.Value)-1], gjson.String
+		}
+	}
+	v := l.Get(key)
+	return v.Str, v.Type
 }
 
 // plainByte are the bytes of a key that gjson reads as they are in a path:

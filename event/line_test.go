@@ -68,6 +68,9 @@ func sameAsGJSON(t *testing.T, line []byte) {
 				got.Index != want.Index || got.Exists() != want.Exists() {
 				t.Fatalf("%q read %s: Get(%q) = %#v, want %#v", line, c.how, k, got, want)
 			}
+			if s, typ := c.l.Str(k); s != want.Str || typ != want.Type {
+				t.Fatalf("%q read %s: Str(%q) = %q %v", line, c.how, k, s, typ)
+			}
 			if k != "" && plainByte[k[0]] && !strings.ContainsAny(k, ".*?|#@\\!") && c.l.Has(k) != want.Exists() {
 				t.Fatalf("%q read %s: Has(%q) = %v", line, c.how, k, !want.Exists())
 			}

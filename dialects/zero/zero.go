@@ -303,10 +303,10 @@ func (p *problems) err(typ string) error {
 // str is a string field; "" when absent or null, a problem when of
 // another type.
 func (p *problems) str(v *event.Line, key string) string {
-	f := v.Get(key)
-	switch f.Type {
+	s, typ := v.Str(key)
+	switch typ {
 	case gjson.String:
-		return f.Str
+		return s
 	case gjson.Null:
 		if key == "type" {
 			p.add("type is missing")
