@@ -85,9 +85,6 @@ type Line struct {
 	// lens has a bit for each field's key length (mod 64) once all the
 	// fields are read (done): a key whose bit is clear is not there.
 	lens uint64
-	// plainKeys: Check found every key plain (plainByte), so a path
-	// that is one of them is that key, not a path.
-	plainKeys bool
 }
 
 const (
@@ -130,13 +127,11 @@ func (l *Line) Check() bool {
 		if l.state != gjsons {
 			l.state = gjsons
 			if l.valid == 1 && !l.fields.EscapedKey {
-				l.state, l.lens, l.plainKeys = done, 0, true
+				lens := uint64(0)
 				for _, f := range l.fields.List {
-					l.lens |= 1 << (len(f.Key) & 63)
-					for _, c := range f.Key {
-						l.plainKeys = l.plainKeys && plainByte[c]
-					}
+					lens |= 1 << (len(f.Key) & 63)
 				}
+				l.state, l.lens = done, lens
 			}
 		}
 		if l.state == gjsons {
@@ -259,9 +254,9 @@ func (l *Line) Has(key string) bool {
 // a plain key is read from that top-level field (the first, when the
 // line writes it twice).
 func (l *Line) Get(path string) gjson.Result {
-	if l.plainKeys {
-		// Most lookups: a key the line has, told without reading the path.
-		if f := l.find(path); f != nil {
+	if l.checked() {
+		// Most lookups: a plain key the line has.
+		if f := l.find(path); f != nil && plainKey(path) {
 			return l.value(f)
 		}
 	}
@@ -291,14 +286,27 @@ func (l *Line) Get(path string) gjson.Result {
 // most: a plain string of a checked line is cut from its copy, without
 // building the whole Result.
 func (l *Line) Str(key string) (string, gjson.Type) {
-	if l.plainKeys { // a checked line: the fields know their escapes
-		if f := l.find(key); f != nil && f.Value[0] == '"' && !f.Esc {
+	if l.checked() { // the fields know their escapes
+		if f := l.find(key); f != nil && f.Value[0] == '"' && !f.Esc && plainKey(key) {
 			start := cap(l.Bytes) - cap(f.Value)
 			return l.str()[start+1 : start+len(f.Value)-1], gjson.String
 		}
 	}
 	v := l.Get(key)
 	return v.Str, v.Type
+}
+
+// checked: Check found a good object, and its fields are to be read.
+func (l *Line) checked() bool { return l.valid == 1 && l.state == done }
+
+// plainKey: gjson reads path as a key, not as a path.
+func plainKey(path string) bool {
+	for i := 0; i < len(path); i++ {
+		if !plainByte[path[i]] {
+			return false
+		}
+	}
+	return true
 }
 
 // plainByte are the bytes of a key that gjson reads as they are in a path:
