@@ -621,15 +621,22 @@ func AppendUnescaped(dst []byte, body string) []byte {
 			i += 2
 			continue
 		}
+		if i+6 <= n && body[i+2] == '0' && body[i+3] == '0' {
+			// Most \u escapes: Go's \u003c, \u003e and \u0026.
+			if h, l := hexDigit[body[i+4]], hexDigit[body[i+5]]; h|l >= 0 {
+				if r := rune(h)<<4 | rune(l); r < utf8.RuneSelf {
+					out[w] = byte(r)
+					w++
+				} else {
+					w += utf8.EncodeRune(out[w:], r)
+				}
+				i += 6
+				continue
+			}
+		}
 		b := unsafe.Slice(unsafe.StringData(body[i:]), n-i)
 		if r, ok := hex4(b); ok && r < 0xD800 {
-			// Most \u escapes: Go's \u003c, \u003e and \u0026.
-			if r < utf8.RuneSelf {
-				out[w] = byte(r)
-				w++
-			} else {
-				w += utf8.EncodeRune(out[w:], r)
-			}
+			w += utf8.EncodeRune(out[w:], r)
 			i += 6
 			continue
 		}
@@ -644,6 +651,22 @@ func AppendUnescaped(dst []byte, body string) []byte {
 	}
 	return out[:w]
 }
+
+// hexDigit is the value of a hex digit, -1 for any other byte.
+var hexDigit = func() (t [256]int8) {
+	for c := range t {
+		t[c] = -1
+		switch {
+		case c >= '0' && c <= '9':
+			t[c] = int8(c - '0')
+		case c >= 'a' && c <= 'f':
+			t[c] = int8(c - 'a' + 10)
+		case c >= 'A' && c <= 'F':
+			t[c] = int8(c - 'A' + 10)
+		}
+	}
+	return t
+}()
 
 // unescapes are the bytes one-letter escapes stand for, by letter (0:
 // none).
