@@ -286,6 +286,9 @@ func (l *Line) Get(path string) gjson.Result {
 // most: a plain string of a checked line is cut from its copy, without
 // building the whole Result.
 func (l *Line) Str(key string) (string, gjson.Type) {
+	if l.typed == 1 && key == "type" { // read for the detectors already
+		return l.typ, gjson.String
+	}
 	if l.checked() { // the fields know their escapes
 		if f := l.find(key); f != nil && f.Value[0] == '"' && !f.Esc && plainKey(key) {
 			start := cap(l.Bytes) - cap(f.Value)
