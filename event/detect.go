@@ -170,8 +170,7 @@ func (l *Line) value(f *field) gjson.Result {
 	raw := l.str()[start : start+len(f.Value)]
 	if raw[0] == '"' && len(raw) >= 2 {
 		body := raw[1 : len(raw)-1]
-		// A checked line's fields say whether a string has escapes.
-		if l.valid == 1 && !f.Esc || l.valid != 1 && bytes.IndexByte(f.Value, '\\') < 0 {
+		if !l.hasEsc(f) {
 			return gjson.Result{Type: gjson.String, Raw: raw, Str: body, Index: start}
 		}
 		if l.valid == 1 {
@@ -225,7 +224,7 @@ func number(raw string) float64 {
 func (l *Line) Type() (typ string, ok bool) {
 	if l.typed == 0 {
 		l.typed = 2
-		if f := l.find("type"); f != nil && len(f.Value) >= 2 && f.Value[0] == '"' && bytes.IndexByte(f.Value, '\\') < 0 {
+		if f := l.find("type"); f != nil && len(f.Value) >= 2 && f.Value[0] == '"' && !l.hasEsc(f) {
 			// A plain string: as it is, from the line's copy when a
 			// checked line is to be decoded, else copied alone.
 			if l.typed = 1; l.valid == 1 {
@@ -244,6 +243,9 @@ func (l *Line) Type() (typ string, ok bool) {
 // Has reports a top-level field named key, as gjson.GetBytes(line,
 // key).Exists() does of a plain key (no path: a detector's question).
 func (l *Line) Has(key string) bool {
+	if l.absent(key) { // most of the detectors' questions: told here
+		return false
+	}
 	if f := l.find(key); f != nil || l.state != gjsons {
 		return f != nil
 	}
@@ -321,10 +323,24 @@ var plainByte = func() (t [256]bool) {
 	return t
 }()
 
+// hasEsc reports a string field written with escapes: a checked line's
+// fields know it.
+func (l *Line) hasEsc(f *field) bool {
+	if l.valid == 1 {
+		return f.Esc
+	}
+	return bytes.IndexByte(f.Value, '\\') >= 0
+}
+
+// absent: all the fields are read, and none has key's length.
+func (l *Line) absent(key string) bool {
+	return l.lens&(1<<(len(key)&63)) == 0 && l.state == done
+}
+
 // find is the first field named key, reading on as far as it takes; nil
 // when the line has none, or is gjson's to read.
 func (l *Line) find(key string) *field {
-	if l.lens&(1<<(len(key)&63)) == 0 && l.state == done {
+	if l.absent(key) {
 		return nil
 	}
 	fs := l.fields.List
