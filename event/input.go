@@ -10,7 +10,8 @@ type Input struct {
 	opt      DecodeOptions
 	decs     map[*Dialect]Decoder
 	last     *Dialect
-	dec      Decoder // last's
+	dec      Decoder     // last's
+	ldec     LineDecoder // dec, when it is one
 	runs     Runs
 	buf      []Event
 	line     Line // the line being read, by the detector and its decoder
@@ -50,16 +51,16 @@ func (in *Input) Line(line []byte, num int, fn func(*Event, Step)) error {
 			in.dec = dl.NewDecoder(in.opt)
 			in.decs[dl] = in.dec
 		}
+		in.ldec, _ = in.dec.(LineDecoder)
 	}
 	in.last = dl
-	dec := in.dec
 	var evs []Event
 	var err error
-	if ld, ok := dec.(LineDecoder); ok {
+	if in.ldec != nil {
 		in.line.Check() // read once already, when the caller checked it
-		evs, err = ld.DecodeLine(in.buf[:0], &in.line, num)
+		evs, err = in.ldec.DecodeLine(in.buf[:0], &in.line, num)
 	} else {
-		evs, err = dec.Decode(in.buf[:0], line, num)
+		evs, err = in.dec.Decode(in.buf[:0], line, num)
 	}
 	in.place(evs, fn)
 	return err
