@@ -24,15 +24,20 @@ var Dialect = &event.Dialect{
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return &Decoder{opt: opt} },
 }
 
-// types are EvoScientist's event types: the documented ones and the
-// undocumented panel_dispatch_* of 0.2.x.
-var types = map[string]bool{
-	"thinking": true, "text": true, "tool_call": true, "tool_result": true,
-	"subagent_start": true, "subagent_tool_call": true, "subagent_tool_result": true,
-	"subagent_text": true, "subagent_end": true, "tool_selection": true,
-	"summarization_start": true, "summarization": true, "usage_stats": true,
-	"interrupt": true, "ask_user": true, "error": true, "done": true,
-	"panel_dispatch_start": true, "panel_dispatch_complete": true, "panel_dispatch_error": true,
+// isType tells EvoScientist's event types: the documented ones and the
+// undocumented panel_dispatch_* of 0.2.x. A switch, not a map: it is
+// asked of every line of every input, and needs no hash.
+func isType(t string) bool {
+	switch t {
+	case "thinking", "text", "tool_call", "tool_result",
+		"subagent_start", "subagent_tool_call", "subagent_tool_result",
+		"subagent_text", "subagent_end", "tool_selection",
+		"summarization_start", "summarization", "usage_stats",
+		"interrupt", "ask_user", "error", "done",
+		"panel_dispatch_start", "panel_dispatch_complete", "panel_dispatch_error":
+		return true
+	}
+	return false
 }
 
 // Detect: a line of one of EvoScientist's types is Maybe its (other
@@ -49,7 +54,7 @@ func Detect(line []byte) event.Certainty {
 // (event.Dialect.DetectLine).
 func detectLine(l *event.Line) event.Certainty {
 	typ, ok := l.Type()
-	if !ok || !types[typ] {
+	if !ok || !isType(typ) {
 		return event.No
 	}
 	if l.Has("schemaVersion") {
