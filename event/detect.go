@@ -2,8 +2,11 @@ package event
 
 import (
 	"bytes"
+	"strconv"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/jsonl"
 )
 
 // Detector tells each line's dialect among a list, for one input: a line
@@ -24,15 +27,21 @@ func NewDetector(dialects []*Dialect) *Detector { return &Detector{dialects: dia
 // dialects that take a Line (DetectLine) share one: what it reads of
 // the line, it reads once.
 func (d *Detector) Detect(line []byte) *Dialect {
+	d.line.Reset(line)
+	return d.detect(&d.line)
+}
+
+// detect is Detect of a line read already (the Input's, which its
+// decoder reads next).
+func (d *Detector) detect(l *Line) *Dialect {
 	var first *Dialect
 	lastMaybe := false
-	d.line.reset(line)
 	for _, dl := range d.dialects {
 		var c Certainty
 		if dl.DetectLine != nil {
-			c = dl.DetectLine(&d.line)
+			c = dl.DetectLine(l)
 		} else {
-			c = dl.Detect(line)
+			c = dl.Detect(l.Bytes)
 		}
 		switch c {
 		case Sure:
@@ -56,18 +65,26 @@ func (d *Detector) Detect(line []byte) *Dialect {
 	return first
 }
 
-// Line is one line as a Detector reads it for every dialect it asks: its
-// top-level fields, found in one pass that goes as far as the dialects'
-// questions need. Every input asks every dialect about every line, and a
-// lookup of a field a line lacks reads the whole line to find nothing:
-// six dialects would read most lines several times.
+// Line is one line as a Detector reads it for every dialect it asks,
+// and as their decoders read it: its top-level fields, found in one pass
+// that goes as far as the questions need. Every input asks every dialect
+// about every line, and a lookup of a field a line lacks reads the whole
+// line to find nothing: six dialects would read most lines several
+// times, and a decoder's every field once more. Check reads the whole
+// line once, checking it too. Every lookup answers as gjson does on the
+// whole line (TestLineReadsAsGJSON holds it to that).
 type Line struct {
 	Bytes  []byte
-	fields []field // the fields read so far, in their order
-	pos    int     // where the next field starts
-	state  int8    // reading, done, or gjson's
-	typed  int8    // 0: the type not read yet; 1: a string, typ; 2: not one
+	fields jsonl.Members // the fields read so far, in their order
+	pos    int           // where the next field starts
+	state  int8          // reading, done, or gjson's
+	typed  int8          // 0: the type not read yet; 1: a string, typ; 2: not one
 	typ    string
+	valid  int8   // 0: not checked; 1: Check found a good object; 2: not one
+	s      string // the line as a string, for the values read from it (str)
+	// lens has a bit for each field's key length (mod 64) once all the
+	// fields are read (done): a key whose bit is clear is not there.
+	lens uint64
 }
 
 const (
@@ -78,14 +95,128 @@ const (
 	gjsons
 )
 
-type field struct{ key, val []byte }
+type field = jsonl.Member
 
 // ReadLine starts reading line.
 func ReadLine(line []byte) Line { return Line{Bytes: line} }
 
-// reset starts reading line, keeping the room of the last line's fields.
-func (l *Line) reset(line []byte) {
-	*l = Line{Bytes: line, fields: l.fields[:0]}
+// PlainLine is line read the reference way, plain gjson: every lookup is
+// gjson's on the whole line. Tests hold Line's one-pass reading to it.
+func PlainLine(line []byte) Line { return Line{Bytes: line, state: gjsons} }
+
+// Reset starts reading line, keeping the room of the last line's fields.
+func (l *Line) Reset(line []byte) {
+	f := l.fields
+	f.List = f.List[:0]
+	*l = Line{Bytes: line, fields: f}
+}
+
+// Check reads the whole line, and reports whether it is one JSON object
+// as every command takes one: valid JSON, UTF-8, nested at most
+// jsonl.MaxDepth levels. Its fields are read in the same pass. A line
+// read as it goes reads as gjson does when it is such an object; a
+// checked one reads as gjson does whatever it is (a broken line's every
+// lookup is then gjson's), which is what decoders need.
+func (l *Line) Check() bool {
+	if l.valid == 0 {
+		l.valid = 2
+		if l.fields.Read(l.Bytes) {
+			l.valid = 1
+		}
+		l.pos = len(l.Bytes)
+		if l.state != gjsons {
+			l.state = gjsons
+			if l.valid == 1 && !l.fields.EscapedKey {
+				lens := uint64(0)
+				for _, f := range l.fields.List {
+					lens |= 1 << (len(f.Key) & 63)
+				}
+				l.state, l.lens = done, lens
+			}
+		}
+		if l.state == gjsons {
+			// What was read of a broken line, or of one with an escaped
+			// key, is not gjson's reading of it: gjson reads it all.
+			l.fields.List, l.typed = l.fields.List[:0], 0
+		}
+	}
+	return l.valid == 1
+}
+
+// IsObject reports a line that begins as an object, as
+// gjson.ParseBytes(line).IsObject() does.
+func (l *Line) IsObject() bool {
+	for _, c := range l.Bytes {
+		if c > ' ' {
+			return c == '{'
+		}
+	}
+	return false
+}
+
+// str is the line as a string: one copy for all the values read from it,
+// which outlive the line's buffer.
+func (l *Line) str() string {
+	if l.s == "" {
+		l.s = string(l.Bytes)
+	}
+	return l.s
+}
+
+// value is a field's value, read from str. The strings of a checked line
+// are valid JSON, and unescaped as gjson would without its slow path.
+func (l *Line) value(f *field) gjson.Result {
+	start := cap(l.Bytes) - cap(f.Value) // f.Value is a slice of Bytes
+	raw := l.str()[start : start+len(f.Value)]
+	if raw[0] == '"' && len(raw) >= 2 {
+		body := raw[1 : len(raw)-1]
+		if !l.hasEsc(f) {
+			return gjson.Result{Type: gjson.String, Raw: raw, Str: body, Index: start}
+		}
+		if l.valid == 1 {
+			text := jsonl.AppendUnescaped(nil, body) // fresh, and never written again
+			return gjson.Result{Type: gjson.String, Raw: raw, Str: unsafe.String(unsafe.SliceData(text), len(text)), Index: start}
+		}
+	}
+	if l.valid == 1 {
+		// A checked line's value is valid JSON: its type is its first byte.
+		v := gjson.Result{Raw: raw, Index: start}
+		switch raw[0] {
+		case '{', '[':
+			v.Type = gjson.JSON
+		case 't':
+			v.Type = gjson.True
+		case 'f':
+			v.Type = gjson.False
+		case 'n':
+			v.Type = gjson.Null
+		default:
+			v.Type, v.Num = gjson.Number, number(raw)
+		}
+		return v
+	}
+	v := gjson.Parse(raw)
+	v.Index = start
+	return v
+}
+
+// number is the value of a valid JSON number, as gjson reads it: small
+// integers (most) without strconv.
+func number(raw string) float64 {
+	if len(raw) < 16 {
+		n := 0
+		for i := 0; i < len(raw); i++ {
+			if c := raw[i]; c >= '0' && c <= '9' {
+				n = n*10 + int(c-'0')
+			} else {
+				f, _ := strconv.ParseFloat(raw, 64)
+				return f
+			}
+		}
+		return float64(n)
+	}
+	f, _ := strconv.ParseFloat(raw, 64)
+	return f
 }
 
 // Type is the line's "type" field, ok when it is a JSON string (then the
@@ -93,8 +224,15 @@ func (l *Line) reset(line []byte) {
 func (l *Line) Type() (typ string, ok bool) {
 	if l.typed == 0 {
 		l.typed = 2
-		if f := l.find("type"); f != nil && len(f.val) >= 2 && f.val[0] == '"' && bytes.IndexByte(f.val, '\\') < 0 {
-			l.typ, l.typed = string(f.val[1:len(f.val)-1]), 1 // a plain string: as it is
+		if f := l.find("type"); f != nil && len(f.Value) >= 2 && f.Value[0] == '"' && !l.hasEsc(f) {
+			// A plain string: as it is, from the line's copy when a
+			// checked line is to be decoded, else copied alone.
+			if l.typed = 1; l.valid == 1 {
+				start := cap(l.Bytes) - cap(f.Value)
+				l.typ = l.str()[start+1 : start+len(f.Value)-1]
+			} else {
+				l.typ = string(f.Value[1 : len(f.Value)-1])
+			}
 		} else if t := l.Get("type"); t.Type == gjson.String {
 			l.typ, l.typed = t.Str, 1
 		}
@@ -103,37 +241,119 @@ func (l *Line) Type() (typ string, ok bool) {
 }
 
 // Has reports a top-level field named key, as gjson.GetBytes(line,
-// key).Exists() does.
+// key).Exists() does of a plain key (no path: a detector's question).
 func (l *Line) Has(key string) bool {
+	if l.absent(key) { // most of the detectors' questions: told here
+		return false
+	}
 	if f := l.find(key); f != nil || l.state != gjsons {
 		return f != nil
 	}
-	return gjson.GetBytes(l.Bytes, key).Exists()
+	return gjson.Get(l.str(), key).Exists()
 }
 
-// Get is the top-level field named key (the first, when the line writes
-// it twice), as gjson.GetBytes(line, key) reads it.
-func (l *Line) Get(key string) gjson.Result {
-	if f := l.find(key); f != nil {
-		return gjson.ParseBytes(f.val)
+// Get is what gjson.GetBytes(line, path) gives: a path that starts with
+// a plain key is read from that top-level field (the first, when the
+// line writes it twice).
+func (l *Line) Get(path string) gjson.Result {
+	if l.checked() {
+		// Most lookups: a plain key the line has.
+		if f := l.find(path); f != nil && plainKey(path) {
+			return l.value(f)
+		}
 	}
-	if l.state != gjsons {
-		return gjson.Result{}
+	// The plain key, up to the first '.' (if any).
+	n := 0
+	for n < len(path) && plainByte[path[n]] {
+		n++
 	}
-	return gjson.GetBytes(l.Bytes, key)
+	if l.state != gjsons && n > 0 && (n == len(path) || path[n] == '.' && n+1 < len(path)) {
+		if f := l.find(path[:n]); f != nil {
+			v := l.value(f)
+			if n < len(path) {
+				if v = v.Get(path[n+1:]); !v.Exists() {
+					return gjson.Result{}
+				}
+			}
+			return v
+		}
+		if l.state != gjsons {
+			return gjson.Result{}
+		}
+	}
+	return gjson.Get(l.str(), path)
+}
+
+// Str is Get(key)'s Str and Type, for the string fields a decoder reads
+// most: a plain string of a checked line is cut from its copy, without
+// building the whole Result.
+func (l *Line) Str(key string) (string, gjson.Type) {
+	if l.typed == 1 && key == "type" { // read for the detectors already
+		return l.typ, gjson.String
+	}
+	if l.checked() { // the fields know their escapes
+		if f := l.find(key); f != nil && f.Value[0] == '"' && !f.Esc && plainKey(key) {
+			start := cap(l.Bytes) - cap(f.Value)
+			return l.str()[start+1 : start+len(f.Value)-1], gjson.String
+		}
+	}
+	v := l.Get(key)
+	return v.Str, v.Type
+}
+
+// checked: Check found a good object, and its fields are to be read.
+func (l *Line) checked() bool { return l.valid == 1 && l.state == done }
+
+// plainKey: gjson reads path as a key, not as a path.
+func plainKey(path string) bool {
+	for i := 0; i < len(path); i++ {
+		if !plainByte[path[i]] {
+			return false
+		}
+	}
+	return true
+}
+
+// plainByte are the bytes of a key that gjson reads as they are in a path:
+// no wildcard, modifier, escape, query or separator.
+var plainByte = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+	}
+	return t
+}()
+
+// hasEsc reports a string field written with escapes: a checked line's
+// fields know it.
+func (l *Line) hasEsc(f *field) bool {
+	if l.valid == 1 {
+		return f.Esc
+	}
+	return bytes.IndexByte(f.Value, '\\') >= 0
+}
+
+// absent: all the fields are read, and none has key's length.
+func (l *Line) absent(key string) bool {
+	return l.lens&(1<<(len(key)&63)) == 0 && l.state == done
 }
 
 // find is the first field named key, reading on as far as it takes; nil
 // when the line has none, or is gjson's to read.
 func (l *Line) find(key string) *field {
-	for i := range l.fields {
-		if string(l.fields[i].key) == key {
-			return &l.fields[i]
+	if l.absent(key) {
+		return nil
+	}
+	fs := l.fields.List
+	for i := range fs {
+		if k := fs[i].Key; len(k) == len(key) && (len(k) == 0 || k[0] == key[0]) && string(k) == key {
+			return &fs[i]
 		}
 	}
 	for l.state == reading {
-		if l.next() && string(l.fields[len(l.fields)-1].key) == key {
-			return &l.fields[len(l.fields)-1]
+		if l.next() {
+			if f := &l.fields.List[len(l.fields.List)-1]; string(f.Key) == key {
+				return f
+			}
 		}
 	}
 	return nil
@@ -151,7 +371,7 @@ func (l *Line) scan() bool {
 // next reads the next field, and reports whether there was one.
 func (l *Line) next() bool {
 	b, i := l.Bytes, l.pos
-	if len(l.fields) == 0 {
+	if len(l.fields.List) == 0 {
 		if i = skipSpace(b, i); i >= len(b) || b[i] != '{' {
 			l.state = gjsons
 			return false
@@ -162,7 +382,7 @@ func (l *Line) next() bool {
 	} else {
 		return l.end(i)
 	}
-	if i = skipSpace(b, i); len(l.fields) == 0 && i < len(b) && b[i] == '}' {
+	if i = skipSpace(b, i); len(l.fields.List) == 0 && i < len(b) && b[i] == '}' {
 		return l.end(i)
 	}
 	if i >= len(b) || b[i] != '"' {
@@ -189,7 +409,8 @@ func (l *Line) next() bool {
 		l.state = gjsons
 		return false
 	}
-	l.fields = append(l.fields, field{key, b[i:vend]})
+	l.fields.List = append(l.fields.List, field{Key: key, Value: b[i:vend]})
+	l.lens |= 1 << (len(key) & 63)
 	l.pos = vend
 	return true
 }

@@ -83,3 +83,12 @@ type Decoder interface {
 	// as they are.
 	End(dst []Event) []Event
 }
+
+// LineDecoder is a Decoder that reads a line as the Input's detector read
+// it: the fields found for detecting it are not looked for again.
+type LineDecoder interface {
+	Decoder
+	// DecodeLine is Decode of l.Bytes, which l.Check has read.
+	DecodeLine(dst []Event, l *Line, num int) ([]Event, error)
+}
+

@@ -10,8 +10,12 @@ type Input struct {
 	opt      DecodeOptions
 	decs     map[*Dialect]Decoder
 	last     *Dialect
+	dec      Decoder     // last's
+	ldec     LineDecoder // dec, when it is one
 	runs     Runs
 	buf      []Event
+	line     Line // the line being read, by the detector and its decoder
+	checked  bool // line was read by Check, for the Line call that follows
 }
 
 // NewInput reads among dialects (in the registry's order). A JSON object
@@ -32,7 +36,11 @@ func NewInput(dialects []*Dialect, fallback *Dialect, opt DecodeOptions) *Input 
 // decoded before it are still given to fn. The events and their Raw are
 // valid only during fn.
 func (in *Input) Line(line []byte, num int, fn func(*Event, Step)) error {
-	dl := in.det.Detect(line)
+	if !in.checked || !sameBytes(in.line.Bytes, line) {
+		in.line.Reset(line)
+	}
+	in.checked = false
+	dl := in.det.detect(&in.line)
 	if dl == nil {
 		if dl = in.last; dl == nil {
 			dl = in.fallback
@@ -42,15 +50,39 @@ func (in *Input) Line(line []byte, num int, fn func(*Event, Step)) error {
 		// What the other dialect's decoder holds belongs before this line.
 		in.place(in.decs[in.last].End(in.buf[:0]), fn)
 	}
-	in.last = dl
-	dec := in.decs[dl]
-	if dec == nil {
-		dec = dl.NewDecoder(in.opt)
-		in.decs[dl] = dec
+	if in.last != dl || in.dec == nil {
+		if in.dec = in.decs[dl]; in.dec == nil {
+			in.dec = dl.NewDecoder(in.opt)
+			in.decs[dl] = in.dec
+		}
+		in.ldec, _ = in.dec.(LineDecoder)
 	}
-	evs, err := dec.Decode(in.buf[:0], line, num)
+	in.last = dl
+	var evs []Event
+	var err error
+	if in.ldec != nil {
+		in.line.Check() // read once already, when the caller checked it
+		evs, err = in.ldec.DecodeLine(in.buf[:0], &in.line, num)
+	} else {
+		evs, err = in.dec.Decode(in.buf[:0], line, num)
+	}
 	in.place(evs, fn)
 	return err
+}
+
+// Check reports whether line is one JSON object as every command takes
+// one (Line.Check): a caller that must check each line before it gives
+// it to Line has it read once, not twice, when Line follows at once
+// with the same line.
+func (in *Input) Check(line []byte) bool {
+	in.line.Reset(line)
+	in.checked = true
+	return in.line.Check()
+}
+
+// sameBytes reports whether a and b are the same memory.
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && cap(a) == cap(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // End ends the input: what the decoder holds, then the run still open,

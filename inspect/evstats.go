@@ -94,12 +94,12 @@ func (s *EventSummarizer) Line(l jsonl.Line) {
 }
 
 // object checks that b is one JSON object, as every command reads one:
-// the common line is checked in one scan; anything else goes through the
+// the common line is checked in the scan that reads its fields for the
+// dialects (event.Input.Check); anything else goes through the
 // protocol decoder, which words the problem, and whose non-finite numbers
 // (NaN, Infinity) read as null.
 func (s *EventSummarizer) object(b []byte) ([]byte, *protocol.LineError) {
-	t := bytes.TrimLeft(b, " \t\r\n")
-	if len(t) > 0 && t[0] == '{' && gjson.ValidBytes(b) && utf8.Valid(b) && !jsonl.TooDeep(b) {
+	if s.in.Check(b) { // read once, for the check and the decoder
 		return b, nil
 	}
 	c := bytes.Clone(b)

@@ -3,9 +3,9 @@ package jsonl
 import (
 	"encoding/json"
 	"errors"
+	"math/bits"
 	"slices"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 	"unsafe"
 
@@ -567,36 +567,99 @@ func AppendUnescaped(dst []byte, body string) []byte {
 	// The text is never longer than body: growing dst once, not append by
 	// append, means no copy of all of it, which on a huge string is a
 	// long stretch the scheduler cannot interrupt (copyPreemptible).
+	// Plain text is copied a word at a time, whole words: what follows
+	// a backslash in the word is written over next. The text written is
+	// never longer than the body read, so a word at w fits when a word at
+	// i is in the body.
+	w := len(dst)
 	dst = slices.Grow(dst, len(body))
-	for i := 0; i < len(body); {
-		j := strings.IndexByte(body[i:], '\\')
-		if j < 0 {
-			return append(dst, body[i:]...)
-		}
-		dst = append(dst, body[i:i+j]...)
-		i += j
-		if i+1 >= len(body) {
-			return dst
-		}
-		c := body[i+1]
-		i += 2
-		if e, ok := Unescape(c); ok {
-			dst = append(dst, e)
+	out := dst[:cap(dst)]
+	n := len(body)
+	for i := 0; i < n; {
+		if i+8 <= n {
+			x := *(*uint64)(unsafe.Add(unsafe.Pointer(unsafe.StringData(body)), i))
+			*(*uint64)(unsafe.Pointer(&out[w])) = x
+			v := x ^ 0x5c5c5c5c5c5c5c5c // a '\\' is a zero byte
+			m := (v - 0x0101010101010101) &^ v & 0x8080808080808080
+			if m == 0 {
+				i, w = i+8, w+8
+				continue
+			}
+			k := bits.TrailingZeros64(m) >> 3 // the first zero byte is found exactly
+			i, w = i+k, w+k
+		} else if body[i] != '\\' {
+			out[w] = body[i]
+			i, w = i+1, w+1
 			continue
 		}
-		if c == 'u' {
-			// A lone surrogate decodes as itself, which AppendRune
-			// writes as U+FFFD.
-			r, n := decodeEscape(unsafe.Slice(unsafe.StringData(body[i-2:]), len(body)-i+2))
-			if n == 0 {
-				return dst
+		// An escape at i.
+		if i+1 >= n {
+			break
+		}
+		if e := unescapes[body[i+1]]; e != 0 {
+			out[w] = e
+			i, w = i+2, w+1
+			continue
+		}
+		if body[i+1] != 'u' {
+			i += 2
+			continue
+		}
+		if i+6 <= n && body[i+2] == '0' && body[i+3] == '0' {
+			// Most \u escapes: Go's \u003c, \u003e and \u0026.
+			if h, l := hexDigit[body[i+4]], hexDigit[body[i+5]]; h|l >= 0 {
+				if r := rune(h)<<4 | rune(l); r < utf8.RuneSelf {
+					out[w] = byte(r)
+					w++
+				} else {
+					w += utf8.EncodeRune(out[w:], r)
+				}
+				i += 6
+				continue
 			}
-			dst = utf8.AppendRune(dst, r)
-			i += n - 2
+		}
+		b := unsafe.Slice(unsafe.StringData(body[i:]), n-i)
+		if r, ok := hex4(b); ok && r < 0xD800 {
+			w += utf8.EncodeRune(out[w:], r)
+			i += 6
+			continue
+		}
+		// A lone surrogate decodes as itself, which EncodeRune writes
+		// as U+FFFD.
+		r, size := decodeEscape(b)
+		if size == 0 {
+			break
+		}
+		w += utf8.EncodeRune(out[w:], r)
+		i += size
+	}
+	return out[:w]
+}
+
+// hexDigit is the value of a hex digit, -1 for any other byte.
+var hexDigit = func() (t [256]int8) {
+	for c := range t {
+		t[c] = -1
+		switch {
+		case c >= '0' && c <= '9':
+			t[c] = int8(c - '0')
+		case c >= 'a' && c <= 'f':
+			t[c] = int8(c - 'a' + 10)
+		case c >= 'A' && c <= 'F':
+			t[c] = int8(c - 'A' + 10)
 		}
 	}
-	return dst
-}
+	return t
+}()
+
+// unescapes are the bytes one-letter escapes stand for, by letter (0:
+// none).
+var unescapes = func() (t [256]byte) {
+	for c := range t {
+		t[c], _ = Unescape(byte(c))
+	}
+	return t
+}()
 
 // Unescape is the byte a one-letter JSON escape stands for: c is the
 // letter after the backslash ('n' for \n); ok is false for 'u' and for

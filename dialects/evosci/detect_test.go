@@ -12,7 +12,7 @@ import (
 // reference Detect (the type first) must agree with.
 func detectByField(line []byte) event.Certainty {
 	r := gjson.GetManyBytes(line, "type", "schemaVersion")
-	if r[1].Exists() || r[0].Type != gjson.String || !types[r[0].Str] {
+	if r[1].Exists() || r[0].Type != gjson.String || !isType(r[0].Str) {
 		return event.No
 	}
 	return event.Maybe

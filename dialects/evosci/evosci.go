@@ -38,15 +38,20 @@ var effects = map[string]event.Effect{
 	"think_tool": event.EffectNone, "write_todos": event.EffectNone, "ask_user": event.EffectNone,
 }
 
-// types are EvoScientist's event types: the documented ones and the
-// undocumented panel_dispatch_* of 0.2.x.
-var types = map[string]bool{
-	"thinking": true, "text": true, "tool_call": true, "tool_result": true,
-	"subagent_start": true, "subagent_tool_call": true, "subagent_tool_result": true,
-	"subagent_text": true, "subagent_end": true, "tool_selection": true,
-	"summarization_start": true, "summarization": true, "usage_stats": true,
-	"interrupt": true, "ask_user": true, "error": true, "done": true,
-	"panel_dispatch_start": true, "panel_dispatch_complete": true, "panel_dispatch_error": true,
+// isType tells EvoScientist's event types: the documented ones and the
+// undocumented panel_dispatch_* of 0.2.x. A switch, not a map: it is
+// asked of every line of every input, and needs no hash.
+func isType(t string) bool {
+	switch t {
+	case "thinking", "text", "tool_call", "tool_result",
+		"subagent_start", "subagent_tool_call", "subagent_tool_result",
+		"subagent_text", "subagent_end", "tool_selection",
+		"summarization_start", "summarization", "usage_stats",
+		"interrupt", "ask_user", "error", "done",
+		"panel_dispatch_start", "panel_dispatch_complete", "panel_dispatch_error":
+		return true
+	}
+	return false
 }
 
 // Detect: a line of one of EvoScientist's types is Maybe its (other
@@ -63,7 +68,7 @@ func Detect(line []byte) event.Certainty {
 // (event.Dialect.DetectLine).
 func detectLine(l *event.Line) event.Certainty {
 	typ, ok := l.Type()
-	if !ok || !types[typ] {
+	if !ok || !isType(typ) {
 		return event.No
 	}
 	if l.Has("schemaVersion") {
@@ -78,7 +83,8 @@ const truncated = "\n... (truncated)"
 
 // Decoder decodes one input's EvoScientist lines.
 type Decoder struct {
-	opt event.DecodeOptions
+	opt  event.DecodeOptions
+	line event.Line // the line Decode reads
 	// failed: the last line was an error, which ended its run (a done
 	// right after it belongs to that run and ends nothing).
 	failed bool
@@ -90,7 +96,16 @@ type Decoder struct {
 
 // Decode appends the events of one line.
 func (d *Decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event, error) {
-	v := gjson.ParseBytes(line)
+	d.line.Reset(line)
+	d.line.Check()
+	return d.DecodeLine(dst, &d.line, num)
+}
+
+// DecodeLine is Decode of a line read already (event.LineDecoder), and
+// checked (event.Line.Check): its fields are read once, for all the
+// lookups below, and read as gjson reads them.
+func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event.Event, error) {
+	line := v.Bytes
 	if !v.IsObject() {
 		return append(dst, event.Event{Kind: event.Other, Dialect: Name, Line: num, Raw: line}),
 			fmt.Errorf("evosci: the line is not a JSON object")
@@ -214,7 +229,7 @@ func (d *Decoder) End(dst []event.Event) []event.Event {
 
 // interrupt is one PermissionRequest per action the run waits on (an
 // interrupt with no action still asks: one request, without a tool).
-func (d *Decoder) interrupt(dst []event.Event, ev event.Event, v gjson.Result, p *problems) []event.Event {
+func (d *Decoder) interrupt(dst []event.Event, ev event.Event, v *event.Line, p *problems) []event.Event {
 	d.asked = true
 	id := p.str(v, "interrupt_id")
 	ev.Kind, ev.Label = event.PermissionRequest, "approval needed"
@@ -242,7 +257,7 @@ func (d *Decoder) interrupt(dst []event.Event, ev event.Event, v gjson.Result, p
 // sub is a sub-agent's id and name: the id is its instance_id
 // (EvoScientist 0.2), else its name (0.1 streams, where two instances of
 // one sub-agent are one).
-func sub(p *problems, v gjson.Result, typ string) (id, name string) {
+func sub(p *problems, v *event.Line, typ string) (id, name string) {
 	id = p.str(v, "instance_id")
 	if typ == "subagent_start" || typ == "subagent_end" {
 		name = p.str(v, "name")
@@ -283,11 +298,11 @@ func (p *problems) err(typ string) error {
 
 // str is a string field; "" when absent or null, a problem when of
 // another type.
-func (p *problems) str(v gjson.Result, key string) string {
-	f := v.Get(key)
-	switch f.Type {
+func (p *problems) str(v *event.Line, key string) string {
+	s, typ := v.Str(key)
+	switch typ {
 	case gjson.String:
-		return f.Str
+		return s
 	case gjson.Null:
 		return ""
 	}
@@ -296,7 +311,7 @@ func (p *problems) str(v gjson.Result, key string) string {
 }
 
 // boolean is a boolean field; def when absent.
-func (p *problems) boolean(v gjson.Result, key string, def bool) bool {
+func (p *problems) boolean(v *event.Line, key string, def bool) bool {
 	f := v.Get(key)
 	switch f.Type {
 	case gjson.True:
@@ -314,7 +329,7 @@ func (p *problems) boolean(v gjson.Result, key string, def bool) bool {
 }
 
 // count is a token count: an integer from 0 to 2^63-1.
-func (p *problems) count(v gjson.Result, key string, has *event.Has, bit event.Has) int64 {
+func (p *problems) count(v *event.Line, key string, has *event.Has, bit event.Has) int64 {
 	f := v.Get(key)
 	if !f.Exists() || f.Type == gjson.Null {
 		return 0

@@ -48,7 +48,8 @@ func detectLine(l *event.Line) event.Certainty {
 
 // Decoder decodes one input's Zero lines.
 type Decoder struct {
-	opt event.DecodeOptions
+	opt  event.DecodeOptions
+	line event.Line // the line Decode reads
 	// input is the last Zero input line (message, prompt) of a run of
 	// them not closed yet: input events are the user's side of a run and
 	// form a run of their own, ended (StatusEnded) where the output starts
@@ -61,7 +62,16 @@ type Decoder struct {
 
 // Decode appends the events of one line.
 func (d *Decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event, error) {
-	v := gjson.ParseBytes(line)
+	d.line.Reset(line)
+	d.line.Check()
+	return d.DecodeLine(dst, &d.line, num)
+}
+
+// DecodeLine is Decode of a line read already (event.LineDecoder), and
+// checked (event.Line.Check): its fields are read once, for all the
+// lookups below, and read as gjson reads them.
+func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event.Event, error) {
+	line := v.Bytes
 	if !v.IsObject() {
 		return append(dst, event.Event{Kind: event.Other, Dialect: Name, Line: num, Raw: line}),
 			fmt.Errorf("zero: the line is not a JSON object")
@@ -211,7 +221,7 @@ func Status(s string) event.Status {
 
 // effect is the tool call's sideEffect as Zero states it; the tool's name
 // through the effects table when it states none.
-func (d *Decoder) effect(p *problems, v gjson.Result, name string) event.Effect {
+func (d *Decoder) effect(p *problems, v *event.Line, name string) event.Effect {
 	switch se := p.str(v, "sideEffect"); se {
 	case "":
 		return d.opt.EffectOf(name)
@@ -229,7 +239,7 @@ func (d *Decoder) effect(p *problems, v gjson.Result, name string) event.Effect 
 // as a decision by permissionGranted (its action kept as Action). The
 // sandbox's block (v2) or violation (v1) is Block; its reason is the
 // request's reason when the event has none of its own (Permission.Why).
-func permission(p *problems, v gjson.Result, typ string) (event.Kind, *event.Permission) {
+func permission(p *problems, v *event.Line, typ string) (event.Kind, *event.Permission) {
 	pm := &event.Permission{ID: p.str(v, "id"), Tool: p.str(v, "name"), Reason: p.str(v, "reason"), Auto: typ == "permission"}
 	if typ == "permission_request" {
 		// What the request states besides, as Zero wrote it: its
@@ -319,11 +329,11 @@ func (p *problems) err(typ string) error {
 
 // str is a string field; "" when absent or null, a problem when of
 // another type.
-func (p *problems) str(v gjson.Result, key string) string {
-	f := v.Get(key)
-	switch f.Type {
+func (p *problems) str(v *event.Line, key string) string {
+	s, typ := v.Str(key)
+	switch typ {
 	case gjson.String:
-		return f.Str
+		return s
 	case gjson.Null:
 		if key == "type" {
 			p.add("type is missing")
@@ -334,7 +344,7 @@ func (p *problems) str(v gjson.Result, key string) string {
 	return ""
 }
 
-func (p *problems) boolean(v gjson.Result, key string) bool {
+func (p *problems) boolean(v *event.Line, key string) bool {
 	f := v.Get(key)
 	switch f.Type {
 	case gjson.True:
@@ -348,7 +358,7 @@ func (p *problems) boolean(v gjson.Result, key string) bool {
 
 // count is a token count: an integer from 0 to 2^63-1. has, when not
 // nil, gets bit when the count is stated.
-func (p *problems) count(v gjson.Result, key string, has *event.Has, bit event.Has) int64 {
+func (p *problems) count(v *event.Line, key string, has *event.Has, bit event.Has) int64 {
 	f := v.Get(key)
 	if !f.Exists() || f.Type == gjson.Null {
 		return 0
