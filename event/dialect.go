@@ -91,4 +91,3 @@ type LineDecoder interface {
 	// DecodeLine is Decode of l.Bytes, which l.Check has read.
 	DecodeLine(dst []Event, l *Line, num int) ([]Event, error)
 }
-
