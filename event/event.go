@@ -119,6 +119,20 @@ type Permission struct {
 	// their text in Reason) rather than leave to run a tool.
 	Question  bool
 	Questions int
+	// Interrupt is the producer's id of the pause that asks, when it
+	// names the pause apart from the call (one pause may ask for several
+	// calls); ID is then this id when the producer names no call.
+	Interrupt string
+
+	// What the producer states of the check beyond the above, when it
+	// does: its own word for the action (prompt, allow, auto), the
+	// permission mode in force, the risk it rated, whether it says the
+	// tool may run (nil: it does not say), and the request's and the
+	// decision's reasons apart (Reason is the one people read: the
+	// decision's, else the request's, else what blocked the call).
+	Action, Mode, Risk            string
+	Granted                       *bool
+	RequestReason, DecisionReason string
 }
 
 // Decision answers a permission request.

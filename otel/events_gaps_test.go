@@ -27,32 +27,10 @@ import (
 
 // otelGaps: attribute (or aspect) → why the event path differs.
 var otelGaps = map[string]string{
-	"time":                            "a Zero run starts at its runId's time (protocol.ZeroRunIDTime), which the model does not carry (a Dialect field could say it); spans ended by other events follow zevo.tool.result and zevo.source.last_line",
-	"span id":                         "a tool span's id hashes its line and \"tool\" today, the event path's its line and \"tool \"+call id (a line of Claude Code holds several calls); the parent ids follow",
-	"service.name":                    "the agent is named evoscientist today, the dialect's name (evosci) on the event path; the model has no producer name apart from the dialect's",
-	"gen_ai.agent.name":               "as service.name",
-	"gen_ai.provider.name":            "as service.name (the agent stands for a provider none is stated)",
-	"span status":                     "the done right after a question ends its run interrupted in the model (Unset), today done (Ok); a tool result matched by name (zevo.tool.result) ends its call Ok",
-	"zevo.permission.action":          "Zero's action (prompt, allow, auto) is not in the model",
-	"zevo.permission.mode":            "Zero's permissionMode is not in the model",
-	"zevo.permission.risk":            "Zero's risk.level is not in the model",
-	"zevo.permission.decision_reason": "the model keeps one Reason: decisionReason replaces reason on a decision",
-	"zevo.permission.reason":          "as zevo.permission.decision_reason",
-	"zevo.permission.decision":        "the event path names the model's decision, today's gives Zero's fields",
-	"zevo.permission.granted":         "today's is Zero's permissionGranted as stated; the event path's the model's decision (allowed or denied)",
-	"zevo.permission.interrupt_id":    "EvoScientist's interrupt_id is the request's ID (gen_ai.tool.call.id) in the model",
-	"gen_ai.tool.call.id":             "as zevo.permission.interrupt_id",
-	"zevo.tool.side_effect":           "today only a stated sideEffect (Zero's); the model's Effect is the tool name's effect when none is stated",
-	"zevo.questions":                  "EvoScientist's ask_user is a span event of its own today (zevo.questions); a permission_request on the event path",
-	"event ask_user":                  "as zevo.questions",
-	"gen_ai.tool.name":                "as zevo.questions (the model's request names the tool ask_user)",
-	"event permission":                "Zero's plain permission event is named by its type today, permission_decision on the event path",
-	"event permission_request":        "as zevo.questions",
-	"event permission_decision":       "as event permission",
-	"zevo.subagent":                   "a sub-agent's tool names its sub-agent by name today, by instance id (the model's Sub) on the event path",
-	"error.type":                      "Zero's run_end incomplete (exit 4) fails the run today (Error, error.type incomplete); the model's incomplete is a cut run, left Unset",
-	"zevo.tool.result":                "a result whose id matches no call (bad-input-validate-evosci): today's path leaves the call missing, the event path ends the earliest open call of its name",
-	"zevo.source.last_line":           "the event path emits a run's trace at its end: the done after the error that ended an EvoScientist run comes later; today's waits for it",
+	"zevo.tool.side_effect":  "fix: every tool span says its side effect, the producer's else the effects table's, as for every other agent (today only Zero's stated one, and an invalid one as written rather than unknown)",
+	"span status":            "rule of the model: a run that stops to wait for the user (EvoScientist's done right after a question, Zero's spec_review_required) is paused, neither Ok nor Error (today Ok)",
+	"zevo.permission.reason": "fix: a permission that states no reason of its own gives its sandbox block's (Zero's block or violation), as view and stats read it",
+	"gen_ai.tool.call.id":    "rule of the decoders: a key written twice in a line is read at its first (hostile/dup-keys.jsonl), as every command reads it now",
 }
 
 // traceFacts are what a batch of traces says, span by span, without the

@@ -339,15 +339,14 @@ func (t *Tracer) toolResult(key, name string, failed bool, at time.Time) {
 	if key == "subagent::" {
 		key = ""
 	}
-	t.cur.result(key, name, failed, at, false)
+	t.cur.result(key, name, failed, at)
 }
 
-// result ends the span of the call key, or, when key is "" (or, with
-// unknown, names no open call), of the earliest pending call of its name;
-// a result without its call ends nothing (stats counts it, no span to
-// end).
-func (rt *runTrace) result(key, name string, failed bool, at time.Time, unknown bool) {
-	if _, ok := rt.tools[key]; key == "" || unknown && !ok {
+// result ends the span of the call key, or, when key is "", of the
+// earliest pending call of its name; a result without its call (its id
+// names none open) ends nothing: stats counts it, no span to end.
+func (rt *runTrace) result(key, name string, failed bool, at time.Time) {
+	if key == "" {
 		key = ""
 		for _, p := range rt.pending {
 			if p.name == name {

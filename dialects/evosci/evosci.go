@@ -23,6 +23,9 @@ var Dialect = &event.Dialect{
 	Detect:     Detect,
 	DetectLine: detectLine,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return &Decoder{opt: opt} },
+	Producer:   "evoscientist",
+	// A line is one event: one tool call at most.
+	OneCallPerLine: true,
 }
 
 // types are EvoScientist's event types: the documented ones and the
@@ -129,6 +132,7 @@ func (d *Decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event
 		ev.Permission = &event.Permission{ID: p.str(v, "tool_call_id"), Tool: "ask_user", Question: true}
 		if ev.Permission.ID == "" {
 			ev.Permission.ID = p.str(v, "interrupt_id")
+			ev.Permission.Interrupt = ev.Permission.ID
 		}
 		var qs []string
 		all := v.Get("questions").Array()
@@ -193,12 +197,12 @@ func (d *Decoder) interrupt(dst []event.Event, ev event.Event, v gjson.Result, p
 	n := 0
 	for _, r := range reqs.Array() {
 		e := ev
-		e.Permission = &event.Permission{ID: id, Tool: r.Get("name").String(), Reason: r.Get("description").String()}
+		e.Permission = &event.Permission{ID: id, Interrupt: id, Tool: r.Get("name").String(), Reason: r.Get("description").String()}
 		dst = append(dst, e)
 		n++
 	}
 	if n == 0 {
-		ev.Permission = &event.Permission{ID: id}
+		ev.Permission = &event.Permission{ID: id, Interrupt: id}
 		dst = append(dst, ev)
 	}
 	return dst

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/event"
+	"github.com/zevo/zevo/protocol"
 )
 
 // Name is the dialect's name.
@@ -24,6 +25,10 @@ var Dialect = &event.Dialect{
 	Detect:     Detect,
 	DetectLine: detectLine,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return &Decoder{opt: opt} },
+	// A Zero line is one event: one tool call at most.
+	OneCallPerLine: true,
+	// A runId (run_YYYYMMDDhhmmss_xxxxxx) holds the UTC second its run began.
+	RunTime: protocol.ZeroRunIDTime,
 }
 
 // Detect: every Zero line, input or output, carries schemaVersion, and no
@@ -227,6 +232,14 @@ func (d *Decoder) effect(p *problems, v gjson.Result, name string) event.Effect 
 // when the event has none of its own.
 func permission(p *problems, v gjson.Result, typ string) (event.Kind, *event.Permission) {
 	pm := &event.Permission{ID: p.str(v, "id"), Tool: p.str(v, "name"), Reason: p.str(v, "reason"), Auto: typ == "permission"}
+	pm.RequestReason = pm.Reason
+	// Stated as the producer writes them, when it does: read for what
+	// they say (a trace's attributes), never checked.
+	pm.Mode, pm.Risk = stated(v, "permissionMode"), v.Get("risk.level").String()
+	if g := v.Get("permissionGranted"); g.IsBool() {
+		b := g.Bool()
+		pm.Granted = &b
+	}
 	if pm.Reason == "" {
 		for _, k := range [...]string{"block", "violation"} {
 			if r := v.Get(k + ".reason"); r.Type == gjson.String {
@@ -237,10 +250,13 @@ func permission(p *problems, v gjson.Result, typ string) (event.Kind, *event.Per
 	}
 	if typ == "permission_decision" {
 		if r := p.str(v, "decisionReason"); r != "" {
-			pm.Reason = r
+			pm.Reason, pm.DecisionReason = r, r
 		}
+	} else {
+		pm.DecisionReason = stated(v, "decisionReason")
 	}
-	switch action := p.str(v, "action"); {
+	pm.Action = p.str(v, "action")
+	switch action := pm.Action; {
 	case typ == "permission_request" || action == "prompt":
 		return event.PermissionRequest, pm
 	case action == "allow":
@@ -255,6 +271,14 @@ func permission(p *problems, v gjson.Result, typ string) (event.Kind, *event.Per
 		pm.Decision = event.Denied
 	}
 	return event.PermissionDecision, pm
+}
+
+// stated is a string field, "" when it is absent or of another type.
+func stated(v gjson.Result, key string) string {
+	if f := v.Get(key); f.Type == gjson.String {
+		return f.Str
+	}
+	return ""
 }
 
 // checkpoint is a checkpoint's summary: its sequence, tool and files.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zevo/zevo/event"
 )
@@ -330,5 +331,56 @@ func TestDecodeKeepsZerosOwnWords(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// What Zero states of a permission beyond the model's decision is kept
+// as written: its action, mode, risk, permissionGranted, and the
+// request's and the decision's reasons apart (Reason stays the one people
+// read); a wrongly typed one of them is no problem of the line.
+func TestDecodePermissionKeepsWhatZeroStates(t *testing.T) {
+	d := Dialect.NewDecoder(event.DecodeOptions{})
+	var evs []event.Event
+	var errs []error
+	for i, l := range []string{
+		`{"schemaVersion":2,"type":"permission_request","runId":"r","id":"c","name":"write_file","action":"prompt","permissionMode":"ask","risk":{"level":"medium"},"reason":"writes","permissionGranted":false}`,
+		`{"schemaVersion":2,"type":"permission_decision","runId":"r","id":"c","name":"write_file","action":"allow","reason":"writes","decisionReason":"approved","permissionGranted":true}`,
+		`{"schemaVersion":2,"type":"permission","runId":"r","id":"d","name":"bash","action":"auto","permissionMode":7,"risk":{"level":3}}`,
+	} {
+		var err error
+		evs, err = d.Decode(evs, []byte(l), i+1)
+		errs = append(errs, err)
+	}
+	var got []string
+	for _, ev := range evs {
+		p := ev.Permission
+		g := "nil"
+		if p.Granted != nil {
+			g = fmt.Sprint(*p.Granted)
+		}
+		got = append(got, fmt.Sprintf("%s action=%s mode=%s risk=%s granted=%s reason=%q request=%q decision=%q",
+			ev.Kind, p.Action, p.Mode, p.Risk, g, p.Reason, p.RequestReason, p.DecisionReason))
+	}
+	same(t, "events", got, []string{
+		`permission_request action=prompt mode=ask risk=medium granted=false reason="writes" request="writes" decision=""`,
+		`permission_decision action=allow mode= risk= granted=true reason="approved" request="writes" decision="approved"`,
+		`permission_decision action=auto mode= risk=3 granted=nil reason="" request="" decision=""`,
+	})
+	if fmt.Sprint(errs) != "[<nil> <nil> <nil>]" {
+		t.Errorf("errors: %v", errs)
+	}
+}
+
+// A Zero run's id states when it began; a line holds one tool call.
+func TestDialectStatesRunTimeAndOneCallPerLine(t *testing.T) {
+	at, ok := Dialect.RunTime("run_20260603100000_abc123")
+	if !ok || !at.Equal(time.Date(2026, 6, 3, 10, 0, 0, 0, time.UTC)) {
+		t.Errorf("RunTime: %v %v", at, ok)
+	}
+	if _, ok := Dialect.RunTime("r1"); ok {
+		t.Error("RunTime of an id without a time")
+	}
+	if !Dialect.OneCallPerLine || Dialect.AgentName() != "zero" {
+		t.Errorf("OneCallPerLine %v, agent %q", Dialect.OneCallPerLine, Dialect.AgentName())
 	}
 }
