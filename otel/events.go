@@ -14,12 +14,13 @@ import (
 	"github.com/zevo/zevo/jsonl"
 )
 
-// eventTracer builds the traces of an input read through events (see
-// onEventPath): the lines go through zevo stats' EventSummarizer, which
-// reads them with the dialects' decoders and the one run tracker, so the
-// runs, token sums and status are the ones stats reports; each event it
-// counts is also turned into spans here. It never asks which dialect an
-// event is of, but to name the agent (service.name, gen_ai.agent.name).
+// eventTracer builds the traces of an input read through events: the
+// lines go through zevo stats' EventSummarizer, which reads them with the
+// dialects' decoders and the one run tracker, so the runs, token sums and
+// status are the ones stats reports; each event it counts is also turned
+// into spans here. It never switches on a dialect: it asks an event's
+// dialect only what the dialect states of itself (its agent's name, the
+// time its run ids hold, whether a line holds one call).
 type eventTracer struct {
 	file string
 	opt  *Options
@@ -38,7 +39,7 @@ type eventTrace struct {
 	has   event.Has // the counts its usage stated, as the summarizer sums them
 	// errLine is the line of the run's last error; ended: that line ended
 	// the run, whose trace waits for the line after it, which may still
-	// belong to it (a late line: EvoScientist's done after the error).
+	// belong to it (a late line, see event.Event.Aside).
 	errLine int
 	ended   bool
 }
@@ -311,6 +312,7 @@ func (t *eventTracer) finish(m *event.Run) {
 		rt.endTool(rt.tools[p.key], p.key, "missing", rt.last)
 	}
 	r := t.sum.Run(m)
+	r.LastLine = m.LastLine // its late lines included, as stats ends it
 	root := rt.root
 	root.SetStartTimestamp(pcommon.NewTimestampFromTime(rt.anchor))
 	root.SetEndTimestamp(pcommon.NewTimestampFromTime(rt.last))
@@ -360,7 +362,7 @@ func (t *eventTracer) finish(m *event.Run) {
 		a.PutInt("zevo.run.exit_code", int64(*r.ExitCode))
 	}
 	a.PutInt("zevo.source.first_line", int64(r.FirstLine))
-	a.PutInt("zevo.source.last_line", int64(m.LastLine)) // its late lines included
+	a.PutInt("zevo.source.last_line", int64(r.LastLine))
 	putStr(root, "zevo.run.cut", r.Cut)
 	switch st := r.Ended; {
 	case st == event.StatusSuccess:
