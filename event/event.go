@@ -75,6 +75,9 @@ type Event struct {
 
 	// RunStart.
 	Session, Model, Cwd, Provider string
+	// APIModel is the model's id at its provider, when the producer
+	// states it apart from Model (a price table may know only one).
+	APIModel string
 
 	// Prompt, Text, Reasoning, Final, Warning, Error, Checkpoint.
 	Text string

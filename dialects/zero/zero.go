@@ -103,8 +103,9 @@ func (d *Decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event
 	case "run_start":
 		ev.Kind = event.RunStart
 		ev.Session, ev.Cwd, ev.Provider = p.str(v, "sessionId"), p.str(v, "cwd"), p.str(v, "provider")
-		if ev.Model = p.str(v, "model"); ev.Model == "" {
-			ev.Model = p.str(v, "apiModel")
+		ev.Model, ev.APIModel = p.str(v, "model"), p.str(v, "apiModel")
+		if ev.Model == "" {
+			ev.Model = ev.APIModel
 		}
 	case "text", "reasoning":
 		ev.Kind = event.Text

@@ -384,3 +384,14 @@ func TestDialectStatesRunTimeAndOneCallPerLine(t *testing.T) {
 		t.Errorf("OneCallPerLine %v, agent %q", Dialect.OneCallPerLine, Dialect.AgentName())
 	}
 }
+
+// run_start's apiModel is kept apart from its model (a price table may
+// know only one of them), and stands for the model when none is stated.
+func TestDecodeRunStartKeepsAPIModel(t *testing.T) {
+	d := Dialect.NewDecoder(event.DecodeOptions{})
+	evs, _ := d.Decode(nil, []byte(`{"schemaVersion":2,"type":"run_start","runId":"a","model":"claude-sonnet-4.5","apiModel":"claude-sonnet-4-5-20250929"}`), 1)
+	evs, _ = d.Decode(evs, []byte(`{"schemaVersion":2,"type":"run_start","runId":"b","apiModel":"gpt-4.1"}`), 2)
+	if evs[0].Model != "claude-sonnet-4.5" || evs[0].APIModel != "claude-sonnet-4-5-20250929" || evs[1].Model != "gpt-4.1" || evs[1].APIModel != "gpt-4.1" {
+		t.Errorf("models %q %q, %q %q", evs[0].Model, evs[0].APIModel, evs[1].Model, evs[1].APIModel)
+	}
+}
