@@ -70,7 +70,7 @@ Examples:
 			&ucli.StringFlag{Name: "model", Usage: "the `NAME` of the model of runs that name none (EvoScientist's), for gen_ai.request.model and the cost"},
 			&ucli.StringFlag{Name: "pricing", Usage: "price models from `FILE` for zevo.cost.usd, as zevo stats --pricing does"},
 			&ucli.StringFlag{Name: "provider", Usage: "the `NAME` of the provider of runs that name none, for gen_ai.provider.name (default: the agent, zero or evoscientist)"},
-			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "dialect: auto (each input as the dialect of its first JSON line) or the `NAME` of one (" + inspect.DialectNames() + ")"},
+			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "dialect: auto (each line by its own) or the `NAME` of one to read every line as (" + inspect.DialectNames() + ")"},
 			redactFlags()[1], // --redact-extra; a collector never gets secrets: no --no-redact
 		},
 		Action: func(c *ucli.Context) error { return runOtel(c, e) },
@@ -78,12 +78,11 @@ Examples:
 }
 
 func runOtel(c *ucli.Context, e *env) error {
-	as, err := inspect.ParseProtocol(c.String("as"))
 	var dialect *event.Dialect
-	if err != nil {
+	if as := c.String("as"); as != "auto" {
 		var ok bool
-		if dialect, ok = dialects.ByName(c.String("as")); !ok {
-			return usageErr("--as: %v, or a dialect (%s)", err, inspect.DialectNames())
+		if dialect, ok = dialects.ByName(as); !ok {
+			return usageErr("--as: unknown dialect %q: want auto or one of %s", as, inspect.DialectNames())
 		}
 	}
 	prices, err := pricingFromFlags(c)
@@ -96,7 +95,7 @@ func runOtel(c *ucli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	opt := otel.Options{As: as, Dialect: dialect, Model: c.String("model"), Provider: c.String("provider"), Version: Version, Pricing: &prices}
+	opt := otel.Options{Dialect: dialect, Model: c.String("model"), Provider: c.String("provider"), Version: Version, Pricing: &prices}
 	switch c.String("clock") {
 	case "read":
 	case "synthetic":

@@ -29,7 +29,7 @@ func TestOtelUsageErrors(t *testing.T) {
 		{[]string{"otel", "--clock", "wall", sampleZero}, `--clock: "wall" is neither read nor synthetic`},
 		{[]string{"otel", "--endpoint", "localhost:4318", sampleZero}, `--endpoint: "localhost:4318" is not an http:// or https:// URL`},
 		{[]string{"otel", "--endpoint", "http://127.0.0.1:1", "--header", "nokey", sampleZero}, `--header: "nokey" is not KEY=VALUE`},
-		{[]string{"otel", "--as", "json", sampleZero}, `--as: unknown protocol`},
+		{[]string{"otel", "--as", "json", sampleZero}, `--as: unknown dialect "json"`},
 	} {
 		code, out, errs := run(t, "", c.args...)
 		if code != ExitUsage || out != "" || !strings.Contains(errs, c.want) {

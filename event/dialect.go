@@ -1,5 +1,9 @@
 package event
 
+import (
+	"time"
+)
+
 // Dialect is one agent's stream format: everything zevo knows of it lives
 // in its folder under dialects/, and the registry (dialects/registry.go)
 // lists it.
@@ -37,6 +41,24 @@ type Dialect struct {
 	// dialect's lines need (open messages, items, calls) for that input
 	// only.
 	NewDecoder func(opt DecodeOptions) Decoder
+
+	// Agent is the name the producer goes by as an agent (a trace's
+	// service.name), when it is not Name.
+	Agent string
+	// OneCallPerLine: a line holds at most one tool call, so its number
+	// alone tells the call apart (a synthetic trace's span ids hash it).
+	OneCallPerLine bool
+	// RunTime, when set, is the time a run began as its id states it
+	// (ok false when the id states none).
+	RunTime func(run string) (at time.Time, ok bool)
+}
+
+// AgentName is the name the dialect's producer goes by as an agent.
+func (d *Dialect) AgentName() string {
+	if d.Agent != "" {
+		return d.Agent
+	}
+	return d.Name
 }
 
 // Outcome is what one output line says of its run: that it opens one,

@@ -86,6 +86,9 @@ type Event struct {
 
 	// RunStart.
 	Session, Model, Cwd, Provider string
+	// APIModel is the model's id at its provider, when the producer
+	// states it apart from Model (a price table may know only one).
+	APIModel string
 
 	// Prompt, Text, Reasoning, Final, Warning, Error, Checkpoint,
 	// SubStart, Compaction, Notice.
@@ -131,15 +134,26 @@ type Permission struct {
 	Tool     string
 	Reason   string   // the event's own; Why falls back on the sandbox's
 	Decision Decision // PermissionDecision
-	// Action is the producer's word for what was asked or decided, when
-	// its line names it so rather than by its type (Zero's plain
-	// permission event): the event's Kind and Decision are the model's
-	// reading of it.
+	// Action is the producer's own word for what was asked or decided
+	// (prompt, allow, deny, auto), when its line states one: the event's
+	// Kind and Decision are the model's reading of it.
 	Action string
 	// Auto: the producer records a check it made without asking anyone
 	// (a policy or the permission mode decided), rather than a request to
 	// the user or the user's answer.
 	Auto bool
+	// Interrupt is the producer's id of the pause that asks, when it
+	// names the pause apart from the call (one pause may ask for several
+	// calls); ID is then this id when the producer names no call.
+	Interrupt string
+	// What the producer states of the check beyond the above, when it
+	// does: the permission mode in force, whether it says the tool may
+	// run (nil: it does not say), and the request's and the decision's
+	// reasons apart (Reason is the event's own: the decision's on a
+	// decision).
+	Mode                          string
+	Granted                       *bool
+	RequestReason, DecisionReason string
 
 	// What the producer states besides, when it does.
 	Effect    Effect          // the call's side effect

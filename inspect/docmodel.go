@@ -119,7 +119,7 @@ func (d *Document) permission(ev *model.Event) {
 	msg := permissionMsg(p)
 	kind, label := nDenied, "permission denied"
 	switch {
-	case p.Action != "":
+	case p.Auto && p.Action != "":
 		kind, label = nPermission, "permission"
 	case ev.Kind == model.PermissionRequest:
 		kind, label = nPermission, labelOr(ev, "permission requested")

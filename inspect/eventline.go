@@ -89,14 +89,14 @@ func withTask(name, task string) string {
 // or decision its producer names by an action: "name action — reason".
 func permissionMsg(p *model.Permission) string {
 	msg := p.Tool
-	if p.Action != "" {
+	if p.Auto && p.Action != "" {
 		msg += " " + p.Action
 	}
 	var detail []string
 	if p.Effect != "" {
 		detail = append(detail, string(p.Effect))
 	}
-	if p.Risk != "" {
+	if p.Risk != "" && p.Decision == model.Pending && !p.Auto { // the risk rated when asking
 		detail = append(detail, "risk "+p.Risk)
 	}
 	if len(detail) > 0 {

@@ -18,8 +18,8 @@ import (
 // EventSummarizer builds the statistics of one input from its events,
 // whatever its dialect: each line is read through an event.Input (the
 // dialects' decoders and the one run tracker), and only events are
-// counted. It fills the same FileStats as Summarizer, so tables, --json,
-// grouping and pricing are shared. docs/inspect.md says what it counts.
+// counted. Its FileStats are what tables, --json, grouping and pricing
+// read. docs/inspect.md says what it counts.
 type EventSummarizer struct {
 	// Invalid, when set, is called for each line that is not a JSON
 	// object (counted in FileStats.Invalid, and nowhere else), with its
@@ -170,7 +170,7 @@ func (s *EventSummarizer) event(ev *evt.Event, st evt.Step) {
 		if ev.Model != "" {
 			r.Model = ev.Model
 		}
-		r.Provider, r.SessionID = ev.Provider, ev.Session
+		r.Provider, r.SessionID, r.APIModel = ev.Provider, ev.Session, ev.APIModel
 	case evt.ToolCall:
 		r.calls[ev.Tool.ID] = ev.Tool.Name
 		r.tool(toolName(ev, ev.Tool.Name)).Calls++

@@ -11,17 +11,11 @@ import (
 	"github.com/zevo/zevo/jsonl"
 )
 
-// BenchmarkStats compares the two summarizers on the same corpora, in one
-// run: today's (protocol decoding, Zero and EvoScientist only, which otel
-// still reads through) and stats' own (the events', every dialect);
-// captures is every real capture of testdata/captures, one after another.
+// BenchmarkStats reads the generated corpora and every real capture of
+// testdata/captures, one after another, through stats' summarizer.
 func BenchmarkStats(b *testing.B) {
 	for _, p := range []Protocol{Zero, EvoSci} {
 		data := corpus(p, 1<<20)
-		b.Run("today/"+p.String(), func(b *testing.B) {
-			s := (*Summarizer)(nil)
-			benchLinesEach(b, data, func() { s = NewSummarizer("c", nil) }, func(l jsonl.Line) { s.Line(l) }, func() { s.End() })
-		})
 		b.Run("events/"+p.String(), func(b *testing.B) {
 			s := (*EventSummarizer)(nil)
 			benchLinesEach(b, data, func() { s = NewEventSummarizer("c", dialects.NewInput(evt.DecodeOptions{})) }, func(l jsonl.Line) { s.Line(l) }, func() { s.End() })

@@ -1,6 +1,13 @@
 package inspect
 
-import "github.com/zevo/zevo/protocol"
+import (
+	"io"
+
+	"github.com/zevo/zevo/dialects"
+	evt "github.com/zevo/zevo/event"
+	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/protocol"
+)
 
 // Short names for the tests.
 var (
@@ -12,3 +19,36 @@ var (
 )
 
 type Protocol = *protocol.Protocol
+
+// NewSummarizer is stats' summarizer of the input named name: each line
+// read as the dialect that claims it, or with as, every line as the
+// dialect of that protocol.
+func NewSummarizer(name string, as Protocol) *EventSummarizer {
+	in := dialects.NewInput(evt.DecodeOptions{})
+	if as != nil {
+		d, ok := dialects.ByName(as.Name)
+		if !ok {
+			panic("no dialect for protocol " + as.Name)
+		}
+		in = evt.NewInput([]*evt.Dialect{d}, d, evt.DecodeOptions{})
+	}
+	return NewEventSummarizer(name, in)
+}
+
+// Summarize reads r to the end through NewSummarizer and returns its
+// statistics.
+func Summarize(r io.Reader, name string, as Protocol) (*FileStats, error) {
+	s := NewSummarizer(name, as)
+	lr := jsonl.NewReader(r, name, nil)
+	for {
+		l, err := lr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return s.End(), err
+		}
+		s.Line(l)
+	}
+	return s.End(), nil
+}

@@ -87,10 +87,12 @@ var runPieces = []string{
 	`{"schemaVersion":2,"runId":"r1"}`,
 }
 
-// On any stream, validate, stats, view and translate see the same runs:
-// validate and stats the same bounds and endings, view the event model's
-// runs (input runs have no heading) with their endings, translate's Zero output as
-// many runs, the same ones cut short (outputRuns). (EvoScientist output
+// On any stream, validate, view and translate see the same runs: view as
+// many runs as validate (input runs have no heading) with the same
+// endings, translate's Zero output as many runs, the same ones cut short
+// (outputRuns). stats reads runs by the event model's rules (docs/runs.md),
+// which part from validate's where a Zero input event comes inside an
+// output run or an event states no runId (TestStatsOfSamples holds them). (EvoScientist output
 // cannot tell a run of a lone successful run_end after a failed run from
 // that failed run: TestTranslateAgreesOnRuns checks it on real shapes.)
 func TestRunsAgreeOnRandomStreams(t *testing.T) {
@@ -106,13 +108,8 @@ func TestRunsAgreeOnRandomStreams(t *testing.T) {
 		}
 		in := strings.Join(lines, "\n") + "\n"
 		_, rep := validateString(t, "x", in, Auto)
-		st, err := Summarize(strings.NewReader(in), "x", Auto)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var fromValidate, fromStats, ends, translated []string
+		var ends, translated []string
 		for _, r := range rep.RunList {
-			fromValidate = append(fromValidate, fmt.Sprintf("%d-%d %s", r.FirstLine, r.LastLine, r.Status))
 			if r.Status != "input" {
 				ends = append(ends, r.Status)
 				translated = append(translated, cmp.Or(map[string]string{"incomplete": "incomplete"}[r.Status], "ended"))
@@ -122,12 +119,6 @@ func TestRunsAgreeOnRandomStreams(t *testing.T) {
 		translate.Translate(strings.NewReader(in), "x", translate.Options{To: translate.Zero, RunID: "R"}, &zero)
 		if got := outputRuns(t, zero.Bytes(), translate.Zero); fmt.Sprint(got) != fmt.Sprint(translated) {
 			t.Fatalf("%s\ntranslate --to zero: runs %v, validate %v\n%s", in, got, translated, zero.String())
-		}
-		for _, r := range st.Runs {
-			fromStats = append(fromStats, fmt.Sprintf("%d-%d %s", r.FirstLine, r.LastLine, r.Status))
-		}
-		if strings.Join(fromValidate, ", ") != strings.Join(fromStats, ", ") || rep.Runs != len(st.Runs) {
-			t.Fatalf("%s\nvalidate %v\nstats    %v", in, fromValidate, fromStats)
 		}
 		out, _ := viewString(t, in, ViewOptions{})
 		var viewEnds []string

@@ -1,13 +1,10 @@
 package inspect
 
 import (
-	"io"
 	"math/big"
-	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 	evt "github.com/zevo/zevo/event"
-	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
 )
 
@@ -170,201 +167,7 @@ type FileStats struct {
 	Total   Counts `json:"total"`
 }
 
-// Summarizer builds the statistics of one Zero or EvoScientist input,
-// line by line, through the protocol package: the path otel still reads
-// those inputs by. zevo stats reads every input through the events
-// (EventSummarizer), and a test holds the two to the same output
-// (TestStatsOfZeroAndEvoSciAreTodays).
-type Summarizer struct {
-	// Invalid, when set, is called for each line that is not a JSON
-	// object (counted in FileStats.Invalid, and nowhere else), with its
-	// number and what is wrong with it.
-	Invalid func(line int, err error)
-
-	fs    FileStats
-	lines lines
-	run   *Run              // the open run, or the one that ended last
-	calls map[string]string // tool call id → name, in the open run
-	out   Event             // what Read returns
-}
-
-// NewSummarizer returns a summarizer for the input named name; as nil
-// takes each line's own protocol.
-func NewSummarizer(name string, as *protocol.Protocol) *Summarizer {
-	s := &Summarizer{lines: lines{as: as}}
-	s.fs.File = name
-	s.fs.Runs = []*Run{}
-	s.fs.Total = newCounts()
-	return s
-}
-
-// Line adds one line.
-func (s *Summarizer) Line(l jsonl.Line) { s.Read(l) }
-
-// Event is one event as the summarizer read it, for commands that follow
-// the runs line by line (zevo otel): the same decoding, protocol and run.
-type Event struct {
-	Line     int
-	Protocol *protocol.Protocol
-	Object   *protocol.Object // valid until the next line
-	Type     string
-	Step     protocol.Step // what the event did to the runs
-	Run      *Run          // the run it went to
-}
-
-// Read adds one line like Line and returns the event it held, nil for a
-// blank line or one that is not an event.
-func (s *Summarizer) Read(l jsonl.Line) *Event {
-	decode(&s.lines.dec, s.lines.as, l, &s.lines.cur)
-	s.fs.Lines++
-	num := s.lines.cur.num
-	ev, lerr := s.lines.place(&s.lines.cur)
-	if lerr != nil {
-		s.fs.Invalid++
-		if s.Invalid != nil {
-			s.Invalid(num, lerr)
-		}
-		return nil
-	}
-	if ev == nil {
-		return nil
-	}
-	s.fs.Protocol = s.lines.protocols()
-	if c := ev.step.Closed; c != nil {
-		s.finish(c)
-	}
-	if ev.step.Start {
-		r := &Run{Protocol: ev.proto.Name, ID: ev.step.Run.ID, FirstLine: num, Counts: newCounts(), ErrorEvents: []ErrorEvent{}, FinalLength: -1, usage: usageCost{uncosted: newTokens()}}
-		s.fs.Runs = append(s.fs.Runs, r)
-		s.run = r
-		s.calls = map[string]string{}
-	}
-	r := s.run
-	r.Events++
-	r.Types[ev.typ]++
-	switch ev.proto.Family {
-	case protocol.FamilyEvoSci:
-		s.evoLine(r, ev)
-	case protocol.FamilyZero:
-		s.zeroLine(r, ev)
-	}
-	r.LastLine = num
-	if ev.step.End {
-		s.finish(ev.step.Run)
-	}
-	s.out = Event{Line: num, Protocol: ev.proto, Object: ev.obj, Type: ev.typ, Step: ev.step, Run: r}
-	return &s.out
-}
-
-// finish takes how the run ended from the run tracker.
-func (s *Summarizer) finish(pr *protocol.Run) {
-	s.run.Status, s.run.Cut = pr.Status, pr.Cut.String()
-}
-
-// toolCall counts a call and remembers its name for the result (both
-// protocols' tool_call have id and name).
-func (s *Summarizer) toolCall(r *Run, o *protocol.Object) {
-	name := o.Str("name")
-	s.calls[o.Str("id")] = name
-	r.tool(name).Calls++
-}
-
-func (s *Summarizer) zeroLine(r *Run, ev *event) {
-	o := ev.obj
-	switch ev.typ {
-	case "tool_call":
-		s.toolCall(r, o)
-	case "tool_result":
-		name := o.Str("name")
-		if name == "" {
-			name = s.calls[o.Str("id")]
-		}
-		t := r.tool(name)
-		t.Results++
-		if o.Str("status") == "error" {
-			t.Errors++
-		}
-	case "permission_request":
-		r.Permissions.Requests++
-	case "permission_decision":
-		switch o.Str("action") {
-		case "allow":
-			r.Permissions.Allowed++
-		case "deny":
-			r.Permissions.Denied++
-		case "cancel":
-			r.Permissions.Cancelled++
-		}
-	case "permission":
-		r.Permissions.Other++
-	case "run_start":
-		r.Model, r.APIModel = o.Str("model"), o.Str("apiModel")
-		if r.Model == "" {
-			r.Model = r.APIModel
-		}
-		r.Provider, r.SessionID = o.Str("provider"), o.Str("sessionId")
-	case "usage":
-		r.Tokens.addZero(o)
-		if c, ok := producerCost(o.Get("costUsd"), r.CostUSD); ok {
-			r.CostUSD += c
-			r.usage.costed++
-		} else {
-			r.usage.uncosted.addZero(o)
-		}
-	case "final":
-		r.FinalLength = utf8.RuneCountInString(o.Str("text"))
-	case "warning":
-		r.Warnings++
-	case "error":
-		r.Errors++
-		r.ErrorEvents = append(r.ErrorEvents, ErrorEvent{ev.num, o.Str("code"), o.Str("message")})
-	case "run_end":
-		if c := o.Get("exitCode"); c.Type == gjson.Number {
-			n := int(c.Int())
-			r.ExitCode = &n
-		}
-	}
-}
-
-func (s *Summarizer) evoLine(r *Run, ev *event) {
-	o := ev.obj
-	switch ev.typ {
-	case "tool_call":
-		s.toolCall(r, o)
-	case "tool_result":
-		t := r.tool(o.Str("name"))
-		t.Results++
-		if o.Get("success").Type == gjson.False {
-			t.Errors++
-		}
-	case "subagent_start":
-		r.Subagents++
-	case "subagent_tool_call":
-		r.tool(o.Str("subagent")+"/"+o.Str("name")).Calls++
-	case "subagent_tool_result":
-		t := r.tool(o.Str("subagent") + "/" + o.Str("name"))
-		t.Results++
-		if o.Get("success").Type == gjson.False {
-			t.Errors++
-		}
-	case "interrupt":
-		r.Permissions.Requests += len(o.Get("action_requests").Array())
-	case "ask_user":
-		r.Permissions.Questions += len(o.Get("questions").Array())
-	case "usage_stats":
-		r.Tokens.addEvoSci(o)
-		r.usage.uncosted.addEvoSci(o)
-	case "error":
-		r.Errors++
-		r.ErrorEvents = append(r.ErrorEvents, ErrorEvent{Line: ev.num, Message: o.Str("message")})
-	case "done":
-		if !ev.step.Late {
-			r.FinalLength = utf8.RuneCountInString(o.Str("response"))
-		}
-	}
-}
-
-// addZero adds a Zero usage event: its own totalTokens counts.
+// addZero adds a Zero usage event: its own totalTokens counts (view).
 func (t *Tokens) addZero(ev *protocol.Object) {
 	addInt(t.Input, ev.Get("promptTokens"))
 	addInt(t.Output, ev.Get("completionTokens"))
@@ -391,34 +194,6 @@ func addInt(sum *big.Int, v gjson.Result) {
 	if _, ok := n.SetString(v.Raw, 10); ok && n.Sign() >= 0 {
 		sum.Add(sum, &n)
 	}
-}
-
-// End returns the statistics of the input.
-func (s *Summarizer) End() *FileStats {
-	if pr := s.lines.runs.End(); pr != nil {
-		s.finish(pr)
-	}
-	for _, r := range s.fs.Runs {
-		s.fs.Total.add(&r.Counts)
-	}
-	return &s.fs
-}
-
-// Summarize reads r to the end and returns its statistics.
-func Summarize(r io.Reader, name string, as *protocol.Protocol) (*FileStats, error) {
-	s := NewSummarizer(name, as)
-	lr := jsonl.NewReader(r, name, nil)
-	for {
-		l, err := lr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return s.End(), err
-		}
-		s.Line(l)
-	}
-	return s.End(), nil
 }
 
 // SumFiles adds up several files' statistics.

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/zevo/zevo/jsonl"
-	"github.com/zevo/zevo/protocol"
 )
 
 // routedStats is zevo stats' own reading of data, as --as says; bad
@@ -32,22 +31,6 @@ func routedStats(t testing.TB, data []byte, name, as string) (f *FileStats, bad 
 		}
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
-		}
-		s.Line(l)
-	}
-	return s.End(), bad
-}
-
-// todayStats is Summarizer's reading of data, with its bad lines.
-func todayStats(t testing.TB, data []byte, name string) (*FileStats, []string) {
-	var bad []string
-	s := NewSummarizer(name, nil)
-	s.Invalid = func(n int, err error) { bad = append(bad, fmt.Sprintf("%d: %v", n, err)) }
-	lr := jsonl.NewReader(bytes.NewReader(data), name, nil)
-	for {
-		l, err := lr.Next()
-		if err != nil {
-			break
 		}
 		s.Line(l)
 	}
@@ -102,15 +85,15 @@ func withLine(data []byte, n int, line string) []byte {
 	return append(out, bytes.Join(lines[n-1:], nil)...)
 }
 
-// --as names a protocol of today's (read as today) or any other dialect
-// (every line read as that dialect's, none of another agent's).
+// --as names a dialect: every line is read as that dialect's, none of
+// another agent's; an input of that dialect alone reads as with auto.
 func TestStatsAs(t *testing.T) {
 	evo, err := os.ReadFile("../testdata/translate/basic.evosci.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
 	got, _ := routedStats(t, evo, "e", "evoscientist")
-	want, _ := Summarize(bytes.NewReader(evo), "e", protocol.EvoSci)
+	want, _ := eventStats(t, evo, "e")
 	sameStats(t, "--as evoscientist", got, want, nil, nil)
 
 	codex, err := os.ReadFile("../testdata/captures/codex/agent-harness-shell-command.jsonl")

@@ -149,7 +149,7 @@ func (v *Viewer) permission(ev *model.Event) {
 	}
 	msg := permissionMsg(p)
 	switch {
-	case p.Action != "":
+	case p.Auto && p.Action != "":
 		v.say(sYellow, "  ", "⚠ permission: ", msg)
 	case ev.Kind == model.PermissionRequest:
 		v.say(sYellow, "  ", "⚠ "+labelOr(ev, "permission requested")+": ", msg)

@@ -8,17 +8,19 @@ import (
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 
+	"github.com/zevo/zevo/dialects"
 	"github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/inspect"
 	"github.com/zevo/zevo/jsonl"
 )
 
-// eventTracer builds the traces of an input read through events (see
-// onEventPath): the lines go through zevo stats' EventSummarizer, which
-// reads them with the dialects' decoders and the one run tracker, so the
-// runs, token sums and status are the ones stats reports; each event it
-// counts is also turned into spans here. It never asks which dialect an
-// event is of, but to name the agent (service.name, gen_ai.agent.name).
+// eventTracer builds the traces of an input read through events: the
+// lines go through zevo stats' EventSummarizer, which reads them with the
+// dialects' decoders and the one run tracker, so the runs, token sums and
+// status are the ones stats reports; each event it counts is also turned
+// into spans here. It never switches on a dialect: it asks an event's
+// dialect only what the dialect states of itself (its agent's name, the
+// time its run ids hold, whether a line holds one call).
 type eventTracer struct {
 	file string
 	opt  *Options
@@ -27,6 +29,7 @@ type eventTracer struct {
 	runs int
 	read time.Time // when the line being read was read (ReadClock)
 	cur  *eventTrace
+	dl   *event.Dialect // the last dialect looked up (dialect)
 }
 
 // eventTrace is the trace of the open run.
@@ -34,6 +37,11 @@ type eventTrace struct {
 	runTrace
 	model *event.Run
 	has   event.Has // the counts its usage stated, as the summarizer sums them
+	// errLine is the line of the run's last error; ended: that line ended
+	// the run, whose trace waits for the line after it, which may still
+	// belong to it (a late line, see event.Event.Aside).
+	errLine int
+	ended   bool
 }
 
 func newEventTracer(file string, opt *Options, in *event.Input, emit func(ptrace.Traces, *inspect.Run)) *eventTracer {
@@ -57,11 +65,31 @@ func (t *eventTracer) End() *inspect.FileStats {
 	if t.opt.Clock == ReadClock {
 		t.read = t.opt.Now()
 	}
-	return t.sum.End()
+	fs := t.sum.End()
+	if t.cur != nil {
+		t.finish(t.cur.model) // a run ended by an error, that waited
+	}
+	return fs
+}
+
+// dialect is the dialect named name, nil when none is (an event always
+// names its decoder's).
+func (t *eventTracer) dialect(name string) *event.Dialect {
+	if t.dl == nil || t.dl.Name != name {
+		t.dl, _ = dialects.ByName(name)
+	}
+	return t.dl
 }
 
 // each turns one event, counted by the summarizer, into spans.
 func (t *eventTracer) each(ev *event.Event, st event.Step) {
+	if rt := t.cur; rt != nil && rt.ended {
+		if ev != nil && st.Run == rt.model && !st.Start {
+			rt.last = t.time(ev.Line) // a late line: it changes only the end
+			return
+		}
+		t.finish(rt.model)
+	}
 	if st.Closed != nil {
 		t.finish(st.Closed)
 	}
@@ -78,7 +106,10 @@ func (t *eventTracer) each(ev *event.Event, st event.Step) {
 	at := t.time(ev.Line)
 	rt.last = at
 	t.event(ev, at)
-	if st.End {
+	switch {
+	case st.End && rt.errLine == ev.Line:
+		rt.ended = true
+	case st.End:
 		t.finish(st.Run)
 	}
 }
@@ -96,7 +127,11 @@ func (t *eventTracer) start(m *event.Run) {
 	t.runs++
 	rt := &eventTrace{model: m}
 	rt.td, rt.tools, rt.firstRead, rt.anchor = ptrace.NewTraces(), map[string]ptrace.Span{}, t.read, t.read
-	rt.agent = m.Dialect // the producer's name, as people read it
+	rt.agent = m.Dialect
+	dl := t.dialect(m.Dialect)
+	if dl != nil {
+		rt.agent = dl.AgentName() // the producer's name, as people read it
+	}
 	rs := rt.td.ResourceSpans().AppendEmpty()
 	rs.Resource().Attributes().PutStr("service.name", rt.agent)
 	rs.Resource().Attributes().PutStr("zevo.source.file", clean(t.file))
@@ -113,6 +148,11 @@ func (t *eventTracer) start(m *event.Run) {
 		rt.traceID = pcommon.TraceID(hash(16, parts...))
 	} else {
 		rt.traceID = pcommon.TraceID(random(16))
+	}
+	if dl != nil && dl.RunTime != nil {
+		if at, ok := dl.RunTime(m.ID); ok && inRange(at) {
+			rt.anchor = at
+		}
 	}
 	rt.root = rt.spans.AppendEmpty()
 	rt.root.SetName("invoke_agent")
@@ -149,26 +189,69 @@ func (t *eventTracer) event(ev *event.Event, at time.Time) {
 	case event.ToolResult:
 		t.toolResult(ev.Tool.ID, ev.Tool.Name, ev.Tool.Failed, at)
 	case event.PermissionRequest, event.PermissionDecision:
-		p := ev.Permission
-		e := spanEvent(rt.spanFor(p.ID, p.Tool), ev.Kind.String(), ev.Line, at)
-		putStr(e, "gen_ai.tool.name", p.Tool)
-		putStr(e, "gen_ai.tool.call.id", p.ID)
-		putStr(e, "zevo.permission.reason", text(p.Reason))
-		if ev.Kind == event.PermissionDecision {
-			putStr(e, "zevo.permission.decision", decisionNames[p.Decision])
-			if p.Decision == event.Allowed || p.Decision == event.Denied {
-				e.Attributes().PutBool("zevo.permission.granted", p.Decision == event.Allowed)
-			}
-		}
+		t.permission(ev, at)
 	case event.Error:
+		rt.errLine = ev.Line
 		e := spanEvent(rt.root, "error", ev.Line, at)
 		putStr(e, "error.type", ev.Code)
 		putStr(e, "error.message", text(ev.Text))
-		putStr(e, "zevo.subagent", ev.Sub)
+		putStr(e, "zevo.subagent", subagent(ev))
 	case event.Warning:
 		e := spanEvent(rt.root, "warning", ev.Line, at)
 		putStr(e, "zevo.warning.message", text(ev.Text))
-		putStr(e, "zevo.subagent", ev.Sub)
+		putStr(e, "zevo.subagent", subagent(ev))
+	}
+}
+
+// subagent names the sub-agent that made ev: its name, else its id.
+func subagent(ev *event.Event) string {
+	if ev.SubName != "" {
+		return ev.SubName
+	}
+	return ev.Sub
+}
+
+// permission adds a permission request or decision to the span of the
+// call it is about, else the run's: what the producer states of it, the
+// reasons redacted and clipped.
+func (t *eventTracer) permission(ev *event.Event, at time.Time) {
+	rt := t.cur
+	p := ev.Permission
+	if p.Questions != nil { // questions to the user: no tool's to run
+		e := spanEvent(rt.root, "ask_user", ev.Line, at)
+		e.Attributes().PutInt("zevo.questions", int64(len(p.Questions)))
+		return
+	}
+	name := ev.Kind.String()
+	if p.Auto {
+		name = "permission" // a check made without asking anyone
+	}
+	id := p.ID
+	if id == p.Interrupt {
+		id = "" // the pause's id, not a call's
+	}
+	e := spanEvent(rt.spanFor(id, p.Tool), name, ev.Line, at)
+	putStr(e, "gen_ai.tool.name", p.Tool)
+	putStr(e, "gen_ai.tool.call.id", id)
+	putStr(e, "zevo.permission.action", p.Action)
+	putStr(e, "zevo.permission.mode", p.Mode)
+	putStr(e, "zevo.permission.risk", p.Risk)
+	putStr(e, "zevo.permission.interrupt_id", p.Interrupt)
+	reason, decided := p.Why(), ""
+	if p.RequestReason != "" || p.DecisionReason != "" {
+		reason, decided = p.RequestReason, p.DecisionReason // stated apart
+	}
+	putStr(e, "zevo.permission.reason", text(reason))
+	putStr(e, "zevo.permission.decision_reason", text(decided))
+	decision := ev.Kind == event.PermissionDecision
+	if decision && p.Action == "" { // else the producer's action says it
+		putStr(e, "zevo.permission.decision", decisionNames[p.Decision])
+	}
+	switch {
+	case p.Granted != nil:
+		e.Attributes().PutBool("zevo.permission.granted", *p.Granted)
+	case decision && p.Action == "" && (p.Decision == event.Allowed || p.Decision == event.Denied):
+		e.Attributes().PutBool("zevo.permission.granted", p.Decision == event.Allowed)
 	}
 }
 
@@ -194,7 +277,11 @@ func (t *eventTracer) toolCall(ev *event.Event, at time.Time) {
 	s.SetName("execute_tool " + clean(tool.Name))
 	s.SetKind(ptrace.SpanKindInternal)
 	s.SetTraceID(rt.traceID)
-	s.SetSpanID(t.spanID(&rt.runTrace, ev.Line, "tool "+key))
+	kind := "tool " + key
+	if dl := t.dialect(ev.Dialect); dl != nil && dl.OneCallPerLine {
+		kind = "tool" // the line alone tells the call apart
+	}
+	s.SetSpanID(t.spanID(&rt.runTrace, ev.Line, kind))
 	s.SetParentSpanID(parent.SpanID())
 	s.SetStartTimestamp(pcommon.NewTimestampFromTime(at))
 	a := s.Attributes()
@@ -202,16 +289,16 @@ func (t *eventTracer) toolCall(ev *event.Event, at time.Time) {
 	putStr(s, "gen_ai.tool.name", tool.Name)
 	putStr(s, "gen_ai.tool.call.id", tool.ID)
 	putStr(s, "zevo.tool.side_effect", string(tool.Effect))
-	putStr(s, "zevo.subagent", ev.Sub)
+	putStr(s, "zevo.subagent", subagent(ev))
 	a.PutInt("zevo.source.line", int64(ev.Line))
 	rt.tools[key] = s
 	rt.pending = append(rt.pending, pendingCall{key, tool.Name})
 }
 
-// toolResult ends the call's span: by id, else the earliest open call of
-// its name.
+// toolResult ends the call's span: by id, else (no id) the earliest open
+// call of its name.
 func (t *eventTracer) toolResult(id, name string, failed bool, at time.Time) {
-	t.cur.result(id, name, failed, at, true)
+	t.cur.result(id, name, failed, at)
 }
 
 // finish ends the run's spans and emits its trace, once the summarizer
@@ -225,6 +312,7 @@ func (t *eventTracer) finish(m *event.Run) {
 		rt.endTool(rt.tools[p.key], p.key, "missing", rt.last)
 	}
 	r := t.sum.Run(m)
+	r.LastLine = m.LastLine // its late lines included, as stats ends it
 	root := rt.root
 	root.SetStartTimestamp(pcommon.NewTimestampFromTime(rt.anchor))
 	root.SetEndTimestamp(pcommon.NewTimestampFromTime(rt.last))
@@ -279,7 +367,7 @@ func (t *eventTracer) finish(m *event.Run) {
 	switch st := r.Ended; {
 	case st == event.StatusSuccess:
 		root.Status().SetCode(ptrace.StatusCodeOk)
-	case r.Cut != "" || !st.Failed() || st == event.StatusIncomplete || st == event.StatusInterrupted:
+	case r.Cut != "" || !st.Failed() || st == event.StatusInterrupted:
 		// Cut short, paused for an answer, or ended without saying how:
 		// how it went is not known.
 	default:

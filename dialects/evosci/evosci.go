@@ -27,6 +27,9 @@ var Dialect = &event.Dialect{
 	NewEncoder: newEncoder,
 	Outcome:    outcome,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return &Decoder{opt: opt} },
+	Agent:      "evoscientist",
+	// A line is one event: one tool call at most.
+	OneCallPerLine: true,
 }
 
 // effects are what running the producer's own tools does.
@@ -173,6 +176,7 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 		ev.Permission = &event.Permission{ID: p.str(v, "tool_call_id"), Tool: "ask_user", Questions: []event.Question{}}
 		if ev.Permission.ID == "" {
 			ev.Permission.ID = p.str(v, "interrupt_id")
+			ev.Permission.Interrupt = ev.Permission.ID
 		}
 		var qs []string
 		all := v.Get("questions").Array()
@@ -240,7 +244,7 @@ func (d *Decoder) interrupt(dst []event.Event, ev event.Event, v *event.Line, p 
 	n := 0
 	for _, r := range reqs.Array() {
 		e := ev
-		e.Permission = &event.Permission{ID: id, Tool: r.Get("name").String(), Reason: r.Get("description").String()}
+		e.Permission = &event.Permission{ID: id, Interrupt: id, Tool: r.Get("name").String(), Reason: r.Get("description").String()}
 		if a := r.Get("args"); a.Exists() {
 			e.Permission.Args = []byte(a.Raw)
 		}
@@ -248,7 +252,7 @@ func (d *Decoder) interrupt(dst []event.Event, ev event.Event, v *event.Line, p 
 		n++
 	}
 	if n == 0 {
-		ev.Permission = &event.Permission{ID: id}
+		ev.Permission = &event.Permission{ID: id, Interrupt: id}
 		dst = append(dst, ev)
 	}
 	return dst

@@ -339,3 +339,26 @@ func TestDecodeKeepsEvoScientistsOwnWords(t *testing.T) {
 		`run_end error "error"`,
 	})
 }
+
+// An interrupt's id names the pause, not a call: its requests say so
+// (Interrupt), and keep it as their ID as before; the producer is an
+// agent named evoscientist.
+func TestInterruptNamesThePause(t *testing.T) {
+	d := Dialect.NewDecoder(event.DecodeOptions{})
+	evs, err := d.Decode(nil, []byte(`{"type":"interrupt","interrupt_id":"int_1","action_requests":[{"name":"write_file","description":"Creates a file."},{"name":"execute"}]}`), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, ev := range evs {
+		p := ev.Permission
+		got = append(got, fmt.Sprintf("%s id=%s interrupt=%s tool=%s", ev.Kind, p.ID, p.Interrupt, p.Tool))
+	}
+	same(t, "events", got, []string{
+		"permission_request id=int_1 interrupt=int_1 tool=write_file",
+		"permission_request id=int_1 interrupt=int_1 tool=execute",
+	})
+	if Dialect.AgentName() != "evoscientist" || !Dialect.OneCallPerLine || Dialect.RunTime != nil {
+		t.Errorf("agent %q, one call per line %v", Dialect.AgentName(), Dialect.OneCallPerLine)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"math/big"
 	"os"
 	"path/filepath"
 	"sort"
@@ -22,15 +21,15 @@ import (
 
 // The differential tests: on every stream of testdata/ that today's code
 // reads as Zero or EvoScientist, the runs that event.Runs makes of the two
-// decoders' events, and their tokens and stated cost, are those of
-// inspect's Summarizer (protocol.Tracker), but for the differences listed
-// in knownDifferences, each with its reason.
+// decoders' events are those of package protocol's tracker, as zevo
+// validate reports them, but for the differences listed in
+// knownDifferences, each with its reason. (Their tokens and cost are what
+// zevo stats counts: inspect's TestStatsOfSamples holds them.)
 
 // modelRun is one run as the model makes it, with what the stats need.
 type modelRun struct {
 	*event.Run
-	asked  bool // its done came right after a question (EvoScientist: it ends interrupted)
-	tokens event.Tokens
+	asked bool // its done came right after a question (EvoScientist: it ends interrupted)
 }
 
 // feed is what a command reading events will do with one input: the JSON
@@ -108,12 +107,6 @@ func (f *feed) place(evs []event.Event) {
 			f.permLine = ev.Line
 		case event.RunEnd:
 			f.cur.asked = ev.Type == "done" && f.prevLine != 0 && f.permLine == f.prevLine
-		case event.Usage:
-			if ev.Usage.Scope == event.ScopeRun {
-				f.cur.tokens = *ev.Usage
-			} else {
-				f.cur.tokens.Add(ev.Usage)
-			}
 		}
 	}
 	f.events = evs[:0]
@@ -186,7 +179,7 @@ func cutName(c event.Cut) string {
 }
 
 // status is today's status of a run as the model names it.
-func status(today *inspect.Run, m *modelRun) event.Status {
+func status(today *inspect.RunReport, m *modelRun) event.Status {
 	switch today.Status {
 	case protocol.StatusIncomplete:
 		return event.StatusIncomplete
@@ -218,28 +211,31 @@ var knownDifferences = map[string]string{
 	"hostile/not-objects.jsonl": "objects without an EvoScientist type, first in an input, have no dialect",
 }
 
-func runsDiff(t testing.TB, file string, data []byte) (string, *inspect.FileStats, []*modelRun) {
-	today, err := inspect.Summarize(bytes.NewReader(data), file, nil)
+// runsDiff lists where the model's runs of data differ from today's
+// tracker's (package protocol's, as zevo validate reports them).
+func runsDiff(t testing.TB, file string, data []byte) (string, []*modelRun) {
+	rep, err := inspect.Validate(bytes.NewReader(data), file, inspect.ValidateOptions{}, func(inspect.Diagnostic) {})
 	if err != nil {
 		t.Fatalf("%s: %v", file, err)
 	}
+	today := rep.RunList
 	f, model := modelRunsOf(t, file, data)
 	var d []string
 	if len(f.undetected) > 0 {
 		d = append(d, fmt.Sprintf("lines %v: no dialect", f.undetected))
 	}
-	if len(today.Runs) != len(model) {
-		d = append(d, fmt.Sprintf("%d runs today, %d in the model", len(today.Runs), len(model)))
+	if len(today) != len(model) {
+		d = append(d, fmt.Sprintf("%d runs today, %d in the model", len(today), len(model)))
 	}
-	for i := 0; i < len(today.Runs) && i < len(model); i++ {
-		a, m := today.Runs[i], model[i]
+	for i := 0; i < len(today) && i < len(model); i++ {
+		a, m := &today[i], model[i]
 		want := fmt.Sprintf("lines %d-%d %s %q", a.FirstLine, a.LastLine, status(a, m), a.Cut)
 		got := fmt.Sprintf("lines %d-%d %s %q", m.FirstLine, m.LastLine, m.Status, cutName(m.Cut))
 		if want != got {
 			d = append(d, fmt.Sprintf("run %d: today %s, model %s", i+1, want, got))
 		}
 	}
-	return strings.Join(d, "; "), today, model
+	return strings.Join(d, "; "), model
 }
 
 // mixed are inputs of both dialects, cut runs and Zero input events.
@@ -270,7 +266,7 @@ var mixed = map[string]struct{ in, known string }{
 
 func TestRunsAgreeOnMixedInputs(t *testing.T) {
 	for name, c := range mixed {
-		diff, _, _ := runsDiff(t, name, []byte(c.in))
+		diff, _ := runsDiff(t, name, []byte(c.in))
 		switch {
 		case diff != "" && c.known == "":
 			t.Errorf("%s: %s", name, diff)
@@ -290,7 +286,7 @@ func TestRunsAgreeWithTodaysTracker(t *testing.T) {
 			t.Fatal(err)
 		}
 		name := filepath.ToSlash(strings.TrimPrefix(file, filepath.Join("..", "..", "testdata")+string(filepath.Separator)))
-		diff, _, _ := runsDiff(t, name, data)
+		diff, _ := runsDiff(t, name, data)
 		why, known := knownDifferences[name]
 		seen[name] = true
 		switch {
@@ -307,54 +303,4 @@ func TestRunsAgreeWithTodaysTracker(t *testing.T) {
 			t.Errorf("knownDifferences names %s, which is not a stream of testdata", name)
 		}
 	}
-}
-
-func TestTokensAndCostAgreeWithStats(t *testing.T) {
-	for _, file := range streams(t) {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		name := filepath.ToSlash(strings.TrimPrefix(file, filepath.Join("..", "..", "testdata")+string(filepath.Separator)))
-		_, today, model := runsDiff(t, name, data)
-		if len(today.Runs) != len(model) {
-			continue // TestRunsAgreeWithTodaysTracker says why
-		}
-		for i, a := range today.Runs {
-			m := model[i]
-			got := fmt.Sprintf("input %d output %d cost %v", m.tokens.Input, m.tokens.Output, costOf(m.tokens.CostUSD))
-			want := fmt.Sprintf("input %s output %s cost %v", a.Tokens.Input, a.Tokens.Output, a.CostUSD)
-			if got != want {
-				if why, ok := knownTokenDifferences[name]; ok {
-					t.Logf("%s run %d: stats %s, model %s (known: %s)", name, i+1, want, got, why)
-					continue
-				}
-				t.Errorf("%s run %d: stats %s, model %s", name, i+1, want, got)
-			}
-			if a.Protocol == protocol.EvoSci.Name {
-				// EvoScientist states no total: stats sums it, as Total does.
-				if tot := big.NewInt(m.tokens.Total()); tot.Cmp(a.Tokens.Total) != 0 {
-					if _, ok := knownTokenDifferences[name]; !ok {
-						t.Errorf("%s run %d: total %s, model %s", name, i+1, a.Tokens.Total, tot)
-					}
-				}
-			}
-		}
-	}
-}
-
-// knownTokenDifferences: inputs whose counts the model cannot hold, and why.
-var knownTokenDifferences = map[string]string{
-	// Counts of 2^64 and more: stats adds them exactly (math/big), the
-	// model's counts are int64 (the decoder reports the line).
-	"hostile/numbers.evosci.jsonl":                "token counts beyond int64",
-	"inspect/edge.evosci.jsonl":                   "token counts beyond int64",
-	"golden/bad-input-validate-zero/stream.jsonl": "token counts beyond int64",
-}
-
-func costOf(c *float64) float64 {
-	if c == nil {
-		return 0
-	}
-	return *c
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/event"
+	"github.com/zevo/zevo/protocol"
 )
 
 // Name is the dialect's name.
@@ -27,6 +28,10 @@ var Dialect = &event.Dialect{
 	NewEncoder: newEncoder,
 	Outcome:    outcome,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return &Decoder{opt: opt} },
+	// A Zero line is one event: one tool call at most.
+	OneCallPerLine: true,
+	// A runId (run_YYYYMMDDhhmmss_xxxxxx) holds the UTC second its run began.
+	RunTime: protocol.ZeroRunIDTime,
 }
 
 // Detect: every Zero line, input or output, carries schemaVersion, and no
@@ -111,8 +116,9 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 	case "run_start":
 		ev.Kind = event.RunStart
 		ev.Session, ev.Cwd, ev.Provider = p.str(v, "sessionId"), p.str(v, "cwd"), p.str(v, "provider")
-		if ev.Model = p.str(v, "model"); ev.Model == "" {
-			ev.Model = p.str(v, "apiModel")
+		ev.Model, ev.APIModel = p.str(v, "model"), p.str(v, "apiModel")
+		if ev.Model == "" {
+			ev.Model = ev.APIModel
 		}
 	case "text", "reasoning":
 		ev.Kind = event.Text
@@ -241,13 +247,19 @@ func (d *Decoder) effect(p *problems, v *event.Line, name string) event.Effect {
 // request's reason when the event has none of its own (Permission.Why).
 func permission(p *problems, v *event.Line, typ string) (event.Kind, *event.Permission) {
 	pm := &event.Permission{ID: p.str(v, "id"), Tool: p.str(v, "name"), Reason: p.str(v, "reason"), Auto: typ == "permission"}
+	pm.RequestReason = pm.Reason
+	// Stated as the producer writes them, when it does: read for what
+	// they say (a trace's attributes, the view), never checked here.
+	pm.Mode, pm.Risk = stated(v, "permissionMode"), v.Get("risk.level").String()
+	if g := v.Get("permissionGranted"); g.IsBool() {
+		b := g.Bool()
+		pm.Granted = &b
+	}
 	if typ == "permission_request" {
-		// What the request states besides, as Zero wrote it: its
-		// values are zevo validate's to check.
+		// Its values are zevo validate's to check.
 		if se := v.Get("sideEffect"); se.Type == gjson.String {
 			pm.Effect = event.Effect(se.Str)
 		}
-		pm.Risk = v.Get("risk.level").String()
 	}
 	b := v.Get("block")
 	if !b.Exists() {
@@ -258,14 +270,13 @@ func permission(p *problems, v *event.Line, typ string) (event.Kind, *event.Perm
 	}
 	if typ == "permission_decision" {
 		if r := p.str(v, "decisionReason"); r != "" {
-			pm.Reason = r
+			pm.Reason, pm.DecisionReason = r, r
 		}
+	} else {
+		pm.DecisionReason = stated(v, "decisionReason")
 	}
-	action := p.str(v, "action")
-	if typ == "permission" {
-		pm.Action = action
-	}
-	switch {
+	pm.Action = p.str(v, "action")
+	switch action := pm.Action; {
 	case typ == "permission_request" || action == "prompt":
 		return event.PermissionRequest, pm
 	case action == "allow":
@@ -280,6 +291,14 @@ func permission(p *problems, v *event.Line, typ string) (event.Kind, *event.Perm
 		pm.Decision = event.Denied
 	}
 	return event.PermissionDecision, pm
+}
+
+// stated is a string field, "" when it is absent or of another type.
+func stated(v *event.Line, key string) string {
+	if f := v.Get(key); f.Type == gjson.String {
+		return f.Str
+	}
+	return ""
 }
 
 // checkpoint is a checkpoint's label, "checkpoint SEQUENCE", and what

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zevo/zevo/dialects/claude"
 	"github.com/zevo/zevo/dialects/evosci"
@@ -194,10 +195,10 @@ func TestDecodeEveryZeroType(t *testing.T) {
 		"tool_call c0 write_todos none  @r1", // Zero's sideEffect wins over the table
 		"tool_call c2 Bash shell  @r1",       // no sideEffect: the table's
 		"checkpoint checkpoint 3: write_file a.go, b.go @r1",
-		`permission_request c2 bash 0 "network access requires approval" action= effect=shell risk=critical block={Code:network Reason:network access requires approval Path:} @r1`, // the block's reason
-		`permission_decision c2 bash 1 "approved in TUI" @r1`,
-		`permission_decision c3 bash 2 "" @r1`,
-		`permission_decision c4 bash 3 "" @r1`,
+		`permission_request c2 bash 0 "network access requires approval" action=prompt effect=shell risk=critical block={Code:network Reason:network access requires approval Path:} @r1`, // the block's reason
+		`permission_decision c2 bash 1 "approved in TUI" action=allow effect= risk= @r1`,
+		`permission_decision c3 bash 2 "" action=deny effect= risk= @r1`,
+		`permission_decision c4 bash 3 "" action=cancel effect= risk= @r1`,
 		`permission_decision c5 read_file 1 "" action=auto effect= risk= @r1`, // a plain permission event: its own word kept
 		`tool_result c1 read_file failed=false truncated=true "abc\n[truncated]" @r1`,
 		`tool_result c2  failed=true truncated=false "denied" @r1`,
@@ -213,7 +214,7 @@ func TestDecodeEveryZeroType(t *testing.T) {
 func TestDecodeV1ViolationGivesTheReason(t *testing.T) {
 	got, errs := decodeAll(t,
 		`{"action":"prompt","id":"c1","name":"bash","permissionGranted":false,"risk":{},"runId":"r","schemaVersion":1,"type":"permission_request","violation":{"code":"policy_denied","reason":"outside the workspace"}}`)
-	same(t, "events", got, []string{`permission_request c1 bash 0 "outside the workspace" block={Code:policy_denied Reason:outside the workspace Path:} @r`})
+	same(t, "events", got, []string{`permission_request c1 bash 0 "outside the workspace" action=prompt effect= risk= block={Code:policy_denied Reason:outside the workspace Path:} @r`})
 	same(t, "errors", errs, nil)
 }
 
@@ -348,5 +349,67 @@ func TestDecodeKeepsZerosOwnWords(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// What Zero states of a permission beyond the model's decision is kept
+// as written: its action, mode, risk, permissionGranted, and the
+// request's and the decision's reasons apart (Reason stays the one people
+// read); a wrongly typed one of them is no problem of the line.
+func TestDecodePermissionKeepsWhatZeroStates(t *testing.T) {
+	d := Dialect.NewDecoder(event.DecodeOptions{})
+	var evs []event.Event
+	var errs []error
+	for i, l := range []string{
+		`{"schemaVersion":2,"type":"permission_request","runId":"r","id":"c","name":"write_file","action":"prompt","permissionMode":"ask","risk":{"level":"medium"},"reason":"writes","permissionGranted":false}`,
+		`{"schemaVersion":2,"type":"permission_decision","runId":"r","id":"c","name":"write_file","action":"allow","reason":"writes","decisionReason":"approved","permissionGranted":true}`,
+		`{"schemaVersion":2,"type":"permission","runId":"r","id":"d","name":"bash","action":"auto","permissionMode":7,"risk":{"level":3}}`,
+	} {
+		var err error
+		evs, err = d.Decode(evs, []byte(l), i+1)
+		errs = append(errs, err)
+	}
+	var got []string
+	for _, ev := range evs {
+		p := ev.Permission
+		g := "nil"
+		if p.Granted != nil {
+			g = fmt.Sprint(*p.Granted)
+		}
+		got = append(got, fmt.Sprintf("%s action=%s mode=%s risk=%s granted=%s reason=%q request=%q decision=%q",
+			ev.Kind, p.Action, p.Mode, p.Risk, g, p.Reason, p.RequestReason, p.DecisionReason))
+	}
+	same(t, "events", got, []string{
+		`permission_request action=prompt mode=ask risk=medium granted=false reason="writes" request="writes" decision=""`,
+		`permission_decision action=allow mode= risk= granted=true reason="approved" request="writes" decision="approved"`,
+		`permission_decision action=auto mode= risk=3 granted=nil reason="" request="" decision=""`,
+	})
+	if fmt.Sprint(errs) != "[<nil> <nil> <nil>]" {
+		t.Errorf("errors: %v", errs)
+	}
+}
+
+// A Zero run's id states when it began; a line holds one tool call.
+func TestDialectStatesRunTimeAndOneCallPerLine(t *testing.T) {
+	at, ok := Dialect.RunTime("run_20260603100000_abc123")
+	if !ok || !at.Equal(time.Date(2026, 6, 3, 10, 0, 0, 0, time.UTC)) {
+		t.Errorf("RunTime: %v %v", at, ok)
+	}
+	if _, ok := Dialect.RunTime("r1"); ok {
+		t.Error("RunTime of an id without a time")
+	}
+	if !Dialect.OneCallPerLine || Dialect.AgentName() != "zero" {
+		t.Errorf("OneCallPerLine %v, agent %q", Dialect.OneCallPerLine, Dialect.AgentName())
+	}
+}
+
+// run_start's apiModel is kept apart from its model (a price table may
+// know only one of them), and stands for the model when none is stated.
+func TestDecodeRunStartKeepsAPIModel(t *testing.T) {
+	d := Dialect.NewDecoder(event.DecodeOptions{})
+	evs, _ := d.Decode(nil, []byte(`{"schemaVersion":2,"type":"run_start","runId":"a","model":"claude-sonnet-4.5","apiModel":"claude-sonnet-4-5-20250929"}`), 1)
+	evs, _ = d.Decode(evs, []byte(`{"schemaVersion":2,"type":"run_start","runId":"b","apiModel":"gpt-4.1"}`), 2)
+	if evs[0].Model != "claude-sonnet-4.5" || evs[0].APIModel != "claude-sonnet-4-5-20250929" || evs[1].Model != "gpt-4.1" || evs[1].APIModel != "gpt-4.1" {
+		t.Errorf("models %q %q, %q %q", evs[0].Model, evs[0].APIModel, evs[1].Model, evs[1].APIModel)
 	}
 }
