@@ -81,7 +81,7 @@ Examples:
 func fishJQOptions() string {
 	var b strings.Builder
 	b.WriteString("\n# zevo jq's own options\n")
-	for _, m := range jqOptionNames.FindAllStringSubmatch(jqUsage, -1) {
+	for _, m := range jqOptionNames().FindAllStringSubmatch(jqUsage, -1) {
 		fmt.Fprintf(&b, "complete -c zevo -n '__fish_seen_subcommand_from jq' -l %s\n", strings.TrimPrefix(m[1], "--"))
 	}
 	return b.String()

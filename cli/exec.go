@@ -150,7 +150,7 @@ func runExec(c *ucli.Context, e *env) error {
 	if err != nil {
 		var ie *zeroinput.Error
 		if errors.As(err, &ie) && ie.Line > 0 {
-			e.diag(fmt.Sprintf("%s:%d: %s", stdinName, ie.Line, ie.Reason))
+			e.diag(lineMsg(stdinName, ie.Line, ie.Reason))
 			return x.fail("usage_error", err.Error(), ExitUsage, true)
 		}
 		return x.fail("usage_error", err.Error(), ExitUsage, false)

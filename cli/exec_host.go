@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"errors"
-	"fmt"
 	"io/fs"
 	"strings"
 	"sync"
@@ -217,7 +216,7 @@ func (s *hostSession) read(prompts chan<- string) {
 			continue
 		}
 		if !gjson.ValidBytes(line) {
-			s.e.diag(fmt.Sprintf("%s:%d: not a JSON message; ignored", stdinName, n))
+			s.e.diag(lineMsg(stdinName, n, "not a JSON message; ignored"))
 			continue
 		}
 		m := s.host.Read(line)
@@ -231,7 +230,7 @@ func (s *hostSession) read(prompts chan<- string) {
 		}
 		if m.Note != "" {
 			if m.Where {
-				m.Note = fmt.Sprintf("%s:%d: %s", stdinName, n, m.Note)
+				m.Note = lineMsg(stdinName, n, m.Note)
 			}
 			s.e.diag(m.Note)
 		}

@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	ucli "github.com/urfave/cli/v2"
@@ -102,15 +103,18 @@ func jqCommand(e *env) *ucli.Command {
 			if len(args) == 0 || !strings.HasPrefix(args[len(args)-1], "-") {
 				return // an EXPR or a FILE: the shell's own completion
 			}
-			for _, m := range jqOptionNames.FindAllStringSubmatch(jqUsage, -1) {
+			for _, m := range jqOptionNames().FindAllStringSubmatch(jqUsage, -1) {
 				fmt.Fprintln(c.App.Writer, m[1])
 			}
 		},
 	}
 }
 
-// jqOptionNames finds the long option of each option line of jqUsage.
-var jqOptionNames = regexp.MustCompile(`(?m)^ +(?:-[A-Za-z], )? *(--[a-z0-9-]+)`)
+// jqOptionNames finds the long option of each option line of jqUsage;
+// compiled on first use (completion only), not by every command's init.
+var jqOptionNames = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^ +(?:-[A-Za-z], )? *(--[a-z0-9-]+)`)
+})
 
 // jqTerminal reports whether w is a terminal; tests replace it.
 var jqTerminal = isTerminal

@@ -106,6 +106,12 @@ func (e *env) warnf(format string, a ...any) {
 	fmt.Fprintf(e.stderr, "zevo: %s\n", e.shown(msg))
 }
 
+// lineMsg is msg about line n of file, worded as every command words a
+// line's diagnostic (jsonl.Diagnostic): FILE:LINE: MSG.
+func lineMsg(file string, n int, msg string) string {
+	return jsonl.Diagnostic{File: file, Line: n, Severity: jsonl.SevError, Message: msg}.String()
+}
+
 // diag writes one FILE:LINE: … diagnostic (or a summary line that already
 // says "zevo:") on stderr.
 func (e *env) diag(line string) {

@@ -3,8 +3,13 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -58,5 +63,47 @@ func TestStartupInitAllocatesLittle(t *testing.T) {
 	}
 	if sum > total {
 		t.Errorf("package inits allocate %d bytes in all, more than %d", sum, total)
+	}
+}
+
+// TestNoRegexpCompiledAtInit: compiling a regular expression allocates
+// kilobytes, paid by every command when it is a package-level variable;
+// a package compiles it on first use (sync.OnceValue) instead.
+func TestNoRegexpCompiledAtInit(t *testing.T) {
+	fset := token.NewFileSet()
+	files := 0
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		files++
+		for _, decl := range f.Decls {
+			g, ok := decl.(*ast.GenDecl)
+			if !ok || g.Tok != token.VAR {
+				continue
+			}
+			ast.Inspect(g, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.FuncLit:
+					return false // runs when called, not at init
+				case *ast.SelectorExpr:
+					if x, ok := n.X.(*ast.Ident); ok && x.Name == "regexp" && strings.Contains(n.Sel.Name, "Compile") {
+						t.Errorf("%s: regexp.%s in a package-level variable", fset.Position(n.Pos()), n.Sel.Name)
+					}
+				}
+				return true
+			})
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files < 100 {
+		t.Fatalf("only %d Go files read", files)
 	}
 }

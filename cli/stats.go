@@ -149,7 +149,7 @@ func (in *statsInput) invalid(name string) func(int, error) {
 			in.badMore++
 			return
 		}
-		in.bad = append(in.bad, fmt.Sprintf("%s:%d: %v (not counted)", name, n, err))
+		in.bad = append(in.bad, lineMsg(name, n, err.Error()+" (not counted)"))
 	}
 }
 

@@ -76,7 +76,7 @@ func runValidate(c *ucli.Context, e *env) error {
 			rep.Diagnostics = append(rep.Diagnostics, d)
 			return
 		}
-		w.WriteLine([]byte(e.shown(string(diagLine(d)))))
+		w.WriteLine([]byte(e.shown(d.Labelled())))
 	}
 	// Each line is checked with e.mu held, so that an interruption (tail -f
 	// run.jsonl | zevo validate, then Ctrl-C) finds the report whole: the
@@ -166,16 +166,4 @@ func runValidate(c *ucli.Context, e *env) error {
 		return silentExit(ExitDiagnostics)
 	}
 	return nil
-}
-
-// diagLine is validate's text line, FILE:LINE: error|warning: FIELD:
-// MESSAGE: the severity is always spelled out, so that it cannot be taken
-// for a field (a Zero "warning" event's field reads warning.message).
-func diagLine(d jsonl.Diagnostic) []byte {
-	b := fmt.Appendf(nil, "%s:%d: %s: ", d.File, d.Line, d.Severity)
-	if d.Field != "" {
-		b = append(b, d.Field...)
-		b = append(b, ": "...)
-	}
-	return append(b, d.Message...)
 }

@@ -88,7 +88,7 @@ func BenchmarkValidate(b *testing.B) {
 		b.Run(p.String(), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
-				if _, err := Validate(bytes.NewReader(data), "c", ValidateOptions{}, func(Diagnostic) { b.Fatal("diagnostic") }); err != nil {
+				if _, err := Validate(bytes.NewReader(data), "c", ValidateOptions{}, func(jsonl.Diagnostic) { b.Fatal("diagnostic") }); err != nil {
 					b.Fatal(err)
 				}
 			}

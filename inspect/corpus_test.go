@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	gen "github.com/zevo/zevo/bench/corpus"
+	"github.com/zevo/zevo/jsonl"
 )
 
 // The streams the corpus generator writes, as the real producers would,
@@ -20,7 +21,7 @@ func TestGeneratedStreamsValidate(t *testing.T) {
 				t.Fatal(err)
 			}
 			var diags []string
-			rep, err := Validate(&b, "gen", ValidateOptions{}, func(d Diagnostic) { diags = append(diags, d.String()) })
+			rep, err := Validate(&b, "gen", ValidateOptions{}, func(d jsonl.Diagnostic) { diags = append(diags, d.String()) })
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -23,9 +23,9 @@ func differ(t testing.TB, name string, input []byte) int {
 	fast := 0
 	for _, as := range append([]*protocol.Protocol{nil}, protocol.All...) {
 		opt := ValidateOptions{As: as}
-		var got, want []Diagnostic
-		gotRep, gotErr := validate(bytes.NewReader(input), name, opt, func(d Diagnostic) { got = append(got, d) }, false)
-		wantRep, wantErr := validate(bytes.NewReader(input), name, opt, func(d Diagnostic) { want = append(want, d) }, true)
+		var got, want []jsonl.Diagnostic
+		gotRep, gotErr := validate(bytes.NewReader(input), name, opt, func(d jsonl.Diagnostic) { got = append(got, d) }, false)
+		wantRep, wantErr := validate(bytes.NewReader(input), name, opt, func(d jsonl.Diagnostic) { want = append(want, d) }, true)
 		if !slices.Equal(got, want) || (gotErr == nil) != (wantErr == nil) {
 			t.Fatalf("%s as %v: the fast path gives\n%v\nthe general validator\n%v", name, as, got, want)
 		}

@@ -121,7 +121,7 @@ func TestTranslateAgreesOnRuns(t *testing.T) {
 		for _, to := range []translate.Format{translate.Zero, translate.EvoSci} {
 			var out bytes.Buffer
 			// A bad line is reported and skipped; the runs stay.
-			var d *translate.Diagnostic
+			var d *jsonl.Diagnostic
 			if _, err := translate.Translate(strings.NewReader(in), name, translate.Options{To: to, RunID: "R"}, &out); err != nil && !errors.As(err, &d) {
 				t.Fatal(err)
 			}

@@ -19,10 +19,10 @@ import (
 
 // lineByLine validates input with Line alone, on one goroutine: the
 // reference for Stream.
-func lineByLine(t *testing.T, input []byte, opt ValidateOptions) ([]Diagnostic, FileReport) {
+func lineByLine(t *testing.T, input []byte, opt ValidateOptions) ([]jsonl.Diagnostic, FileReport) {
 	t.Helper()
-	var ds []Diagnostic
-	v, err := NewValidator("x", opt, func(d Diagnostic) { ds = append(ds, d) })
+	var ds []jsonl.Diagnostic
+	v, err := NewValidator("x", opt, func(d jsonl.Diagnostic) { ds = append(ds, d) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,8 +95,8 @@ func TestStreamAsLine(t *testing.T) {
 			opt := ValidateOptions{As: as}
 			want, wantRep := lineByLine(t, in, opt)
 			for ragged := range 2 {
-				var got []Diagnostic
-				v, err := NewValidator("x", opt, func(d Diagnostic) { got = append(got, d) })
+				var got []jsonl.Diagnostic
+				v, err := NewValidator("x", opt, func(d jsonl.Diagnostic) { got = append(got, d) })
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -393,7 +393,7 @@ func (d *Document) File() error {
 }
 
 // Line renders one line of the current input. A line that is not a JSON
-// object is returned as a *Diagnostic (and not shown).
+// object is returned as a *jsonl.Diagnostic (and not shown).
 func (d *Document) Line(l jsonl.Line) error {
 	line, lerr := objectLine(&d.dec, &d.obj, l)
 	if lerr != nil {

@@ -59,7 +59,7 @@ func renderFile(t *testing.T, d *Document, r io.Reader, name string) (bad []stri
 }
 
 // feedLines gives each line of r to line and returns the lines it
-// refused (a *Diagnostic); another error fails the test.
+// refused (a *jsonl.Diagnostic); another error fails the test.
 func feedLines(t *testing.T, r io.Reader, name string, line func(jsonl.Line) error) (bad []string) {
 	t.Helper()
 	lr := jsonl.NewReader(r, name, nil)
@@ -71,7 +71,7 @@ func feedLines(t *testing.T, r io.Reader, name string, line func(jsonl.Line) err
 		if err != nil {
 			t.Fatal(err)
 		}
-		var le *Diagnostic
+		var le *jsonl.Diagnostic
 		if err := line(l); errors.As(err, &le) {
 			bad = append(bad, le.Error())
 		} else if err != nil {

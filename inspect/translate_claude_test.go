@@ -11,6 +11,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/dialects/claude"
+	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/translate"
 )
 
@@ -44,7 +45,7 @@ func toClaudeInputs(t *testing.T) []string {
 func validClaude(t *testing.T, key string, out []byte) string {
 	t.Helper()
 	var b strings.Builder
-	_, err := Validate(strings.NewReader(string(out)), key, ValidateOptions{Dialect: claude.Dialect}, func(d Diagnostic) {
+	_, err := Validate(strings.NewReader(string(out)), key, ValidateOptions{Dialect: claude.Dialect}, func(d jsonl.Diagnostic) {
 		b.WriteString(d.String())
 		b.WriteByte('\n')
 	})

@@ -50,7 +50,7 @@ func translateFile(t *testing.T, path string, to translate.Format) []byte {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var d *translate.Diagnostic
+		var d *jsonl.Diagnostic
 		if err := tr.Line(l); err != nil && !errors.As(err, &d) {
 			t.Fatal(err)
 		}

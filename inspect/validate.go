@@ -14,17 +14,6 @@ import (
 	"github.com/zevo/zevo/protocol"
 )
 
-// Severity and Diagnostic are the one diagnostic format of every command.
-type (
-	Severity   = jsonl.Severity
-	Diagnostic = jsonl.Diagnostic
-)
-
-const (
-	SevError   = jsonl.SevError
-	SevWarning = jsonl.SevWarning
-)
-
 // ValidateOptions configure validation.
 type ValidateOptions struct {
 	// As is the protocol every line is checked against; nil checks each
@@ -77,7 +66,7 @@ type FileReport struct {
 // concurrent use.
 type Validator struct {
 	opt    ValidateOptions
-	emit   func(Diagnostic)
+	emit   func(jsonl.Diagnostic)
 	report FileReport
 	last   int // number of the last non-blank line
 	lines  lines
@@ -98,7 +87,7 @@ type Validator struct {
 
 // NewValidator returns a validator of the input named name that passes
 // each diagnostic to emit, in line order.
-func NewValidator(name string, opt ValidateOptions, emit func(Diagnostic)) (*Validator, error) {
+func NewValidator(name string, opt ValidateOptions, emit func(jsonl.Diagnostic)) (*Validator, error) {
 	if _, err := schemaFor(protocol.ZeroV2); err != nil {
 		return nil, err
 	}
@@ -108,21 +97,21 @@ func NewValidator(name string, opt ValidateOptions, emit func(Diagnostic)) (*Val
 	return v, nil
 }
 
-func (v *Validator) diag(line int, sev Severity, field, msg string) {
-	if sev == SevError {
+func (v *Validator) diag(line int, sev jsonl.Severity, field, msg string) {
+	if sev == jsonl.SevError {
 		v.report.Errors++
 	} else {
 		v.report.Warnings++
 	}
-	v.emit(Diagnostic{File: v.report.File, Line: line, Severity: sev, Field: field, Message: msg})
+	v.emit(jsonl.Diagnostic{File: v.report.File, Line: line, Severity: sev, Field: field, Message: msg})
 }
 
 // unfinished is the severity of a run cut short.
-func (v *Validator) unfinished() Severity {
+func (v *Validator) unfinished() jsonl.Severity {
 	if v.opt.AllowUnfinished {
-		return SevWarning
+		return jsonl.SevWarning
 	}
-	return SevError
+	return jsonl.SevError
 }
 
 // Line checks one line.
@@ -171,7 +160,7 @@ func (v *Validator) apply(c *checked) {
 	}
 	ev, lerr := v.lines.place(&c.decoded)
 	if lerr != nil {
-		v.diag(c.num, SevError, "", lerr.Error())
+		v.diag(c.num, jsonl.SevError, "", lerr.Error())
 		return
 	}
 	if ev == nil {
@@ -181,10 +170,10 @@ func (v *Validator) apply(c *checked) {
 	v.report.Protocol = v.lines.protocols()
 	prefix := prefixOr(ev.typ)
 	for _, tok := range ev.obj.NonFinite {
-		v.diag(c.num, SevWarning, prefix, protocol.NonFiniteMessage(tok))
+		v.diag(c.num, jsonl.SevWarning, prefix, protocol.NonFiniteMessage(tok))
 	}
 	if ev.obj.Dup != "" {
-		v.diag(c.num, SevWarning, prefix, protocol.DuplicateMessage(ev.obj.Dup))
+		v.diag(c.num, jsonl.SevWarning, prefix, protocol.DuplicateMessage(ev.obj.Dup))
 	}
 	v.schema(ev)
 	if r := ev.step.Closed; r != nil {
@@ -214,7 +203,7 @@ func (v *Validator) apply(c *checked) {
 func (v *Validator) schema(ev *event) {
 	sch, err := schemaFor(ev.proto)
 	if err != nil {
-		v.diag(ev.num, SevError, "", err.Error())
+		v.diag(ev.num, jsonl.SevError, "", err.Error())
 		return
 	}
 	if !v.general && sch.fast.accepts(ev.obj, ev.typ) {
@@ -224,12 +213,12 @@ func (v *Validator) schema(ev *event) {
 	dec.UseNumber()
 	var val any
 	if err := dec.Decode(&val); err != nil { // the decoder checked the line
-		v.diag(ev.num, SevError, "", "not valid JSON: "+err.Error())
+		v.diag(ev.num, jsonl.SevError, "", "not valid JSON: "+err.Error())
 		return
 	}
 	if errs := sch.validate(val, ev.typ); errs != nil {
 		for _, p := range schemaProblems(errs, ev.typ, ev.proto) {
-			v.diag(ev.num, SevError, p.field, p.msg)
+			v.diag(ev.num, jsonl.SevError, p.field, p.msg)
 		}
 	}
 }
@@ -246,10 +235,10 @@ func (v *Validator) closed(line int, r *protocol.Run, ev *event) {
 	switch {
 	case r.Cut == protocol.CutRunStart:
 		if !v.zero.reported || r.Started {
-			v.diag(line, SevError, "run_start", fmt.Sprintf("run %s (line %d) has no run_end before this run_start", protocol.Quote(r.ID), r.FirstLine))
+			v.diag(line, jsonl.SevError, "run_start", fmt.Sprintf("run %s (line %d) has no run_end before this run_start", protocol.Quote(r.ID), r.FirstLine))
 		}
 	case r.Cut == protocol.CutRunID:
-		v.diag(line, SevError, prefixOr(ev.typ)+".runId", fmt.Sprintf("%s differs from the run's runId %s (line %d)", protocol.Quote(ev.obj.Str("runId")), protocol.Quote(r.ID), r.FirstLine))
+		v.diag(line, jsonl.SevError, prefixOr(ev.typ)+".runId", fmt.Sprintf("%s differs from the run's runId %s (line %d)", protocol.Quote(ev.obj.Str("runId")), protocol.Quote(r.ID), r.FirstLine))
 	case r.Cut == protocol.CutOtherProtocol:
 		v.cutByOther(line, r, ev.proto.Name)
 	}
@@ -262,7 +251,7 @@ func (v *Validator) cutByOther(line int, r *protocol.Run, name string) {
 	case protocol.FamilyZero:
 		v.diag(line, v.unfinished(), "", fmt.Sprintf("a line of %s starts a new run inside run %s (line %d): no run_end", name, protocol.Quote(r.ID), r.FirstLine))
 	case protocol.FamilyEvoSci:
-		v.diag(line, SevWarning, "", fmt.Sprintf("a line of %s starts a new run inside the run that began at line %d: no done or error", name, r.FirstLine))
+		v.diag(line, jsonl.SevWarning, "", fmt.Sprintf("a line of %s starts a new run inside the run that began at line %d: no done or error", name, r.FirstLine))
 	}
 }
 
@@ -281,13 +270,13 @@ func (v *Validator) End() FileReport {
 			// EvoScientist itself ends a cancelled run this way (Ctrl-C
 			// writes neither done nor error), so it is real output: a
 			// warning. Zero always writes run_end, even when interrupted.
-			v.diag(v.last, SevWarning, "", fmt.Sprintf("the input ends inside the run that began at line %d: no done or error (the run was cancelled or cut short)", r.FirstLine))
+			v.diag(v.last, jsonl.SevWarning, "", fmt.Sprintf("the input ends inside the run that began at line %d: no done or error (the run was cancelled or cut short)", r.FirstLine))
 		}
 	}
 	switch {
 	case v.report.Events == 0:
 		if v.report.Errors == 0 {
-			v.diag(max(v.last, 1), SevWarning, "", "no events")
+			v.diag(max(v.last, 1), jsonl.SevWarning, "", "no events")
 		}
 	case v.input.seen:
 		v.input.end(v)
@@ -301,13 +290,13 @@ func (v *Validator) End() FileReport {
 
 // Validate reads r to the end and validates it. An error is a read error,
 // or the error of opt.Idle.
-func Validate(r io.Reader, name string, opt ValidateOptions, emit func(Diagnostic)) (FileReport, error) {
+func Validate(r io.Reader, name string, opt ValidateOptions, emit func(jsonl.Diagnostic)) (FileReport, error) {
 	return validate(r, name, opt, emit, false)
 }
 
 // validate is Validate, with every line through the general schema
 // validator when general is set.
-func validate(r io.Reader, name string, opt ValidateOptions, emit func(Diagnostic), general bool) (FileReport, error) {
+func validate(r io.Reader, name string, opt ValidateOptions, emit func(jsonl.Diagnostic), general bool) (FileReport, error) {
 	v, err := NewValidator(name, opt, emit)
 	if err != nil {
 		return FileReport{}, err
@@ -338,7 +327,7 @@ func (z *zeroRules) line(v *Validator, ev *event) {
 		// Events after a run_end that carry its runId are reported below;
 		// so was a run cut just now that had the same runId.
 		if prev, ok := z.used[r.ID]; ok && r.ID != "" && !byID && (c == nil || c.ID != r.ID) && (r.Started || z.ended[r.ID] == 0) {
-			v.diag(line, SevWarning, "", fmt.Sprintf("runId %s was already used by the run at line %d", protocol.Quote(r.ID), prev))
+			v.diag(line, jsonl.SevWarning, "", fmt.Sprintf("runId %s was already used by the run at line %d", protocol.Quote(r.ID), prev))
 		}
 		if z.used == nil {
 			z.used = map[string]int{}
@@ -348,23 +337,23 @@ func (z *zeroRules) line(v *Validator, ev *event) {
 		if !r.Started {
 			switch {
 			case z.ended[r.ID] > 0:
-				v.diag(line, SevError, prefixOr(typ), fmt.Sprintf("comes after the run_end of run %s (line %d)", protocol.Quote(r.ID), z.ended[r.ID]))
+				v.diag(line, jsonl.SevError, prefixOr(typ), fmt.Sprintf("comes after the run_end of run %s (line %d)", protocol.Quote(r.ID), z.ended[r.ID]))
 				z.reported = true
 			case typ == "error" || typ == "run_end":
 				// Zero reports a failure before the run starts as error + run_end.
 			case byID:
 				z.reported = true
 			default:
-				v.diag(line, SevError, prefixOr(typ), "comes before run_start (a Zero run starts with run_start)")
+				v.diag(line, jsonl.SevError, prefixOr(typ), "comes before run_start (a Zero run starts with run_start)")
 				z.reported = true
 			}
 		}
 	} else {
 		if version := ev.obj.Peek("schemaVersion").Raw; version != z.version && isVersion(version) && isVersion(z.version) {
-			v.diag(line, SevError, prefixOr(typ)+".schemaVersion", fmt.Sprintf("%s in a run that began with schemaVersion %s (line %d)", version, z.version, r.FirstLine))
+			v.diag(line, jsonl.SevError, prefixOr(typ)+".schemaVersion", fmt.Sprintf("%s in a run that began with schemaVersion %s (line %d)", version, z.version, r.FirstLine))
 		}
 		if !r.Started && !z.reported && typ != "error" && typ != "run_end" {
-			v.diag(line, SevError, prefixOr(typ), "comes before run_start (a Zero run starts with run_start)")
+			v.diag(line, jsonl.SevError, prefixOr(typ), "comes before run_start (a Zero run starts with run_start)")
 			z.reported = true
 		}
 	}
@@ -375,7 +364,7 @@ func (z *zeroRules) line(v *Validator, ev *event) {
 		}
 	case "tool_result":
 		if id := ev.obj.Get("id"); id.Exists() && id.Str != "" && !z.calls[id.Str] {
-			v.diag(line, SevError, "tool_result.id", protocol.Quote(id.Str)+" answers no earlier tool_call of this run")
+			v.diag(line, jsonl.SevError, "tool_result.id", protocol.Quote(id.Str)+" answers no earlier tool_call of this run")
 		}
 	case "run_end":
 		if z.ended == nil {
@@ -420,9 +409,9 @@ func (e *evoRules) line(v *Validator, ev *event) {
 		id := o.Get("id")
 		switch {
 		case id.Exists() && !e.calls[id.Str]:
-			v.diag(line, SevError, "tool_result.id", protocol.Quote(id.Str)+" answers no earlier tool_call of this run")
+			v.diag(line, jsonl.SevError, "tool_result.id", protocol.Quote(id.Str)+" answers no earlier tool_call of this run")
 		case !id.Exists() && e.pending[name] == 0:
-			v.diag(line, SevError, "tool_result", "has no id and answers no earlier tool_call named "+protocol.Quote(name))
+			v.diag(line, jsonl.SevError, "tool_result", "has no id and answers no earlier tool_call named "+protocol.Quote(name))
 		}
 		if e.pending[name] > 0 {
 			e.pending[name]--
@@ -433,17 +422,17 @@ func (e *evoRules) line(v *Validator, ev *event) {
 		}
 	case "subagent_tool_result":
 		if id := o.Get("id"); id.Exists() && !e.subCalls[id.Str] {
-			v.diag(line, SevError, "subagent_tool_result.id", protocol.Quote(id.Str)+" answers no earlier subagent_tool_call of this run")
+			v.diag(line, jsonl.SevError, "subagent_tool_result.id", protocol.Quote(id.Str)+" answers no earlier subagent_tool_call of this run")
 		}
 	case "done":
 		if ev.step.Start && lastDone > 0 {
-			v.diag(line, SevError, "done", fmt.Sprintf("a second done right after the done at line %d (a run ends with one done)", lastDone))
+			v.diag(line, jsonl.SevError, "done", fmt.Sprintf("a second done right after the done at line %d (a run ends with one done)", lastDone))
 			e.lastDone = line
 			return
 		}
 		if checkDone(v, o, line) {
 			if got, response := e.text.String(), o.Str("response"); response != got {
-				v.diag(line, SevWarning, "done.response", fmt.Sprintf("differs from the run's text events joined (%d characters against %d)", utf8.RuneCountInString(response), utf8.RuneCountInString(got)))
+				v.diag(line, jsonl.SevWarning, "done.response", fmt.Sprintf("differs from the run's text events joined (%d characters against %d)", utf8.RuneCountInString(response), utf8.RuneCountInString(got)))
 			}
 		}
 		e.lastDone = line
@@ -458,7 +447,7 @@ func checkDone(v *Validator, o *protocol.Object, line int) bool {
 		return false
 	}
 	if c.Str != r.Str {
-		v.diag(line, SevError, "done", "content and response differ (EvoScientist writes the same text in both)")
+		v.diag(line, jsonl.SevError, "done", "content and response differ (EvoScientist writes the same text in both)")
 	}
 	return true
 }
@@ -478,6 +467,6 @@ func (in *inputRules) line(o *protocol.Object) {
 
 func (in *inputRules) end(v *Validator) {
 	if !in.content {
-		v.diag(v.last, SevError, "", "no event has non-blank content: Zero needs at least one prompt or user message")
+		v.diag(v.last, jsonl.SevError, "", "no event has non-blank content: Zero needs at least one prompt or user message")
 	}
 }

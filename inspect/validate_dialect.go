@@ -9,6 +9,7 @@ import (
 
 	"github.com/zevo/zevo/dialects"
 	zevent "github.com/zevo/zevo/event"
+	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
 )
 
@@ -244,10 +245,10 @@ func (v *Validator) dialectLine(c *checked) {
 	}
 	prefix := prefixOr(c.typ)
 	for _, tok := range c.obj.NonFinite {
-		v.diag(c.num, SevWarning, prefix, protocol.NonFiniteMessage(tok))
+		v.diag(c.num, jsonl.SevWarning, prefix, protocol.NonFiniteMessage(tok))
 	}
 	if c.obj.Dup != "" {
-		v.diag(c.num, SevWarning, prefix, protocol.DuplicateMessage(c.obj.Dup))
+		v.diag(c.num, jsonl.SevWarning, prefix, protocol.DuplicateMessage(c.obj.Dup))
 	}
 	bad := v.dialectSchema(c)
 	if d.last != nil && d.last != dl {
@@ -269,7 +270,7 @@ func (v *Validator) dialectLine(c *checked) {
 	if err != nil && !bad {
 		// The schema found nothing wrong: what the decoder says is about
 		// the stream (a repeated line), not the line's form.
-		v.diag(c.num, SevWarning, "", err.Error())
+		v.diag(c.num, jsonl.SevWarning, "", err.Error())
 	}
 	if r := d.place(v, c.num, evs); r != nil {
 		v.diag(c.num, v.unfinished(), prefixOr(c.typ), "ends "+runName(r)+" cut short: no end of run")
@@ -281,7 +282,7 @@ func (v *Validator) dialectLine(c *checked) {
 func (v *Validator) dialectSchema(c *checked) bool {
 	sch, err := dialectSchemaFor(c.dialect)
 	if err != nil {
-		v.diag(c.num, SevError, "", err.Error())
+		v.diag(c.num, jsonl.SevError, "", err.Error())
 		return true
 	}
 	if sch == nil {
@@ -291,7 +292,7 @@ func (v *Validator) dialectSchema(c *checked) bool {
 	dec.UseNumber()
 	var val any
 	if err := dec.Decode(&val); err != nil { // the decoder checked the line
-		v.diag(c.num, SevError, "", "not valid JSON: "+err.Error())
+		v.diag(c.num, jsonl.SevError, "", "not valid JSON: "+err.Error())
 		return true
 	}
 	errs := sch.validate(val, c.typ)
@@ -299,7 +300,7 @@ func (v *Validator) dialectSchema(c *checked) bool {
 		return false
 	}
 	for _, p := range schemaProblems(errs, c.typ, nil) {
-		v.diag(c.num, SevError, p.field, p.msg)
+		v.diag(c.num, jsonl.SevError, p.field, p.msg)
 	}
 	return true
 }
@@ -324,7 +325,7 @@ func (d *dialectRules) place(v *Validator, line int, evs []zevent.Event) (cut *z
 				d.calls[ev.Tool.ID] = true
 			case zevent.ToolResult:
 				if !d.calls[ev.Tool.ID] {
-					v.diag(line, SevError, prefixOr(ev.Type), "tool result "+protocol.Quote(ev.Tool.ID)+" answers no earlier tool call of this run")
+					v.diag(line, jsonl.SevError, prefixOr(ev.Type), "tool result "+protocol.Quote(ev.Tool.ID)+" answers no earlier tool call of this run")
 				}
 			}
 		}
@@ -385,9 +386,9 @@ func (v *Validator) dialectCut(line int, r *zevent.Run, ev *zevent.Event) {
 	v.report.Runs++
 	switch r.Cut {
 	case zevent.CutRunStart:
-		v.diag(line, SevError, prefixOr(ev.Type), fmt.Sprintf("starts a run inside %s: no end of run", runName(r)))
+		v.diag(line, jsonl.SevError, prefixOr(ev.Type), fmt.Sprintf("starts a run inside %s: no end of run", runName(r)))
 	case zevent.CutRunID:
-		v.diag(line, SevError, prefixOr(ev.Type), fmt.Sprintf("belongs to run %s, inside %s: no end of run", protocol.Quote(ev.Run), runName(r)))
+		v.diag(line, jsonl.SevError, prefixOr(ev.Type), fmt.Sprintf("belongs to run %s, inside %s: no end of run", protocol.Quote(ev.Run), runName(r)))
 	case zevent.CutOtherDialect:
 		v.diag(line, v.unfinished(), "", fmt.Sprintf("a line of %s starts a new run inside %s: no end of run", ev.Dialect, runName(r)))
 	}

@@ -233,7 +233,7 @@ func TestValidateAsDialect(t *testing.T) {
 		t.Fatalf("ParseValidateAs: %v %v %v", p, d, err)
 	}
 	var b strings.Builder
-	rep, err := Validate(strings.NewReader(`{"type":"text","content":"a"}`+"\n"), "x", ValidateOptions{Dialect: d}, func(d Diagnostic) {
+	rep, err := Validate(strings.NewReader(`{"type":"text","content":"a"}`+"\n"), "x", ValidateOptions{Dialect: d}, func(d jsonl.Diagnostic) {
 		b.WriteString(d.String() + "\n")
 	})
 	if err != nil || rep.Protocol != "codex" || b.String() != "x:1: the input ends inside the run that began at line 1: no end of run\n" {
@@ -297,7 +297,7 @@ func (cutDecoder) End(dst []zevent.Event) []zevent.Event {
 func TestValidateDecoderCutRun(t *testing.T) {
 	fake := &zevent.Dialect{Name: "fake", NewDecoder: func(zevent.DecodeOptions) zevent.Decoder { return cutDecoder{} }}
 	var got []string
-	v, err := NewValidator("x", ValidateOptions{}, func(d Diagnostic) { got = append(got, d.String()) })
+	v, err := NewValidator("x", ValidateOptions{}, func(d jsonl.Diagnostic) { got = append(got, d.String()) })
 	if err != nil {
 		t.Fatal(err)
 	}

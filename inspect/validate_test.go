@@ -6,13 +6,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/zevo/zevo/jsonl"
 )
 
 // validateString validates input and returns its diagnostics, one a line.
 func validateString(t *testing.T, name, input string, as Protocol) (string, FileReport) {
 	t.Helper()
 	var b strings.Builder
-	rep, err := Validate(strings.NewReader(input), name, ValidateOptions{As: as}, func(d Diagnostic) {
+	rep, err := Validate(strings.NewReader(input), name, ValidateOptions{As: as}, func(d jsonl.Diagnostic) {
 		b.WriteString(d.String())
 		b.WriteByte('\n')
 	})
@@ -48,7 +50,7 @@ func TestValidateSamples(t *testing.T) {
 		}
 		// With --allow-unfinished an input cut inside a run is a warning.
 		var warned []string
-		_, err = Validate(strings.NewReader(string(data)), filepath.Base(f), ValidateOptions{AllowUnfinished: true}, func(d Diagnostic) {
+		_, err = Validate(strings.NewReader(string(data)), filepath.Base(f), ValidateOptions{AllowUnfinished: true}, func(d jsonl.Diagnostic) {
 			warned = append(warned, d.String())
 		})
 		wantWarned := strings.TrimSuffix(strings.Replace(want[f], ":21: the input ends", ":21: warning: the input ends", 1), "\n")

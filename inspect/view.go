@@ -197,7 +197,7 @@ func (v *Viewer) File(name string, several bool) error {
 }
 
 // Line renders one line. A line that is not a JSON object is returned as
-// a *Diagnostic (and not shown); other errors are write errors.
+// a *jsonl.Diagnostic (and not shown); other errors are write errors.
 func (v *Viewer) Line(l jsonl.Line) error {
 	line, lerr := objectLine(&v.dec, &v.obj, l)
 	if lerr != nil {

@@ -34,14 +34,23 @@ func (l Line) Diag(msg string) *Diagnostic {
 // String formats d as FILE:LINE: [warning: ][FIELD: ]MESSAGE, the file's
 // name escaped (a control character in it can neither drive a terminal
 // nor start a line).
-func (d Diagnostic) String() string {
+func (d Diagnostic) String() string { return d.format(false) }
+
+// Labelled formats d as FILE:LINE: error|warning: [FIELD: ]MESSAGE, as
+// validate's text output does: the severity always spelled out, so that
+// it cannot be taken for a field (Zero's warning event has a field
+// warning.message).
+func (d Diagnostic) Labelled() string { return d.format(true) }
+
+func (d Diagnostic) format(labelled bool) string {
 	var b strings.Builder
 	b.WriteString(termsafe.String(d.File))
 	b.WriteByte(':')
 	b.WriteString(strconv.Itoa(d.Line))
 	b.WriteString(": ")
-	if d.Severity == SevWarning {
-		b.WriteString("warning: ")
+	if labelled || d.Severity == SevWarning {
+		b.WriteString(string(d.Severity))
+		b.WriteString(": ")
 	}
 	if d.Field != "" {
 		b.WriteString(d.Field)

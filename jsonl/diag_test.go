@@ -19,3 +19,18 @@ func TestDiagnosticOfALineReadsAsEveryCommandWritesIt(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+func TestDiagnosticLabelledSpellsOutEverySeverity(t *testing.T) {
+	for _, c := range []struct {
+		d    Diagnostic
+		want string
+	}{
+		{Diagnostic{File: "a\nb", Line: 1, Severity: SevError, Message: "bad"}, `a\nb:1: error: bad`},
+		{Diagnostic{File: "f", Line: 2, Severity: SevError, Field: "warning.message", Message: "missing"}, "f:2: error: warning.message: missing"},
+		{Diagnostic{File: "f", Line: 3, Severity: SevWarning, Field: "text", Message: "bare NaN"}, "f:3: warning: text: bare NaN"},
+	} {
+		if got := c.d.Labelled(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.d, got, c.want)
+		}
+	}
+}

@@ -97,12 +97,6 @@ type Options struct {
 	bigValue int
 }
 
-// Diagnostic is jsonl.Diagnostic.
-//
-// Deprecated: use jsonl.Diagnostic; kept while tests outside this
-// package still name it.
-type Diagnostic = jsonl.Diagnostic
-
 // Translator translates lines of one or more inputs. It is not safe for
 // concurrent use; a stream processor keeps one per stream (per key) and
 // calls Line for each message and End when the stream ends or goes idle.
