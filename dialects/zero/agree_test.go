@@ -214,7 +214,7 @@ var knownDifferences = map[string]string{
 // runsDiff lists where the model's runs of data differ from today's
 // tracker's (package protocol's, as zevo validate reports them).
 func runsDiff(t testing.TB, file string, data []byte) (string, []*modelRun) {
-	rep, err := inspect.Validate(bytes.NewReader(data), file, inspect.ValidateOptions{}, func(inspect.Diagnostic) {})
+	rep, err := inspect.Validate(bytes.NewReader(data), file, inspect.ValidateOptions{}, func(jsonl.Diagnostic) {})
 	if err != nil {
 		t.Fatalf("%s: %v", file, err)
 	}
