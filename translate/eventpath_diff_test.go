@@ -160,9 +160,9 @@ func TestEventPathAgainstTodaysTranslate(t *testing.T) {
 
 // TestEventPathWritesZeroToEvoSciAsToday holds the event path to
 // today's translation of every Zero stream of testdata, and of a
-// generated corpus, to EvoScientist (plain and redacted): byte for byte,
-// but for the streams listed here, which differ for a reason the
-// EvoScientist encoder cannot change:
+// generated corpus, to EvoScientist (plain, redacted, and with --unmapped
+// keep): byte for byte, but for the streams listed here, which differ for
+// a reason the EvoScientist encoder cannot change:
 //   - a run cut short by the next run's start says the run model's word
 //     for the cut, "another run started", where today's says Zero's, "a
 //     run_start came" (zero-runs);
@@ -172,12 +172,16 @@ func TestEventPathAgainstTodaysTranslate(t *testing.T) {
 //   - lines Zero's decoder reports (a schemaVersion other than 1 or 2,
 //     fields of the wrong type: the hostile streams) are read as far as
 //     they go and written, where today's reports them and writes nothing
-//     of them.
-//
-// (With --unmapped keep the event path writes no zero.* line for the
-// events the model names and EvoScientist has no room for: run_start,
-// checkpoint, permission decisions, warnings, input events.)
+//     of them;
+//   - with --unmapped keep, a Zero v1 line EvoScientist has no room for
+//     is kept as written (schemaVersion 1), where today's upgrades it to
+//     v2 first (keepV1).
 func TestEventPathWritesZeroToEvoSciAsToday(t *testing.T) {
+	keepV1 := map[string]bool{
+		"translate/v1.zero.jsonl": true, "golden/zero-v1-to-evosci/input.jsonl": true,
+		"golden/zero-v1-upgrade/input.jsonl": true, "golden/zero-input-events/input.jsonl": true,
+		"golden/zero-target-valid/input.jsonl": true,
+	}
 	differ := map[string]string{
 		"zero-runs/input.jsonl":     "the run model's word for a cut",
 		"edge.zero.jsonl":           "no 0/0 usage_stats",
@@ -209,12 +213,18 @@ func TestEventPathWritesZeroToEvoSciAsToday(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for name, data := range inputs {
-		for _, redact := range []bool{false, true} {
+		for i, redact := range []bool{false, true, false} {
 			opt := Options{To: EvoSci, RunID: "R", Cwd: "/work", Redact: redact}
+			if i == 2 {
+				opt.Unmapped = Keep
+			}
 			today, _, _ := run(t, opt, data)
 			opt.Now, opt.Rand = fixedNow, zeroReader{}
 			events := eventPathOutput(t, opt, data)
-			why, listed := "", false
+			why, listed := "", opt.Unmapped == Keep && keepV1[name]
+			if listed {
+				why = "a v1 line kept as written"
+			}
 			for k, v := range differ {
 				if strings.HasSuffix(name, k) {
 					why, listed = v, true
@@ -223,10 +233,15 @@ func TestEventPathWritesZeroToEvoSciAsToday(t *testing.T) {
 			}
 			switch same := bytes.Equal(today, events); {
 			case !same && !listed:
-				t.Errorf("%s (redact %v): the event path writes\n%s\ntoday's\n%s", name, redact, events, today)
+				t.Errorf("%s (%+v): the event path writes\n%s\ntoday's\n%s", name, opt, events, today)
 			case same && listed:
-				t.Errorf("%s (redact %v): the event path now writes what today's does (listed: %s)", name, redact, why)
+				t.Errorf("%s (%+v): the event path now writes what today's does (listed: %s)", name, opt, why)
 			}
+		}
+	}
+	for k := range keepV1 {
+		if inputs[k] == nil {
+			t.Errorf("%s: listed, but no such Zero stream", k)
 		}
 	}
 	for k := range differ {

@@ -37,6 +37,8 @@ type Encoder struct {
 	errored  bool            // an error was written for the run
 	usage    event.Tokens    // the run's usage written so far
 	calls    map[string]call // by id: for results without a name, interrupts
+	kept     *byte           // the line last kept (its first byte)
+	keptLine int             // and its number
 }
 
 type call struct{ name, args string }
@@ -108,7 +110,13 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 	sub := ev.Sub != ""
 	switch ev.Kind {
 	case event.RunStart:
-		return true, nil // EvoScientist writes nothing at a run's start
+		// EvoScientist writes nothing at a run's start. The start zevo
+		// writes for an EvoScientist run says nothing the stream lacks:
+		// keeping it would not restore the source.
+		if ev.Provider != Name && ev.Provider != "evoscientist" {
+			return true, e.keep(ev)
+		}
+		return true, nil
 	case event.Text:
 		if sub || ev.Text == "" {
 			// (EvoScientist writes no empty text.)
@@ -317,12 +325,14 @@ func (e *Encoder) interrupt(p *event.Permission) error {
 	return e.write()
 }
 
-// keep writes, with Keep, an Other event: its line's fields under the
-// type DIALECT.TYPE.
+// keep writes, with Keep, the line of an event EvoScientist has no room
+// for: its fields under the type DIALECT.TYPE, once for the line however
+// many of its events are unmapped.
 func (e *Encoder) keep(ev *event.Event) error {
-	if !e.opt.Keep || !ev.Kind.Own() {
+	if !e.opt.Keep || len(ev.Raw) == 0 || &ev.Raw[0] == e.kept && ev.Line == e.keptLine {
 		return nil
 	}
+	e.kept, e.keptLine = &ev.Raw[0], ev.Line
 	e.head(ev.Dialect + "." + ev.Type)
 	gjson.ParseBytes(ev.Raw).ForEach(func(k, v gjson.Result) bool {
 		if k.Str != "type" {

@@ -14,7 +14,10 @@ func encode(t *testing.T, opt EncodeOptions, evs []event.Event) string {
 	var runs event.Runs
 	for i := range evs {
 		ev := &evs[i]
-		ev.Dialect, ev.Line = "test", i+1
+		ev.Dialect = "test"
+		if ev.Line == 0 {
+			ev.Line = i + 1
+		}
 		if _, err := enc.Encode(ev, runs.Place(ev)); err != nil {
 			t.Fatal(err)
 		}
@@ -161,6 +164,37 @@ func TestEncodeEndsRunsAsEvoScientist(t *testing.T) {
 {"type": "text", "content": "ok?"}
 {"type": "done", "content": "ok?", "response": "ok?"}
 {"type": "error", "message": "run ended with status frobbed"}`
+	if got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// With Keep, every line whose event EvoScientist has no room for is
+// written under DIALECT.TYPE, once however many of its events are
+// unmapped, as a Zero line's is kept: a run's start (but the one zevo
+// writes for an EvoScientist run, which says nothing the stream lacks),
+// a checkpoint, a decision, a warning.
+func TestEncodeKeepsEveryUnmappedLineOnce(t *testing.T) {
+	start := []byte(`{"type":"run_start","runId":"r1","model":"m"}`)
+	result := []byte(`{"type":"result","denials":[1,2]}`)
+	warn := []byte(`{"type":"warning","message":"slow"}`)
+	evoStart := []byte(`{"type":"run_start","runId":"r2","provider":"evoscientist"}`)
+	got := encode(t, EncodeOptions{Keep: true}, []event.Event{
+		{Kind: event.RunStart, Type: "run_start", Raw: start},
+		{Kind: event.Warning, Type: "warning", Raw: warn, Text: "slow"},
+		{Kind: event.PermissionDecision, Type: "result", Raw: result, Line: 3, Permission: &event.Permission{ID: "a"}},
+		{Kind: event.PermissionDecision, Type: "result", Raw: result, Line: 3, Permission: &event.Permission{ID: "b"}},
+		{Kind: event.RunEnd, Type: "result", Raw: result, Line: 3, Status: event.StatusSuccess},
+		{Kind: event.RunStart, Type: "run_start", Raw: evoStart, Provider: "evoscientist"},
+		{Kind: event.Text, Text: "hi"},
+		{Kind: event.RunEnd, Status: event.StatusSuccess},
+	})
+	want := `{"type": "test.run_start", "runId": "r1", "model": "m"}
+{"type": "test.warning", "message": "slow"}
+{"type": "test.result", "denials": [1, 2]}
+{"type": "done", "content": "", "response": ""}
+{"type": "text", "content": "hi"}
+{"type": "done", "content": "hi", "response": "hi"}`
 	if got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
