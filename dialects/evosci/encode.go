@@ -1,8 +1,8 @@
 package evosci
 
 import (
+	"bytes"
 	"strconv"
-	"strings"
 
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/event"
@@ -33,7 +33,7 @@ type Encoder struct {
 	said     bool            // the run had an event besides the user's prompt
 	lastDone bool            // the last line written was a done
 	final    *string         // the run's final answer, when one came
-	text     strings.Builder // its text, for done when no final answer came
+	text     []byte          // its text, for done when no final answer came
 	errored  bool            // an error was written for the run
 	usage    event.Tokens    // the run's usage written so far
 	calls    map[string]call // by id: for results without a name, interrupts
@@ -72,7 +72,7 @@ func (e *Encoder) write() error {
 		return err
 	}
 	e.line = e.obj.AppendTo(e.line[:0])
-	e.lastDone = strings.HasPrefix(string(e.line), `{"type": "done"`)
+	e.lastDone = bytes.HasPrefix(e.line, []byte(`{"type": "done"`))
 	return e.emit(e.line)
 }
 
@@ -94,10 +94,10 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 	}
 	if st.Start {
 		e.open, e.said, e.final, e.errored = true, false, nil, false
-		if e.text.Cap() > maxText {
-			e.text = strings.Builder{} // one long run holds no memory for the next
+		if cap(e.text) > maxText {
+			e.text = nil // one long run holds no memory for the next
 		}
-		e.text.Reset()
+		e.text = e.text[:0]
 		e.usage = event.Tokens{}
 		e.calls = map[string]call{}
 	}
@@ -124,11 +124,11 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 		}
 		// done's answer when no final answer comes: each piece as its
 		// text event says it (redacted alone, as there).
-		if e.text.Len() < maxText {
+		if len(e.text) < maxText {
 			if e.opt.Redactor != nil {
-				e.text.WriteString(e.opt.Redactor.String(ev.Text))
+				e.text = append(e.text, e.opt.Redactor.String(ev.Text)...)
 			} else {
-				e.text.WriteString(ev.Text)
+				e.text = append(e.text, ev.Text...)
 			}
 		}
 		e.head("text")
@@ -254,7 +254,7 @@ func (e *Encoder) end(ev *event.Event) error {
 		return e.fail(msg)
 	}
 	e.open = false
-	answer := e.text.String()
+	answer := string(e.text)
 	if e.final != nil {
 		answer = *e.final
 	}
