@@ -113,3 +113,24 @@ func TestAllocationsPerLineStayLow(t *testing.T) {
 func BenchmarkToEvoSciRedact(b *testing.B) {
 	benchTranslate(b, corpus.Zero, Options{To: EvoSci, Redact: true})
 }
+
+// BenchmarkToEvoSciEventPath translates BenchmarkToEvoSci's corpus the
+// way the event path would (runEventPath: the Zero decoder, the run
+// rules, the EvoScientist encoder), for the two paths' costs side by side.
+func BenchmarkToEvoSciEventPath(b *testing.B) {
+	in := benchCorpus(b, corpus.Zero)
+	var out bytes.Buffer
+	opt := Options{To: EvoSci, Now: func() time.Time { return time.Unix(0, 0) }}
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		out.Reset()
+		err := runEventPath(opt, bytes.NewReader(in), func(l []byte) error {
+			out.Write(l)
+			return out.WriteByte('\n')
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}

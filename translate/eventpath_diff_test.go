@@ -1,16 +1,20 @@
 package translate
 
 import (
-	"bufio"
 	"bytes"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/bench/corpus"
 	"github.com/zevo/zevo/dialects"
 	model "github.com/zevo/zevo/event"
+	"github.com/zevo/zevo/jsonl"
 )
 
 // eventPathOutput translates input the way the event path does (the
@@ -19,37 +23,56 @@ import (
 // that way too.
 func eventPathOutput(t *testing.T, opt Options, input []byte) []byte {
 	t.Helper()
-	tr := New(opt, nil) // for its options' defaults and run ids
 	var out bytes.Buffer
+	err := runEventPath(opt, bytes.NewReader(input), func(b []byte) error {
+		out.Write(b)
+		return out.WriteByte('\n')
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// runEventPath reads in through the dialects' decoders and writes each
+// event with the target's encoder to emit, as the event path does
+// (eventLine), without today's path's routing around it. A line a decoder
+// reports is written as read, as there.
+func runEventPath(opt Options, in io.Reader, emit func([]byte) error) error {
+	tr := New(opt, nil) // for its options' defaults and run ids
 	target, _ := dialects.ByName(opt.To.Name)
 	enc, ok := dialects.NewEncoder(target, dialects.EncodeOptions{
 		Version: opt.To.Version, Redactor: tr.opt.Redactor, Keep: opt.Unmapped == Keep,
 		NewRunID: tr.newRunID, NewSessionID: tr.newSessionID,
 		SessionID: opt.SessionID, Cwd: opt.Cwd, Model: opt.Model,
 		V1Lacks: tr.tables.Versions.V2Only, Risk: tr.tables.EvosciToZero.Risk,
-	}, func(b []byte) error {
-		out.Write(b)
-		out.WriteByte('\n')
-		return nil
-	})
+	}, emit)
 	if !ok {
-		t.Fatalf("no encoder for %s", opt.To)
+		return fmt.Errorf("no encoder for %s", opt.To)
 	}
-	in := dialects.NewInput(model.DecodeOptions{})
+	dec := dialects.NewInput(model.DecodeOptions{})
+	var werr error
 	fn := func(ev *model.Event, st model.Step) {
-		if _, err := enc.Encode(ev, st); err != nil {
-			t.Fatal(err)
+		if werr == nil {
+			_, werr = enc.Encode(ev, st)
 		}
 	}
-	sc := bufio.NewScanner(bytes.NewReader(input))
-	sc.Buffer(nil, 64<<20)
-	for n := 1; sc.Scan(); n++ {
-		if len(bytes.TrimSpace(sc.Bytes())) > 0 {
-			in.Line(append([]byte(nil), sc.Bytes()...), n, fn)
+	r := jsonl.NewReader(in, "in", nil)
+	for werr == nil {
+		l, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if len(bytes.TrimSpace(l.Bytes)) > 0 {
+			// A copy: decoders may hold on to a line past it.
+			dec.Line(append([]byte(nil), l.Bytes...), l.Num, fn)
 		}
 	}
-	in.End(fn)
-	return out.Bytes()
+	dec.End(fn)
+	return werr
 }
 
 // TestEventPathAgainstTodaysTranslate compares, for the Zero and
@@ -74,12 +97,11 @@ func eventPathOutput(t *testing.T, opt Options, input []byte) []byte {
 //     files, a decision's own permission, block, grant, meta, display,
 //     changedFiles), and usage comes once, at the run's end; today's
 //     passes each line through.
-//   - Zero → EvoScientist: a run's text and its usage_stats come at the
-//     run's end (text besides the final answer as thinking: see
-//     dialects/evosci/encode.go), not where they came.
+//   - Zero → EvoScientist: the same but for a usage of 0/0
+//     (edge.zero.jsonl), which the event path does not write; see
+//     TestEventPathWritesZeroToEvoSciAsToday.
 //   - EvoScientist → EvoScientist: today's passes lines through; the
-//     event path rebuilds them (text at the run's end, as above):
-//     sub-agent events, tool_selection and
+//     event path rebuilds them: sub-agent events, tool_selection and
 //     types the model does not name are dropped, an interrupt with two
 //     requests becomes two, a run the input leaves open gets an error.
 func TestEventPathAgainstTodaysTranslate(t *testing.T) {
@@ -121,8 +143,10 @@ func TestEventPathAgainstTodaysTranslate(t *testing.T) {
 	}
 	t.Logf("\n%s", strings.Join(report, "\n"))
 	identical := map[string]bool{
-		"v1.zero.jsonl->evosci": true, "edge.zero.jsonl->zero@1": true, "edge.zero.jsonl->zero@2": true,
-		"seed-error.zero.jsonl->evosci": true, "secret-error.zero.jsonl->evosci": true, "secrets.evosci.jsonl->evosci": true,
+		"edge.zero.jsonl->zero@1": true, "edge.zero.jsonl->zero@2": true, "secrets.evosci.jsonl->evosci": true,
+		"basic.zero.jsonl->evosci": true, "v1.zero.jsonl->evosci": true,
+		"secret-error.zero.jsonl->evosci": true, "seed-block.zero.jsonl->evosci": true,
+		"seed-error.zero.jsonl->evosci": true, "seed-input.zero.jsonl->evosci": true, "seed.zero.jsonl->evosci": true,
 	}
 	for key, same := range agree {
 		switch {
@@ -132,6 +156,115 @@ func TestEventPathAgainstTodaysTranslate(t *testing.T) {
 			t.Errorf("%s: the event path no longer writes what today's translate does", key)
 		}
 	}
+}
+
+// TestEventPathWritesZeroToEvoSciAsToday holds the event path to
+// today's translation of every Zero stream of testdata, and of a
+// generated corpus, to EvoScientist (plain, redacted, and with --unmapped
+// keep): byte for byte, but for the streams listed here, which differ for
+// a reason the EvoScientist encoder cannot change:
+//   - a run cut short by the next run's start says the run model's word
+//     for the cut, "another run started", where today's says Zero's, "a
+//     run_start came" (zero-runs);
+//   - a usage of 0/0, or a text delta "", is not written (edge.zero):
+//     EvoScientist never writes them, and zevo validate rejects the lines
+//     today's writes for them;
+//   - lines Zero's decoder reports (a schemaVersion other than 1 or 2,
+//     fields of the wrong type: the hostile streams) are read as far as
+//     they go and written, where today's reports them and writes nothing
+//     of them;
+//   - with --unmapped keep, a Zero v1 line EvoScientist has no room for
+//     is kept as written (schemaVersion 1), where today's upgrades it to
+//     v2 first (keepV1).
+func TestEventPathWritesZeroToEvoSciAsToday(t *testing.T) {
+	keepV1 := map[string]bool{
+		"translate/v1.zero.jsonl": true, "golden/zero-v1-to-evosci/input.jsonl": true,
+		"golden/zero-v1-upgrade/input.jsonl": true, "golden/zero-input-events/input.jsonl": true,
+		"golden/zero-target-valid/input.jsonl": true,
+	}
+	differ := map[string]string{
+		"zero-runs/input.jsonl":     "the run model's word for a cut",
+		"edge.zero.jsonl":           "no 0/0 usage_stats",
+		"schema-version.zero.jsonl": "lines the decoder reports are written",
+		"wrong-types.zero.jsonl":    "lines the decoder reports are written",
+	}
+	var files []string
+	for _, g := range []string{"translate/*.jsonl", "inspect/*.jsonl", "golden/*/input.jsonl", "hostile/*.jsonl", "compressed/*.log"} {
+		m, _ := filepath.Glob("../testdata/" + g)
+		files = append(files, m...)
+	}
+	inputs := map[string][]byte{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if zeroStream(data) {
+			inputs[strings.TrimPrefix(f, "../testdata/")] = data
+		}
+	}
+	var gen bytes.Buffer
+	if _, err := corpus.Write(&gen, corpus.Options{Protocol: corpus.Zero, Size: 256 << 10, Seed: 2}); err != nil {
+		t.Fatal(err)
+	}
+	inputs["generated"] = gen.Bytes()
+	if len(inputs) < 15 {
+		t.Fatalf("only %d Zero streams", len(inputs))
+	}
+	seen := map[string]bool{}
+	for name, data := range inputs {
+		for i, redact := range []bool{false, true, false} {
+			opt := Options{To: EvoSci, RunID: "R", Cwd: "/work", Redact: redact}
+			if i == 2 {
+				opt.Unmapped = Keep
+			}
+			today, _, _ := run(t, opt, data)
+			opt.Now, opt.Rand = fixedNow, zeroReader{}
+			events := eventPathOutput(t, opt, data)
+			why, listed := "", opt.Unmapped == Keep && keepV1[name]
+			if listed {
+				why = "a v1 line kept as written"
+			}
+			for k, v := range differ {
+				if strings.HasSuffix(name, k) {
+					why, listed = v, true
+					seen[k] = true
+				}
+			}
+			switch same := bytes.Equal(today, events); {
+			case !same && !listed:
+				t.Errorf("%s (%+v): the event path writes\n%s\ntoday's\n%s", name, opt, events, today)
+			case same && listed:
+				t.Errorf("%s (%+v): the event path now writes what today's does (listed: %s)", name, opt, why)
+			}
+		}
+	}
+	for k := range keepV1 {
+		if inputs[k] == nil {
+			t.Errorf("%s: listed, but no such Zero stream", k)
+		}
+	}
+	for k := range differ {
+		if !seen[k] {
+			t.Errorf("%s: listed, but no such Zero stream", k)
+		}
+	}
+}
+
+// zeroStream reports a stream whose every JSON object is Zero's.
+func zeroStream(data []byte) bool {
+	n := 0
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		v := gjson.ParseBytes(l)
+		if !v.IsObject() {
+			continue
+		}
+		if !v.Get("schemaVersion").Exists() {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 func outputLines(b []byte) []string {

@@ -1,7 +1,8 @@
 package evosci
 
 import (
-	"strings"
+	"bytes"
+	"strconv"
 
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/event"
@@ -19,22 +20,25 @@ type EncodeOptions struct {
 }
 
 // Encoder writes events as EvoScientist's stream: Python's json.dumps
-// style, "type" first, each run ended by done (success) or error (any
-// other end), as EvoScientist ends its own.
+// style, "type" first, each event as it comes (EvoScientist flushes each
+// of its own), each run ended by done (success) or error (any other
+// end), as EvoScientist ends its own.
 type Encoder struct {
 	opt  EncodeOptions
 	emit func([]byte) error
 	obj  jsonl.Object
 	line []byte
 
-	open   bool
-	final  *string         // the run's final answer, when one came
-	text   strings.Builder // its text, held for its end
-	errMsg string          // the run's last error, written if it fails
-	hasErr bool
-	usage  event.Tokens
-	hasUse bool
-	calls  map[string]call // by id: for results without a name, interrupts
+	open     bool
+	said     bool            // the run had an event besides the user's prompt
+	lastDone bool            // the last line written was a done
+	final    *string         // the run's final answer, when one came
+	text     []byte          // its text, for done when no final answer came
+	errored  bool            // an error was written for the run
+	usage    event.Tokens    // the run's usage written so far
+	calls    map[string]call // by id: for results without a name, interrupts
+	kept     *byte           // the line last kept (its first byte)
+	keptLine int             // and its number
 }
 
 type call struct{ name, args string }
@@ -43,8 +47,12 @@ type call struct{ name, args string }
 // starts with a NUL.
 const byName = "\x00"
 
-// maxCalls bounds the calls remembered in a run.
-const maxCalls = 4096
+// maxCalls bounds the calls remembered in a run; maxText the text kept
+// for its done.
+const (
+	maxCalls = 4096
+	maxText  = 16 << 20
+)
 
 // NewEncoder writes to emit, one event a call without line end (the
 // slice is reused after emit returns).
@@ -64,6 +72,7 @@ func (e *Encoder) write() error {
 		return err
 	}
 	e.line = e.obj.AppendTo(e.line[:0])
+	e.lastDone = bytes.HasPrefix(e.line, []byte(`{"type": "done"`))
 	return e.emit(e.line)
 }
 
@@ -76,7 +85,7 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 		if st.Closed.Cut == event.CutEndOfInput {
 			msg = "the input ended before the run finished"
 		}
-		if err := e.end(event.StatusIncomplete, msg); err != nil {
+		if err := e.fail(msg); err != nil {
 			return false, err
 		}
 	}
@@ -84,25 +93,47 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 		return true, nil
 	}
 	if st.Start {
-		e.open, e.final, e.hasErr, e.errMsg, e.hasUse = true, nil, false, "", false
-		e.text.Reset()
+		e.open, e.said, e.final, e.errored = true, false, nil, false
+		if cap(e.text) > maxText {
+			e.text = nil // one long run holds no memory for the next
+		}
+		e.text = e.text[:0]
 		e.usage = event.Tokens{}
 		e.calls = map[string]call{}
 	}
 	if !e.open || st.Run == nil {
 		return false, e.keep(ev)
 	}
+	if ev.Kind != event.Prompt && ev.Kind != event.RunEnd {
+		e.said = true
+	}
 	sub := ev.Sub != ""
 	switch ev.Kind {
 	case event.RunStart:
-		return true, nil // EvoScientist writes nothing at a run's start
+		// EvoScientist writes nothing at a run's start. The start zevo
+		// writes for an EvoScientist run says nothing the stream lacks:
+		// keeping it would not restore the source.
+		if ev.Provider != Name && ev.Provider != "evoscientist" {
+			return true, e.keep(ev)
+		}
+		return true, nil
 	case event.Text:
 		if sub || ev.Text == "" {
+			// (EvoScientist writes no empty text.)
 			return false, e.keep(ev)
 		}
-		// Held for the run's end: see end.
-		e.text.WriteString(ev.Text)
-		return true, nil
+		// done's answer when no final answer comes: each piece as its
+		// text event says it (redacted alone, as there).
+		if len(e.text) < maxText {
+			if e.opt.Redactor != nil {
+				e.text = append(e.text, e.opt.Redactor.String(ev.Text)...)
+			} else {
+				e.text = append(e.text, ev.Text...)
+			}
+		}
+		e.head("text")
+		e.obj.Str("content", ev.Text)
+		return true, e.write()
 	case event.Reasoning:
 		if sub || ev.Text == "" {
 			return false, e.keep(ev)
@@ -143,32 +174,50 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 		if ev.Usage == nil {
 			return false, e.keep(ev)
 		}
-		if ev.Usage.Scope == event.ScopeRun {
-			e.usage = *ev.Usage
-		} else {
-			e.usage.Add(ev.Usage)
-		}
-		e.hasUse = true
-		return true, nil
+		return true, e.usageStats(ev.Usage)
 	case event.Final:
 		s := ev.Text
 		e.final = &s
 		return true, nil
 	case event.Error:
-		// EvoScientist's error ends its run: written when the run ends
-		// failed, the last one said.
-		e.errMsg, e.hasErr = ev.Text, true
-		return true, nil
+		// EvoScientist's error ends its run as it fails; the run's end
+		// adds no second one.
+		e.errored = true
+		e.head("error")
+		e.obj.Str("message", ev.Text)
+		return true, e.write()
 	case event.RunEnd:
 		if sub {
 			return false, e.keep(ev)
 		}
-		msg := "the run ended with status " + string(ev.Status)
-		return true, e.end(ev.Status, msg)
+		return true, e.end(ev)
 	}
 	// Prompt, Warning, PermissionDecision, Checkpoint, Other: EvoScientist
 	// writes none of them.
 	return false, e.keep(ev)
+}
+
+// usageStats writes a usage event as EvoScientist's usage_stats, which
+// its clients sum: a message's usage as it is, a run's total (Claude
+// Code's result) as what it adds to the usage written before it.
+func (e *Encoder) usageStats(u *event.Tokens) error {
+	in, out := u.Input+u.CacheRead+u.CacheWrite, u.Output
+	if u.Scope == event.ScopeRun {
+		in = max(0, in-(e.usage.Input+e.usage.CacheRead+e.usage.CacheWrite))
+		out = max(0, out-e.usage.Output)
+		if u.Total() > e.usage.Total() {
+			e.usage = *u
+		}
+	} else {
+		e.usage.Add(u)
+	}
+	if in == 0 && out == 0 {
+		return nil // nothing to add (EvoScientist never writes a 0/0 usage_stats)
+	}
+	e.head("usage_stats")
+	e.obj.Int("input_tokens", in)
+	e.obj.Int("output_tokens", out)
+	return e.write()
 }
 
 // argsObject is a call's arguments as EvoScientist's object: an object as
@@ -184,51 +233,40 @@ func argsObject(a []byte) []byte {
 	return []byte(`{"arguments":` + string(a) + `}`)
 }
 
-// end ends the run: its text, its usage, then done for a run that did
-// its work, else error (the run's own message, else msg), as EvoScientist
-// ends a failed run, with no done.
-//
-// EvoScientist's answer is all of a run's text: done.response is the
-// concatenation of its text events, and its clients show that as the
-// answer. So a run's text is written at its end, once its final answer is
-// known: the final answer as the run's text, and what the producer said
-// besides it (Claude Code's and Codex's words before a tool call) as
-// thinking before it. A run without a final answer says all its text.
-func (e *Encoder) end(s event.Status, msg string) error {
+// end ends the run as ev ends it: done for a run that did its work
+// (content and response its final answer, else its text joined), else
+// an error, unless the run wrote one, and no done, as EvoScientist ends a
+// failed run. A run of the user's prompt alone writes nothing.
+func (e *Encoder) end(ev *event.Event) error {
+	if !e.said {
+		e.open = false
+		return nil
+	}
+	if failed(ev) {
+		word := ev.StatusWord
+		if word == "" {
+			word = string(ev.Status)
+		}
+		msg := "run ended with status " + word
+		if ev.ExitCode != nil {
+			msg += " (exit code " + strconv.Itoa(*ev.ExitCode) + ")"
+		}
+		return e.fail(msg)
+	}
 	e.open = false
-	all := e.text.String()
-	answer := all
-	if e.final != nil && *e.final != "" {
+	answer := string(e.text)
+	if e.final != nil {
 		answer = *e.final
-		aside := all
-		if all == answer {
-			aside = ""
-		} else if strings.HasSuffix(all, answer) {
-			aside = all[:len(all)-len(answer)]
-		}
-		if err := e.say("thinking", aside); err != nil {
-			return err
-		}
 	}
-	if err := e.say("text", answer); err != nil {
-		return err
-	}
-	if t := &e.usage; e.hasUse && (t.Total() != 0) {
-		// (EvoScientist never writes a usage_stats of 0/0.)
-		e.head("usage_stats")
-		e.obj.Int("input_tokens", t.Input+t.CacheRead+t.CacheWrite)
-		e.obj.Int("output_tokens", t.Output)
+	if e.lastDone && answer != "" {
+		// A done right after a done reads as one run's two: a run
+		// that wrote nothing says its answer as text first, as
+		// EvoScientist says its answer.
+		e.head("text")
+		e.obj.Str("content", answer)
 		if err := e.write(); err != nil {
 			return err
 		}
-	}
-	if s.Failed() {
-		if e.hasErr && e.errMsg != "" {
-			msg = e.errMsg
-		}
-		e.head("error")
-		e.obj.Str("message", msg)
-		return e.write()
 	}
 	e.head("done")
 	e.obj.Str("content", answer)
@@ -236,17 +274,30 @@ func (e *Encoder) end(s event.Status, msg string) error {
 	return e.write()
 }
 
-// say writes a text or thinking event, unless s is empty (EvoScientist
-// writes no empty text).
-func (e *Encoder) say(typ, s string) error {
-	if s == "" {
+// failed: the run did not end as its work done. A run paused for an
+// answer ends with done, as EvoScientist's own does (interrupt, done); a
+// status word the producer states and the model does not know is no
+// success.
+func failed(ev *event.Event) bool {
+	switch ev.Status {
+	case event.StatusInterrupted:
+		return false
+	case event.StatusEnded:
+		return ev.StatusStated
+	}
+	return ev.Status.Failed()
+}
+
+// fail ends the open run as failed: with an error saying msg, unless the
+// run wrote one.
+func (e *Encoder) fail(msg string) error {
+	e.open = false
+	if e.errored {
 		return nil
 	}
-	e.head(typ)
-	e.obj.Str("content", s)
-	if typ == "thinking" {
-		e.obj.Int("id", 0)
-	}
+	e.errored = true
+	e.head("error")
+	e.obj.Str("message", msg)
 	return e.write()
 }
 
@@ -274,12 +325,14 @@ func (e *Encoder) interrupt(p *event.Permission) error {
 	return e.write()
 }
 
-// keep writes, with Keep, an Other event: its line's fields under the
-// type DIALECT.TYPE.
+// keep writes, with Keep, the line of an event EvoScientist has no room
+// for: its fields under the type DIALECT.TYPE, once for the line however
+// many of its events are unmapped.
 func (e *Encoder) keep(ev *event.Event) error {
-	if !e.opt.Keep || !ev.Kind.Own() {
+	if !e.opt.Keep || len(ev.Raw) == 0 || &ev.Raw[0] == e.kept && ev.Line == e.keptLine {
 		return nil
 	}
+	e.kept, e.keptLine = &ev.Raw[0], ev.Line
 	e.head(ev.Dialect + "." + ev.Type)
 	gjson.ParseBytes(ev.Raw).ForEach(func(k, v gjson.Result) bool {
 		if k.Str != "type" {
