@@ -13,7 +13,9 @@
 # skips it),
 # WORK (where binaries and corpora go, default /tmp/zevo-bench), BASE (a git
 # revision: built into $WORK/bin/zevo-base and timed in every repetition next
-# to this tree's zevo), GOJQ (0 skips gojq, the slowest reference).
+# to this tree's zevo), GOJQ (0 skips gojq, the slowest reference),
+# STARTUP (runs of the start-up comparison on the README's sample, default
+# 20; 0 skips it; it needs gojq, installed even with GOJQ=0).
 set -euo pipefail
 
 SIZE=${SIZE:-100MB}
@@ -23,6 +25,7 @@ HUGE=${HUGE:-200MB}
 WORK=${WORK:-/tmp/zevo-bench}
 BASE=${BASE:-}
 USE_GOJQ=${GOJQ:-1}
+STARTUP=${STARTUP:-20}
 GOJQ_VERSION=v0.12.20
 GOJQ_FALLBACK=v0.12.19
 
@@ -40,7 +43,7 @@ fi
 JQ=/usr/bin/jq
 TIME=/usr/bin/time
 GOJQ=$WORK/bin/gojq
-if [ "$USE_GOJQ" != 0 ] && [ ! -x "$GOJQ" ]; then
+if { [ "$USE_GOJQ" != 0 ] || [ "$STARTUP" != 0 ]; } && [ ! -x "$GOJQ" ]; then
 	say "installing gojq $GOJQ_VERSION"
 	if ! GOBIN=$WORK/bin go install "github.com/itchyny/gojq/cmd/gojq@$GOJQ_VERSION"; then
 		# v0.12.20 requires a go-yaml pseudo-version that some module
@@ -54,6 +57,7 @@ say "building zevo"
 go build -o "$ZEVO" ./cmd/zevo
 go build -o "$WORK/bin/gen" ./bench/cmd/gen
 go build -o "$WORK/bin/latency" ./bench/cmd/latency
+go build -o "$WORK/bin/startup" ./bench/cmd/startup
 ZBASE=$WORK/bin/zevo-base
 if [ -n "$BASE" ]; then
 	rev=$(git rev-parse --short "$BASE^{commit}")
@@ -237,4 +241,12 @@ if [ "${LATENCY_LINES:-1000}" != 0 ]; then
 	echo
 	echo "live latency: one line every 10 ms through pipes (bench/cmd/latency); cat is the machine's own floor"
 	"$WORK/bin/latency" -zevo "$ZEVO" -n "${LATENCY_LINES:-1000}" || true
+fi
+if [ "$STARTUP" != 0 ]; then
+	echo
+	echo "start-up: the README's sample, $STARTUP runs of each in turn (bench/cmd/startup), medians against gojq ."
+	sample=testdata/translate/basic.evosci.jsonl
+	cmds=("$ZEVO translate --to zero $sample")
+	[ -z "$BASE" ] || cmds+=("$ZBASE translate --to zero $sample")
+	"$WORK/bin/startup" -n "$STARTUP" "${cmds[@]}" "$GOJQ . $sample" || true
 fi
