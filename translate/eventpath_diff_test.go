@@ -1,54 +1,32 @@
 package translate
 
 import (
-	"bufio"
 	"bytes"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/zevo/zevo/dialects"
-	model "github.com/zevo/zevo/event"
 )
 
 // eventPathOutput translates input the way the event path does (the
 // dialects' decoders, then the target's encoder), whatever its dialect:
 // what translate would write for Zero and EvoScientist input if they went
-// that way too.
-func eventPathOutput(t *testing.T, opt Options, input []byte) []byte {
+// that way too. Lines no decoder reads (not JSON objects) are reported,
+// as on every path.
+func eventPathOutput(t testing.TB, opt Options, input []byte) []byte {
 	t.Helper()
-	tr := New(opt, nil) // for its options' defaults and run ids
 	var out bytes.Buffer
-	target, _ := dialects.ByName(opt.To.Name)
-	enc, ok := dialects.NewEncoder(target, dialects.EncodeOptions{
-		Version: opt.To.Version, Redactor: tr.opt.Redactor, Keep: opt.Unmapped == Keep,
-		NewRunID: tr.newRunID, NewSessionID: tr.newSessionID,
-		SessionID: opt.SessionID, Cwd: opt.Cwd, Model: opt.Model,
-		V1Lacks: tr.tables.Versions.V2Only, Risk: tr.tables.EvosciToZero.Risk,
-	}, func(b []byte) error {
+	tr := New(opt, func(b []byte) error {
 		out.Write(b)
 		out.WriteByte('\n')
 		return nil
 	})
-	if !ok {
-		t.Fatalf("no encoder for %s", opt.To)
+	tr.ep.every = true
+	feedLines(t, tr, input, "in", nil, nil)
+	if err := tr.End("in"); err != nil {
+		t.Fatal(err)
 	}
-	in := dialects.NewInput(model.DecodeOptions{})
-	fn := func(ev *model.Event, st model.Step) {
-		if _, err := enc.Encode(ev, st); err != nil {
-			t.Fatal(err)
-		}
-	}
-	sc := bufio.NewScanner(bytes.NewReader(input))
-	sc.Buffer(nil, 64<<20)
-	for n := 1; sc.Scan(); n++ {
-		if len(bytes.TrimSpace(sc.Bytes())) > 0 {
-			in.Line(append([]byte(nil), sc.Bytes()...), n, fn)
-		}
-	}
-	in.End(fn)
 	return out.Bytes()
 }
 
@@ -58,15 +36,11 @@ func eventPathOutput(t *testing.T, opt Options, input []byte) []byte {
 // lists the sample→target pairs whose outputs are byte-identical, and a
 // change on either side shows here. The other pairs differ, and why
 // (the test logs how many lines agree):
-//   - EvoScientist → Zero: one usage a run (the model sums a run's usage
-//     events), where today's writes one per usage_stats; a sessionId in
-//     Zero's format on every run_start and permission event; provider
-//     "evosci" (the dialect's name) where today's writes "evoscientist";
-//     one interrupt's second request is named by the interrupt's id
-//     without today's ":2" (distinct in the run all the same).
-//     A usage_stats count past 64 bits (edge.evosci.jsonl): today's
-//     reports the line and writes no usage; the decoder reads the count
-//     clipped, and the event path writes that.
+//   - EvoScientist → Zero: identical but for secrets.evosci.jsonl, whose
+//     "bash" tool the event path knows as shell (the effects of every
+//     dialect's tools) where today's says unknown (EvoScientist's table
+//     alone); TestEventPathWritesTodaysZeroFromEvoScientist holds every
+//     EvoScientist stream of testdata to today's output.
 //   - Zero input events alone (seed-input.zero.jsonl): today's writes
 //     nothing; the Zero decoder makes them a run of their own, which the
 //     event path frames (run_start, run_end).
@@ -122,6 +96,9 @@ func TestEventPathAgainstTodaysTranslate(t *testing.T) {
 	t.Logf("\n%s", strings.Join(report, "\n"))
 	identical := map[string]bool{
 		"v1.zero.jsonl->evosci": true, "edge.zero.jsonl->zero@1": true, "edge.zero.jsonl->zero@2": true,
+		"basic.evosci.jsonl->zero@2": true, "basic.evosci.jsonl->zero@1": true,
+		"edge.evosci.jsonl->zero@2": true, "edge.evosci.jsonl->zero@1": true,
+		"seed.evosci.jsonl->zero@2": true, "seed.evosci.jsonl->zero@1": true,
 		"seed-error.zero.jsonl->evosci": true, "secret-error.zero.jsonl->evosci": true, "secrets.evosci.jsonl->evosci": true,
 	}
 	for key, same := range agree {
