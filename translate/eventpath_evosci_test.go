@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/bench/corpus"
 	"github.com/zevo/zevo/dialects/evosci"
 )
 
@@ -71,9 +72,17 @@ func TestEventPathWritesTodaysZeroFromEvoScientist(t *testing.T) {
 		// as docs/guarantees.md says, its last.
 		"hostile/dup-keys.jsonl": "duplicate keys",
 	}
-	for _, f := range evosciStreams(t) {
+	// and a generated corpus: every shape of line the benchmarks read
+	var gen bytes.Buffer
+	if _, err := corpus.Write(&gen, corpus.Options{Protocol: corpus.EvoSci, Size: 256 << 10, Seed: 2}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range append(evosciStreams(t), "generated") {
 		why, known := differs[strings.TrimPrefix(f, "../testdata/")]
 		data, err := os.ReadFile(f)
+		if f == "generated" {
+			data, err = gen.Bytes(), nil
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
