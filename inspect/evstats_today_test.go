@@ -135,10 +135,6 @@ var statsDifferences = map[string]map[string]string{
 		".runs[].subagents": "a fix: a sub-agent is counted once per run when its first event comes; today only a subagent_start line counted it (this run's sub-agent wrote text, and its start is not in the stream)",
 		".total.subagents":  "as .runs[].subagents",
 	},
-	"hostile/dup-keys.jsonl": {
-		".runs[].types": "a line with its type twice: today's decoder took the last, the dialects' decoders (gjson) take the first; theirs to change",
-		".total.types":  "as .runs[].types",
-	},
 }
 
 const statedTotal = "a fix: a usage event without a valid totalTokens (a bad line, validate reports it) counts the tokens it states in the total, as every usage that states no total does; today it added none, so the total was less than its parts"

@@ -68,9 +68,6 @@ func TestEventPathWritesTodaysZeroFromEvoScientist(t *testing.T) {
 		"hostile/wrong-types.evosci.jsonl":              "fields of the wrong type",
 		"golden/bad-input-validate-evosci/stream.jsonl": "fields of the wrong type",
 		"hostile/numbers.evosci.jsonl":                  "token counts that are no integers; -0",
-		// The decoder reads a duplicate key's first value; today's,
-		// as docs/guarantees.md says, its last.
-		"hostile/dup-keys.jsonl": "duplicate keys",
 	}
 	// and a generated corpus: every shape of line the benchmarks read
 	var gen bytes.Buffer

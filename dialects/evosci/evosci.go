@@ -91,12 +91,14 @@ type Decoder struct {
 
 // Decode appends the events of one line.
 func (d *Decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event, error) {
-	v := gjson.ParseBytes(line)
-	if !v.IsObject() {
+	if !gjson.ParseBytes(line).IsObject() {
 		return append(dst, event.Event{Kind: event.Other, Dialect: Name, Line: num, Raw: line}),
 			fmt.Errorf("evosci: the line is not a JSON object")
 	}
 	var p problems
+	var f fields
+	f.read(line)
+	v := &f
 	typ := p.str(v, "type")
 	if typ == "" {
 		p.add("type is missing")
@@ -215,7 +217,7 @@ func (d *Decoder) End(dst []event.Event) []event.Event {
 
 // interrupt is one PermissionRequest per action the run waits on (an
 // interrupt with no action still asks: one request, without a tool).
-func (d *Decoder) interrupt(dst []event.Event, ev event.Event, v gjson.Result, p *problems) []event.Event {
+func (d *Decoder) interrupt(dst []event.Event, ev event.Event, v *fields, p *problems) []event.Event {
 	d.asked = true
 	id := p.str(v, "interrupt_id")
 	ev.Kind, ev.Label = event.PermissionRequest, "approval needed"
@@ -243,7 +245,7 @@ func (d *Decoder) interrupt(dst []event.Event, ev event.Event, v gjson.Result, p
 // sub is a sub-agent's id and name: the id is its instance_id
 // (EvoScientist 0.2), else its name (0.1 streams, where two instances of
 // one sub-agent are one).
-func sub(p *problems, v gjson.Result, typ string) (id, name string) {
+func sub(p *problems, v *fields, typ string) (id, name string) {
 	id = p.str(v, "instance_id")
 	if typ == "subagent_start" || typ == "subagent_end" {
 		name = p.str(v, "name")
@@ -254,6 +256,39 @@ func sub(p *problems, v gjson.Result, typ string) (id, name string) {
 		id = name
 	}
 	return id, name
+}
+
+// fields are the top-level fields of a line the decoder reads, each the
+// last of its name, as Go's and Python's decoders read a duplicate key
+// (docs/guarantees.md).
+type fields struct{ v [len(fieldNames)]gjson.Result }
+
+// fieldNames are the fields the decoder reads.
+var fieldNames = [...]string{"type", "content", "description", "tools", "name", "id", "args",
+	"success", "input_tokens", "output_tokens", "tool_call_id", "interrupt_id", "questions",
+	"message", "response", "action_requests", "instance_id", "subagent"}
+
+// read reads line's top-level fields, in one pass.
+func (f *fields) read(line []byte) {
+	gjson.ParseBytes(line).ForEach(func(k, v gjson.Result) bool {
+		for i, n := range fieldNames {
+			if k.Str == n {
+				f.v[i] = v
+				break
+			}
+		}
+		return true
+	})
+}
+
+// Get is the field key (the zero Result when the line has none).
+func (f *fields) Get(key string) gjson.Result {
+	for i, n := range fieldNames {
+		if n == key {
+			return f.v[i]
+		}
+	}
+	return gjson.Result{}
 }
 
 // problems collects what is wrong with one line's fields: the line still
@@ -284,7 +319,7 @@ func (p *problems) err(typ string) error {
 
 // str is a string field; "" when absent or null, a problem when of
 // another type.
-func (p *problems) str(v gjson.Result, key string) string {
+func (p *problems) str(v *fields, key string) string {
 	f := v.Get(key)
 	switch f.Type {
 	case gjson.String:
@@ -297,7 +332,7 @@ func (p *problems) str(v gjson.Result, key string) string {
 }
 
 // boolean is a boolean field; def when absent.
-func (p *problems) boolean(v gjson.Result, key string, def bool) bool {
+func (p *problems) boolean(v *fields, key string, def bool) bool {
 	f := v.Get(key)
 	switch f.Type {
 	case gjson.True:
@@ -315,7 +350,7 @@ func (p *problems) boolean(v gjson.Result, key string, def bool) bool {
 }
 
 // count is a token count: an integer from 0 to 2^63-1.
-func (p *problems) count(v gjson.Result, key string, has *event.Has, bit event.Has) int64 {
+func (p *problems) count(v *fields, key string, has *event.Has, bit event.Has) int64 {
 	f := v.Get(key)
 	if !f.Exists() || f.Type == gjson.Null {
 		return 0

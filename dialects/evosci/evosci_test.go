@@ -339,3 +339,17 @@ func TestDecodeKeepsEvoScientistsOwnWords(t *testing.T) {
 		`run_end error "error"`,
 	})
 }
+
+// A key given twice at the top level of a line reads as its last value,
+// as Go's and Python's decoders read it (docs/guarantees.md).
+func TestDecodeReadsTheLastOfDuplicateKeys(t *testing.T) {
+	var d Decoder
+	evs, err := d.Decode(nil, []byte(`{"type": "text", "type": "thinking", "content": "a", "content": "b", "id": 0}`), 1)
+	if err != nil || len(evs) != 1 || evs[0].Kind != event.Reasoning || evs[0].Text != "b" {
+		t.Fatalf("%+v, %v", evs, err)
+	}
+	evs, _ = d.Decode(nil, []byte(`{"type": "tool_call", "name": "a", "args": {"x": 1, "x": 2}, "id": "c", "id": "d"}`), 2)
+	if len(evs) != 1 || evs[0].Tool.ID != "d" || string(evs[0].Tool.Args) != `{"x": 1, "x": 2}` {
+		t.Fatalf("%+v", evs)
+	}
+}
