@@ -317,7 +317,7 @@ func (e *Encoder) usage(t *event.Tokens) error {
 		prompt -= w.Input + w.CacheRead + w.CacheWrite
 		completion -= w.Output
 		if cost != nil && w.CostUSD != nil {
-			c := *cost - *w.CostUSD
+			c := max(*cost-*w.CostUSD, 0)
 			cost = &c
 		}
 		// The total may count less than the messages did: what was
