@@ -25,9 +25,9 @@ func TestExecDrivesZeroWithOtherAgents(t *testing.T) {
 		types  string
 	}{
 		{"claude", `cat "$1"`, claude, 0, "success",
-			"run_start reasoning tool_call tool_result reasoning text usage final run_end"},
+			"run_start reasoning usage tool_call tool_result reasoning usage text usage final run_end"},
 		{"claude killed", `head -n 5 "$1"; kill -KILL $$`, claude, 4, "incomplete",
-			"run_start reasoning tool_call usage error run_end"},
+			"run_start reasoning usage tool_call error run_end"},
 		{"codex turn failed", `cat "$1"; exit 1`, codex, 1, "error",
 			"run_start warning error run_end"},
 	} {

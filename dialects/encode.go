@@ -19,7 +19,19 @@ func NewEncoder(d *event.Dialect, opt EncodeOptions, emit func([]byte) error) (E
 	if opt.Effects == nil {
 		opt.Effects = effects()
 	}
+	if opt.Provider == nil {
+		opt.Provider = Provider
+	}
 	return d.NewEncoder(opt, emit), true
+}
+
+// Provider is the producer of dialect name's runs: its Provider, else
+// its name.
+func Provider(name string) string {
+	if d, ok := ByName(name); ok && d.Provider != "" {
+		return d.Provider
+	}
+	return name
 }
 
 // Writes reports whether zevo writes dialect d.

@@ -11,6 +11,9 @@ type Dialect struct {
 	Name    string   // as users write it: --from NAME, --to NAME
 	Aliases []string // other names users may write
 	Title   string   // its producer, in text shown to people ("cut by Claude Code")
+	// Provider names the producer where a target writes who made a run
+	// (Zero's run_start provider) and its lines do not say; "" is Name.
+	Provider string
 	// Schema is the JSON Schema (draft 2020-12) of its lines, from the
 	// producer's own types, embedded from its folder: zevo schema prints
 	// it and validate checks the dialect's lines against it. Nil: none

@@ -25,4 +25,8 @@ type EncodeOptions struct {
 	V1Lacks                map[string]bool   // Zero: event types version 1 lacks
 	Risk                   map[string]string // Zero: risk level by side effect
 	Effects                *Effects          // a permission's tool → side effect
+	// Provider is the producer of a dialect's runs, by the dialect's
+	// name, where its lines name none (the dialect's Provider, else its
+	// name); nil is the dialect's name.
+	Provider func(dialect string) string
 }

@@ -34,7 +34,12 @@ func benchCorpus(b *testing.B, p corpus.Protocol) []byte {
 // benchTranslate translates the corpus as the CLI does (Stream, output into
 // a buffer) and reports MB/s and allocations per input line.
 func benchTranslate(b *testing.B, p corpus.Protocol, opt Options) {
-	in := benchCorpus(b, p)
+	benchTranslateOn(b, benchCorpus(b, p), opt, false)
+}
+
+// benchTranslateOn is benchTranslate of in; every sends every line the
+// event path.
+func benchTranslateOn(b *testing.B, in []byte, opt Options, every bool) {
 	lines := bytes.Count(in, []byte{'\n'})
 	var out bytes.Buffer
 	opt.Now = func() time.Time { return time.Unix(0, 0) }
@@ -47,6 +52,7 @@ func benchTranslate(b *testing.B, p corpus.Protocol, opt Options) {
 		out.Write(l)
 		return out.WriteByte('\n')
 	})
+	tr.ep.every = every
 	n := 0
 	for b.Loop() {
 		out.Reset()
@@ -65,6 +71,19 @@ func benchTranslate(b *testing.B, p corpus.Protocol, opt Options) {
 
 func BenchmarkToZero(b *testing.B) {
 	benchTranslate(b, corpus.EvoSci, Options{To: Zero, RunID: "bench", Cwd: "/work", Redact: true})
+}
+
+// BenchmarkToZeroPaths translates one EvoScientist corpus into Zero
+// through today's path and through the event path (the EvoScientist
+// decoder, then Zero's encoder), which write the same.
+func BenchmarkToZeroPaths(b *testing.B) {
+	var buf bytes.Buffer
+	if _, err := corpus.Write(&buf, corpus.Options{Protocol: corpus.EvoSci, Size: 5 << 20, Seed: 2}); err != nil {
+		b.Fatal(err)
+	}
+	opt := Options{To: Zero, RunID: "bench", Cwd: "/work", Redact: true}
+	b.Run("today", func(b *testing.B) { benchTranslateOn(b, buf.Bytes(), opt, false) })
+	b.Run("events", func(b *testing.B) { benchTranslateOn(b, buf.Bytes(), opt, true) })
 }
 
 func BenchmarkToZeroNoRedact(b *testing.B) {

@@ -38,6 +38,10 @@ type eventPath struct {
 	// (no shortcut): the plain path TestEventPathShortcutAsTheRegistry
 	// holds the shortcut to.
 	registryOnly bool
+	// every sends every line the event path, whatever its dialect and the
+	// target: how the tests and benchmarks hold the event path to the
+	// other for Zero's and EvoScientist's input.
+	every bool
 }
 
 // onEventPath reports whether the line p goes the event path: a line the
@@ -46,7 +50,7 @@ type eventPath struct {
 // no dialect claims while the event path is reading.
 func (t *Translator) onEventPath(p *prepared) bool {
 	ev := &p.ev
-	if eventOnly(t.opt.To) {
+	if eventOnly(t.opt.To) || t.ep.every {
 		// Only the event path writes the target: every line goes it.
 		return !p.blank
 	}
@@ -172,6 +176,13 @@ func (t *Translator) encode(ev *model.Event, st model.Step) error {
 	if st.Closed != nil && ep.cutOther {
 		st.Closed.Cut = model.CutOtherDialect
 	}
+	if ev != nil && t.unmappedByTable(ev) {
+		// The target has no room for it: its line is kept (Keep) or
+		// dropped as those of the events the model does not name.
+		o := *ev
+		o.Kind = model.Other
+		ev = &o
+	}
 	mapped, err := ep.enc.Encode(ev, st)
 	if err != nil || ev == nil {
 		return err
@@ -182,6 +193,18 @@ func (t *Translator) encode(ev *model.Event, st model.Step) error {
 		ep.unmapped = ev.Dialect + "." + ev.Type
 	}
 	return nil
+}
+
+// unmappedByTable reports an event whose source type the mapping table
+// from its dialect to the target leaves unmapped (EvoScientist's
+// sub-agents' calls and its questions, in Zero).
+func (t *Translator) unmappedByTable(ev *model.Event) bool {
+	tb := t.tables.EvosciToZero
+	if tb == nil || tb.From != ev.Dialect || t.opt.To.Family != protocol.FamilyZero {
+		return false
+	}
+	r := tb.Events[ev.Type]
+	return r != nil && r.Unmapped
 }
 
 // endEventPath ends the event path's input: what its decoders hold, and

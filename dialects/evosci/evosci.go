@@ -21,6 +21,7 @@ var Dialect = &event.Dialect{
 	Name:       Name,
 	Aliases:    []string{"evoscientist"},
 	Title:      "EvoScientist",
+	Provider:   "evoscientist",
 	Effects:    effects,
 	Detect:     Detect,
 	DetectLine: detectLine,

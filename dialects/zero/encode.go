@@ -32,6 +32,9 @@ type EncodeOptions struct {
 	Risk map[string]string
 	// Effect is the side effect of the tool a permission is about.
 	Effect func(tool string) event.Effect
+	// Provider names the producer of a dialect's runs where they name
+	// none (run_start's provider); nil: the dialect's name.
+	Provider func(dialect string) string
 }
 
 // Encoder writes events as Zero's stream-json: keys in alphabetical
@@ -52,14 +55,13 @@ type Encoder struct {
 	pending []pendingCall   // calls without a result, oldest first
 	perms   map[string]bool // permission request ids written
 	used    map[string]bool
-	usage   usageSum
-}
-
-// usageSum is a run's usage: summed per message, replaced by a run total;
-// what was written already is subtracted at the next write.
-type usageSum struct {
-	sum, written event.Tokens
-	has          bool
+	// permAt and permN: the line of the last permission request and how
+	// many requests of it came before (one line may ask several).
+	permAt *byte
+	permN  int
+	// written is the run's usage written so far (wrote: some was).
+	written event.Tokens
+	wrote   bool
 }
 
 // NewEncoder writes to emit, one event a call without line end (the
@@ -149,7 +151,7 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 		return true, e.write()
 	case event.ToolResult:
 		e.head("tool_result")
-		e.obj.StrOmit("id", e.resultID(ev.Tool.ID))
+		e.obj.StrOmit("id", e.resultID(ev.Tool.ID, ev.Tool.Name))
 		e.obj.StrOmit("name", ev.Tool.Name)
 		status := "ok"
 		if ev.Tool.Failed {
@@ -168,8 +170,12 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 		if ev.Usage == nil {
 			return false, e.keep(ev)
 		}
-		e.usage.add(ev.Usage)
-		return true, nil
+		if ev.Usage.Past != nil {
+			// A count Zero's 64-bit integers cannot hold: its line is
+			// reported, and kept as it is with Keep.
+			return false, e.keepLine(ev)
+		}
+		return true, e.usage(ev.Usage)
 	case event.Final:
 		// Written at the run's end, after its usage, as Zero orders them.
 		s := ev.Text
@@ -206,13 +212,15 @@ func (e *Encoder) start(ev *event.Event) error {
 		e.runID = e.opt.NewRunID()
 	}
 	e.pending, e.used, e.perms = e.pending[:0], map[string]bool{}, map[string]bool{}
-	e.usage = usageSum{}
+	e.permAt, e.written, e.wrote = nil, event.Tokens{}, false
 	switch src := ev.Session; {
 	case e.opt.SessionID != "":
 		e.session = e.opt.SessionID
-	case ev.Dialect == Name:
-		e.session = src // Zero's own, or none
-	case e.session == "" || src == "" || src != e.lastSrc:
+	case ev.Dialect == Name || src == "":
+		// Zero's own, or none: a producer that names no session
+		// (EvoScientist) has none to carry over.
+		e.session, e.lastSrc = src, ""
+	case e.session == "" || src != e.lastSrc:
 		// One Zero session per producer session.
 		e.session = e.opt.NewSessionID()
 		e.lastSrc = src
@@ -228,6 +236,9 @@ func (e *Encoder) start(ev *event.Event) error {
 	}
 	if provider == "" {
 		provider = ev.Dialect // the producer, as zevo names it
+		if e.opt.Provider != nil {
+			provider = e.opt.Provider(ev.Dialect)
+		}
 	}
 	e.obj.StrOmit("cwd", cwd)
 	e.obj.StrOmit("provider", provider)
@@ -257,18 +268,19 @@ func zeroEnd(s event.Status) (string, int64) {
 		return "success", 0
 	case event.StatusIncomplete:
 		return "incomplete", 4
-	case event.StatusCancelled, event.StatusInterrupted:
+	case event.StatusInterrupted:
+		// Paused for an answer: the producer ended its run, and its CLI
+		// exits 0 (EvoScientist's done after a question).
+		return "success", 0
+	case event.StatusCancelled:
 		return "interrupted", 130
 	}
 	return "error", 1
 }
 
-// end writes the run's usage not written yet, its final answer, an error
-// (code, msg) when the run failed without one, and run_end.
+// end writes the run's final answer, an error (code, msg) when the run
+// failed without one, and run_end.
 func (e *Encoder) end(s event.Status, exit *int, code, msg string) error {
-	if err := e.flushUsage(); err != nil {
-		return err
-	}
 	if e.final != nil {
 		e.head("final")
 		e.obj.StrOmit("text", *e.final)
@@ -293,39 +305,32 @@ func (e *Encoder) end(s event.Status, exit *int, code, msg string) error {
 	return e.write()
 }
 
-func (u *usageSum) add(t *event.Tokens) {
-	u.has = true
+// usage writes a usage event as it comes: promptTokens is every token
+// the model read (cache reads and writes included), costUsd the
+// producer's own cost when it states one. A message's usage is written
+// as it is; a run's total (Claude's result) as what it adds to the
+// usage written in the run, none when it adds nothing.
+func (e *Encoder) usage(t *event.Tokens) error {
+	w := &e.written
+	prompt, completion, cost := t.Input+t.CacheRead+t.CacheWrite, t.Output, t.CostUSD
 	if t.Scope == event.ScopeRun {
-		u.sum = *t // the run's truth replaces the messages' sum
-		return
-	}
-	u.sum.Add(t)
-}
-
-// flushUsage writes one usage event with what the run used since the
-// last one: promptTokens is every token the model read (cache reads and
-// writes included), costUsd the producer's own cost when it states one.
-func (e *Encoder) flushUsage() error {
-	u := &e.usage
-	if !u.has {
-		return nil
-	}
-	u.has = false
-	s, w := &u.sum, &u.written
-	prompt := (s.Input + s.CacheRead + s.CacheWrite) - (w.Input + w.CacheRead + w.CacheWrite)
-	completion := s.Output - w.Output
-	var cost *float64
-	if s.CostUSD != nil {
-		c := *s.CostUSD
-		if w.CostUSD != nil {
-			c -= *w.CostUSD
+		prompt -= w.Input + w.CacheRead + w.CacheWrite
+		completion -= w.Output
+		if cost != nil && w.CostUSD != nil {
+			c := max(*cost-*w.CostUSD, 0)
+			cost = &c
 		}
-		cost = &c
+		// The total may count less than the messages did: what was
+		// written stays written.
+		prompt, completion = max(prompt, 0), max(completion, 0)
+		if prompt == 0 && completion == 0 && (cost == nil || *cost <= 0) && e.wrote {
+			return nil
+		}
+		*w = *t
+	} else {
+		w.Add(t)
 	}
-	if prompt == 0 && completion == 0 && (cost == nil || *cost == 0) && w.Has != 0 {
-		return nil // nothing new since the last usage written
-	}
-	*w = *s
+	e.wrote = true
 	e.head("usage")
 	e.obj.Int("promptTokens", prompt)
 	e.obj.Int("completionTokens", completion)
@@ -343,13 +348,14 @@ type pendingCall struct {
 }
 
 // callID is the id written for a tool call: its own, unless redaction
-// or an earlier call of the run already wrote that id, then with the
-// first free ":2", ":3", … so that the ids a client keys on stay distinct.
+// changes it and an earlier call of the run already wrote that, then
+// with the first free ":2", ":3", … so that the ids a client keys on stay
+// distinct.
 func (e *Encoder) callID(id, name string) string {
 	if id == "" {
 		return ""
 	}
-	out := e.distinct(e.redacted(id), e.used)
+	out := e.distinct(e.redacted(id), e.redacted(id), e.used)
 	if len(e.pending) >= maxCalls {
 		e.pending = append(e.pending[:0], e.pending[1:]...)
 	}
@@ -357,29 +363,35 @@ func (e *Encoder) callID(id, name string) string {
 	return out
 }
 
-// distinct returns id, or the first of id:2, id:3, … not in used, and
-// adds it to used (bounded, as the ids of the rest of translate are:
-// past maxCalls the oldest ids may be written again).
-func (e *Encoder) distinct(id string, used map[string]bool) string {
+// distinct returns id, or the first of stem:2, stem:3, … not in used,
+// and adds it to used.
+func (e *Encoder) distinct(id, stem string, used map[string]bool) string {
 	out := id
 	for n := 2; used[out]; n++ {
-		out = id + ":" + itoa(n)
+		out = stem + ":" + itoa(n)
 	}
+	e.remember(out, used)
+	return out
+}
+
+// remember adds id to used (bounded, as the ids of the rest of translate
+// are: past maxCalls the oldest ids may be written again).
+func (e *Encoder) remember(id string, used map[string]bool) {
 	if len(used) >= maxCalls {
 		clear(used)
 	}
-	used[out] = true
-	return out
+	used[id] = true
 }
 
 // maxCalls bounds the ids remembered in a run.
 const maxCalls = 4096
 
-// resultID is the id written for the result of the call id: that of
-// its earliest call without a result.
-func (e *Encoder) resultID(id string) string {
+// resultID is the id written for the result of the call id (without
+// id, of a call of tool name): that of its earliest call without a
+// result.
+func (e *Encoder) resultID(id, name string) string {
 	for i, p := range e.pending {
-		if p.id == id {
+		if id != "" && p.id == id || id == "" && p.name == name {
 			e.pending = append(e.pending[:i], e.pending[i+1:]...)
 			return p.out
 		}
@@ -387,31 +399,38 @@ func (e *Encoder) resultID(id string) string {
 	return e.redacted(id)
 }
 
-// permissionID is the id of a permission request about the call id of
-// tool name: the call's id as written, else that of the earliest call of
-// that tool no request has claimed, else its own; distinct in the run.
-func (e *Encoder) permissionID(id, name string) string {
+// permissionID is the id of the nth permission request of one line (n
+// from 0), about the call id of tool name: the call's id as written,
+// else that of the earliest call of that tool no request of the line
+// has claimed, else its own (id:N for the Nth request, "permission"
+// without one); distinct in the run, as written.
+func (e *Encoder) permissionID(id, name string, n int) string {
 	at := -1
 	for i, p := range e.pending {
-		if p.id == id && id != "" {
+		if !p.claimed && p.id == id && p.name == name && id != "" {
 			at = i
 			break
 		}
 	}
 	for i, p := range e.pending {
-		if at < 0 && !p.claimed && p.name == name && name != "" {
+		if at < 0 && !p.claimed && p.name == name && p.id != "" {
 			at = i
 		}
 	}
-	out := e.redacted(id)
 	if at >= 0 {
 		e.pending[at].claimed = true
-		out = e.pending[at].out
+		out := e.pending[at].out
+		return e.distinct(out, out, e.perms)
 	}
-	if out == "" {
-		out = "permission"
+	stem := id
+	if stem == "" {
+		stem = "permission"
 	}
-	return e.distinct(out, e.perms)
+	out := stem
+	if n > 0 {
+		out = stem + ":" + itoa(n+1)
+	}
+	return e.distinct(e.redacted(out), e.redacted(stem), e.perms)
 }
 
 // answerID is the id of a permission decision: that of the call it is
@@ -449,7 +468,20 @@ func (e *Encoder) permission(ev *event.Event) error {
 	name := p.Tool
 	var id string
 	if ev.Kind == event.PermissionRequest {
-		id = e.permissionID(p.ID, name)
+		// The requests of one line (an EvoScientist interrupt) claim
+		// the calls they are about among themselves.
+		if len(ev.Raw) > 0 && &ev.Raw[0] == e.permAt {
+			e.permN++
+		} else {
+			e.permN = 0
+			if len(ev.Raw) > 0 {
+				e.permAt = &ev.Raw[0]
+			}
+			for i := range e.pending {
+				e.pending[i].claimed = false
+			}
+		}
+		id = e.permissionID(p.ID, name, e.permN)
 	} else {
 		// a decision answers a request: the same id
 		id = e.answerID(p.ID, name)
@@ -498,11 +530,16 @@ func (e *Encoder) permission(ev *event.Event) error {
 // fields under the type DIALECT.TYPE, in the run being written (or the
 // last one).
 func (e *Encoder) keep(ev *event.Event) error {
-	if !e.opt.Keep || e.runID == "" {
-		return nil
-	}
 	if !ev.Kind.Own() {
 		return nil // its line gave other events too: those say it
+	}
+	return e.keepLine(ev)
+}
+
+// keepLine writes, with Keep, ev's line as keep does, whatever its kind.
+func (e *Encoder) keepLine(ev *event.Event) error {
+	if !e.opt.Keep || e.runID == "" {
+		return nil
 	}
 	e.head(ev.Dialect + "." + ev.Type)
 	gjson.ParseBytes(ev.Raw).ForEach(func(k, v gjson.Result) bool {
@@ -554,6 +591,6 @@ func newEncoder(o event.EncodeOptions, emit func([]byte) error) event.Encoder {
 		Version: o.Version, V1Lacks: o.V1Lacks, Redactor: o.Redactor,
 		NewRunID: o.NewRunID, NewSessionID: o.NewSessionID,
 		SessionID: o.SessionID, Cwd: o.Cwd, Model: o.Model,
-		Keep: o.Keep, Risk: o.Risk, Effect: dec.EffectOf,
+		Keep: o.Keep, Risk: o.Risk, Effect: dec.EffectOf, Provider: o.Provider,
 	}, emit)
 }

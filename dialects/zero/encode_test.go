@@ -147,9 +147,11 @@ func TestEncodeFailedRunHasAnErrorAndItsExitCode(t *testing.T) {
 
 func usd(c float64) *float64 { return &c }
 
-// Usage: per-message counts add up, a run total replaces them, and the
-// prompt is all the model read (cache reads and writes included); the
-// cost is the producer's. One usage event a run, before final.
+// Usage: each usage event is written as it comes (a live client sees it
+// then), the prompt is all the model read (cache reads and writes
+// included), and a run total (Claude's result) writes what it adds to
+// the messages' usage, so a run's usage events add up to its total; the
+// cost is the producer's.
 func TestEncodeUsageCountsEveryTokenOnce(t *testing.T) {
 	out := encode(t, zero.EncodeOptions{}, []event.Event{
 		{Kind: event.RunStart},
@@ -160,18 +162,26 @@ func TestEncodeUsageCountsEveryTokenOnce(t *testing.T) {
 		{Kind: event.RunStart},
 		{Kind: event.Usage, Usage: &event.Tokens{Input: 10, Output: 5}},
 		{Kind: event.Usage, Usage: &event.Tokens{Scope: event.ScopeRun, Input: 7, CacheRead: 3, Output: 9, CostUSD: usd(0.25)}},
+		{Kind: event.Usage, Usage: &event.Tokens{Scope: event.ScopeRun, Input: 7, CacheRead: 3, Output: 9, CostUSD: usd(0.25)}},
 		{Kind: event.RunEnd, Status: event.StatusSuccess},
 	})
-	if got := types(out); got != "run_start usage final run_end run_start usage run_end" {
+	if got := types(out); got != "run_start usage usage final run_end run_start usage usage run_end" {
 		t.Fatalf("types %q", got)
 	}
-	u := out[1]
-	if *u.PromptTokens != 131 || *u.CompletionTokens != 6 || *u.TotalTokens != 137 || u.CostUSD != nil {
-		t.Errorf("run 1 usage %d %d %d %v", *u.PromptTokens, *u.CompletionTokens, *u.TotalTokens, u.CostUSD)
-	}
-	u = out[5]
-	if *u.PromptTokens != 10 || *u.CompletionTokens != 9 || *u.TotalTokens != 19 || *u.CostUSD != 0.25 {
-		t.Errorf("run 2 usage %d %d %d %v", *u.PromptTokens, *u.CompletionTokens, *u.TotalTokens, u.CostUSD)
+	for i, want := range []struct {
+		prompt, completion int
+		cost               float64
+	}{1: {110, 5, -1}, 2: {21, 1, -1}, 6: {10, 5, -1}, 7: {0, 4, 0.25}} {
+		if want.prompt == 0 && want.completion == 0 {
+			continue
+		}
+		u := out[i]
+		if *u.PromptTokens != want.prompt || *u.CompletionTokens != want.completion || *u.TotalTokens != want.prompt+want.completion {
+			t.Errorf("usage %d: %d %d %d, want %d %d", i, *u.PromptTokens, *u.CompletionTokens, *u.TotalTokens, want.prompt, want.completion)
+		}
+		if (u.CostUSD == nil) != (want.cost < 0) || u.CostUSD != nil && *u.CostUSD != want.cost {
+			t.Errorf("usage %d: cost %v, want %v", i, u.CostUSD, want.cost)
+		}
 	}
 }
 
@@ -203,5 +213,40 @@ func TestEncodeKeepsOtherLinesUnderTheirDialect(t *testing.T) {
 	want := `{"info":{"status":"allowed"},"password":"[REDACTED]","runId":"r","schemaVersion":2,"type":"claude.rate_limit_event"}`
 	if len(lines) != 2 || lines[1] != want {
 		t.Fatalf("got %q\nwant %s", lines, want)
+	}
+}
+
+// A run of a producer that names no session and no provider, paused at a
+// line asking two permissions (EvoScientist's interrupt, then done): no
+// sessionId, the provider the options name for the dialect, the second
+// request about no call named by the interrupt's id with ":2", a usage
+// past Zero's int64 not written, and the run ends as its producer's CLI
+// exits, 0.
+func TestEncodeRunWithoutSessionPausedForAnAnswer(t *testing.T) {
+	line := []byte(`{"type":"interrupt"}`)
+	ask := func(tool string) event.Event {
+		return event.Event{Kind: event.PermissionRequest, Raw: line, Permission: &event.Permission{ID: "int_1", Tool: tool}}
+	}
+	evs := []event.Event{
+		call("call_9", "write_file"),
+		ask("write_file"), ask("execute"),
+		{Kind: event.Usage, Usage: &event.Tokens{Past: &event.PastCounts{}}},
+		{Kind: event.RunEnd, Status: event.StatusInterrupted},
+	}
+	for i := 1; i <= 2; i++ {
+		evs[i].Line = 2 // one line
+	}
+	out := encode(t, zero.EncodeOptions{Provider: func(d string) string { return d + "-agent" }}, evs)
+	if got := types(out); got != "run_start tool_call permission_request permission_request run_end" {
+		t.Fatalf("types %q", got)
+	}
+	if s := out[0]; s.SessionID != "" || s.Provider != "test-agent" {
+		t.Errorf("run_start session %q provider %q", s.SessionID, s.Provider)
+	}
+	if a, b := out[2].ID, out[3].ID; a != "call_9" || b != "int_1:2" || out[2].SessionID != "" {
+		t.Errorf("permission ids %q %q, session %q", a, b, out[2].SessionID)
+	}
+	if e := out[4]; e.Status != "success" || e.ExitCode == nil || *e.ExitCode != 0 {
+		t.Errorf("run_end %q %v", e.Status, e.ExitCode)
 	}
 }
