@@ -125,25 +125,38 @@ func questionMsg(q model.Question) string {
 	return q.Text + " [" + strings.Join(q.Choices, " / ") + "]"
 }
 
-// addUsage adds one usage event to a run's tokens: a message's counts
-// add up, a run's total replaces what came before it.
-func addUsage(t, u *model.Tokens) {
+// runTokens are a run's tokens as the view sums them: the counts, and the
+// total, which takes a usage's own stated total where it states one (as
+// stats does) and its counts' sum elsewhere.
+type runTokens struct {
+	model.Tokens
+	total int64
+}
+
+// addUsage adds one usage event: a message's counts are added, a run's
+// (the producer's own total of the run) replace what came before.
+func (t *runTokens) addUsage(u *model.Tokens) {
 	if u == nil {
 		return
 	}
+	total := u.Total()
+	if u.Has&model.HasTotal != 0 {
+		total = u.StatedTotal
+	}
 	if u.Scope == model.ScopeRun {
-		*t = *u
+		t.Tokens, t.total = *u, total
 		t.Scope = model.ScopeMessage
 		return
 	}
 	t.Add(u)
+	t.total += total
 }
 
-// tokenCounts is "IN in · OUT out · TOTAL total", the prompt's tokens
-// counted with its cache reads and writes.
-func tokenCounts(t *model.Tokens) string {
+// counts is "IN in · OUT out · TOTAL total", the prompt's tokens counted
+// with its cache reads and writes.
+func (t *runTokens) counts() string {
 	in := t.Input + t.CacheRead + t.CacheWrite
-	return strconv.FormatInt(in, 10) + " in · " + strconv.FormatInt(t.Output, 10) + " out · " + strconv.FormatInt(t.Total(), 10) + " total"
+	return strconv.FormatInt(in, 10) + " in · " + strconv.FormatInt(t.Output, 10) + " out · " + strconv.FormatInt(t.total, 10) + " total"
 }
 
 // withReason: "msg — reason".

@@ -3,9 +3,7 @@ package inspect
 import (
 	"math/big"
 
-	"github.com/tidwall/gjson"
 	evt "github.com/zevo/zevo/event"
-	"github.com/zevo/zevo/protocol"
 )
 
 // Tokens are token counts summed as the protocol requires: Zero's usage
@@ -165,35 +163,6 @@ type FileStats struct {
 	Outside int    `json:"outsideRuns,omitempty"`
 	Runs    []*Run `json:"runs"`
 	Total   Counts `json:"total"`
-}
-
-// addZero adds a Zero usage event: its own totalTokens counts (view).
-func (t *Tokens) addZero(ev *protocol.Object) {
-	addInt(t.Input, ev.Get("promptTokens"))
-	addInt(t.Output, ev.Get("completionTokens"))
-	addInt(t.Total, ev.Get("totalTokens"))
-}
-
-// addEvoSci adds an EvoScientist usage_stats event, which has no total.
-func (t *Tokens) addEvoSci(ev *protocol.Object) {
-	in, out := ev.Get("input_tokens"), ev.Get("output_tokens")
-	addInt(t.Input, in)
-	addInt(t.Output, out)
-	addInt(t.Total, in)
-	addInt(t.Total, out)
-}
-
-// addInt adds a count (an integer JSON number, not negative) to sum
-// exactly; other values are left out (zevo validate reports them), so no
-// total or cost goes below zero.
-func addInt(sum *big.Int, v gjson.Result) {
-	if v.Type != gjson.Number {
-		return
-	}
-	var n big.Int
-	if _, ok := n.SetString(v.Raw, 10); ok && n.Sign() >= 0 {
-		sum.Add(sum, &n)
-	}
 }
 
 // SumFiles adds up several files' statistics.

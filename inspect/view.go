@@ -48,7 +48,7 @@ type Viewer struct {
 	// heading waits for the agent's first event (a run of prompts
 	// alone gets none).
 	headless bool
-	etokens  model.Tokens // the open run's
+	etokens  runTokens // the open run's
 
 	inRun   bool // a run heading was written and not closed
 	runs    int
@@ -236,7 +236,7 @@ func (v *Viewer) openRun(title string) {
 	}
 	v.runs++
 	v.inRun = true
-	v.etokens = model.Tokens{}
+	v.etokens = runTokens{}
 	v.final = nil
 	v.calls = map[string]string{}
 	v.say(sBold, "", "── ", title+" ──")
@@ -250,7 +250,7 @@ func (v *Viewer) closeRun(how, style string) {
 		}
 		v.endBlock()
 	}
-	v.say(style, "", "── "+how, " · tokens: "+tokenCounts(&v.etokens)+" ──")
+	v.say(style, "", "── "+how, " · tokens: "+v.etokens.counts()+" ──")
 	v.inRun = false
 }
 

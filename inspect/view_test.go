@@ -337,3 +337,17 @@ func TestViewShowsWhatTheProducersSay(t *testing.T) {
 		}
 	}
 }
+
+// A run's total in the view is the producers' stated totals where they
+// state one, as stats and the documents count it, not the counts' sum.
+func TestViewTotalIsTheStatedTotal(t *testing.T) {
+	in := `{"type":"run_start","schemaVersion":2,"runId":"r1"}
+{"type":"usage","schemaVersion":2,"runId":"r1","promptTokens":10,"completionTokens":5,"totalTokens":100}
+{"type":"usage","schemaVersion":2,"runId":"r1","promptTokens":1,"completionTokens":2}
+{"type":"run_end","schemaVersion":2,"runId":"r1","status":"success","exitCode":0}
+`
+	out, _ := viewString(t, in, ViewOptions{})
+	if !strings.Contains(out, "tokens: 11 in · 7 out · 103 total") {
+		t.Errorf("want the stated total 100 plus 3:\n%s", out)
+	}
+}

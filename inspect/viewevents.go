@@ -104,7 +104,7 @@ func (v *Viewer) show(ev *model.Event, st model.Step) {
 		v.say(sDim, "", "· context summary:", "")
 		v.lines(sDim, "    ", ev.Text)
 	case model.Usage:
-		addUsage(&v.etokens, ev.Usage)
+		v.etokens.addUsage(ev.Usage)
 	case model.Final:
 		if !sub {
 			s := ev.Text

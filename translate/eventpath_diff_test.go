@@ -95,7 +95,7 @@ func runEventPath(opt Options, in io.Reader, emit func([]byte) error) error {
 //     event path frames (run_start, run_end).
 //   - Zero → Zero: what the model does not name is lost (checkpoint
 //     files, a decision's own permission, block, grant, meta, display,
-//     changedFiles), and usage comes once, at the run's end; today's
+//     changedFiles); today's
 //     passes each line through.
 //   - Zero → EvoScientist: the same but for a usage of 0/0
 //     (edge.zero.jsonl), which the event path does not write; see
@@ -184,9 +184,9 @@ func TestEventPathWritesZeroToEvoSciAsToday(t *testing.T) {
 		"golden/zero-target-valid/input.jsonl": true,
 	}
 	differ := map[string]string{
-		"zero-runs/input.jsonl":     "the run model's word for a cut",
-		"edge.zero.jsonl":           "no 0/0 usage_stats",
-		"wrong-types.zero.jsonl":    "lines the decoder reports are written",
+		"zero-runs/input.jsonl":  "the run model's word for a cut",
+		"edge.zero.jsonl":        "no 0/0 usage_stats",
+		"wrong-types.zero.jsonl": "lines the decoder reports are written",
 	}
 	var files []string
 	for _, g := range []string{"translate/*.jsonl", "inspect/*.jsonl", "golden/*/input.jsonl", "hostile/*.jsonl", "compressed/*.log"} {
