@@ -40,6 +40,13 @@ func (in *Input) Line(line []byte, num int, fn func(*Event, Step)) error {
 		in.line.Reset(line)
 	}
 	in.checked = false
+	if in.last == nil || in.ldec != nil {
+		// The line's decoder most likely reads Lines, as the last one
+		// did, and checks it whole: checked first, the line is read
+		// once, not once as far as the detectors ask and once more by
+		// Check (a checked line answers them as gjson does).
+		in.line.Check()
+	}
 	dl := in.det.detect(&in.line)
 	if dl == nil {
 		if dl = in.last; dl == nil {
