@@ -2,6 +2,7 @@ package event
 
 import (
 	"bytes"
+	"math/bits"
 	"strconv"
 	"unsafe"
 
@@ -494,4 +495,56 @@ func valueEnd(b []byte, i int) int {
 		return -1
 	}
 	return i
+}
+
+// Dup reports a checked line that writes a top-level key more than once.
+func (l *Line) Dup() bool {
+	if !l.checked() {
+		return false
+	}
+	fs := l.fields.List
+	if bits.OnesCount64(l.lens) == len(fs) { // every key a length of its own
+		return false
+	}
+	for i := 1; i < len(fs); i++ {
+		for j := 0; j < i; j++ {
+			if string(fs[i].Key) == string(fs[j].Key) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// LastWins is a checked line written with each top-level key once, in
+// the order of their first place, with its last value: the object the
+// producers' own readers (Go's, Python's) read from a line that writes a
+// key twice.
+func (l *Line) LastWins() []byte {
+	fs := l.fields.List
+	b := make([]byte, 0, len(l.Bytes))
+	b = append(b, '{')
+	for i := range fs {
+		first, last := true, i
+		for j := range fs {
+			if string(fs[j].Key) == string(fs[i].Key) {
+				if j < i {
+					first = false
+					break
+				}
+				last = j
+			}
+		}
+		if !first {
+			continue
+		}
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, fs[i].Key...)
+		b = append(b, '"', ':')
+		b = append(b, fs[last].Value...)
+	}
+	return append(b, '}')
 }

@@ -40,11 +40,15 @@ func (in *Input) Line(line []byte, num int, fn func(*Event, Step)) error {
 		in.line.Reset(line)
 	}
 	in.checked = false
-	if in.last == nil || in.ldec != nil {
-		// The line's decoder most likely reads Lines, as the last one
-		// did, and checks it whole: checked first, the line is read
-		// once, not once as far as the detectors ask and once more by
-		// Check (a checked line answers them as gjson does).
+	// Checked first, the line is read once, not once as far as the
+	// detectors ask and once more by a decoder's Check (a checked line
+	// answers them as gjson does).
+	if in.line.Check() && in.line.Dup() {
+		// A key written twice reads as its last value, as the
+		// producers' own readers read it (docs/guarantees.md), in
+		// every command and for every dialect's decoder.
+		line = in.line.LastWins()
+		in.line.Reset(line)
 		in.line.Check()
 	}
 	dl := in.det.detect(&in.line)

@@ -68,10 +68,6 @@ func TestEventPathWritesTodaysZeroFromEvoScientist(t *testing.T) {
 		"hostile/wrong-types.evosci.jsonl":              "fields of the wrong type",
 		"golden/bad-input-validate-evosci/stream.jsonl": "fields of the wrong type",
 		"hostile/numbers.evosci.jsonl":                  "token counts that are no integers; -0",
-		// A key given twice: the decoders read its first value (as
-		// gjson does), today's translate its last, as Go's and
-		// Python's decoders do (docs/guarantees.md).
-		"hostile/dup-keys.jsonl": "a duplicate key's first value",
 	}
 	// and a generated corpus: every shape of line the benchmarks read
 	var gen bytes.Buffer
