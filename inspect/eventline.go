@@ -29,26 +29,7 @@ func objectLine(dec *protocol.Decoder, o *protocol.Object, l jsonl.Line) ([]byte
 	if len(o.NonFinite) > 0 {
 		b = []byte(o.Raw)
 	}
-	if o.Dup != "" {
-		b = lastWins(o)
-	}
 	return b, nil
-}
-
-// lastWins writes a line whose top-level keys occur more than once as
-// the object its producer's own readers (Go's, Python's) read: each key
-// once, with its last value. The decoders would take the first.
-func lastWins(o *protocol.Object) []byte {
-	b := []byte{'{'}
-	for i, m := range o.Members() {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = jsonl.AppendString(b, m.Key, jsonl.GoStyle)
-		b = append(b, ':')
-		b = append(b, m.Value().Raw...)
-	}
-	return append(b, '}')
 }
 
 // producer names a dialect's producer in text shown to people ("cut by
