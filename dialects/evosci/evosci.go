@@ -3,10 +3,7 @@
 package evosci
 
 import (
-	"bytes"
 	"fmt"
-	"math/big"
-	"strconv"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -114,10 +111,10 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 		return append(dst, event.Event{Kind: event.Other, Dialect: Name, Line: num, Raw: line}),
 			fmt.Errorf("evosci: the line is not a JSON object")
 	}
-	var p problems
-	typ := p.str(v, "type")
+	p := event.Problems{Dialect: Name}
+	typ := p.Str(v, "type")
 	if typ == "" {
-		p.add("type is missing")
+		p.Add("type is missing")
 	}
 	failed, asked := d.failed, d.asked
 	d.failed, d.asked = false, false
@@ -128,9 +125,9 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 		if typ == "thinking" {
 			ev.Kind = event.Reasoning
 		}
-		ev.Text = p.str(v, "content")
+		ev.Text = p.Str(v, "content")
 	case "subagent_start":
-		ev.Kind, ev.Text = event.SubStart, p.str(v, "description")
+		ev.Kind, ev.Text = event.SubStart, p.Str(v, "description")
 	case "subagent_end":
 		ev.Kind = event.SubEnd
 	case "tool_selection":
@@ -143,40 +140,40 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 	case "summarization_start":
 		ev.Kind = event.Compaction
 	case "summarization":
-		ev.Kind, ev.Text = event.Compaction, p.str(v, "content")
+		ev.Kind, ev.Text = event.Compaction, p.Str(v, "content")
 	case "tool_call", "subagent_tool_call":
 		ev.Kind = event.ToolCall
-		name := p.str(v, "name")
-		ev.Tool = &event.Tool{ID: p.str(v, "id"), Name: name, Effect: d.opt.EffectOf(name)}
+		name := p.Str(v, "name")
+		ev.Tool = &event.Tool{ID: p.Str(v, "id"), Name: name, Effect: d.opt.EffectOf(name)}
 		switch a := v.Get("args"); {
 		case a.IsObject():
 			ev.Tool.Args = []byte(a.Raw)
 		case a.Exists():
-			p.add("args is not an object")
+			p.Add("args is not an object")
 		}
 	case "tool_result", "subagent_tool_result":
 		ev.Kind = event.ToolResult
-		out := p.str(v, "content")
-		ev.Tool = &event.Tool{ID: p.str(v, "id"), Name: p.str(v, "name"), Output: out,
-			Failed: !p.boolean(v, "success", true), Truncated: strings.HasSuffix(out, truncated)}
+		out := p.Str(v, "content")
+		ev.Tool = &event.Tool{ID: p.Str(v, "id"), Name: p.Str(v, "name"), Output: out,
+			Failed: !boolean(&p, v, "success", true), Truncated: strings.HasSuffix(out, truncated)}
 	case "usage_stats":
 		ev.Kind = event.Usage
 		ev.Usage = &event.Tokens{}
-		ev.Usage.Input = p.count(v, "input_tokens", &ev.Usage.Has, event.HasInput)
-		in := p.takePast()
-		ev.Usage.Output = p.count(v, "output_tokens", &ev.Usage.Has, event.HasOutput)
-		if out := p.takePast(); in != nil || out != nil {
+		ev.Usage.Input = p.Count(v, "input_tokens", &ev.Usage.Has, event.HasInput)
+		in := p.TakePast()
+		ev.Usage.Output = p.Count(v, "output_tokens", &ev.Usage.Has, event.HasOutput)
+		if out := p.TakePast(); in != nil || out != nil {
 			ev.Usage.Past = &event.PastCounts{Input: in, Output: out}
 		}
 	case "interrupt":
-		return d.interrupt(dst, ev, v, &p), p.err(typ)
+		return d.interrupt(dst, ev, v, &p), p.Err(typ)
 	case "ask_user":
 		d.asked = true
 		ev.Kind = event.PermissionRequest
 		ev.Label = "question"
-		ev.Permission = &event.Permission{ID: p.str(v, "tool_call_id"), Tool: "ask_user", Questions: []event.Question{}}
+		ev.Permission = &event.Permission{ID: p.Str(v, "tool_call_id"), Tool: "ask_user", Questions: []event.Question{}}
 		if ev.Permission.ID == "" {
-			ev.Permission.ID = p.str(v, "interrupt_id")
+			ev.Permission.ID = p.Str(v, "interrupt_id")
 			ev.Permission.Interrupt = ev.Permission.ID
 		}
 		var qs []string
@@ -193,20 +190,20 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 		}
 		ev.Permission.Reason = strings.Join(qs, "\n")
 	case "error":
-		ev.Kind, ev.Text = event.Error, p.str(v, "message")
+		ev.Kind, ev.Text = event.Error, p.Str(v, "message")
 		end := ev
 		end.Kind, end.Text, end.Status, end.StatusWord = event.RunEnd, "", event.StatusError, "error"
 		d.failed = true
-		return append(dst, ev, end), p.err(typ)
+		return append(dst, ev, end), p.Err(typ)
 	case "done":
-		resp := p.str(v, "response")
-		p.str(v, "content")
+		resp := p.Str(v, "response")
+		p.Str(v, "content")
 		if failed {
 			// Rule 9 of docs/runs.md: the run ended with the error; this
 			// done ends nothing (and its response, empty as a rule, is
 			// no final answer of a failed run).
 			ev.Kind, ev.Text, ev.Aside = event.Other, resp, true
-			return append(dst, ev), p.err(typ)
+			return append(dst, ev), p.Err(typ)
 		}
 		ev.Kind, ev.Text = event.Final, resp
 		end := ev
@@ -214,14 +211,14 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 		if asked {
 			end.Status = event.StatusInterrupted
 		}
-		return append(dst, ev, end), p.err(typ)
+		return append(dst, ev, end), p.Err(typ)
 	default: // panel_dispatch_*, unknown types
 		ev.Kind = event.Other
 	}
 	if strings.HasPrefix(typ, "subagent_") {
 		ev.Sub, ev.SubName = sub(&p, v, typ)
 	}
-	return append(dst, ev), p.err(typ)
+	return append(dst, ev), p.Err(typ)
 }
 
 // End: EvoScientist's runs are closed by event.Runs; nothing is held.
@@ -234,13 +231,13 @@ func (d *Decoder) End(dst []event.Event) []event.Event {
 
 // interrupt is one PermissionRequest per action the run waits on (an
 // interrupt with no action still asks: one request, without a tool).
-func (d *Decoder) interrupt(dst []event.Event, ev event.Event, v *event.Line, p *problems) []event.Event {
+func (d *Decoder) interrupt(dst []event.Event, ev event.Event, v *event.Line, p *event.Problems) []event.Event {
 	d.asked = true
-	id := p.str(v, "interrupt_id")
+	id := p.Str(v, "interrupt_id")
 	ev.Kind, ev.Label = event.PermissionRequest, "approval needed"
 	reqs := v.Get("action_requests")
 	if reqs.Exists() && !reqs.IsArray() {
-		p.add("action_requests is not a list")
+		p.Add("action_requests is not a list")
 	}
 	n := 0
 	for _, r := range reqs.Array() {
@@ -262,12 +259,12 @@ func (d *Decoder) interrupt(dst []event.Event, ev event.Event, v *event.Line, p 
 // sub is a sub-agent's id and name: the id is its instance_id
 // (EvoScientist 0.2), else its name (0.1 streams, where two instances of
 // one sub-agent are one).
-func sub(p *problems, v *event.Line, typ string) (id, name string) {
-	id = p.str(v, "instance_id")
+func sub(p *event.Problems, v *event.Line, typ string) (id, name string) {
+	id = p.Str(v, "instance_id")
 	if typ == "subagent_start" || typ == "subagent_end" {
-		name = p.str(v, "name")
+		name = p.Str(v, "name")
 	} else {
-		name = p.str(v, "subagent")
+		name = p.Str(v, "subagent")
 	}
 	if id == "" {
 		id = name
@@ -275,48 +272,8 @@ func sub(p *problems, v *event.Line, typ string) (id, name string) {
 	return id, name
 }
 
-// problems collects what is wrong with one line's fields: the line still
-// gives its events, with the bad fields left zero.
-type problems struct {
-	list []string
-	past *big.Int // the last count past int64 (takePast)
-}
-
-// takePast is the count past int64 that the last count reported, exact.
-func (p *problems) takePast() *big.Int {
-	b := p.past
-	p.past = nil
-	return b
-}
-
-func (p *problems) add(s string) { p.list = append(p.list, s) }
-
-func (p *problems) err(typ string) error {
-	if len(p.list) == 0 {
-		return nil
-	}
-	if typ == "" {
-		typ = "event"
-	}
-	return fmt.Errorf("evosci: %s: %s", typ, strings.Join(p.list, "; "))
-}
-
-// str is a string field; "" when absent or null, a problem when of
-// another type.
-func (p *problems) str(v *event.Line, key string) string {
-	s, typ := v.Str(key)
-	switch typ {
-	case gjson.String:
-		return s
-	case gjson.Null:
-		return ""
-	}
-	p.add(key + " is not a string")
-	return ""
-}
-
 // boolean is a boolean field; def when absent.
-func (p *problems) boolean(v *event.Line, key string, def bool) bool {
+func boolean(p *event.Problems, v *event.Line, key string, def bool) bool {
 	f := v.Get(key)
 	switch f.Type {
 	case gjson.True:
@@ -325,44 +282,10 @@ func (p *problems) boolean(v *event.Line, key string, def bool) bool {
 		return false
 	case gjson.Null:
 		if !f.Exists() {
-			p.add(key + " is missing")
+			p.Add(key + " is missing")
 		}
 		return def
 	}
-	p.add(key + " is not a boolean")
+	p.Add(key + " is not a boolean")
 	return def
-}
-
-// count is a token count: an integer from 0 to 2^63-1.
-func (p *problems) count(v *event.Line, key string, has *event.Has, bit event.Has) int64 {
-	f := v.Get(key)
-	if !f.Exists() || f.Type == gjson.Null {
-		return 0
-	}
-	n, err := strconv.ParseInt(f.Raw, 10, 64) // "-0" is 0
-	if f.Type != gjson.Number || err != nil || n < 0 {
-		p.add(key + " " + clip(f.Raw) + " is not a token count")
-		p.past = pastInt64(f.Raw)
-		return 0
-	}
-	*has |= bit
-	return n
-}
-
-// pastInt64 is raw, an integer of 2^63 or more (past the model's counts,
-// and still counted by stats), exact; nil for any other value.
-func pastInt64(raw string) *big.Int {
-	var n big.Int
-	if _, ok := n.SetString(raw, 10); ok && !n.IsInt64() && n.Sign() > 0 {
-		return &n
-	}
-	return nil
-}
-
-// clip shortens a raw value for a message.
-func clip(raw string) string {
-	if len(raw) > 40 {
-		raw = raw[:40] + "…"
-	}
-	return string(bytes.ToValidUTF8([]byte(raw), []byte("?")))
 }

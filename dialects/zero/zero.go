@@ -4,9 +4,7 @@
 package zero
 
 import (
-	"bytes"
 	"fmt"
-	"math/big"
 	"strconv"
 	"strings"
 
@@ -81,16 +79,19 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 		return append(dst, event.Event{Kind: event.Other, Dialect: Name, Line: num, Raw: line}),
 			fmt.Errorf("zero: the line is not a JSON object")
 	}
-	var p problems
-	typ := p.str(v, "type")
+	p := event.Problems{Dialect: Name}
+	typ := p.Str(v, "type")
+	if _, t := v.Str("type"); t == gjson.Null {
+		p.Add("type is missing")
+	}
 	base := event.Event{Dialect: Name, Type: typ, Line: num, Raw: line, Variant: "zero@2"}
 	sv := v.Get("schemaVersion")
 	switch {
 	case sv.Raw == "1" || sv.Raw == "2":
 	case !sv.Exists():
-		p.add("schemaVersion is missing")
+		p.Add("schemaVersion is missing")
 	default:
-		p.add("schemaVersion " + clip(sv.Raw) + " is not 1 or 2")
+		p.Add("schemaVersion " + event.Clip(sv.Raw) + " is not 1 or 2")
 	}
 
 	if sv.Raw == "1" {
@@ -99,24 +100,24 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 	if typ == "message" || typ == "prompt" {
 		ev := base
 		ev.Variant = "zero-input"
-		ev.Kind, ev.Text = event.Prompt, p.str(v, "content")
+		ev.Kind, ev.Text = event.Prompt, p.Str(v, "content")
 		if !d.open {
 			last := ev
 			d.input = &last
 		}
-		return append(dst, ev), p.err(typ)
+		return append(dst, ev), p.Err(typ)
 	}
 	dst = d.endInput(dst)
 	d.open = typ != "run_end"
-	if base.Run = p.str(v, "runId"); base.Run == "" && !v.Get("runId").Exists() {
-		p.add("runId is missing")
+	if base.Run = p.Str(v, "runId"); base.Run == "" && !v.Get("runId").Exists() {
+		p.Add("runId is missing")
 	}
 	ev := base
 	switch typ {
 	case "run_start":
 		ev.Kind = event.RunStart
-		ev.Session, ev.Cwd, ev.Provider = p.str(v, "sessionId"), p.str(v, "cwd"), p.str(v, "provider")
-		ev.Model, ev.APIModel = p.str(v, "model"), p.str(v, "apiModel")
+		ev.Session, ev.Cwd, ev.Provider = p.Str(v, "sessionId"), p.Str(v, "cwd"), p.Str(v, "provider")
+		ev.Model, ev.APIModel = p.Str(v, "model"), p.Str(v, "apiModel")
 		if ev.Model == "" {
 			ev.Model = ev.APIModel
 		}
@@ -125,66 +126,66 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 		if typ == "reasoning" {
 			ev.Kind = event.Reasoning
 		}
-		ev.Text = p.str(v, "delta")
+		ev.Text = p.Str(v, "delta")
 	case "tool_call":
 		ev.Kind = event.ToolCall
-		name := p.str(v, "name")
-		ev.Tool = &event.Tool{ID: p.str(v, "id"), Name: name, Effect: d.effect(&p, v, name)}
+		name := p.Str(v, "name")
+		ev.Tool = &event.Tool{ID: p.Str(v, "id"), Name: name, Effect: d.effect(&p, v, name)}
 		if a := v.Get("args"); a.Exists() {
 			ev.Tool.Args = []byte(a.Raw)
 		}
 	case "tool_result":
 		ev.Kind = event.ToolResult
-		st := p.str(v, "status")
+		st := p.Str(v, "status")
 		if st != "" && st != "ok" && st != "error" {
-			p.add("status " + strconv.Quote(st) + " is not ok or error")
+			p.Add("status " + strconv.Quote(st) + " is not ok or error")
 		}
-		ev.Tool = &event.Tool{ID: p.str(v, "id"), Name: p.str(v, "name"), Failed: st == "error",
-			Output: p.str(v, "output"), Truncated: p.boolean(v, "truncated")}
+		ev.Tool = &event.Tool{ID: p.Str(v, "id"), Name: p.Str(v, "name"), Failed: st == "error",
+			Output: p.Str(v, "output"), Truncated: boolean(&p, v, "truncated")}
 	case "permission_request", "permission_decision", "permission":
 		ev.Kind, ev.Permission = permission(&p, v, typ)
 	case "usage":
 		ev.Kind = event.Usage
 		ev.Usage = &event.Tokens{}
-		ev.Usage.Input = p.count(v, "promptTokens", &ev.Usage.Has, event.HasInput)
-		in := p.takePast()
-		ev.Usage.Output = p.count(v, "completionTokens", &ev.Usage.Has, event.HasOutput)
-		out := p.takePast()
-		ev.Usage.StatedTotal = p.count(v, "totalTokens", &ev.Usage.Has, event.HasTotal)
-		if tot := p.takePast(); in != nil || out != nil || tot != nil {
+		ev.Usage.Input = p.Count(v, "promptTokens", &ev.Usage.Has, event.HasInput)
+		in := p.TakePast()
+		ev.Usage.Output = p.Count(v, "completionTokens", &ev.Usage.Has, event.HasOutput)
+		out := p.TakePast()
+		ev.Usage.StatedTotal = p.Count(v, "totalTokens", &ev.Usage.Has, event.HasTotal)
+		if tot := p.TakePast(); in != nil || out != nil || tot != nil {
 			ev.Usage.Past = &event.PastCounts{Input: in, Output: out, Total: tot}
 		}
 		if c := v.Get("costUsd"); c.Exists() {
 			if f, ok := cost(c); ok {
 				ev.Usage.CostUSD = &f
 			} else {
-				p.add("costUsd " + clip(c.Raw) + " is not a cost in USD")
+				p.Add("costUsd " + event.Clip(c.Raw) + " is not a cost in USD")
 			}
 		}
 	case "final":
-		ev.Kind, ev.Text = event.Final, p.str(v, "text")
+		ev.Kind, ev.Text = event.Final, p.Str(v, "text")
 	case "warning":
-		ev.Kind, ev.Text = event.Warning, p.str(v, "message")
+		ev.Kind, ev.Text = event.Warning, p.Str(v, "message")
 	case "error":
-		ev.Kind, ev.Text, ev.Code = event.Error, p.str(v, "message"), p.str(v, "code")
+		ev.Kind, ev.Text, ev.Code = event.Error, p.Str(v, "message"), p.Str(v, "code")
 	case "checkpoint":
 		ev.Kind = event.Checkpoint
 		ev.Label, ev.Text = checkpoint(v.Get("checkpoint"))
 	case "run_end":
 		ev.Kind = event.RunEnd
-		ev.StatusWord, ev.StatusStated = p.str(v, "status"), true
+		ev.StatusWord, ev.StatusStated = p.Str(v, "status"), true
 		ev.Status = Status(ev.StatusWord)
 		if c := v.Get("exitCode"); c.Exists() {
 			if n, err := strconv.Atoi(c.Raw); err == nil && c.Type == gjson.Number {
 				ev.ExitCode = &n
 			} else {
-				p.add("exitCode " + clip(c.Raw) + " is not an integer")
+				p.Add("exitCode " + event.Clip(c.Raw) + " is not an integer")
 			}
 		}
 	default: // restore (reserved), and types newer than this decoder
 		ev.Kind = event.Other
 	}
-	return append(dst, ev), p.err(typ)
+	return append(dst, ev), p.Err(typ)
 }
 
 // End ends a run of input events still open; Zero's output runs are
@@ -227,14 +228,14 @@ func Status(s string) event.Status {
 
 // effect is the tool call's sideEffect as Zero states it; the tool's name
 // through the effects table when it states none.
-func (d *Decoder) effect(p *problems, v *event.Line, name string) event.Effect {
-	switch se := p.str(v, "sideEffect"); se {
+func (d *Decoder) effect(p *event.Problems, v *event.Line, name string) event.Effect {
+	switch se := p.Str(v, "sideEffect"); se {
 	case "":
 		return d.opt.EffectOf(name)
 	case "read", "write", "shell", "network", "none", "unknown":
 		return event.Effect(se)
 	default:
-		p.add("sideEffect " + strconv.Quote(se) + " is not read, write, shell, network, none or unknown")
+		p.Add("sideEffect " + strconv.Quote(se) + " is not read, write, shell, network, none or unknown")
 		return event.EffectUnknown
 	}
 }
@@ -245,8 +246,8 @@ func (d *Decoder) effect(p *problems, v *event.Line, name string) event.Effect {
 // as a decision by permissionGranted (its action kept as Action). The
 // sandbox's block (v2) or violation (v1) is Block; its reason is the
 // request's reason when the event has none of its own (Permission.Why).
-func permission(p *problems, v *event.Line, typ string) (event.Kind, *event.Permission) {
-	pm := &event.Permission{ID: p.str(v, "id"), Tool: p.str(v, "name"), Reason: p.str(v, "reason"), Auto: typ == "permission"}
+func permission(p *event.Problems, v *event.Line, typ string) (event.Kind, *event.Permission) {
+	pm := &event.Permission{ID: p.Str(v, "id"), Tool: p.Str(v, "name"), Reason: p.Str(v, "reason"), Auto: typ == "permission"}
 	pm.RequestReason = pm.Reason
 	// Stated as the producer writes them, when it does: read for what
 	// they say (a trace's attributes, the view), never checked here.
@@ -269,13 +270,13 @@ func permission(p *problems, v *event.Line, typ string) (event.Kind, *event.Perm
 		pm.Block = &event.Block{Code: b.Get("code").String(), Reason: b.Get("reason").String(), Path: b.Get("path").String()}
 	}
 	if typ == "permission_decision" {
-		if r := p.str(v, "decisionReason"); r != "" {
+		if r := p.Str(v, "decisionReason"); r != "" {
 			pm.Reason, pm.DecisionReason = r, r
 		}
 	} else {
 		pm.DecisionReason = stated(v, "decisionReason")
 	}
-	pm.Action = p.str(v, "action")
+	pm.Action = p.Str(v, "action")
 	switch action := pm.Action; {
 	case typ == "permission_request" || action == "prompt":
 		return event.PermissionRequest, pm
@@ -285,7 +286,7 @@ func permission(p *problems, v *event.Line, typ string) (event.Kind, *event.Perm
 		pm.Decision = event.Denied
 	case action == "cancel":
 		pm.Decision = event.Cancelled
-	case p.boolean(v, "permissionGranted"):
+	case boolean(p, v, "permissionGranted"):
 		pm.Decision = event.Allowed
 	default:
 		pm.Decision = event.Denied
@@ -320,50 +321,8 @@ func cost(c gjson.Result) (float64, bool) {
 	return f, err == nil && f >= 0
 }
 
-// problems collects what is wrong with one line's fields: the line still
-// gives its events, with the bad fields left zero.
-type problems struct {
-	list []string
-	past *big.Int // the last count past int64 (takePast)
-}
-
-// takePast is the count past int64 that the last count reported, exact.
-func (p *problems) takePast() *big.Int {
-	b := p.past
-	p.past = nil
-	return b
-}
-
-func (p *problems) add(s string) { p.list = append(p.list, s) }
-
-func (p *problems) err(typ string) error {
-	if len(p.list) == 0 {
-		return nil
-	}
-	if typ == "" {
-		typ = "event"
-	}
-	return fmt.Errorf("zero: %s: %s", typ, strings.Join(p.list, "; "))
-}
-
-// str is a string field; "" when absent or null, a problem when of
-// another type.
-func (p *problems) str(v *event.Line, key string) string {
-	s, typ := v.Str(key)
-	switch typ {
-	case gjson.String:
-		return s
-	case gjson.Null:
-		if key == "type" {
-			p.add("type is missing")
-		}
-		return ""
-	}
-	p.add(key + " is not a string")
-	return ""
-}
-
-func (p *problems) boolean(v *event.Line, key string) bool {
+// boolean is a boolean field; false when absent or null.
+func boolean(p *event.Problems, v *event.Line, key string) bool {
 	f := v.Get(key)
 	switch f.Type {
 	case gjson.True:
@@ -371,43 +330,6 @@ func (p *problems) boolean(v *event.Line, key string) bool {
 	case gjson.False, gjson.Null:
 		return false
 	}
-	p.add(key + " is not a boolean")
+	p.Add(key + " is not a boolean")
 	return false
-}
-
-// count is a token count: an integer from 0 to 2^63-1. has, when not
-// nil, gets bit when the count is stated.
-func (p *problems) count(v *event.Line, key string, has *event.Has, bit event.Has) int64 {
-	f := v.Get(key)
-	if !f.Exists() || f.Type == gjson.Null {
-		return 0
-	}
-	n, err := strconv.ParseInt(f.Raw, 10, 64) // "-0" is 0
-	if f.Type != gjson.Number || err != nil || n < 0 {
-		p.add(key + " " + clip(f.Raw) + " is not a token count")
-		p.past = pastInt64(f.Raw)
-		return 0
-	}
-	if has != nil {
-		*has |= bit
-	}
-	return n
-}
-
-// pastInt64 is raw, an integer of 2^63 or more (which Zero reads as an
-// error, and stats still counts), exact; nil for any other value.
-func pastInt64(raw string) *big.Int {
-	var n big.Int
-	if _, ok := n.SetString(raw, 10); ok && !n.IsInt64() && n.Sign() > 0 {
-		return &n
-	}
-	return nil
-}
-
-// clip shortens a raw value for a message.
-func clip(raw string) string {
-	if len(raw) > 40 {
-		raw = raw[:40] + "…"
-	}
-	return string(bytes.ToValidUTF8([]byte(raw), []byte("?")))
 }
