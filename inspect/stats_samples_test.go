@@ -25,8 +25,6 @@ var updateStats = flag.Bool("update", false, "rewrite testdata/stats-samples.gol
 //     that states no total does (golden/bad-input-zero);
 //   - fix: a sub-agent is counted once per run when its first event comes,
 //     not only on a subagent_start line (golden/evosci-runs);
-//   - rule of the decoders: a line with its type twice is read at its
-//     first (hostile/dup-keys.jsonl);
 //   - rules of docs/runs.md: a Zero input event inside an output run
 //     steers that run (before: it cut it and formed one of its own); an
 //     event without runId belongs to the open run (before: it cut it).

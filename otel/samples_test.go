@@ -29,9 +29,7 @@ var update = flag.Bool("update", false, "rewrite testdata/samples.golden")
 //   - rule of the model: a run that stops to wait for the user
 //     (EvoScientist's done right after a question, Zero's
 //     spec_review_required) is paused, its status neither Ok nor Error
-//     (before: Ok);
-//   - rule of the decoders: a key written twice in a line is read at its
-//     first (hostile/dup-keys.jsonl), as every command reads it.
+//     (before: Ok).
 //
 // go test ./otel -run TestSamplesTraces -update rewrites it.
 func TestSamplesTraces(t *testing.T) {
