@@ -52,7 +52,6 @@ func (t *Translator) aheadStyle() aheadStyle {
 // renderAhead renders the long string, object and array values of ev, a
 // line of the input that translation will rewrite.
 func (p *preparer) renderAhead(ev *event) {
-	ev.ahead, ev.aheadBuf = ev.ahead[:0], nil
 	if p.aheadArena == nil {
 		return // Line, or the translating goroutine: nothing runs ahead
 	}

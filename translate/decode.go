@@ -51,6 +51,8 @@ type preparer struct {
 
 func (p *preparer) prepare(l jsonl.Line, out *prepared) {
 	out.warn, out.bad = nil, nil
+	// Nothing rendered ahead for another line read in this slot.
+	out.ev.ahead, out.ev.aheadBuf = out.ev.ahead[:0], nil
 	out.name, out.num = l.Name, l.Num
 	out.blank = jsonl.IsBlank(l.Bytes)
 	out.placed = false
