@@ -14,12 +14,13 @@ import (
 
 // The fast paths of translation (decoded strings in reused memory, SWAR
 // scans and the redaction sweep, lines split by their layout, events
-// written through templates, lines prepared on another goroutine) must
+// written through templates, lines prepared and values rendered ahead on
+// another goroutine) must
 // change no byte of any result. These tests translate hostile streams
 // every way there is, and compare with the plain path (Options.Plain, on
 // Line): Line; Stream, read whole or in ragged chunks that make the
 // reading goroutine hand over half-full batches, with the lines prepared
-// by either goroutine or shared; and the input cut into several files on
+// by either goroutine or shared, and their values rendered ahead; and the input cut into several files on
 // one Translator, as zevo translate reads FILEs. Output, diagnostics and
 // stats must be the same every way.
 
@@ -280,8 +281,10 @@ const (
 	// lineScribbled is Line with one buffer for every line, overwritten
 	// once Line returns: what the translation kept of a line shows.
 	lineScribbled
-	streamPlain  // Stream, the reading goroutine preparing every line
-	streamRagged // streamPlain, the input read in ragged chunks
+	streamPlain // Stream, the reading goroutine preparing every line
+	// streamRagged is streamPlain rendering every value ahead (ahead.go),
+	// the input read in ragged chunks.
+	streamRagged
 	// streamShared is Stream with the translating goroutine preparing
 	// five lines of eight, the input read in ragged chunks.
 	streamShared
@@ -295,7 +298,7 @@ const (
 )
 
 func (w way) String() string {
-	return [...]string{"Line", "Line, its buffer overwritten", "Stream", "Stream, ragged reads",
+	return [...]string{"Line", "Line, its buffer overwritten", "Stream", "Stream rendering ahead, ragged reads",
 		"Stream, 5 lines of 8 prepared by the translating goroutine, ragged reads", "Stream, every line prepared by the translating goroutine",
 		"Stream sharing the lines as the goroutines' waits say, ragged reads"}[w]
 }
@@ -311,7 +314,7 @@ func translateFiles(t *testing.T, opt Options, files [][]byte, w way) translatio
 	var res translation
 	var out strings.Builder
 	tr := New(opt, func(l []byte) error { out.Write(l); out.WriteByte('\n'); return nil })
-	tr.fixedLevel = map[way]int{streamPlain: shareLevels, streamRagged: shareLevels,
+	tr.fixedLevel = map[way]int{streamPlain: shareLevels, streamRagged: 2 * shareLevels,
 		streamShared: 3, streamTranslatorPrepares: 0, streamAdaptive: -1}[w]
 	tr.cur.ev.Keep = w == lineIdeal
 	diag := func(d *jsonl.Diagnostic) error { res.diags = append(res.diags, d.Error()); return nil }

@@ -64,6 +64,9 @@ func cutMessage(c protocol.Cut) string { return "the run was cut short: " + c.St
 // dispatch routes an event to its direction's handler. unmapped reports an
 // event with no counterpart (written or not per policy).
 func (t *Translator) dispatch(ev *event) (unmapped bool, err error) {
+	t.ob.ahead, t.ob.aheadBuf = ev.ahead, ev.aheadBuf
+	// Not past this event: its line's memory is reused.
+	defer func() { t.ob.ahead, t.ob.aheadBuf = nil, nil }()
 	step, renamed, err := t.place(ev)
 	if err != nil || step.Late && t.opt.To != EvoSci {
 		// EvoScientist's done after its error: the run has ended.

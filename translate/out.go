@@ -38,6 +38,10 @@ type out struct {
 	// keys, when not nil, remembers what shape and the redactor say of
 	// each key (the top level of an event only).
 	keys *keyCache
+	// ahead are the values of the event being translated that were
+	// rendered ahead (ahead.go); reset leaves them, dispatch sets them.
+	ahead    []ahead
+	aheadBuf []byte
 	// bigValue is the size from which a value is checked for being
 	// copied as it is: the check is one more pass over the value.
 	bigValue int
@@ -189,6 +193,14 @@ func (o *out) raw(key string, raw string) {
 			o.object(key, func(c *out) { c.fitted(gjson.Parse(raw), sub, o.path+"."+key, o.drop) })
 			return
 		}
+	}
+	if r, ok := o.renderedAhead(raw); ok {
+		if ki.sensitive {
+			o.put(key, ki, len(o.arena))
+		} else {
+			o.refer(key, ki, unsafe.String(unsafe.SliceData(r), len(r))) // it lasts as long as the event
+		}
+		return
 	}
 	b := unsafe.Slice(unsafe.StringData(raw), len(raw))
 	if len(raw) >= o.bigValue && !ki.sensitive && jsonl.Unchanged(b, o.st, o.rd) {

@@ -8,12 +8,15 @@ import (
 	"testing"
 
 	"github.com/zevo/zevo/bench/corpus"
+	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/redact"
 )
 
 // The shortcuts taken for speed (lines decoded by their layout, events
-// written through templates) change nothing: Stream and Line write exactly
-// what the plain path (Options.Plain) writes, for every option, on
+// written through templates, values rendered ahead on Stream's reading
+// goroutine) change nothing: Stream, as it runs and with every value
+// rendered ahead, and Line write exactly what the plain path
+// (Options.Plain) writes, for every option, on
 // goldens, generated corpora (many batches) and adversarial streams
 // (secrets at every depth, bad values, mixed protocols). The same with
 // each input's letters spelled as escapes.
@@ -60,15 +63,44 @@ func TestShortcutsChangeNothing(t *testing.T) {
 			plain := streamedBytes(t, ref, in)
 			lineOut, _, _ := run(t, opt, in)
 			got := streamedBytes(t, opt, in)
+			ahead, _ := streamedAhead(t, opt, in)
 			if len(plain) == 0 {
 				t.Fatalf("input %d %+v: no output", i, opt)
 			}
 			if !bytes.Equal(got, plain) {
 				t.Fatalf("input %d, %+v: Stream with shortcuts and without differ:\n%s", i, opt, firstDiff(got, plain))
 			}
+			if !bytes.Equal(ahead, plain) {
+				t.Fatalf("input %d, %+v: Stream rendering every value ahead and Stream without shortcuts differ:\n%s", i, opt, firstDiff(ahead, plain))
+			}
 			if !bytes.Equal(lineOut, plain) {
 				t.Fatalf("input %d, %+v: Line with shortcuts and Stream without differ:\n%s", i, opt, firstDiff(lineOut, plain))
 			}
 		}
 	}
+}
+
+// streamedAhead is what Stream writes of in, and its diagnostics, with
+// the reading goroutine preparing every line and rendering its values
+// ahead.
+func streamedAhead(t testing.TB, opt Options, in []byte) ([]byte, []string) {
+	t.Helper()
+	if opt.Now == nil {
+		opt.Now, opt.Rand = fixedNow, zeroReader{}
+	}
+	var b bytes.Buffer
+	tr := New(opt, func(l []byte) error { b.Write(l); b.WriteByte('\n'); return nil })
+	tr.fixedLevel = 2 * shareLevels
+	var diags []string
+	err := tr.Stream(bytes.NewReader(in), "in", nil, func() error { return nil }, func(d *jsonl.Diagnostic) error {
+		diags = append(diags, d.Error())
+		return nil
+	})
+	if err == nil {
+		err = tr.End("in")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes(), diags
 }

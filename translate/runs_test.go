@@ -129,15 +129,20 @@ func stepText(s protocol.Step) string {
 
 // TestShortcutsChangeNothingOnRuns: on the inputs of the runs' tests
 // (runsInputs), the shortcuts taken for speed change no output and no
-// diagnostic: Line writes what it writes with Options.Plain.
+// diagnostic: Line, and Stream rendering every value ahead, write what
+// Line writes with Options.Plain.
 func TestShortcutsChangeNothingOnRuns(t *testing.T) {
 	for name, input := range runsInputs(t) {
 		for _, opt := range []Options{{To: EvoSci}, {To: Zero, Redact: true, RunID: "R"}, {To: Zero, RunID: "R"}, {To: Zero1, Redact: true, RunID: "R"}} {
 			got, gotDiags, _ := run(t, opt, input)
+			ahead, aheadDiags := streamedAhead(t, opt, input)
 			opt.Plain = true
 			want, wantDiags, _ := run(t, opt, input)
 			if !bytes.Equal(got, want) || jsonText(gotDiags) != jsonText(wantDiags) {
 				t.Fatalf("%s --to %s: with shortcuts\n%s%v\nthe plain path\n%s%v", name, opt.To, got, gotDiags, want, wantDiags)
+			}
+			if !bytes.Equal(ahead, want) || jsonText(aheadDiags) != jsonText(wantDiags) {
+				t.Fatalf("%s --to %s: Stream rendering ahead\n%s%v\nthe plain path\n%s%v", name, opt.To, ahead, aheadDiags, want, wantDiags)
 			}
 		}
 	}

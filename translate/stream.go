@@ -30,6 +30,7 @@ type batch struct {
 	lines   []prepared        // reused, with their fields
 	text    []byte            // decoded strings of the lines (protocol.Object.Arena)
 	members []protocol.Member // the lines' members (protocol.Object.MemberArena)
+	ahead   []byte            // values rendered ahead (ahead.go)
 	n       int
 	// waited: the translating goroutine waited for this batch; it tells
 	// the reading one to do less for it (preparer.balance).
@@ -40,15 +41,17 @@ func (b *batch) reset() {
 	if b.buf == nil {
 		b.buf = make([]byte, 0, 2*batchBytes)
 	}
-	// The lines' decoded strings are in an arena of the batch, so that
-	// memory follows the batch's bytes, not its number of lines. Cleared:
-	// a view kept past its line reads as zero bytes (which tests notice),
-	// not as another line's text.
-	if cap(b.text) > 4*batchBytes {
-		b.text = nil // after a long line
+	// The lines' decoded strings and values rendered ahead are in two
+	// arenas of the batch, so that memory follows the batch's bytes, not
+	// its number of lines. Cleared: a view kept past its line reads as
+	// zero bytes (which tests notice), not as another line's text.
+	for _, a := range []*[]byte{&b.text, &b.ahead} {
+		if cap(*a) > 4*batchBytes {
+			*a = nil // after a long line
+		}
+		clear(*a)
+		*a = (*a)[:0]
 	}
-	clear(b.text)
-	b.text = b.text[:0]
 	// The members of a batch's lines are in one array, in line order:
 	// the translating goroutine then reads, and the reading one later
 	// overwrites, consecutive memory, which the other core's cache
@@ -139,6 +142,7 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 		}
 		pre.balance(waited, b.waited)
 		b.reset()
+		pre.aheadArena = &b.ahead
 		return true
 	}
 	if !get() {

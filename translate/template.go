@@ -101,10 +101,16 @@ func (t *Translator) templated(ev *event, tp *template, from string, st jsonl.St
 	if v.Type != gjson.String || tp.omitEmpty && v.Raw == `""` {
 		return false, nil
 	}
-	// AppendValue only reads the value: no copy of it.
-	line, err := jsonl.AppendValue(append(t.line[:0], tp.prefix...), unsafe.Slice(unsafe.StringData(v.Raw), len(v.Raw)), st, t.opt.Redactor)
-	if err != nil {
-		return false, nil // reported by the plain way
+	line := append(t.line[:0], tp.prefix...)
+	if r, ok := t.ob.renderedAhead(v.Raw); ok {
+		line = append(line, r...)
+	} else {
+		// AppendValue only reads the value: no copy of it.
+		var err error
+		line, err = jsonl.AppendValue(line, unsafe.Slice(unsafe.StringData(v.Raw), len(v.Raw)), st, t.opt.Redactor)
+		if err != nil {
+			return false, nil // reported by the plain way
+		}
 	}
 	t.line = append(line, tp.suffix...)
 	t.stats.Written++

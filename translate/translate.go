@@ -86,8 +86,10 @@ type Options struct {
 	Rand     io.Reader        // for run ids; nil: crypto/rand
 	// Plain turns off every shortcut taken for speed: each line is
 	// decoded member by member (not by its producer's layout,
-	// protocol.Layouts) and each event built field by field (no
-	// templates, template.go). The output is the same, byte for byte:
+	// protocol.Layouts), each event built field by field (no
+	// templates, template.go) and each value rendered where it is
+	// written (none rendered ahead by Stream's reading goroutine,
+	// ahead.go). The output is the same, byte for byte:
 	// Plain is the reference that the differential tests compare the
 	// shortcuts with.
 	Plain bool
