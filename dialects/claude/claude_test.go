@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/zevo/zevo/event"
+	"github.com/zevo/zevo/event/eventtest"
 )
 
 // testOptions know the dialect's own tools.
@@ -337,11 +338,7 @@ func TestCutAfterQueuedInitStartsThatRunIncomplete(t *testing.T) {
 
 func TestDuplicatedLinesCountUsageOnce(t *testing.T) {
 	for name, lines := range allCaptures(t) {
-		var dup [][]byte
-		for _, l := range lines {
-			dup = append(dup, l, l)
-		}
-		a, b := decodeLines(t, lines), decodeLines(t, dup)
+		a, b := decodeLines(t, lines), decodeLines(t, eventtest.Twice(lines))
 		for _, scope := range []event.Scope{event.ScopeMessage, event.ScopeRun} {
 			ua, ub := a.usage(scope), b.usage(scope)
 			if ua.Total() != ub.Total() || ua.Output != ub.Output || (ua.CostUSD == nil) != (ub.CostUSD == nil) || ua.CostUSD != nil && *ua.CostUSD != *ub.CostUSD {

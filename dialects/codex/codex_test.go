@@ -118,16 +118,8 @@ func TestCodexCutAtEveryLineEndsIncomplete(t *testing.T) {
 func TestCodexDuplicatedLinesCountOnce(t *testing.T) {
 	for _, name := range captures {
 		lines := eventtest.Capture(t, "codex", name)
-		var twice [][]byte
-		for _, l := range lines {
-			twice = append(twice, l, l)
-		}
-		once, d := eventtest.Decode(t, Dialect, lines), eventtest.Decode(t, Dialect, twice)
-		eventtest.Eq(t, name+" runs", d.Statuses(), once.Statuses())
-		eventtest.Eq(t, name+" tools", d.Calls(), once.Calls())
-		eventtest.Eq(t, name+" final", d.Texts(event.Final), once.Texts(event.Final))
-		eventtest.Eq(t, name+" text", d.Texts(event.Text), once.Texts(event.Text))
-		eventtest.Eq(t, name+" errors", d.Texts(event.Error), once.Texts(event.Error))
+		once, d := eventtest.Decode(t, Dialect, lines), eventtest.Decode(t, Dialect, eventtest.Twice(lines))
+		eventtest.SameStory(t, name, d, once)
 		eventtest.Eq(t, name+" warnings", d.Texts(event.Warning), once.Texts(event.Warning))
 		if len(d.Kinds(event.ToolResult)) != len(once.Kinds(event.ToolResult)) {
 			t.Errorf("%s: results repeated", name)

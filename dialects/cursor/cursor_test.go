@@ -10,6 +10,7 @@ import (
 
 	"github.com/zevo/zevo/dialects/claude"
 	"github.com/zevo/zevo/event"
+	"github.com/zevo/zevo/event/eventtest"
 )
 
 // testOptions know the dialect's own tools.
@@ -158,11 +159,7 @@ func TestEveryLineYieldsEventsAndCutsEndIncomplete(t *testing.T) {
 }
 
 func TestDuplicatedLinesKeepOneRun(t *testing.T) {
-	var dup [][]byte
-	for _, l := range readFile(t, captures+"cursor-hack-thinking-deltas-shell.jsonl") {
-		dup = append(dup, l, l)
-	}
-	d := decodeLines(t, dup)
+	d := decodeLines(t, eventtest.Twice(readFile(t, captures+"cursor-hack-thinking-deltas-shell.jsonl")))
 	// The second result line starts and ends a run of its own (rule 4);
 	// nothing crashes, and the first run is whole.
 	if len(d.errs) > 0 || d.runs[0].Status != event.StatusSuccess {

@@ -255,3 +255,24 @@ func DetectCases(t testing.TB, testdata string) [][]byte {
 	}
 	return lines
 }
+
+// Twice is lines with each written twice in a row, as a producer that
+// retries a write, or a log appended twice, gives them.
+func Twice(lines [][]byte) [][]byte {
+	twice := make([][]byte, 0, 2*len(lines))
+	for _, l := range lines {
+		twice = append(twice, l, l)
+	}
+	return twice
+}
+
+// SameStory fails t where got tells another story than want: the runs'
+// statuses, the tool calls, the final answers, the text and the errors.
+func SameStory(t testing.TB, name string, got, want Decoded) {
+	t.Helper()
+	Eq(t, name+" runs", got.Statuses(), want.Statuses())
+	Eq(t, name+" tools", got.Calls(), want.Calls())
+	Eq(t, name+" final", got.Texts(event.Final), want.Texts(event.Final))
+	Eq(t, name+" text", got.Texts(event.Text), want.Texts(event.Text))
+	Eq(t, name+" errors", got.Texts(event.Error), want.Texts(event.Error))
+}
