@@ -86,7 +86,7 @@ type execRun struct {
 	name  string // AGENT's output in diagnostics
 	agent string // AGENT, as messages name it
 
-	dialect *event.Dialect // the target's, which tells how its runs end
+	dialect *event.Dialect // the target's: how its producer's CLI ends a run
 	wrote   bool           // an event was written
 	open    bool           // a run opened and not yet ended
 	outcome int            // exit code the last finished run asks for; -1: none yet
@@ -98,9 +98,6 @@ type execRun struct {
 // would (a run opened, ended, the exit status after it).
 func (x *execRun) see(ev []byte) {
 	x.wrote = true
-	if x.dialect == nil || x.dialect.Outcome == nil {
-		return
-	}
 	o := x.dialect.Outcome(ev)
 	if o.Start {
 		x.open = true
@@ -187,7 +184,10 @@ func runExec(c *ucli.Context, e *env) error {
 // newExecRun makes the translator of one AGENT run, writing to w.
 func newExecRun(c *ucli.Context, e *env, opt translate.Options, agent string, w *jsonl.Writer) (*execRun, *translateJQ, error) {
 	x := &execRun{e: e, opt: opt, w: w, outcome: -1}
-	x.dialect, _ = dialects.ByName(opt.To.Name) // every target is a dialect
+	x.dialect, _ = dialects.ByName(opt.To.Name)
+	if x.dialect == nil || x.dialect.Outcome == nil {
+		return nil, nil, usageErr("exec cannot end a run as %s does", opt.To.Name) // every target says how
+	}
 	x.agent = filepath.Base(agent)
 	x.name = "<" + x.agent + " stdout>"
 	out, err := jqOutput(c, e.stderr)
@@ -411,10 +411,7 @@ func (x *execRun) supervise(proc *supervise.Process, grace time.Duration, jq *tr
 	if reading != nil {
 		// The translation is stuck writing to a client that does not
 		// read: nothing more can be written.
-		if sig == syscall.SIGTERM && x.opt.To == translate.EvoSci {
-			return silentExit(ExitTerminate)
-		}
-		return silentExit(ExitInterrupt)
+		return silentExit(x.stopped(sig))
 	}
 
 	var re *translate.ReadError
@@ -451,22 +448,16 @@ func (x *execRun) finish(proc *supervise.Process, sig os.Signal, jq *translateJQ
 	var err error
 	switch {
 	case sig != nil:
-		// Interrupted: as Zero closes a run cancelled by a signal (both
-		// SIGINT and SIGTERM: error "interrupted", run_end exitCode 130,
-		// exit 130), or as EvoScientist's CLI ends (nothing more written;
-		// 130 for SIGINT, killed by SIGTERM: 143).
-		code = ExitInterrupt
+		// Interrupted: as the target's CLI ends when a signal stops it.
+		code = x.stopped(sig)
 		switch {
-		case x.opt.To == translate.EvoSci:
-			if sig == syscall.SIGTERM {
-				code = ExitTerminate
-			}
+		case x.dialect.Exits.Quiet:
 		case x.open:
 			err = x.tr.Interrupt()
 		case !x.wrote:
-			err = x.zeroPair("interrupted", "run cancelled by signal", "interrupted", ExitInterrupt)
+			err = x.zeroPair("interrupted", "run cancelled by signal", "interrupted", code)
 		case x.outcome >= 0:
-			code = x.outcome // the run had ended before the signal: its run_end stands
+			code = x.outcome // the run had ended before the signal: its end stands
 		}
 	default:
 		wrote := x.wrote
@@ -480,21 +471,14 @@ func (x *execRun) finish(proc *supervise.Process, sig os.Signal, jq *translateJQ
 			}
 			err = x.zeroPair("agent_error", fmt.Sprintf("%s exited with status %d before writing any event", agent, agentCode), "error", code)
 		case !x.wrote:
-			code = ExitIncomplete
+			code = x.dialect.Exits.Open
 			err = x.zeroPair("incomplete", fmt.Sprintf("%s %s without writing any event", agent, describe(agentCode, agentSig)), "incomplete", code)
 		}
 		if err == nil && x.wrote {
 			code = x.outcome
-			switch {
-			case code >= 0:
-			case x.opt.To == translate.EvoSci:
-				code = ExitDiagnostics
-			default:
-				code = ExitIncomplete // events, but no run ended
+			if code < 0 {
+				code = x.dialect.Exits.Open // events, but no run ended
 			}
-		}
-		if x.opt.To == translate.EvoSci && code == ExitIncomplete {
-			code = ExitDiagnostics // EvoScientist's CLI has no such code: a failed run is 1
 		}
 		if err == nil && wrote && !x.gave && (agentSig != 0 || agentCode != code) {
 			e.warnf("%s %s", agent, describe(agentCode, agentSig))
@@ -517,6 +501,14 @@ func (x *execRun) finish(proc *supervise.Process, sig os.Signal, jq *translateJQ
 		return jerr
 	}
 	return silentExit(code)
+}
+
+// stopped is the exit status of the target's CLI stopped by sig.
+func (x *execRun) stopped(sig os.Signal) int {
+	if sig == syscall.SIGTERM {
+		return x.dialect.Exits.Terminate
+	}
+	return x.dialect.Exits.Interrupt
 }
 
 func describe(code int, sig syscall.Signal) string {

@@ -82,7 +82,8 @@ func TestDialectsAgreeOnToolEffects(t *testing.T) {
 
 // What the commands ask of a dialect instead of naming it: its
 // producer's name for people, and, for a dialect zevo writes, how its
-// output tells exec the exit status.
+// output tells exec the exit status and how its CLI ends where the
+// output tells none.
 func TestEveryDialectSaysWhatTheCommandsAsk(t *testing.T) {
 	for _, d := range All {
 		if d.Title == "" {
@@ -90,6 +91,9 @@ func TestEveryDialectSaysWhatTheCommandsAsk(t *testing.T) {
 		}
 		if Writes(d) && d.Outcome == nil {
 			t.Errorf("%s: written by zevo, and no Outcome for exec", d.Name)
+		}
+		if x := d.Exits; Writes(d) && (x.Open <= 0 || x.Interrupt <= 0 || x.Terminate <= 0) {
+			t.Errorf("%s: written by zevo, and no exit status for exec where its lines tell none: %+v", d.Name, x)
 		}
 		if d.Host != nil && !Writes(d) {
 			t.Errorf("%s: exec would stand in for its producer, and zevo does not write it", d.Name)

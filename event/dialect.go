@@ -34,6 +34,9 @@ type Dialect struct {
 	// Outcome, for a dialect zevo writes, reads one line of its output as
 	// exec does to exit as the producer's own CLI would (exec.md).
 	Outcome func(line []byte) Outcome
+	// Exits, for a dialect zevo writes, are how its producer's CLI ends
+	// where its lines tell no exit status: exec ends so (exec.md).
+	Exits Exits
 	// Detect tells from one line alone whether it is this dialect's.
 	Detect func(line []byte) Certainty
 	// DetectLine, when set, decides as Detect does, given the line as a
@@ -70,6 +73,22 @@ func (d *Dialect) AgentName() string {
 type Outcome struct {
 	Start, End bool
 	Exit       int
+}
+
+// Exits are the exit statuses of a producer's CLI that its lines do not
+// carry, and what it writes when a signal stops it.
+type Exits struct {
+	// Open is the status after a run that did not finish: its output
+	// ends no run, or zevo ends the one it left open.
+	Open int
+	// Interrupt and Terminate are the statuses after SIGINT and SIGTERM
+	// stopped it.
+	Interrupt, Terminate int
+	// Quiet: a signal stops it without a word more, its status the
+	// signal's even after a run that had ended. Otherwise it ends the
+	// run it was writing as Encoder.Interrupt does, writes a run
+	// cancelled before it began, and keeps the status of one that ended.
+	Quiet bool
 }
 
 // Certainty is how sure a dialect is that a line is its own.

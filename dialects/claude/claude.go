@@ -31,6 +31,11 @@ var Dialect = &event.Dialect{
 	NewEncoder: newEncoder,
 	Host:       host,
 	Outcome:    outcome,
+	// Its CLI exits 1 after any failed run and has no code for one that
+	// did not finish. A run a signal stops ends as one its user stopped
+	// (an error result: Interrupt), 130 for either signal (the status
+	// Claude Code itself exits with after a signal is not documented).
+	Exits:      event.Exits{Open: 1, Interrupt: 130, Terminate: 130},
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return newDecoder(opt) },
 }
 

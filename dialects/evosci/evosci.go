@@ -24,6 +24,10 @@ var Dialect = &event.Dialect{
 	DetectLine: detectLine,
 	NewEncoder: newEncoder,
 	Outcome:    outcome,
+	// Its CLI has no code for a run that did not finish: a failed run
+	// is 1. Ctrl-C's KeyboardInterrupt becomes 130 and nothing more is
+	// written; SIGTERM, for which it has no handler, kills it (143).
+	Exits:      event.Exits{Open: 1, Interrupt: 130, Terminate: 143, Quiet: true},
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return &Decoder{opt: opt} },
 	Agent:      "evoscientist",
 	// A line is one event: one tool call at most.

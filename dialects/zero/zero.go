@@ -25,6 +25,9 @@ var Dialect = &event.Dialect{
 	DetectLine: detectLine,
 	NewEncoder: newEncoder,
 	Outcome:    outcome,
+	// Zero's codes (exitIncomplete, exitInterrupted): it cancels its run
+	// on SIGINT and SIGTERM alike and ends it interrupted, 130.
+	Exits:      event.Exits{Open: 4, Interrupt: 130, Terminate: 130},
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return &Decoder{opt: opt} },
 	// A Zero line is one event: one tool call at most.
 	OneCallPerLine: true,
