@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"crypto/rand"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,7 +16,6 @@ import (
 	"github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/internal/input"
 	"github.com/zevo/zevo/jsonl"
-	"github.com/zevo/zevo/protocol"
 	"github.com/zevo/zevo/supervise"
 	"github.com/zevo/zevo/translate"
 	"github.com/zevo/zevo/zeroinput"
@@ -252,16 +249,15 @@ func withPrompt(args []string, prompt *string) (argv []string, inArgs bool) {
 }
 
 // fail ends a run that could not start: the message on stderr (unless
-// said is set: it was said already), and on stdout as Zero ends a run that
-// failed before it started, an error and a run_end of the same runId,
-// written in the protocol of --to. The exit code is code.
+// said is set: it was said already), and on stdout a run that failed
+// before it started (Translator.Failed). The exit code is code.
 func (x *execRun) fail(errCode, msg string, code int, said bool) error {
 	if !said {
 		x.e.warnf("%s", msg)
 	}
 	x.e.mu.Lock()
 	defer x.e.mu.Unlock()
-	err := x.zeroPair(errCode, msg, "error", code)
+	err := x.tr.Failed(errCode, msg, "error", code)
 	if ferr := x.w.Flush(); err == nil {
 		err = ferr
 	}
@@ -269,38 +265,6 @@ func (x *execRun) fail(errCode, msg string, code int, said bool) error {
 		x.e.warnf("writing output: %v", err)
 	}
 	return silentExit(code)
-}
-
-// zeroPair feeds a Zero error and run_end of a new run through the
-// translator, so that they get the output's protocol, version and
-// redaction.
-func (x *execRun) zeroPair(errCode, msg, status string, code int) error {
-	id := x.opt.RunID
-	if id == "" {
-		id = protocol.NewZeroRunID(time.Now(), rand.Reader)
-	}
-	type zeroEvent struct {
-		SchemaVersion int    `json:"schemaVersion"`
-		Type          string `json:"type"`
-		RunID         string `json:"runId"`
-		Code          string `json:"code,omitempty"`
-		Message       string `json:"message,omitempty"`
-		Recoverable   *bool  `json:"recoverable,omitempty"`
-		Status        string `json:"status,omitempty"`
-		ExitCode      *int   `json:"exitCode,omitempty"`
-	}
-	no := false
-	for i, ev := range []zeroEvent{
-		{SchemaVersion: 2, Type: "error", RunID: id, Code: errCode, Message: msg, Recoverable: &no},
-		{SchemaVersion: 2, Type: "run_end", RunID: id, Status: status, ExitCode: &code},
-	} {
-		line, _ := json.Marshal(ev)
-		err := x.tr.Line(jsonl.Line{Name: "zevo", Num: i + 1, Bytes: line})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // supervise translates AGENT's output until it ends and AGENT's group is
@@ -455,7 +419,7 @@ func (x *execRun) finish(proc *supervise.Process, sig os.Signal, jq *translateJQ
 		case x.open:
 			err = x.tr.Interrupt()
 		case !x.wrote:
-			err = x.zeroPair("interrupted", "run cancelled by signal", "interrupted", code)
+			err = x.tr.Failed("interrupted", "run cancelled by signal", "interrupted", code)
 		case x.outcome >= 0:
 			code = x.outcome // the run had ended before the signal: its end stands
 		}
@@ -469,10 +433,10 @@ func (x *execRun) finish(proc *supervise.Process, sig os.Signal, jq *translateJQ
 			if code > 125 {
 				code = ExitDiagnostics
 			}
-			err = x.zeroPair("agent_error", fmt.Sprintf("%s exited with status %d before writing any event", agent, agentCode), "error", code)
+			err = x.tr.Failed("agent_error", fmt.Sprintf("%s exited with status %d before writing any event", agent, agentCode), "error", code)
 		case !x.wrote:
 			code = x.dialect.Exits.Open
-			err = x.zeroPair("incomplete", fmt.Sprintf("%s %s without writing any event", agent, describe(agentCode, agentSig)), "incomplete", code)
+			err = x.tr.Failed("incomplete", fmt.Sprintf("%s %s without writing any event", agent, describe(agentCode, agentSig)), "incomplete", code)
 		}
 		if err == nil && x.wrote {
 			code = x.outcome
