@@ -18,7 +18,6 @@ import (
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/supervise"
 	"github.com/zevo/zevo/translate"
-	"github.com/zevo/zevo/zeroinput"
 )
 
 const defaultGrace = 5 * time.Second
@@ -142,7 +141,7 @@ func runExec(c *ucli.Context, e *env) error {
 
 	prompt, err := execPrompt(c, e)
 	if err != nil {
-		var ie *zeroinput.Error
+		var ie *event.InputError
 		if errors.As(err, &ie) && ie.Line > 0 {
 			e.diag(lineMsg(stdinName, ie.Line, ie.Reason))
 			return x.fail("usage_error", err.Error(), ExitUsage, true)
@@ -217,7 +216,7 @@ func execPrompt(c *ucli.Context, e *env) (*string, error) {
 			return nil, fmt.Errorf("reading the prompt from standard input: %v", err)
 		}
 		if c.String("input-format") == "stream-json" {
-			p, err = zeroinput.Prompt(data)
+			p, err = dialects.PromptInput.Prompt(data)
 			if err != nil {
 				return nil, err
 			}

@@ -34,6 +34,11 @@ var All = []*event.Dialect{
 // EvoScientist, whose decoder keeps an unknown type as an Other event.
 var Fallback = evosci.Dialect
 
+// PromptInput is the dialect whose input events zevo exec reads its
+// prompt from (--input-format stream-json), whatever its target: Zero's,
+// whose input protocol its clients already write.
+var PromptInput = zero.Dialect
+
 // SchemaURL is the URL of d's schema file, its folder's NAME.schema.json,
 // which the schema's $id states.
 func SchemaURL(d *event.Dialect) string {

@@ -95,6 +95,9 @@ func TestEveryDialectSaysWhatTheCommandsAsk(t *testing.T) {
 		if x := d.Exits; Writes(d) && (x.Open <= 0 || x.Interrupt <= 0 || x.Terminate <= 0) {
 			t.Errorf("%s: written by zevo, and no exit status for exec where its lines tell none: %+v", d.Name, x)
 		}
+		if d == PromptInput && d.Prompt == nil {
+			t.Errorf("%s: exec reads its prompt from its input events, and it has no Prompt", d.Name)
+		}
 		if d.Host != nil && !Writes(d) {
 			t.Errorf("%s: exec would stand in for its producer, and zevo does not write it", d.Name)
 		}

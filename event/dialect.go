@@ -34,6 +34,10 @@ type Dialect struct {
 	// Outcome, for a dialect zevo writes, reads one line of its output as
 	// exec does to exit as the producer's own CLI would (exec.md).
 	Outcome func(line []byte) Outcome
+	// Prompt, for a dialect whose producer takes its prompt as input
+	// events on its standard input, reads them into one prompt as the
+	// producer does; an *InputError is input the producer would refuse.
+	Prompt func(data []byte) (string, error)
 	// Exits, for a dialect zevo writes, are how its producer's CLI ends
 	// where its lines tell no exit status: exec ends so (exec.md).
 	Exits Exits
@@ -90,6 +94,17 @@ type Exits struct {
 	// cancelled before it began, and keeps the status of one that ended.
 	Quiet bool
 }
+
+// InputError is input a producer would refuse (Dialect.Prompt): Line is
+// the line at fault (0: the input as a whole), Reason what is wrong with
+// it, Message the producer's own words for it.
+type InputError struct {
+	Line    int
+	Reason  string
+	Message string
+}
+
+func (e *InputError) Error() string { return e.Message }
 
 // Certainty is how sure a dialect is that a line is its own.
 type Certainty uint8

@@ -25,6 +25,7 @@ var Dialect = &event.Dialect{
 	DetectLine: detectLine,
 	NewEncoder: newEncoder,
 	Outcome:    outcome,
+	Prompt:     Prompt,
 	// Zero's codes (exitIncomplete, exitInterrupted): it cancels its run
 	// on SIGINT and SIGTERM alike and ends it interrupted, 130.
 	Exits:      event.Exits{Open: 4, Interrupt: 130, Terminate: 130},

@@ -1,26 +1,21 @@
-// Package zeroinput reads Zero's stream-json input events (prompt, message) into one prompt, as zero exec does.
-package zeroinput
+package zero
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/zevo/zevo/event"
 )
 
-// Error is input zero exec would refuse. Line is the line at fault (0 when
-// the input as a whole is); Reason says what is wrong with it. Error()
-// is Zero's own message.
-type Error struct {
-	Line   int
-	Reason string
-}
-
-func (e *Error) Error() string {
-	if e.Line == 0 {
-		return e.Reason
+// inputError is input zero exec would refuse, in Zero's own words.
+func inputError(line int, reason string) *event.InputError {
+	msg := reason
+	if line > 0 {
+		msg = fmt.Sprintf("Invalid stream-json input at line %d: %s", line, reason)
 	}
-	return fmt.Sprintf("Invalid stream-json input at line %d: %s", e.Line, e.Reason)
+	return &event.InputError{Line: line, Reason: reason, Message: msg}
 }
 
 // Zero's wording (internal/streamjson of Zero 0.8.0).
@@ -29,8 +24,9 @@ const (
 	noPrompt  = "Stream-json input must include at least one prompt or user message event."
 )
 
-// event is Zero's InputEvent: the fields and the Go types its decoder uses.
-type event struct {
+// inputEvent is Zero's InputEvent: the fields and the Go types its
+// decoder uses.
+type inputEvent struct {
 	SchemaVersion int               `json:"schemaVersion"`
 	Type          string            `json:"type"`
 	Role          string            `json:"role,omitempty"`
@@ -38,7 +34,8 @@ type event struct {
 	Images        []json.RawMessage `json:"images,omitempty"`
 }
 
-// Prompt reads the input events in data and returns their contents, each
+// Prompt reads Zero's stream-json input events (prompt, message) in data
+// into one prompt, as zero exec does (the Dialect's Prompt): their contents, each
 // trimmed, the blank ones left out, joined by a blank line. Lines are split
 // on "\n" and trimmed; blank lines are skipped. A line is checked as zero
 // exec checks it, in its order: a JSON object; no field beyond
@@ -55,19 +52,19 @@ func Prompt(data []byte) (string, error) {
 		}
 		ev, reason := parse(line)
 		if reason != "" {
-			return "", &Error{Line: i + 1, Reason: reason}
+			return "", inputError(i+1, reason)
 		}
 		if c := strings.TrimSpace(ev.Content); c != "" {
 			parts = append(parts, c)
 		}
 	}
 	if len(parts) == 0 {
-		return "", &Error{Reason: noPrompt}
+		return "", inputError(0, noPrompt)
 	}
 	return strings.Join(parts, "\n\n"), nil
 }
 
-func parse(line []byte) (*event, string) {
+func parse(line []byte) (*inputEvent, string) {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(line, &raw); err != nil {
 		return nil, notObject
@@ -75,7 +72,7 @@ func parse(line []byte) (*event, string) {
 	if key := unknownField(line, raw); key != "" {
 		return nil, "unknown field " + key
 	}
-	var ev event
+	var ev inputEvent
 	if err := json.Unmarshal(line, &ev); err != nil {
 		return nil, notObject
 	}

@@ -1,4 +1,4 @@
-package zeroinput
+package zero
 
 import "testing"
 
