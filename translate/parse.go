@@ -30,13 +30,20 @@ var eventTargets = func() []Format {
 // eventOnly reports a target that only the event path writes.
 func eventOnly(f Format) bool { return f != nil && f.Family == 0 }
 
-// TargetNames lists the targets' names for help and messages: "zero,
-// zero@1, evosci or claude".
-func TargetNames() string {
+// Targets are the targets' names, as ParseTarget reads them: zero,
+// zero@1, evosci and the dialects only the event path writes (claude).
+func Targets() []string {
 	names := []string{"zero", Zero1.Name, EvoSci.Name}
 	for _, f := range eventTargets {
 		names = append(names, f.Name)
 	}
+	return names
+}
+
+// TargetNames lists the targets' names for help and messages: "zero,
+// zero@1, evosci or claude".
+func TargetNames() string {
+	names := Targets()
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
@@ -58,6 +65,9 @@ func ParseTarget(name string) (Format, error) {
 	return nil, fmt.Errorf("unknown format %q (want %s)", name, TargetNames())
 }
 
+// Sources are the names ParseSource reads.
+func Sources() []string { return []string{"auto", "zero", EvoSci.Name} }
+
 // ParseSource reads a source protocol's name (--from): auto (Auto, each
 // line's own), zero or evosci.
 func ParseSource(name string) (Format, error) {
@@ -66,7 +76,8 @@ func ParseSource(name string) (Format, error) {
 	}
 	p, err := protocol.Lookup(name)
 	if err != nil || (p != Zero && p != EvoSci) {
-		return nil, fmt.Errorf("unknown format %q (want auto, zero or evosci)", name)
+		s := Sources()
+		return nil, fmt.Errorf("unknown format %q (want %s or %s)", name, strings.Join(s[:len(s)-1], ", "), s[len(s)-1])
 	}
 	return p, nil
 }

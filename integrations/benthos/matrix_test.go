@@ -67,6 +67,7 @@ func TestMatrix(t *testing.T) {
 	}{
 		{"zevo_translate to zero", "zevo_translate:\n  to: zero\n  run_id: r\n  cwd: /w\n", []string{"translate", "--to", "zero", "--run-id", "r", "--cwd", "/w"}},
 		{"zevo_translate to evosci", "zevo_translate:\n  to: evosci\n  redact: true\n", []string{"translate", "--to", "evosci", "--redact"}},
+		{"zevo_translate to claude", "zevo_translate:\n  to: claude\n  run_id: r\n  cwd: /w\n", []string{"translate", "--to", "claude", "--run-id", "r", "--cwd", "/w"}},
 		{"zevo_jq", "zevo_jq:\n  query: '[.type, .id]'\n", []string{"jq", "-c", "[.type, .id]"}},
 	}
 	dir := t.TempDir()

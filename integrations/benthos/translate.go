@@ -20,7 +20,7 @@ import (
 
 func translateSpec() *service.ConfigSpec {
 	return service.NewConfigSpec().
-		Summary("Translates Zero and EvoScientist stream-json events into each other, as zevo translate does, keeping the state of each stream (run framing, pending tool calls, ids) per key.").
+		Summary("Translates agents' stream-json events into the stream-json of the agent named by to, as zevo translate does, keeping the state of each stream (run framing, pending tool calls, ids) per key.").
 		Description(`Each message is one line of an agent's stream. Messages with the same key
 are one stream, translated in the order they arrive; the processor must
 therefore see them in order (put it under the input's processors, or set
@@ -42,9 +42,9 @@ A key idle for idle_timeout, or the oldest key when there are more than
 max_keys, is closed as zevo closes a stream at the end of its input (a run
 still open ends as incomplete); its events are derived from the key's last
 message, so they keep its metadata.`).
-		Field(service.NewStringEnumField("to", "zero", "zero@1", "evosci").
-			Description("Target protocol: zero (schema version 2), zero@1 or evosci.")).
-		Field(service.NewStringEnumField("from", "auto", "zero", "evosci").
+		Field(service.NewStringEnumField("to", translate.Targets()...).
+			Description("Target dialect, as zevo translate --to: "+translate.TargetNames()+" (zero: schema version 2).")).
+		Field(service.NewStringEnumField("from", translate.Sources()...).
 			Description("Source protocol: auto detects each message.").Default("auto").Advanced()).
 		Field(service.NewInterpolatedStringField("run_id").
 			Description("runId of the Zero runs opened for a key (later runs of the key get .2, .3, ...); evaluated on the key's first message. Unset: Zero's own format with a random part.").
@@ -61,7 +61,7 @@ message, so they keep its metadata.`).
 		Field(service.NewStringListField("mappings").
 			Description("Mapping table files that add or override rules, as zevo translate --mapping.").Default([]any{})).
 		Field(service.NewBoolField("redact").
-			Description("Apply Zero's redaction to the output. Unset: on for Zero output, off for EvoScientist output, as zevo translate.").Optional()).
+			Description("Apply Zero's redaction to the output. Unset: as zevo translate (on, but for EvoScientist output).").Optional()).
 		Field(service.NewBoolField("redact_extra").
 			Description("Redact with Zero's rules plus GitHub tokens, AWS access keys, PEM private keys, JWTs, Slack tokens and Google API keys.").Default(false)).
 		Field(service.NewInterpolatedStringField("key").
