@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zevo/zevo/dialects/zero"
 	"github.com/zevo/zevo/internal/zerotest"
 	"github.com/zevo/zevo/supervise"
 )
@@ -752,12 +753,12 @@ func TestExecReadsCompressedOutput(t *testing.T) {
 			}
 			checkZeroOutput(t, r.stdout, 0)
 			cut := runExecCmd(t, "", "exec", "--to", "zero", "--", "AGENT", "compressed", format, "300")
-			if cut.code != ExitIncomplete || !strings.Contains(cut.stderr, "zevo: <agent stdout>: read error: "+format+" data is corrupt or cut short after ") {
+			if cut.code != zero.Dialect.Exits.Open || !strings.Contains(cut.stderr, "zevo: <agent stdout>: read error: "+format+" data is corrupt or cut short after ") {
 				t.Fatalf("cut: exit %d, stderr:\n%s", cut.code, cut.stderr)
 			}
 			// (gzip hands on what it decoded; zstd, whole blocks: this
 			// run is one.)
-			if evs := checkZeroOutput(t, cut.stdout, ExitIncomplete); format == "gzip" && len(evs) < 4 {
+			if evs := checkZeroOutput(t, cut.stdout, zero.Dialect.Exits.Open); format == "gzip" && len(evs) < 4 {
 				t.Fatalf("cut: the events before the cut are lost:\n%s", cut.stdout)
 			}
 		})

@@ -16,13 +16,10 @@ const (
 	ExitTerminate   = 143 // SIGTERM: likewise
 )
 
-// Exit codes of zevo exec beyond those above and the run's own (see
-// docs/exec.md): Zero's code for a run that did not finish, and the
-// shell's for a program that cannot be run.
-const (
-	ExitIncomplete = 4
-	ExitNoAgent    = 127
-)
+// Exit code of zevo exec beyond those above, the run's own and those of
+// the target's CLI (its dialect's Exits; docs/exec.md): the shell's for a
+// program that cannot be run.
+const ExitNoAgent = 127
 
 // Exit codes of zevo jq and translate --jq, jq 1.7's. When several apply,
 // the first of these wins: halt_error's own code; 2 for a FILE that could
