@@ -52,7 +52,8 @@ func TestRunsRules(t *testing.T) {
 
 func TestDetectorAmbiguousLinesFollowTheInput(t *testing.T) {
 	mk := func(name string, sure, maybe string) *Dialect {
-		return &Dialect{Name: name, Detect: func(l []byte) Certainty {
+		return &Dialect{Name: name, DetectLine: func(ln *Line) Certainty {
+			l := ln.Bytes
 			switch {
 			case strings.Contains(string(l), sure):
 				return Sure
@@ -153,7 +154,8 @@ func TestRunsAsideEventsJoinTheOpenOrLastRun(t *testing.T) {
 // "hold" line until End.
 func standIn(name string, sure string) *Dialect {
 	return &Dialect{Name: name,
-		Detect: func(l []byte) Certainty {
+		DetectLine: func(ln *Line) Certainty {
+			l := ln.Bytes
 			if strings.HasPrefix(string(l), sure) {
 				return Sure
 			}

@@ -26,7 +26,6 @@ var Dialect = &event.Dialect{
 	Title:      "Claude Code",
 	Schema:     schema,
 	Effects:    effects,
-	Detect:     Detect,
 	DetectLine: detectLine,
 	NewEncoder: newEncoder,
 	Host:       host,
@@ -47,17 +46,10 @@ var effects = map[string]event.Effect{
 	"WebFetch": event.EffectNetwork, "WebSearch": event.EffectNetwork,
 }
 
-// Detect is Sure for lines only Claude Code writes, Maybe for the bare
+// detectLine is Sure for lines only Claude Code writes, Maybe for the bare
 // system/user/assistant/result shapes Cursor writes too.
 // It is asked of every line of every input: the type first (a string
 // only in an object), the other fields only for the shared types.
-func Detect(line []byte) event.Certainty {
-	l := event.ReadLine(line)
-	return detectLine(&l)
-}
-
-// detectLine is Detect given the line as a Detector reads it
-// (event.Dialect.DetectLine).
 func detectLine(l *event.Line) event.Certainty {
 	line := l.Bytes
 	typ, ok := l.Type()

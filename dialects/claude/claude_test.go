@@ -553,14 +553,14 @@ func TestDetect(t *testing.T) {
 	// Every line of the Claude captures is Claude's, most of them surely.
 	for name, ls := range allCaptures(t) {
 		for i, l := range ls {
-			if c := Detect(l); c != event.Sure {
+			if c := Dialect.Detect(l); c != event.Sure {
 				t.Errorf("%s:%d: %v", name, i+1, c)
 			}
 		}
 	}
 	// Cursor's lines: its bare shared shapes are Maybe, its own No.
 	for i, l := range readCapture(t, "../cursor/cursor-hack-thinking-deltas-shell.jsonl") {
-		c := Detect(l)
+		c := Dialect.Detect(l)
 		typ := string(l[9:20])
 		switch {
 		case strings.HasPrefix(typ, "thinking") || strings.HasPrefix(typ, "tool_call"):
@@ -580,7 +580,7 @@ func TestDetect(t *testing.T) {
 		`{"type":"user","message":{"content":"x"},"parent_tool_use_id":null}`: event.Sure,
 		`[]`: event.No,
 	} {
-		if c := Detect([]byte(l)); c != want {
+		if c := Dialect.Detect([]byte(l)); c != want {
 			t.Errorf("%s: %v, want %v", l, c, want)
 		}
 	}

@@ -18,7 +18,6 @@ var Dialect = &event.Dialect{
 	Title:      "Codex",
 	Schema:     schema,
 	Effects:    effects,
-	Detect:     detect,
 	DetectLine: detectLine,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return newDecoder(opt) },
 }
@@ -35,15 +34,8 @@ var effects = map[string]event.Effect{
 	"web_search": event.EffectNetwork,
 }
 
-// detect: the dotted types are Codex's alone; a bare {"type":"error",
+// detectLine: the dotted types are Codex's alone; a bare {"type":"error",
 // "message":…} and request_user_input are shapes EvoScientist writes too.
-func detect(line []byte) event.Certainty {
-	l := event.ReadLine(line)
-	return detectLine(&l)
-}
-
-// detectLine is detect given the line as a Detector reads it
-// (event.Dialect.DetectLine).
 func detectLine(l *event.Line) event.Certainty {
 	line := l.Bytes
 	typ, ok := l.Type()

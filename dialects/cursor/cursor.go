@@ -23,7 +23,6 @@ var Dialect = &event.Dialect{
 	Title:      "Cursor",
 	Schema:     schema,
 	Effects:    effects,
-	Detect:     Detect,
 	DetectLine: detectLine,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return newDecoder(opt) },
 }
@@ -41,7 +40,7 @@ var effects = map[string]event.Effect{
 	"webFetchToolCall": event.EffectNetwork, "webSearchToolCall": event.EffectNetwork,
 }
 
-// Detect is Sure for lines only cursor-agent writes (thinking and
+// detectLine is Sure for lines only cursor-agent writes (thinking and
 // tool_call lines with its fields, and lines with model_call_id, call_id
 // or timestamp_ms), Maybe for the bare system/user/assistant/result
 // shapes Claude Code writes too, No for a line with a field only Claude
@@ -49,13 +48,6 @@ var effects = map[string]event.Effect{
 // type first (from the Detector's event.Line, whose fields are read
 // once for all dialects), and the other fields of a line that may be
 // Cursor's in one pass (detectFields).
-func Detect(line []byte) event.Certainty {
-	l := event.ReadLine(line)
-	return detectLine(&l)
-}
-
-// detectLine is Detect given the line as a Detector reads it
-// (event.Dialect.DetectLine).
 func detectLine(l *event.Line) event.Certainty {
 	line := l.Bytes
 	typ, ok := l.Type()

@@ -264,7 +264,7 @@ func TestDetect(t *testing.T) {
 		case 1, 2, 89, 90:
 			want = event.Maybe
 		}
-		if c := Detect(l); c != want {
+		if c := Dialect.Detect(l); c != want {
 			t.Errorf("line %d: %v, want %v", i+1, c, want)
 		}
 	}
@@ -272,7 +272,7 @@ func TestDetect(t *testing.T) {
 	names, _ := filepath.Glob("../../testdata/captures/claude/*.jsonl")
 	for _, n := range names {
 		for i, l := range readFile(t, n) {
-			if c := Detect(l); c != event.No {
+			if c := Dialect.Detect(l); c != event.No {
 				t.Errorf("%s:%d: %v", filepath.Base(n), i+1, c)
 			}
 		}
@@ -292,7 +292,7 @@ func TestDetect(t *testing.T) {
 		`{"type":"thinking","subtype":"delta","parent_tool_use_id":null}`: event.No,
 		`{"type":"x","session_id":"s","call_id":"c","modelUsage":{}}`:     event.No,
 	} {
-		if c := Detect([]byte(l)); c != want {
+		if c := Dialect.Detect([]byte(l)); c != want {
 			t.Errorf("%s: %v, want %v", l, c, want)
 		}
 	}
@@ -381,7 +381,7 @@ func TestDetectReadsTheLineOnceAndTellsItAsBefore(t *testing.T) {
 		lines = append(lines, []byte(l))
 	}
 	for _, l := range lines {
-		if got, want := Detect(l), detectByField(l); got != want {
+		if got, want := Dialect.Detect(l), detectByField(l); got != want {
 			t.Errorf("%s: %v, want %v", l, got, want)
 		}
 	}

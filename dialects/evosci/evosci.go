@@ -20,7 +20,6 @@ var Dialect = &event.Dialect{
 	Title:      "EvoScientist",
 	Provider:   "evoscientist",
 	Effects:    effects,
-	Detect:     Detect,
 	DetectLine: detectLine,
 	NewEncoder: newEncoder,
 	Outcome:    outcome,
@@ -55,18 +54,11 @@ func isType(t string) bool {
 	return false
 }
 
-// Detect: a line of one of EvoScientist's types is Maybe its (other
+// detectLine: a line of one of EvoScientist's types is Maybe its (other
 // producers write {"type":"text"} and {"type":"error"} too), never a line
 // with schemaVersion (Zero's).
 // The type first: it is asked of every line of every input, and the type
 // comes first in most lines, schemaVersion (absent) costs a whole scan.
-func Detect(line []byte) event.Certainty {
-	l := event.ReadLine(line)
-	return detectLine(&l)
-}
-
-// detectLine is Detect given the line as a Detector reads it
-// (event.Dialect.DetectLine).
 func detectLine(l *event.Line) event.Certainty {
 	typ, ok := l.Type()
 	if !ok || !isType(typ) {

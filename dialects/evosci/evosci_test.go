@@ -228,7 +228,7 @@ func TestDetect(t *testing.T) {
 		`{}`:                                                 event.No,
 		`not json`:                                           event.No,
 	} {
-		if got := Detect([]byte(line)); got != want {
+		if got := Dialect.Detect([]byte(line)); got != want {
 			t.Errorf("%s: %v, want %v", line, got, want)
 		}
 	}

@@ -18,7 +18,6 @@ var Dialect = &event.Dialect{
 	Title:      "OpenCode",
 	Schema:     schema,
 	Effects:    effects,
-	Detect:     detect,
 	DetectLine: detectLine,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return newDecoder(opt) },
 }
@@ -36,16 +35,9 @@ var effects = map[string]event.Effect{
 	"webfetch": event.EffectNetwork, "websearch": event.EffectNetwork, "codesearch": event.EffectNetwork, "fetch": event.EffectNetwork,
 }
 
-// detect: step_start, step_finish and tool_use are OpenCode's alone; text,
+// detectLine: step_start, step_finish and tool_use are OpenCode's alone; text,
 // reasoning, error and done are also EvoScientist's types, told apart by
 // OpenCode's envelope (a sessionID beside the type).
-func detect(line []byte) event.Certainty {
-	l := event.ReadLine(line)
-	return detectLine(&l)
-}
-
-// detectLine is detect given the line as a Detector reads it
-// (event.Dialect.DetectLine).
 func detectLine(l *event.Line) event.Certainty {
 	typ, ok := l.Type()
 	if !ok {

@@ -21,7 +21,6 @@ var Dialect = &event.Dialect{
 	Name:       Name,
 	Aliases:    []string{"zero@2", "zero@1", "zero-input"},
 	Title:      "Zero",
-	Detect:     Detect,
 	DetectLine: detectLine,
 	NewEncoder: newEncoder,
 	Outcome:    outcome,
@@ -32,16 +31,9 @@ var Dialect = &event.Dialect{
 	RunTime: protocol.ZeroRunIDTime,
 }
 
-// Detect: every Zero line, input or output, carries schemaVersion, and no
+// detectLine: every Zero line, input or output, carries schemaVersion, and no
 // other producer writes it (whatever its value: a wrong version is still
 // a Zero line, for validation to report).
-func Detect(line []byte) event.Certainty {
-	l := event.ReadLine(line)
-	return detectLine(&l)
-}
-
-// detectLine is Detect given the line as a Detector reads it
-// (event.Dialect.DetectLine), its fields read once for all dialects.
 func detectLine(l *event.Line) event.Certainty {
 	if l.Has("schemaVersion") {
 		return event.Sure

@@ -268,7 +268,7 @@ func TestDetect(t *testing.T) {
 		`{"type":"x","data":{"schemaVersion":2}}`: event.No, // only at the top
 		`not json`: event.No,
 	} {
-		if got := Detect([]byte(line)); got != want {
+		if got := Dialect.Detect([]byte(line)); got != want {
 			t.Errorf("%s: %v, want %v", line, got, want)
 		}
 	}
