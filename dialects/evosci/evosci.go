@@ -103,10 +103,10 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 		return append(dst, event.Event{Kind: event.Other, Dialect: Name, Line: num, Raw: line}),
 			fmt.Errorf("evosci: the line is not a JSON object")
 	}
-	p := event.Problems{Dialect: Name}
+	var p event.Problems
 	typ := p.Str(v, "type")
-	if typ == "" {
-		p.Add("type is missing")
+	if _, t := v.Str("type"); typ == "" && (t == gjson.Null || t == gjson.String) {
+		p.Missing("type") // absent, null or "" (another type: Str noted it)
 	}
 	failed, asked := d.failed, d.asked
 	d.failed, d.asked = false, false
@@ -141,7 +141,7 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 		case a.IsObject():
 			ev.Tool.Args = []byte(a.Raw)
 		case a.Exists():
-			p.Add("args is not an object")
+			p.WrongType("args", "object", a)
 		}
 	case "tool_result", "subagent_tool_result":
 		ev.Kind = event.ToolResult
@@ -229,7 +229,7 @@ func (d *Decoder) interrupt(dst []event.Event, ev event.Event, v *event.Line, p 
 	ev.Kind, ev.Label = event.PermissionRequest, "approval needed"
 	reqs := v.Get("action_requests")
 	if reqs.Exists() && !reqs.IsArray() {
-		p.Add("action_requests is not a list")
+		p.WrongType("action_requests", "array", reqs)
 	}
 	n := 0
 	for _, r := range reqs.Array() {
@@ -274,10 +274,10 @@ func boolean(p *event.Problems, v *event.Line, key string, def bool) bool {
 		return false
 	case gjson.Null:
 		if !f.Exists() {
-			p.Add(key + " is missing")
+			p.Missing(key)
 		}
 		return def
 	}
-	p.Add(key + " is not a boolean")
+	p.WrongType(key, "boolean", f)
 	return def
 }
