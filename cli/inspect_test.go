@@ -131,13 +131,13 @@ func TestStatsNamesBadLines(t *testing.T) {
 	if len(lines) != 1+100+1 {
 		t.Fatalf("%d lines of stderr:\n%s", len(lines), errs)
 	}
-	if want := "zevo: <stdin>:2: not valid JSON at byte 1: unexpected 'n' (not counted)"; lines[0] != want {
+	if want := "<stdin>:2: not valid JSON at byte 1: unexpected 'n' (not counted)"; lines[0] != want {
 		t.Errorf("stderr line 1 %q, want %q", lines[0], want)
 	}
-	if want := "zevo: " + junk + ":2: not a JSON object: an array (not counted)"; lines[1] != want {
+	if want := junk + ":2: not a JSON object: an array (not counted)"; lines[1] != want {
 		t.Errorf("stderr line 2 %q, want %q", lines[1], want)
 	}
-	if want := "zevo: " + junk + ":101: not a JSON object: an array (not counted)"; lines[100] != want {
+	if want := junk + ":101: not a JSON object: an array (not counted)"; lines[100] != want {
 		t.Errorf("stderr line 101 %q, want %q", lines[100], want)
 	}
 	if want := "zevo: " + junk + ": 50 more lines not JSON objects (not counted)"; lines[101] != want {
