@@ -201,7 +201,11 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 		end := ev
 		end.Kind, end.Text, end.Status, end.StatusWord = event.RunEnd, "", event.StatusSuccess, "done"
 		if asked {
-			end.Status = event.StatusInterrupted
+			// Stopped at the question (--no-auto-mode: interrupt, done,
+			// exit 0), the question unanswered: paused, not done. Its
+			// "done" names the line, not this end, so no command shows
+			// it as the run's status word (doc.md, Questions).
+			end.Status, end.StatusWord = event.StatusInterrupted, ""
 		}
 		return append(dst, ev, end), p.Err(typ)
 	default: // panel_dispatch_*, unknown types

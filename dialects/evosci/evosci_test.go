@@ -299,7 +299,9 @@ func TestEffectsAgreeWithTheMappingTable(t *testing.T) {
 }
 
 // What stats shows as EvoScientist wrote it stays on the events: done and
-// error as the runs' own words, ask_user's questions counted (a question
+// error as the runs' own words (not a done that stops at a question: that
+// run is interrupted, and no word of EvoScientist's says so), ask_user's
+// questions counted (a question
 // without text too), a sub-agent's name beside its instance id, and
 // token counts past int64, exact.
 func TestDecodeKeepsEvoScientistsOwnWords(t *testing.T) {
@@ -334,7 +336,7 @@ func TestDecodeKeepsEvoScientistsOwnWords(t *testing.T) {
 		"usage in=0 out=2 past=18446744073709551616",
 		"permission_request question=true questions=2",
 		"final",
-		`run_end interrupted "done"`,
+		`run_end interrupted ""`,
 		"error",
 		`run_end error "error"`,
 	})
