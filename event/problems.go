@@ -26,7 +26,9 @@ type problem struct{ key, msg string }
 func (p *Problems) Add(key, msg string) { p.list = append(p.list, problem{key, msg}) }
 
 // Missing notes a field the line must have and does not.
-func (p *Problems) Missing(key string) { p.Add("", "missing field "+strconv.Quote(key)) }
+func (p *Problems) Missing(key string) { p.Add("", missingField(key)) }
+
+func missingField(key string) string { return "missing field " + strconv.Quote(key) }
 
 // WrongType notes a field whose value got is not of the JSON type want.
 func (p *Problems) WrongType(key, want string, got gjson.Result) {
@@ -63,6 +65,22 @@ func (p *Problems) Err(typ string) error {
 // its path, its event's type first; want the type (or "string or null").
 func WrongType(field, want string, got gjson.Result) string {
 	return field + ": " + WantGot(want, got)
+}
+
+// FieldError is a decoder's diagnostic, in validate's words, about the
+// field at path (dotted) of a line of type typ that its event needs as a
+// want: missing (`assistant.message: missing field "content"`), else of
+// the wrong type (WrongType). A decoder that reads its fields through
+// Problems words them the same way.
+func FieldError(typ, path, want string, got gjson.Result) error {
+	if got.Exists() {
+		return errors.New(WrongType(typ+"."+path, want, got))
+	}
+	parent, key := typ, path
+	if i := strings.LastIndexByte(path, '.'); i >= 0 {
+		parent, key = typ+"."+path[:i], path[i+1:]
+	}
+	return errors.New(parent + ": " + missingField(key))
 }
 
 // WantGot is WrongType's words after the field's path, for a caller that

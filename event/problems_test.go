@@ -73,3 +73,22 @@ func TestWrongTypeWording(t *testing.T) {
 		}
 	}
 }
+
+// FieldError words a field a decoder needs as validate does: missing,
+// named by its parent's path, or of the wrong type (WrongType).
+func TestFieldErrorWordsAsValidate(t *testing.T) {
+	for _, c := range []struct{ path, raw, want string }{
+		{"message", ``, `assistant: missing field "message"`},
+		{"message.content", ``, `assistant.message: missing field "content"`},
+		{"message.content", `7`, `assistant.message.content: want array, got number 7`},
+		{"message", `null`, `assistant.message: want array, got null`},
+	} {
+		got := gjson.Get(`{"v":`+c.raw+`}`, "v")
+		if c.raw == "" {
+			got = gjson.Result{}
+		}
+		if err := FieldError("assistant", c.path, "array", got); err == nil || err.Error() != c.want {
+			t.Errorf("%s %s: %v, want %s", c.path, c.raw, err, c.want)
+		}
+	}
+}

@@ -261,14 +261,14 @@ func (d *decoder) msg(id string) *message {
 func (d *decoder) assistant(dst []event.Event, r gjson.Result) ([]event.Event, error) {
 	msg := r.Get("message")
 	if !msg.IsObject() {
-		return dst, errors.New("claude: assistant: message is not an object")
+		return dst, event.FieldError("assistant", "message", "object", msg)
 	}
 	m := d.msg(msg.Get("id").String())
 	content := msg.Get("content")
 	var err error
 	if !content.IsArray() {
 		if content.Exists() {
-			err = errors.New("claude: assistant: message.content is not a list")
+			err = event.FieldError("assistant", "message.content", "array", content)
 		}
 	} else {
 		blocks := content.Array()
@@ -394,7 +394,7 @@ func tokensOf(u gjson.Result, in, out, read, write string) event.Tokens {
 func (d *decoder) user(dst []event.Event, r gjson.Result) ([]event.Event, error) {
 	msg := r.Get("message")
 	if !msg.IsObject() {
-		return dst, errors.New("claude: user: message is not an object")
+		return dst, event.FieldError("user", "message", "object", msg)
 	}
 	content := msg.Get("content")
 	if content.Type == gjson.String {
@@ -406,7 +406,7 @@ func (d *decoder) user(dst []event.Event, r gjson.Result) ([]event.Event, error)
 		return dst, nil
 	}
 	if !content.IsArray() {
-		return dst, errors.New("claude: user: message.content is neither a string nor a list")
+		return dst, event.FieldError("user", "message.content", "string or array", content)
 	}
 	var prompt []string
 	for _, b := range content.Array() {
@@ -458,7 +458,7 @@ func joinContent(c gjson.Result) string {
 func (d *decoder) streamEvent(dst []event.Event, r gjson.Result) ([]event.Event, error) {
 	se := r.Get("event")
 	if !se.IsObject() {
-		return dst, errors.New("claude: stream_event: event is not an object")
+		return dst, event.FieldError("stream_event", "event", "object", se)
 	}
 	switch se.Get("type").String() {
 	case "message_start":

@@ -352,19 +352,20 @@ func TestDuplicatedLinesCountUsageOnce(t *testing.T) {
 }
 
 func TestGarbageShapesAreErrorsNotPanics(t *testing.T) {
-	for _, l := range []string{
-		`{"type":"assistant","message":42}`,
-		`{"type":"assistant","message":{"id":"m","content":"text"}}`,
-		`{"type":"user","message":{"content":7}}`,
-		`{"type":"user","message":null}`,
-		`{"type":"stream_event","event":[]}`,
-		`{"type":42}`,
-		`[1,2]`,
-		`{"type":"assistant",`,
+	// A bad field is worded as validate words it (event.FieldError).
+	for l, want := range map[string]string{
+		`{"type":"assistant","message":42}`:                          "assistant.message: want object, got number 42",
+		`{"type":"assistant","message":{"id":"m","content":"text"}}`: `assistant.message.content: want array, got string "text"`,
+		`{"type":"user","message":{"content":7}}`:                    "user.message.content: want string or array, got number 7",
+		`{"type":"user","message":null}`:                             "user.message: want object, got null",
+		`{"type":"stream_event","event":[]}`:                         "stream_event.event: want object, got array",
+		`{"type":42}`:                                                `claude: the line has no string "type"`,
+		`[1,2]`:                                                      "claude: not a JSON object",
+		`{"type":"assistant",`:                                       "claude: not a JSON line",
 	} {
 		d := decodeLines(t, [][]byte{[]byte(l)})
-		if len(d.errs) != 1 || !strings.HasPrefix(d.errs[0].Error(), "line 1: claude: ") {
-			t.Errorf("%s: errors %v", l, d.errs)
+		if len(d.errs) != 1 || d.errs[0].Error() != "line 1: "+want {
+			t.Errorf("%s: errors %v, want %q", l, d.errs, want)
 		}
 		if !d.lines[1] {
 			t.Errorf("%s: the line is lost", l)

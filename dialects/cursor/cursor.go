@@ -227,14 +227,14 @@ func (d *decoder) decode(dst []event.Event, line []byte) ([]event.Event, error) 
 func texts(r gjson.Result, typ string) (string, error) {
 	msg := r.Get("message")
 	if !msg.IsObject() {
-		return "", errors.New("cursor: " + typ + ": message is not an object")
+		return "", event.FieldError(typ, "message", "object", msg)
 	}
 	c := msg.Get("content")
 	if c.Type == gjson.String {
 		return c.Str, nil
 	}
 	if !c.IsArray() {
-		return "", errors.New("cursor: " + typ + ": message.content is not a list")
+		return "", event.FieldError(typ, "message.content", "string or array", c)
 	}
 	var b strings.Builder
 	for _, blk := range c.Array() {
@@ -293,7 +293,7 @@ func (d *decoder) toolCall(dst []event.Event, r gjson.Result) ([]event.Event, er
 	id := r.Get("call_id").String()
 	tc := r.Get("tool_call")
 	if tc.Exists() && !tc.IsObject() {
-		return dst, errors.New("cursor: tool_call: tool_call is not an object")
+		return dst, event.FieldError("tool_call", "tool_call", "object", tc)
 	}
 	name, args, result := toolOf(tc)
 	if name == "" {

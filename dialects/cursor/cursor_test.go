@@ -230,18 +230,19 @@ func TestErrorResultFails(t *testing.T) {
 }
 
 func TestGarbageShapesAreErrorsNotPanics(t *testing.T) {
-	for _, l := range []string{
-		`{"type":"assistant","message":42}`,
-		`{"type":"assistant","message":{"content":{}}}`,
-		`{"type":"user"}`,
-		`{"type":"tool_call","subtype":"started","tool_call":[1]}`,
-		`{"type":null}`,
-		`"x"`,
-		`{"type":"result",`,
+	// A bad field is worded as validate words it (event.FieldError).
+	for l, want := range map[string]string{
+		`{"type":"assistant","message":42}`:                        "assistant.message: want object, got number 42",
+		`{"type":"assistant","message":{"content":{}}}`:            "assistant.message.content: want string or array, got object",
+		`{"type":"user"}`:                                          `user: missing field "message"`,
+		`{"type":"tool_call","subtype":"started","tool_call":[1]}`: "tool_call.tool_call: want object, got array",
+		`{"type":null}`:                                            `cursor: the line has no string "type"`,
+		`"x"`:                                                      "cursor: not a JSON object",
+		`{"type":"result",`:                                        "cursor: not a JSON line",
 	} {
 		d := decodeLines(t, [][]byte{[]byte(l)})
-		if len(d.errs) != 1 || !strings.HasPrefix(d.errs[0].Error(), "line 1: cursor: ") || !d.lines[1] {
-			t.Errorf("%s: %v", l, d.errs)
+		if len(d.errs) != 1 || d.errs[0].Error() != "line 1: "+want || !d.lines[1] {
+			t.Errorf("%s: %v, want %q", l, d.errs, want)
 		}
 	}
 }

@@ -4,7 +4,6 @@ package opencode
 import (
 	_ "embed"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -113,7 +112,7 @@ func (d *decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event
 	switch typ {
 	case "step_start", "step_finish", "text", "reasoning", "tool_use":
 		if !part.IsObject() {
-			return append(dst, mk(event.Other)), fmt.Errorf("opencode: %s: part is not an object", typ)
+			return append(dst, mk(event.Other)), event.FieldError(typ, "part", "object", part)
 		}
 	}
 	sub := ""
@@ -144,7 +143,7 @@ func (d *decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event
 		if repeat || text.Type != gjson.String {
 			dst = append(dst, mkSub(event.Other))
 			if !repeat {
-				return dst, fmt.Errorf("opencode: %s: part.text is not a string", typ)
+				return dst, event.FieldError(typ, "part.text", "string", text)
 			}
 			break
 		}
@@ -166,7 +165,7 @@ func (d *decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event
 		var err error
 		tk := part.Get("tokens")
 		if tk.Exists() && !tk.IsObject() {
-			err = errors.New("opencode: step_finish: part.tokens is not an object")
+			err = event.FieldError(typ, "part.tokens", "object", tk)
 		}
 		if tk.IsObject() || part.Get("cost").Exists() {
 			ev := mkSub(event.Usage)
@@ -257,7 +256,7 @@ func (d *decoder) tool(dst []event.Event, mk func(event.Kind) event.Event, part 
 	}
 	var err error
 	if !st.IsObject() {
-		err = errors.New("opencode: tool_use: part.state is not an object")
+		err = event.FieldError("tool_use", "part.state", "object", st)
 	}
 	if !c.called {
 		c.called = true
