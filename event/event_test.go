@@ -258,3 +258,16 @@ func TestOwnKindsAreKeptAsLines(t *testing.T) {
 		t.Errorf("Notice.String() = %q", Notice.String())
 	}
 }
+
+// Every target says why a run it closes was cut short in these words.
+func TestCutMessage(t *testing.T) {
+	for c, want := range map[Cut]string{
+		CutEndOfInput:   "the input ended before the run finished",
+		CutOtherDialect: "the run was cut short: a line of another dialect came",
+		CutRunStart:     "the run was cut short: another run started",
+	} {
+		if got := CutMessage(c); got != want {
+			t.Errorf("%v: %q, want %q", c, got, want)
+		}
+	}
+}
