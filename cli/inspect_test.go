@@ -99,7 +99,7 @@ func TestValidateCommand(t *testing.T) {
 		t.Fatalf("%v: %q", err, out)
 	}
 	if code != ExitDiagnostics || rep.Valid || rep.Errors != 1 || len(rep.Files) != 1 || rep.Files[0].File != "<stdin>" || rep.Files[0].Protocol != "evosci" ||
-		len(rep.Diagnostics) != 2 || rep.Diagnostics[0].Field != "text.content" || rep.Diagnostics[0].Line != 1 || rep.Diagnostics[0].Message != "want string, got number" {
+		len(rep.Diagnostics) != 2 || rep.Diagnostics[0].Field != "text.content" || rep.Diagnostics[0].Line != 1 || rep.Diagnostics[0].Message != "want string, got number 5" {
 		t.Errorf("json: exit %d, %+v", code, rep)
 	}
 	if code, _, errs := run(t, "", "validate", "--as", "yaml"); code != ExitUsage || !strings.Contains(errs, "--as") {
@@ -131,13 +131,13 @@ func TestStatsNamesBadLines(t *testing.T) {
 	if len(lines) != 1+100+1 {
 		t.Fatalf("%d lines of stderr:\n%s", len(lines), errs)
 	}
-	if want := "zevo: <stdin>:2: not valid JSON at byte 1: unexpected 'n' (not counted)"; lines[0] != want {
+	if want := "<stdin>:2: not valid JSON at byte 1: unexpected 'n' (not counted)"; lines[0] != want {
 		t.Errorf("stderr line 1 %q, want %q", lines[0], want)
 	}
-	if want := "zevo: " + junk + ":2: not a JSON object: an array (not counted)"; lines[1] != want {
+	if want := junk + ":2: not a JSON object: an array (not counted)"; lines[1] != want {
 		t.Errorf("stderr line 2 %q, want %q", lines[1], want)
 	}
-	if want := "zevo: " + junk + ":101: not a JSON object: an array (not counted)"; lines[100] != want {
+	if want := junk + ":101: not a JSON object: an array (not counted)"; lines[100] != want {
 		t.Errorf("stderr line 101 %q, want %q", lines[100], want)
 	}
 	if want := "zevo: " + junk + ": 50 more lines not JSON objects (not counted)"; lines[101] != want {
@@ -259,7 +259,7 @@ func TestValidateLive(t *testing.T) {
 		t.Fatalf("got %q (%v)", got, err)
 	}
 	io.WriteString(inW, `{"type": "done", "content": 1, "response": ""}`+"\n")
-	if got, err := out.ReadString('\n'); err != nil || got != "<stdin>:2: error: done.content: want string, got number\n" {
+	if got, err := out.ReadString('\n'); err != nil || got != "<stdin>:2: error: done.content: want string, got number 1\n" {
 		t.Fatalf("got %q (%v)", got, err)
 	}
 	inW.Close()

@@ -114,7 +114,7 @@ func TestStatsInterruptedInsideALineReportsIt(t *testing.T) {
 	for _, args := range [][]string{{"stats"}, {"stats", "--json"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			want, wantErr := asStdin(t, args...)
-			const named = "zevo: <stdin>:3: not valid JSON at byte 12: the line ends inside a value (not counted)\n"
+			const named = "<stdin>:3: not valid JSON at byte 12: the line ends inside a value (not counted)\n"
 			if wantErr != named {
 				t.Fatalf("the plain file's stderr %q, want %q", wantErr, named)
 			}

@@ -283,7 +283,7 @@ func runOtel(c *ucli.Context, e *env) error {
 		fopt.Repeat = seen[name]
 		seen[name]++
 		fopt.Invalid = func(n int, err error) {
-			e.warnf("%s", lineMsg(name, n, err.Error()+" (not exported)"))
+			e.diag(lineMsg(name, n, err.Error()+" (not exported)"))
 			bad++
 		}
 		tr := otel.New(name, fopt, emit(name))

@@ -58,7 +58,7 @@ func TestOtelOutput(t *testing.T) {
 		t.Errorf("--output wrote other bytes than stdout: %v", err)
 	}
 	code, out, errs = run(t, "{\"type\": \"text\", \"content\": \"hi\"}\nnot json\n", "otel", "-", "no-such-file.jsonl")
-	if code != ExitDiagnostics || !strings.Contains(errs, "no-such-file.jsonl") || !strings.Contains(errs, "zevo: <stdin>:2: not valid JSON at byte 1: unexpected 'n' (not exported)\n") {
+	if code != ExitDiagnostics || !strings.Contains(errs, "no-such-file.jsonl") || !strings.Contains(errs, "<stdin>:2: not valid JSON at byte 1: unexpected 'n' (not exported)\n") {
 		t.Errorf("exit %d: %s", code, errs)
 	}
 	if td, err := u.UnmarshalTraces([]byte(out)); err != nil || td.SpanCount() != 1 {

@@ -159,10 +159,10 @@ func (in *statsInput) sayBad(e *env) int {
 	defer in.mu.Unlock()
 	n := len(in.bad) + in.badMore
 	for _, b := range in.bad {
-		e.warnf("%s", b)
+		e.diag(b)
 	}
 	if in.badMore > 0 {
-		e.warnf("%s: %d more lines not JSON objects (not counted)", in.name, in.badMore)
+		e.warnf("%s: %d more lines not JSON objects (not counted)", in.name, in.badMore) // a count, not one line
 	}
 	in.bad, in.badMore = nil, 0
 	return n

@@ -59,7 +59,7 @@ func TestStatsClaudeLogWithGarbageLines(t *testing.T) {
 		t.Errorf("exit %d, want %d", code, ExitDiagnostics)
 	}
 	for _, want := range []string{file + ":1: ", file + ":5: "} {
-		if !strings.Contains(errs, "zevo: "+want) {
+		if !strings.Contains("\n"+errs, "\n"+want) {
 			t.Errorf("stderr does not name %s:\n%s", want, errs)
 		}
 	}

@@ -199,7 +199,7 @@ func renderInput(e *env, doc *inspect.Document, in *input.Twice, lock, unlock fu
 			if err := flush(); err != nil {
 				return bad, err
 			}
-			e.warnf("%v", le)
+			e.diag(le.String())
 			bad++
 			continue
 		}

@@ -128,7 +128,7 @@ func runView(c *ucli.Context, e *env) error {
 			e.stdout.Write([]byte{'\n'})
 		}
 		if le != nil {
-			e.warnf("%v", le)
+			e.diag(le.String())
 		}
 	})
 	e.setFollow(c.Bool("follow"), c.Args().Slice())
@@ -171,7 +171,7 @@ func runView(c *ucli.Context, e *env) error {
 				if err := flush(); err != nil {
 					return err
 				}
-				e.warnf("%v", le)
+				e.diag(le.String())
 				bad++
 				continue
 			}

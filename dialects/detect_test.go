@@ -59,7 +59,7 @@ func TestDetectAgreesWithFieldByFieldReading(t *testing.T) {
 		if got, want := codex.Dialect.DetectLine(&el), codexByField(l); got != want || codex.Dialect.Detect(l) != want {
 			t.Errorf("codex %s: %v, the plain reading %v", l, got, want)
 		}
-		if got, want := zero.Detect(l), zeroByField(l); got != want || zero.Dialect.DetectLine(&el) != want {
+		if got, want := zero.Dialect.Detect(l), zeroByField(l); got != want || zero.Dialect.DetectLine(&el) != want {
 			t.Errorf("zero %s: %v, the plain reading %v", l, got, want)
 		}
 		if got, want := opencode.Dialect.Detect(l), opencodeByField(l); got != want {

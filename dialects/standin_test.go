@@ -25,8 +25,8 @@ var standIn = &event.Dialect{
 	Title:   "Toy Agent",
 	Schema:  []byte(standInSchema),
 	Effects: map[string]event.Effect{"zap": event.EffectShell, "peek": event.EffectRead},
-	Detect: func(line []byte) event.Certainty {
-		if strings.HasPrefix(gjson.GetBytes(line, "type").Str, "toy.") {
+	DetectLine: func(l *event.Line) event.Certainty {
+		if typ, _ := l.Type(); strings.HasPrefix(typ, "toy.") {
 			return event.Sure
 		}
 		return event.No

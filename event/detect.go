@@ -25,8 +25,7 @@ type Detector struct {
 func NewDetector(dialects []*Dialect) *Detector { return &Detector{dialects: dialects} }
 
 // Detect returns line's dialect, or nil when no dialect writes it. The
-// dialects that take a Line (DetectLine) share one: what it reads of
-// the line, it reads once.
+// dialects share one Line: what it reads of the line, it reads once.
 func (d *Detector) Detect(line []byte) *Dialect {
 	d.line.Reset(line)
 	return d.detect(&d.line)
@@ -38,13 +37,7 @@ func (d *Detector) detect(l *Line) *Dialect {
 	var first *Dialect
 	lastMaybe := false
 	for _, dl := range d.dialects {
-		var c Certainty
-		if dl.DetectLine != nil {
-			c = dl.DetectLine(l)
-		} else {
-			c = dl.Detect(l.Bytes)
-		}
-		switch c {
+		switch dl.DetectLine(l) {
 		case Sure:
 			d.last = dl
 			return dl

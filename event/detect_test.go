@@ -71,33 +71,50 @@ func TestLineReadsFieldsAsGjson(t *testing.T) {
 	}
 }
 
-// A Detector reads a line's type once and gives it to every dialect that
-// takes it (DetectLine), and asks the others with the line alone.
-func TestDetectorGivesTheLineToDetectLine(t *testing.T) {
-	var got []string
-	typed := &Dialect{Name: "typed", DetectLine: func(l *Line) Certainty {
-		typ, ok := l.Type()
-		got = append(got, typ)
-		if ok && typ == "mine" {
-			return Sure
-		}
-		return No
-	}, Detect: func([]byte) Certainty { t.Error("Detect asked of a typed dialect"); return No }}
-	plain := &Dialect{Name: "plain", Detect: func(l []byte) Certainty {
-		if string(l) == `{"type":"plain"}` {
-			return Sure
-		}
-		return No
-	}}
-	d := NewDetector([]*Dialect{typed, typed, plain})
-	for line, want := range map[string]*Dialect{`{"type":"mine"}`: typed, `{"type":"plain"}`: plain, `{"type":1}`: nil, `[]`: nil} {
+// A Detector reads a line once for all the dialects it asks: each is
+// given the same Line, its type read by the first.
+func TestDetectorGivesEveryDialectOneLine(t *testing.T) {
+	var got []*Line
+	mk := func(name string) *Dialect {
+		return &Dialect{Name: name, DetectLine: func(l *Line) Certainty {
+			got = append(got, l)
+			if typ, ok := l.Type(); ok && typ == name {
+				return Sure
+			}
+			return No
+		}}
+	}
+	a, b := mk("a"), mk("b")
+	d := NewDetector([]*Dialect{a, b})
+	for line, want := range map[string]*Dialect{`{"type":"a"}`: a, `{"type":"b"}`: b, `{"type":1}`: nil, `[]`: nil} {
 		got = got[:0]
 		if dl := d.Detect([]byte(line)); dl != want {
 			t.Errorf("%s: %v, want %v", line, dl, want)
 		}
-		l := ReadLine([]byte(line))
-		if typ, _ := l.Type(); len(got) == 0 || got[0] != typ {
-			t.Errorf("%s: DetectTyped given %q", line, got)
+		if len(got) == 0 || string(got[0].Bytes) != line || got[len(got)-1] != got[0] {
+			t.Errorf("%s: the dialects were given %d lines, not one", line, len(got))
+		}
+	}
+}
+
+// A dialect's Detect, for a caller with one line and no Detector, is its
+// DetectLine of that line: a dialect writes its detection once.
+func TestDialectDetectIsItsDetectLine(t *testing.T) {
+	d := &Dialect{Name: "t", DetectLine: func(l *Line) Certainty {
+		switch typ, _ := l.Type(); {
+		case typ == "mine" && l.Has("id"):
+			return Sure
+		case typ == "mine":
+			return Maybe
+		}
+		return No
+	}}
+	for line, want := range map[string]Certainty{
+		`{"type":"mine","id":1}`: Sure, `{"id":1,"type":"mine"}`: Sure, `{"type":"mine"}`: Maybe,
+		`{"type":"other"}`: No, `["type","mine"]`: No, `not json`: No,
+	} {
+		if got := d.Detect([]byte(line)); got != want {
+			t.Errorf("%s: %v, want %v", line, got, want)
 		}
 	}
 }

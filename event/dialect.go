@@ -41,11 +41,9 @@ type Dialect struct {
 	// Exits, for a dialect zevo writes, are how its producer's CLI ends
 	// where its lines tell no exit status: exec ends so (exec.md).
 	Exits Exits
-	// Detect tells from one line alone whether it is this dialect's.
-	Detect func(line []byte) Certainty
-	// DetectLine, when set, decides as Detect does, given the line as a
-	// Detector reads it once for all the dialects it asks (its type, and
-	// what it lacks).
+	// DetectLine tells from one line alone whether it is this dialect's,
+	// given the line as a Detector reads it once for all the dialects it
+	// asks (its type, and what it lacks). Detect asks it of a line's bytes.
 	DetectLine func(l *Line) Certainty
 	// NewDecoder starts decoding one input. A decoder keeps the state the
 	// dialect's lines need (open messages, items, calls) for that input
@@ -61,6 +59,13 @@ type Dialect struct {
 	// RunTime, when set, is the time a run began as its id states it
 	// (ok false when the id states none).
 	RunTime func(run string) (at time.Time, ok bool)
+}
+
+// Detect tells from line alone whether it is the dialect's: DetectLine
+// of the line read afresh, for a caller without a Detector.
+func (d *Dialect) Detect(line []byte) Certainty {
+	l := ReadLine(line)
+	return d.DetectLine(&l)
 }
 
 // AgentName is the name the dialect's producer goes by as an agent.

@@ -30,3 +30,12 @@ type EncodeOptions struct {
 	// name); nil is the dialect's name.
 	Provider func(dialect string) string
 }
+
+// CutMessage is why an encoder says a run it closes cut short ended (its
+// error's message), in the words every target writes.
+func CutMessage(c Cut) string {
+	if c == CutEndOfInput {
+		return "the input ended before the run finished"
+	}
+	return "the run was cut short: " + c.String()
+}

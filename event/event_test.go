@@ -52,7 +52,8 @@ func TestRunsRules(t *testing.T) {
 
 func TestDetectorAmbiguousLinesFollowTheInput(t *testing.T) {
 	mk := func(name string, sure, maybe string) *Dialect {
-		return &Dialect{Name: name, Detect: func(l []byte) Certainty {
+		return &Dialect{Name: name, DetectLine: func(ln *Line) Certainty {
+			l := ln.Bytes
 			switch {
 			case strings.Contains(string(l), sure):
 				return Sure
@@ -153,7 +154,8 @@ func TestRunsAsideEventsJoinTheOpenOrLastRun(t *testing.T) {
 // "hold" line until End.
 func standIn(name string, sure string) *Dialect {
 	return &Dialect{Name: name,
-		Detect: func(l []byte) Certainty {
+		DetectLine: func(ln *Line) Certainty {
+			l := ln.Bytes
 			if strings.HasPrefix(string(l), sure) {
 				return Sure
 			}
@@ -254,5 +256,18 @@ func TestOwnKindsAreKeptAsLines(t *testing.T) {
 	}
 	if Notice.String() != "notice" {
 		t.Errorf("Notice.String() = %q", Notice.String())
+	}
+}
+
+// Every target says why a run it closes was cut short in these words.
+func TestCutMessage(t *testing.T) {
+	for c, want := range map[Cut]string{
+		CutEndOfInput:   "the input ended before the run finished",
+		CutOtherDialect: "the run was cut short: a line of another dialect came",
+		CutRunStart:     "the run was cut short: another run started",
+	} {
+		if got := CutMessage(c); got != want {
+			t.Errorf("%v: %q, want %q", c, got, want)
+		}
 	}
 }

@@ -2,7 +2,7 @@ package event
 
 import (
 	"bytes"
-	"fmt"
+	"errors"
 	"math/big"
 	"strconv"
 	"strings"
@@ -12,15 +12,28 @@ import (
 
 // Problems collects what is wrong with one line's fields as a decoder
 // reads them: the line still gives its events, with the bad fields left
-// zero, and Err words them for the line.
+// zero, and Err words them for the line, each named by its field's path
+// as validate names it ("tool_result.success: want boolean, got string").
 type Problems struct {
-	Dialect string // names the messages: "zero: tool_call: ..."
-	list    []string
-	past    *big.Int // the last count past int64 (TakePast)
+	list []problem
+	past *big.Int // the last count past int64 (TakePast)
 }
 
-// Add notes one problem.
-func (p *Problems) Add(s string) { p.list = append(p.list, s) }
+// problem is one problem of a field (key) or of the line (key "").
+type problem struct{ key, msg string }
+
+// Add notes one problem of the field key ("" for the line).
+func (p *Problems) Add(key, msg string) { p.list = append(p.list, problem{key, msg}) }
+
+// Missing notes a field the line must have and does not.
+func (p *Problems) Missing(key string) { p.Add("", missingField(key)) }
+
+func missingField(key string) string { return "missing field " + strconv.Quote(key) }
+
+// WrongType notes a field whose value got is not of the JSON type want.
+func (p *Problems) WrongType(key, want string, got gjson.Result) {
+	p.Add(key, WantGot(want, got))
+}
 
 // Err is the line's diagnostic, typ its event type; nil without problems.
 func (p *Problems) Err(typ string) error {
@@ -30,7 +43,66 @@ func (p *Problems) Err(typ string) error {
 	if typ == "" {
 		typ = "event"
 	}
-	return fmt.Errorf("%s: %s: %s", p.Dialect, typ, strings.Join(p.list, "; "))
+	var b strings.Builder
+	for i, q := range p.list {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(typ)
+		if q.key != "" {
+			b.WriteString(".")
+			b.WriteString(q.key)
+		}
+		b.WriteString(": ")
+		b.WriteString(q.msg)
+	}
+	return errors.New(b.String())
+}
+
+// WrongType is the one wording, in every command's diagnostics, of a
+// field whose value is not of the JSON type its event needs: validate's
+// ("tool_result.success: want boolean, got string "true""). field is
+// its path, its event's type first; want the type (or "string or null").
+func WrongType(field, want string, got gjson.Result) string {
+	return field + ": " + WantGot(want, got)
+}
+
+// FieldError is a decoder's diagnostic, in validate's words, about the
+// field at path (dotted) of a line of type typ that its event needs as a
+// want: missing (`assistant.message: missing field "content"`), else of
+// the wrong type (WrongType). A decoder that reads its fields through
+// Problems words them the same way.
+func FieldError(typ, path, want string, got gjson.Result) error {
+	if got.Exists() {
+		return errors.New(WrongType(typ+"."+path, want, got))
+	}
+	parent, key := typ, path
+	if i := strings.LastIndexByte(path, '.'); i >= 0 {
+		parent, key = typ+"."+path[:i], path[i+1:]
+	}
+	return errors.New(parent + ": " + missingField(key))
+}
+
+// WantGot is WrongType's words after the field's path, for a caller that
+// names the field apart (validate).
+func WantGot(want string, got gjson.Result) string { return "want " + want + ", got " + Got(got) }
+
+// Got names a value for WrongType: its JSON type, and a scalar's text
+// (clipped).
+func Got(v gjson.Result) string {
+	switch {
+	case v.Type == gjson.String:
+		return "string " + Clip(v.Raw)
+	case v.Type == gjson.Number:
+		return "number " + Clip(v.Raw)
+	case v.Type == gjson.True || v.Type == gjson.False:
+		return "boolean " + v.Raw
+	case v.IsArray():
+		return "array"
+	case v.IsObject():
+		return "object"
+	}
+	return "null"
 }
 
 // TakePast is the count past int64 that the last Count reported, exact.
@@ -50,7 +122,7 @@ func (p *Problems) Str(v *Line, key string) string {
 	case gjson.Null:
 		return ""
 	}
-	p.Add(key + " is not a string")
+	p.WrongType(key, "string", v.Get(key))
 	return ""
 }
 
@@ -62,9 +134,13 @@ func (p *Problems) Count(v *Line, key string, has *Has, bit Has) int64 {
 	if !f.Exists() || f.Type == gjson.Null {
 		return 0
 	}
+	if f.Type != gjson.Number {
+		p.WrongType(key, "integer", f)
+		return 0
+	}
 	n, err := strconv.ParseInt(f.Raw, 10, 64) // "-0" is 0
-	if f.Type != gjson.Number || err != nil || n < 0 {
-		p.Add(key + " " + Clip(f.Raw) + " is not a token count")
+	if err != nil || n < 0 {
+		p.Add(key, Clip(f.Raw)+" is not a token count")
 		p.past = pastInt64(f.Raw)
 		return 0
 	}

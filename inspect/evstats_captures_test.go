@@ -221,7 +221,7 @@ func gjsonType(line []byte) string {
 // is counted in the file's total and outsideRuns, in no run: no line is
 // lost.
 func TestEventStatsCountsLinesOutsideRuns(t *testing.T) {
-	d := &evt.Dialect{Name: "aside", Detect: func([]byte) evt.Certainty { return evt.Sure },
+	d := &evt.Dialect{Name: "aside", DetectLine: func(*evt.Line) evt.Certainty { return evt.Sure },
 		NewDecoder: func(evt.DecodeOptions) evt.Decoder { return asideDecoder{} }}
 	s := NewEventSummarizer("a", evt.NewInput([]*evt.Dialect{d}, d, evt.DecodeOptions{}))
 	for i, l := range []string{`{"type":"note"}`, `{"type":"text"}`, `{"type":"end"}`, `{"type":"note"}`} {

@@ -99,8 +99,9 @@ type (
 	kindRequired   struct{ Missing []string }
 	kindAdditional struct{ Properties []string }
 	kindType       struct {
-		Got  string
-		Want []string
+		Got   string
+		Want  []string
+		Value any // the value of type Got, for the diagnostic
 	}
 	kindEnum struct {
 		Got  any
@@ -162,7 +163,7 @@ func (s *jsonSchema) check(v any, loc []string) *schemaError {
 	t := typeOf(v)
 	// A failed type, const or enum is the node's only finding.
 	if s.types != 0 && s.types&t == 0 && !(s.types&typeInteger != 0 && t == typeNumber && isInteger(v)) {
-		return leaf(kindType{Got: typeNames[bitIndex(t)], Want: s.types.names()})
+		return leaf(kindType{Got: typeNames[bitIndex(t)], Want: s.types.names(), Value: v})
 	}
 	if s.hasConst && !jsonEqual(v, s.constant) {
 		return leaf(kindConst{Got: v, Want: s.constant})

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tidwall/gjson"
+	evt "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/protocol"
 )
 
@@ -211,7 +213,7 @@ func leafProblems(e *schemaError, typ string, p *protocol.Protocol) []problem {
 		}
 		return out
 	case kindType:
-		return one("want " + strings.Join(k.Want, " or ") + ", got " + k.Got)
+		return one(evt.WantGot(strings.Join(k.Want, " or "), asResult(k.Value)))
 	case kindEnum:
 		if len(e.loc) == 1 && e.loc[0] == "type" {
 			name := "Zero"
@@ -263,6 +265,18 @@ func leafProblems(e *schemaError, typ string, p *protocol.Protocol) []problem {
 }
 
 // display renders a decoded JSON value from the input, escaped and clipped.
+// asResult is a decoded value as gjson reads its JSON, for the wording
+// every command shares (evt.WantGot).
+func asResult(v any) gjson.Result {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return gjson.Result{}
+	}
+	return gjson.ParseBytes(bytes.TrimSpace(b.Bytes()))
+}
+
 func display(v any) string {
 	switch x := v.(type) {
 	case string:

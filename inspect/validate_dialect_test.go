@@ -139,13 +139,13 @@ func TestValidateDialectAdversarial(t *testing.T) {
 		want       string
 	}{
 		{"claude result num_turns a string", claudeBash, replace(10, `"num_turns":2`, `"num_turns":"2"`),
-			"x:10: result.num_turns: want integer, got string\n"},
+			"x:10: result.num_turns: want integer, got string \"2\"\n"},
 		{"claude negative output tokens", claudeBash, replace(10, `"output_tokens":259`, `"output_tokens":-259`),
 			"x:10: result.usage.output_tokens: -259 is less than the minimum 0\n"},
 		{"claude negative cost", claudeBash, replace(10, `"total_cost_usd":0.0163509`, `"total_cost_usd":-0.0163509`),
 			"x:10: result.total_cost_usd: -0.0163509 is less than the minimum 0\n"},
 		{"claude fractional cache count", claudeBash, replace(4, `"cache_read_input_tokens":21752`, `"cache_read_input_tokens":21752.5`),
-			"x:4: assistant.message.usage.cache_read_input_tokens: want null or integer, got number\n"},
+			"x:4: assistant.message.usage.cache_read_input_tokens: want null or integer, got number 21752.5\n"},
 		{"claude tool_use without id", claudeBash, replace(5, `"id":"toolu_01GdNdLYYrREwSLbrW639djB",`, ``),
 			"x:5: assistant.message.content[0]: missing field \"id\"\n" +
 				"x:7: user: tool result \"toolu_01GdNdLYYrREwSLbrW639djB\" answers no earlier tool call of this run\n"},
@@ -160,7 +160,7 @@ func TestValidateDialectAdversarial(t *testing.T) {
 		{"codex negative tokens", codexShell, replace(7, `"output_tokens":168`, `"output_tokens":-168`),
 			"x:7: turn.completed.usage.output_tokens: -168 is less than the minimum 0\n"},
 		{"codex new usage field not a count", codexShell, replace(7, `"reasoning_output_tokens":0`, `"reasoning_output_tokens":0,"future_tokens":"many"`),
-			"x:7: turn.completed.usage.future_tokens: want integer, got string\n"},
+			"x:7: turn.completed.usage.future_tokens: want integer, got string \"many\"\n"},
 		{"codex item id empty", codexShell, replace(3, `"id":"item_0"`, `"id":""`),
 			"x:3: item.completed.item.id: must not be empty\n"},
 		{"codex cut turn", codexShell, drop(0),
@@ -170,7 +170,7 @@ func TestValidateDialectAdversarial(t *testing.T) {
 		{"opencode negative cache read", ocRead, replace(4, `"read":0`, `"read":-3`),
 			"x:4: step_finish.part.tokens.cache.read: -3 is less than the minimum 0\n"},
 		{"opencode cost a string", ocReject, replace(3, `"cost":0`, `"cost":"0"`),
-			"x:3: step_finish.part.cost: want number, got string\n"},
+			"x:3: step_finish.part.cost: want number, got string \"0\"\n"},
 		{"opencode run dies without step_finish", ocReject, drop(0),
 			"x:2: the input ends inside run \"ses_fixture0000000000000000001\" (line 1): no end of run\n"},
 		{"cursor call_id missing", cursorRun, replace(87, `"call_id":"call_WLqqt8u0mDTGpVmcrvNm1DuT\nfc_045b36603b11abca01698ca0e15278819ea2814839c4b778b8",`, ``),

@@ -132,9 +132,9 @@ func TestValidateInvalid(t *testing.T) {
 				"x:3: thought.type: unknown Zero event type \"thought\"\n"},
 		{"zero wrong types", "zero", zStart + "\n" +
 			`{"completionTokens":8.5,"promptTokens":-1,"runId":"r1","schemaVersion":2,"totalTokens":"20","type":"usage"}` + "\n" + zEnd + "\n",
-			"x:2: usage.completionTokens: want integer, got number\n" +
+			"x:2: usage.completionTokens: want integer, got number 8.5\n" +
 				"x:2: usage.promptTokens: -1 is less than the minimum 0\n" +
-				"x:2: usage.totalTokens: want integer, got string\n"},
+				"x:2: usage.totalTokens: want integer, got string \"20\"\n"},
 		{"zero big integer", "zero", zStart + "\n" +
 			`{"completionTokens":1,"promptTokens":18446744073709551617,"runId":"r1","schemaVersion":2,"totalTokens":18446744073709551618,"type":"usage"}` + "\n" + zEnd + "\n",
 			"x:2: usage.promptTokens: 18446744073709551617 is more than the maximum 9223372036854775807 (Zero writes and reads it as a 64-bit int)\n" +
@@ -221,7 +221,7 @@ func TestValidateInvalid(t *testing.T) {
 			"x:1: thinking: missing field \"id\"\n" +
 				"x:2: text.content: must not be empty\n" +
 				"x:3: tool_call.args: want object, got array\n" +
-				"x:3: tool_call.id: want string, got number\n" +
+				"x:3: tool_call.id: want string, got number 1\n" +
 				"x:4: usage_stats: input_tokens and output_tokens are both 0 (EvoScientist never writes a 0/0 usage_stats)\n" +
 				"x:5: ask_user: missing field \"tool_call_id\"\n" +
 				"x:5: ask_user.questions[0].type: \"radio\" is not one of \"text\", \"multiple_choice\"\n" +
@@ -234,7 +234,7 @@ func TestValidateInvalid(t *testing.T) {
 			`{"type": "done", "content": "a", "response": "a"}` + "\n", ""},
 		{"evosci no type", "evosci", `{"content": "a"}` + "\n" + `{"type": 5}` + "\n",
 			"x:1: event: missing field \"type\"\n" +
-				"x:2: event.type: want string, got number\n" +
+				"x:2: event.type: want string, got number 5\n" +
 				"x:2: warning: the input ends inside the run that began at line 1: no done or error (the run was cancelled or cut short)\n"},
 		{"duplicate key", "evosci", `{"type": "text", "content": "a", "content": "b"}` + "\n" + `{"type": "done", "content": "b", "response": "b"}` + "\n",
 			"x:1: warning: text: duplicate key \"content\" (the last one is used)\n"},

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
+	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
 )
 
@@ -32,7 +33,7 @@ func typeErr(ev *event, key string, v gjson.Result, want jsonl.Kind) *jsonl.Diag
 	if ok {
 		return nil
 	}
-	return ev.diag("%s.%s: want %s, got %s", ev.typ, key, want, jsonType(v))
+	return ev.diag("%s", model.WrongType(ev.typ+"."+key, want.String(), v))
 }
 
 // int64Err checks that v, when present and not null, is an integer Go's
@@ -48,21 +49,8 @@ func isInteger(raw string) bool {
 	return raw != "" && !strings.ContainsAny(raw, ".eE")
 }
 
-func jsonType(v gjson.Result) string {
-	switch {
-	case v.Type == gjson.String:
-		return "string " + clip(v.Raw)
-	case v.Type == gjson.Number:
-		return "number " + clip(v.Raw)
-	case v.Type == gjson.True || v.Type == gjson.False:
-		return "boolean " + v.Raw
-	case v.IsArray():
-		return "array"
-	case v.IsObject():
-		return "object"
-	}
-	return "null"
-}
+// jsonType names a value as every wrong-typed field's diagnostic does.
+func jsonType(v gjson.Result) string { return model.Got(v) }
 
 func clip(s string) string { return clipTo(s, 32) }
 

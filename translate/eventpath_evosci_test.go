@@ -38,7 +38,7 @@ func evosciStreams(t *testing.T) []string {
 			if bytes.Contains(l, []byte(`"schemaVersion"`)) {
 				zero = true
 			}
-			if evosci.Detect(l) != 0 {
+			if evosci.Dialect.Detect(l) != 0 {
 				evo = true
 			}
 		}

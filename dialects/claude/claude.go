@@ -26,7 +26,6 @@ var Dialect = &event.Dialect{
 	Title:      "Claude Code",
 	Schema:     schema,
 	Effects:    effects,
-	Detect:     Detect,
 	DetectLine: detectLine,
 	NewEncoder: newEncoder,
 	Host:       host,
@@ -52,17 +51,10 @@ var effects = map[string]event.Effect{
 	"WebFetch": event.EffectNetwork, "WebSearch": event.EffectNetwork,
 }
 
-// Detect is Sure for lines only Claude Code writes, Maybe for the bare
+// detectLine is Sure for lines only Claude Code writes, Maybe for the bare
 // system/user/assistant/result shapes Cursor writes too.
 // It is asked of every line of every input: the type first (a string
 // only in an object), the other fields only for the shared types.
-func Detect(line []byte) event.Certainty {
-	l := event.ReadLine(line)
-	return detectLine(&l)
-}
-
-// detectLine is Detect given the line as a Detector reads it
-// (event.Dialect.DetectLine).
 func detectLine(l *event.Line) event.Certainty {
 	line := l.Bytes
 	typ, ok := l.Type()
@@ -274,14 +266,14 @@ func (d *decoder) msg(id string) *message {
 func (d *decoder) assistant(dst []event.Event, r gjson.Result) ([]event.Event, error) {
 	msg := r.Get("message")
 	if !msg.IsObject() {
-		return dst, errors.New("claude: assistant: message is not an object")
+		return dst, event.FieldError("assistant", "message", "object", msg)
 	}
 	m := d.msg(msg.Get("id").String())
 	content := msg.Get("content")
 	var err error
 	if !content.IsArray() {
 		if content.Exists() {
-			err = errors.New("claude: assistant: message.content is not a list")
+			err = event.FieldError("assistant", "message.content", "array", content)
 		}
 	} else {
 		blocks := content.Array()
@@ -407,7 +399,7 @@ func tokensOf(u gjson.Result, in, out, read, write string) event.Tokens {
 func (d *decoder) user(dst []event.Event, r gjson.Result) ([]event.Event, error) {
 	msg := r.Get("message")
 	if !msg.IsObject() {
-		return dst, errors.New("claude: user: message is not an object")
+		return dst, event.FieldError("user", "message", "object", msg)
 	}
 	content := msg.Get("content")
 	if content.Type == gjson.String {
@@ -419,7 +411,7 @@ func (d *decoder) user(dst []event.Event, r gjson.Result) ([]event.Event, error)
 		return dst, nil
 	}
 	if !content.IsArray() {
-		return dst, errors.New("claude: user: message.content is neither a string nor a list")
+		return dst, event.FieldError("user", "message.content", "string or array", content)
 	}
 	var prompt []string
 	for _, b := range content.Array() {
@@ -471,7 +463,7 @@ func joinContent(c gjson.Result) string {
 func (d *decoder) streamEvent(dst []event.Event, r gjson.Result) ([]event.Event, error) {
 	se := r.Get("event")
 	if !se.IsObject() {
-		return dst, errors.New("claude: stream_event: event is not an object")
+		return dst, event.FieldError("stream_event", "event", "object", se)
 	}
 	switch se.Get("type").String() {
 	case "message_start":

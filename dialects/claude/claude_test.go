@@ -352,19 +352,20 @@ func TestDuplicatedLinesCountUsageOnce(t *testing.T) {
 }
 
 func TestGarbageShapesAreErrorsNotPanics(t *testing.T) {
-	for _, l := range []string{
-		`{"type":"assistant","message":42}`,
-		`{"type":"assistant","message":{"id":"m","content":"text"}}`,
-		`{"type":"user","message":{"content":7}}`,
-		`{"type":"user","message":null}`,
-		`{"type":"stream_event","event":[]}`,
-		`{"type":42}`,
-		`[1,2]`,
-		`{"type":"assistant",`,
+	// A bad field is worded as validate words it (event.FieldError).
+	for l, want := range map[string]string{
+		`{"type":"assistant","message":42}`:                          "assistant.message: want object, got number 42",
+		`{"type":"assistant","message":{"id":"m","content":"text"}}`: `assistant.message.content: want array, got string "text"`,
+		`{"type":"user","message":{"content":7}}`:                    "user.message.content: want string or array, got number 7",
+		`{"type":"user","message":null}`:                             "user.message: want object, got null",
+		`{"type":"stream_event","event":[]}`:                         "stream_event.event: want object, got array",
+		`{"type":42}`:                                                `claude: the line has no string "type"`,
+		`[1,2]`:                                                      "claude: not a JSON object",
+		`{"type":"assistant",`:                                       "claude: not a JSON line",
 	} {
 		d := decodeLines(t, [][]byte{[]byte(l)})
-		if len(d.errs) != 1 || !strings.HasPrefix(d.errs[0].Error(), "line 1: claude: ") {
-			t.Errorf("%s: errors %v", l, d.errs)
+		if len(d.errs) != 1 || d.errs[0].Error() != "line 1: "+want {
+			t.Errorf("%s: errors %v, want %q", l, d.errs, want)
 		}
 		if !d.lines[1] {
 			t.Errorf("%s: the line is lost", l)
@@ -553,14 +554,14 @@ func TestDetect(t *testing.T) {
 	// Every line of the Claude captures is Claude's, most of them surely.
 	for name, ls := range allCaptures(t) {
 		for i, l := range ls {
-			if c := Detect(l); c != event.Sure {
+			if c := Dialect.Detect(l); c != event.Sure {
 				t.Errorf("%s:%d: %v", name, i+1, c)
 			}
 		}
 	}
 	// Cursor's lines: its bare shared shapes are Maybe, its own No.
 	for i, l := range readCapture(t, "../cursor/cursor-hack-thinking-deltas-shell.jsonl") {
-		c := Detect(l)
+		c := Dialect.Detect(l)
 		typ := string(l[9:20])
 		switch {
 		case strings.HasPrefix(typ, "thinking") || strings.HasPrefix(typ, "tool_call"):
@@ -580,7 +581,7 @@ func TestDetect(t *testing.T) {
 		`{"type":"user","message":{"content":"x"},"parent_tool_use_id":null}`: event.Sure,
 		`[]`: event.No,
 	} {
-		if c := Detect([]byte(l)); c != want {
+		if c := Dialect.Detect([]byte(l)); c != want {
 			t.Errorf("%s: %v, want %v", l, c, want)
 		}
 	}

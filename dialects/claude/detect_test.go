@@ -42,7 +42,7 @@ func detectByField(line []byte) event.Certainty {
 func TestDetectAgreesWithFieldByFieldReading(t *testing.T) {
 	for _, l := range eventtest.DetectCases(t, "../../testdata") {
 		want := detectByField(l)
-		if got := Detect(l); got != want {
+		if got := Dialect.Detect(l); got != want {
 			t.Errorf("%s: %v, the plain reading %v", l, got, want)
 		}
 		el := event.ReadLine(l)

@@ -143,10 +143,7 @@ func (e *Encoder) tail() error {
 // dropped, or with Keep written under its prefixed type.
 func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error) {
 	if st.Closed != nil && e.open {
-		msg := "the run was cut short: " + st.Closed.Cut.String()
-		if st.Closed.Cut == event.CutEndOfInput {
-			msg = "the input ended before the run finished"
-		}
+		msg := event.CutMessage(st.Closed.Cut)
 		e.errs = append(e.errs, msg)
 		if err := e.end(event.StatusIncomplete, ""); err != nil {
 			return false, err

@@ -18,7 +18,6 @@ var Dialect = &event.Dialect{
 	Title:      "Codex",
 	Schema:     schema,
 	Effects:    effects,
-	Detect:     detect,
 	DetectLine: detectLine,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return newDecoder(opt) },
 }
@@ -35,15 +34,8 @@ var effects = map[string]event.Effect{
 	"web_search": event.EffectNetwork,
 }
 
-// detect: the dotted types are Codex's alone; a bare {"type":"error",
+// detectLine: the dotted types are Codex's alone; a bare {"type":"error",
 // "message":…} and request_user_input are shapes EvoScientist writes too.
-func detect(line []byte) event.Certainty {
-	l := event.ReadLine(line)
-	return detectLine(&l)
-}
-
-// detectLine is detect given the line as a Detector reads it
-// (event.Dialect.DetectLine).
 func detectLine(l *event.Line) event.Certainty {
 	line := l.Bytes
 	typ, ok := l.Type()
@@ -112,7 +104,9 @@ func (d *decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event
 	case "thread.started":
 		id := gjson.GetBytes(line, "thread_id")
 		if id.Type != gjson.String || id.Str == "" {
-			err = errors.New("codex: thread.started: thread_id is missing or not a string")
+			if err = event.FieldError(typ, "thread_id", "string", id); id.Type == gjson.String {
+				err = errors.New("thread.started.thread_id: must not be empty")
+			}
 			dst = append(dst, mk(event.Other))
 			break
 		}
@@ -162,7 +156,7 @@ func (d *decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event
 			}
 			if u := gjson.GetBytes(line, "usage"); u.Exists() {
 				if !u.IsObject() {
-					err = errors.New("codex: turn.completed: usage is not an object")
+					err = event.FieldError(typ, "usage", "object", u)
 				} else {
 					ev := mk(event.Usage)
 					ev.Usage = d.usage(u)
@@ -223,7 +217,7 @@ var toolKinds = map[string]bool{"command_execution": true, "file_change": true, 
 func (d *decoder) item(dst []event.Event, mk func(event.Kind) event.Event, typ string, line []byte, num int) ([]event.Event, error) {
 	it := gjson.GetBytes(line, "item")
 	if !it.IsObject() {
-		return append(dst, mk(event.Other)), fmt.Errorf("codex: %s: item is not an object", typ)
+		return append(dst, mk(event.Other)), event.FieldError(typ, "item", "object", it)
 	}
 	id, kind := it.Get("id").String(), it.Get("type").String()
 	st := d.items[id]

@@ -180,9 +180,11 @@ func TestCodexHugeToolOutputKeptWhole(t *testing.T) {
 
 func TestCodexBadShapesAreDiagnosed(t *testing.T) {
 	for _, c := range []struct{ line, want string }{
-		{`{"type":"item.completed","item":42}`, "codex: item.completed: item is not an object"},
-		{`{"type":"turn.completed","usage":7}`, "codex: turn.completed: usage is not an object"},
-		{`{"type":"thread.started","thread_id":{}}`, "codex: thread.started: thread_id is missing"},
+		{`{"type":"item.completed","item":42}`, "item.completed.item: want object, got number 42"},
+		{`{"type":"turn.completed","usage":7}`, "turn.completed.usage: want object, got number 7"},
+		{`{"type":"thread.started","thread_id":{}}`, "thread.started.thread_id: want string, got object"},
+		{`{"type":"thread.started"}`, `thread.started: missing field "thread_id"`},
+		{`{"type":"thread.started","thread_id":""}`, "thread.started.thread_id: must not be empty"},
 		{`{"type":"assistant","message":42}`, ""}, // not Codex's: kept as Other
 		{`{"message":"x"}`, "codex: the line has no type"},
 		{`[1,2]`, "codex: the line is not a JSON object"},

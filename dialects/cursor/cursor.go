@@ -23,7 +23,6 @@ var Dialect = &event.Dialect{
 	Title:      "Cursor",
 	Schema:     schema,
 	Effects:    effects,
-	Detect:     Detect,
 	DetectLine: detectLine,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return newDecoder(opt) },
 }
@@ -41,7 +40,7 @@ var effects = map[string]event.Effect{
 	"webFetchToolCall": event.EffectNetwork, "webSearchToolCall": event.EffectNetwork,
 }
 
-// Detect is Sure for lines only cursor-agent writes (thinking and
+// detectLine is Sure for lines only cursor-agent writes (thinking and
 // tool_call lines with its fields, and lines with model_call_id, call_id
 // or timestamp_ms), Maybe for the bare system/user/assistant/result
 // shapes Claude Code writes too, No for a line with a field only Claude
@@ -49,13 +48,6 @@ var effects = map[string]event.Effect{
 // type first (from the Detector's event.Line, whose fields are read
 // once for all dialects), and the other fields of a line that may be
 // Cursor's in one pass (detectFields).
-func Detect(line []byte) event.Certainty {
-	l := event.ReadLine(line)
-	return detectLine(&l)
-}
-
-// detectLine is Detect given the line as a Detector reads it
-// (event.Dialect.DetectLine).
 func detectLine(l *event.Line) event.Certainty {
 	line := l.Bytes
 	typ, ok := l.Type()
@@ -235,14 +227,14 @@ func (d *decoder) decode(dst []event.Event, line []byte) ([]event.Event, error) 
 func texts(r gjson.Result, typ string) (string, error) {
 	msg := r.Get("message")
 	if !msg.IsObject() {
-		return "", errors.New("cursor: " + typ + ": message is not an object")
+		return "", event.FieldError(typ, "message", "object", msg)
 	}
 	c := msg.Get("content")
 	if c.Type == gjson.String {
 		return c.Str, nil
 	}
 	if !c.IsArray() {
-		return "", errors.New("cursor: " + typ + ": message.content is not a list")
+		return "", event.FieldError(typ, "message.content", "string or array", c)
 	}
 	var b strings.Builder
 	for _, blk := range c.Array() {
@@ -301,7 +293,7 @@ func (d *decoder) toolCall(dst []event.Event, r gjson.Result) ([]event.Event, er
 	id := r.Get("call_id").String()
 	tc := r.Get("tool_call")
 	if tc.Exists() && !tc.IsObject() {
-		return dst, errors.New("cursor: tool_call: tool_call is not an object")
+		return dst, event.FieldError("tool_call", "tool_call", "object", tc)
 	}
 	name, args, result := toolOf(tc)
 	if name == "" {

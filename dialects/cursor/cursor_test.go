@@ -230,18 +230,19 @@ func TestErrorResultFails(t *testing.T) {
 }
 
 func TestGarbageShapesAreErrorsNotPanics(t *testing.T) {
-	for _, l := range []string{
-		`{"type":"assistant","message":42}`,
-		`{"type":"assistant","message":{"content":{}}}`,
-		`{"type":"user"}`,
-		`{"type":"tool_call","subtype":"started","tool_call":[1]}`,
-		`{"type":null}`,
-		`"x"`,
-		`{"type":"result",`,
+	// A bad field is worded as validate words it (event.FieldError).
+	for l, want := range map[string]string{
+		`{"type":"assistant","message":42}`:                        "assistant.message: want object, got number 42",
+		`{"type":"assistant","message":{"content":{}}}`:            "assistant.message.content: want string or array, got object",
+		`{"type":"user"}`:                                          `user: missing field "message"`,
+		`{"type":"tool_call","subtype":"started","tool_call":[1]}`: "tool_call.tool_call: want object, got array",
+		`{"type":null}`:                                            `cursor: the line has no string "type"`,
+		`"x"`:                                                      "cursor: not a JSON object",
+		`{"type":"result",`:                                        "cursor: not a JSON line",
 	} {
 		d := decodeLines(t, [][]byte{[]byte(l)})
-		if len(d.errs) != 1 || !strings.HasPrefix(d.errs[0].Error(), "line 1: cursor: ") || !d.lines[1] {
-			t.Errorf("%s: %v", l, d.errs)
+		if len(d.errs) != 1 || d.errs[0].Error() != "line 1: "+want || !d.lines[1] {
+			t.Errorf("%s: %v, want %q", l, d.errs, want)
 		}
 	}
 }
@@ -264,7 +265,7 @@ func TestDetect(t *testing.T) {
 		case 1, 2, 89, 90:
 			want = event.Maybe
 		}
-		if c := Detect(l); c != want {
+		if c := Dialect.Detect(l); c != want {
 			t.Errorf("line %d: %v, want %v", i+1, c, want)
 		}
 	}
@@ -272,7 +273,7 @@ func TestDetect(t *testing.T) {
 	names, _ := filepath.Glob("../../testdata/captures/claude/*.jsonl")
 	for _, n := range names {
 		for i, l := range readFile(t, n) {
-			if c := Detect(l); c != event.No {
+			if c := Dialect.Detect(l); c != event.No {
 				t.Errorf("%s:%d: %v", filepath.Base(n), i+1, c)
 			}
 		}
@@ -292,7 +293,7 @@ func TestDetect(t *testing.T) {
 		`{"type":"thinking","subtype":"delta","parent_tool_use_id":null}`: event.No,
 		`{"type":"x","session_id":"s","call_id":"c","modelUsage":{}}`:     event.No,
 	} {
-		if c := Detect([]byte(l)); c != want {
+		if c := Dialect.Detect([]byte(l)); c != want {
 			t.Errorf("%s: %v, want %v", l, c, want)
 		}
 	}
@@ -381,7 +382,7 @@ func TestDetectReadsTheLineOnceAndTellsItAsBefore(t *testing.T) {
 		lines = append(lines, []byte(l))
 	}
 	for _, l := range lines {
-		if got, want := Detect(l), detectByField(l); got != want {
+		if got, want := Dialect.Detect(l), detectByField(l); got != want {
 			t.Errorf("%s: %v, want %v", l, got, want)
 		}
 	}

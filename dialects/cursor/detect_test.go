@@ -51,7 +51,7 @@ func TestDetectAgreesWithFieldByFieldReading(t *testing.T) {
 	lines := eventtest.DetectCases(t, "../../testdata")
 	for _, l := range lines {
 		want := detectByField(l)
-		if got := Detect(l); got != want {
+		if got := Dialect.Detect(l); got != want {
 			t.Errorf("%s: %v, the plain reading %v", l, got, want)
 		}
 		el := event.ReadLine(l)

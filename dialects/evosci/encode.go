@@ -81,10 +81,7 @@ func (e *Encoder) write() error {
 // dropped, or with Keep written under its prefixed type.
 func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error) {
 	if st.Closed != nil && e.open {
-		msg := "the run was cut short: " + st.Closed.Cut.String()
-		if st.Closed.Cut == event.CutEndOfInput {
-			msg = "the input ended before the run finished"
-		}
+		msg := event.CutMessage(st.Closed.Cut)
 		if err := e.fail(msg); err != nil {
 			return false, err
 		}

@@ -20,7 +20,6 @@ var Dialect = &event.Dialect{
 	Title:      "EvoScientist",
 	Provider:   "evoscientist",
 	Effects:    effects,
-	Detect:     Detect,
 	DetectLine: detectLine,
 	NewEncoder: newEncoder,
 	Outcome:    outcome,
@@ -59,18 +58,11 @@ func isType(t string) bool {
 	return false
 }
 
-// Detect: a line of one of EvoScientist's types is Maybe its (other
+// detectLine: a line of one of EvoScientist's types is Maybe its (other
 // producers write {"type":"text"} and {"type":"error"} too), never a line
 // with schemaVersion (Zero's).
 // The type first: it is asked of every line of every input, and the type
 // comes first in most lines, schemaVersion (absent) costs a whole scan.
-func Detect(line []byte) event.Certainty {
-	l := event.ReadLine(line)
-	return detectLine(&l)
-}
-
-// detectLine is Detect given the line as a Detector reads it
-// (event.Dialect.DetectLine).
 func detectLine(l *event.Line) event.Certainty {
 	typ, ok := l.Type()
 	if !ok || !isType(typ) {
@@ -115,10 +107,10 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 		return append(dst, event.Event{Kind: event.Other, Dialect: Name, Line: num, Raw: line}),
 			fmt.Errorf("evosci: the line is not a JSON object")
 	}
-	p := event.Problems{Dialect: Name}
+	var p event.Problems
 	typ := p.Str(v, "type")
-	if typ == "" {
-		p.Add("type is missing")
+	if _, t := v.Str("type"); typ == "" && (t == gjson.Null || t == gjson.String) {
+		p.Missing("type") // absent, null or "" (another type: Str noted it)
 	}
 	failed, asked := d.failed, d.asked
 	d.failed, d.asked = false, false
@@ -153,7 +145,7 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 		case a.IsObject():
 			ev.Tool.Args = []byte(a.Raw)
 		case a.Exists():
-			p.Add("args is not an object")
+			p.WrongType("args", "object", a)
 		}
 	case "tool_result", "subagent_tool_result":
 		ev.Kind = event.ToolResult
@@ -213,7 +205,11 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 		end := ev
 		end.Kind, end.Text, end.Status, end.StatusWord = event.RunEnd, "", event.StatusSuccess, "done"
 		if asked {
-			end.Status = event.StatusInterrupted
+			// Stopped at the question (--no-auto-mode: interrupt, done,
+			// exit 0), the question unanswered: paused, not done. Its
+			// "done" names the line, not this end, so no command shows
+			// it as the run's status word (doc.md, Questions).
+			end.Status, end.StatusWord = event.StatusInterrupted, ""
 		}
 		return append(dst, ev, end), p.Err(typ)
 	default: // panel_dispatch_*, unknown types
@@ -241,7 +237,7 @@ func (d *Decoder) interrupt(dst []event.Event, ev event.Event, v *event.Line, p 
 	ev.Kind, ev.Label = event.PermissionRequest, "approval needed"
 	reqs := v.Get("action_requests")
 	if reqs.Exists() && !reqs.IsArray() {
-		p.Add("action_requests is not a list")
+		p.WrongType("action_requests", "array", reqs)
 	}
 	n := 0
 	for _, r := range reqs.Array() {
@@ -286,10 +282,10 @@ func boolean(p *event.Problems, v *event.Line, key string, def bool) bool {
 		return false
 	case gjson.Null:
 		if !f.Exists() {
-			p.Add(key + " is missing")
+			p.Missing(key)
 		}
 		return def
 	}
-	p.Add(key + " is not a boolean")
+	p.WrongType(key, "boolean", f)
 	return def
 }

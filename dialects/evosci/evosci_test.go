@@ -111,14 +111,14 @@ func TestDecodeBadlyTypedFieldsGivesEventsAndErrors(t *testing.T) {
 		"text fine",
 	})
 	same(t, "errors", errs, []string{
-		"1: evosci: tool_result: success is not a boolean",
-		"2: evosci: text: content is not a string",
-		"3: evosci: tool_call: name is not a string",
-		`4: evosci: usage_stats: input_tokens "12" is not a token count`,
-		"5: evosci: interrupt: action_requests is not a list",
-		"6: evosci: done: response is not a string",
-		"7: evosci: thinking: content is not a string",
-		"8: evosci: error: message is not a string",
+		`1: tool_result.success: want boolean, got string "true"`,
+		"2: text.content: want string, got number 5",
+		"3: tool_call.name: want string, got number 7",
+		`4: usage_stats.input_tokens: want integer, got string "12"`,
+		"5: interrupt.action_requests: want array, got object",
+		"6: done.response: want string, got number 3",
+		"7: thinking.content: want string, got array",
+		"8: error.message: want string, got object",
 	})
 }
 
@@ -143,11 +143,11 @@ func TestDecodeLinesNotOfEvoScientistsShape(t *testing.T) {
 	})
 	same(t, "errors", errs, []string{
 		"1: evosci: the line is not a JSON object",
-		"2: evosci: event: type is missing",
-		"3: evosci: event: type is not a string; type is missing",
-		"5: evosci: tool_call: args is not an object",
-		"6: evosci: tool_result: success is missing",
-		"7: evosci: usage_stats: input_tokens 18446744073709551616 is not a token count; output_tokens 1.5 is not a token count",
+		`2: event: missing field "type"`,
+		"3: event.type: want string, got number 5",
+		"5: tool_call.args: want object, got number 42",
+		`6: tool_result: missing field "success"`,
+		"7: usage_stats.input_tokens: 18446744073709551616 is not a token count; usage_stats.output_tokens: 1.5 is not a token count",
 	})
 }
 
@@ -228,7 +228,7 @@ func TestDetect(t *testing.T) {
 		`{}`:                                                 event.No,
 		`not json`:                                           event.No,
 	} {
-		if got := Detect([]byte(line)); got != want {
+		if got := Dialect.Detect([]byte(line)); got != want {
 			t.Errorf("%s: %v, want %v", line, got, want)
 		}
 	}
@@ -299,7 +299,9 @@ func TestEffectsAgreeWithTheMappingTable(t *testing.T) {
 }
 
 // What stats shows as EvoScientist wrote it stays on the events: done and
-// error as the runs' own words, ask_user's questions counted (a question
+// error as the runs' own words (not a done that stops at a question: that
+// run is interrupted, and no word of EvoScientist's says so), ask_user's
+// questions counted (a question
 // without text too), a sub-agent's name beside its instance id, and
 // token counts past int64, exact.
 func TestDecodeKeepsEvoScientistsOwnWords(t *testing.T) {
@@ -334,7 +336,7 @@ func TestDecodeKeepsEvoScientistsOwnWords(t *testing.T) {
 		"usage in=0 out=2 past=18446744073709551616",
 		"permission_request question=true questions=2",
 		"final",
-		`run_end interrupted "done"`,
+		`run_end interrupted ""`,
 		"error",
 		`run_end error "error"`,
 	})

@@ -4,7 +4,6 @@ package opencode
 import (
 	_ "embed"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -18,7 +17,6 @@ var Dialect = &event.Dialect{
 	Title:      "OpenCode",
 	Schema:     schema,
 	Effects:    effects,
-	Detect:     detect,
 	DetectLine: detectLine,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return newDecoder(opt) },
 }
@@ -36,16 +34,9 @@ var effects = map[string]event.Effect{
 	"webfetch": event.EffectNetwork, "websearch": event.EffectNetwork, "codesearch": event.EffectNetwork, "fetch": event.EffectNetwork,
 }
 
-// detect: step_start, step_finish and tool_use are OpenCode's alone; text,
+// detectLine: step_start, step_finish and tool_use are OpenCode's alone; text,
 // reasoning, error and done are also EvoScientist's types, told apart by
 // OpenCode's envelope (a sessionID beside the type).
-func detect(line []byte) event.Certainty {
-	l := event.ReadLine(line)
-	return detectLine(&l)
-}
-
-// detectLine is detect given the line as a Detector reads it
-// (event.Dialect.DetectLine).
 func detectLine(l *event.Line) event.Certainty {
 	typ, ok := l.Type()
 	if !ok {
@@ -121,7 +112,7 @@ func (d *decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event
 	switch typ {
 	case "step_start", "step_finish", "text", "reasoning", "tool_use":
 		if !part.IsObject() {
-			return append(dst, mk(event.Other)), fmt.Errorf("opencode: %s: part is not an object", typ)
+			return append(dst, mk(event.Other)), event.FieldError(typ, "part", "object", part)
 		}
 	}
 	sub := ""
@@ -152,7 +143,7 @@ func (d *decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event
 		if repeat || text.Type != gjson.String {
 			dst = append(dst, mkSub(event.Other))
 			if !repeat {
-				return dst, fmt.Errorf("opencode: %s: part.text is not a string", typ)
+				return dst, event.FieldError(typ, "part.text", "string", text)
 			}
 			break
 		}
@@ -174,7 +165,7 @@ func (d *decoder) Decode(dst []event.Event, line []byte, num int) ([]event.Event
 		var err error
 		tk := part.Get("tokens")
 		if tk.Exists() && !tk.IsObject() {
-			err = errors.New("opencode: step_finish: part.tokens is not an object")
+			err = event.FieldError(typ, "part.tokens", "object", tk)
 		}
 		if tk.IsObject() || part.Get("cost").Exists() {
 			ev := mkSub(event.Usage)
@@ -265,7 +256,7 @@ func (d *decoder) tool(dst []event.Event, mk func(event.Kind) event.Event, part 
 	}
 	var err error
 	if !st.IsObject() {
-		err = errors.New("opencode: tool_use: part.state is not an object")
+		err = event.FieldError("tool_use", "part.state", "object", st)
 	}
 	if !c.called {
 		c.called = true

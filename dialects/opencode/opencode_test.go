@@ -238,10 +238,10 @@ func TestOpenCodeHugeToolOutputKeptWhole(t *testing.T) {
 
 func TestOpenCodeBadShapesAreDiagnosed(t *testing.T) {
 	for _, c := range []struct{ line, want string }{
-		{`{"type":"text","sessionID":"s","part":42}`, "opencode: text: part is not an object"},
-		{`{"type":"text","sessionID":"s","part":{"text":7}}`, "opencode: text: part.text is not a string"},
-		{`{"type":"step_finish","sessionID":"s","part":{"tokens":7}}`, "opencode: step_finish: part.tokens is not an object"},
-		{`{"type":"tool_use","sessionID":"s","part":{"tool":"bash","state":"x"}}`, "opencode: tool_use: part.state is not an object"},
+		{`{"type":"text","sessionID":"s","part":42}`, "text.part: want object, got number 42"},
+		{`{"type":"text","sessionID":"s","part":{"text":7}}`, "text.part.text: want string, got number 7"},
+		{`{"type":"step_finish","sessionID":"s","part":{"tokens":7}}`, "step_finish.part.tokens: want object, got number 7"},
+		{`{"type":"tool_use","sessionID":"s","part":{"tool":"bash","state":"x"}}`, `tool_use.part.state: want object, got string "x"`},
 		{`{"type":"assistant","message":42}`, ""}, // not OpenCode's: its RunStart stands for it
 		{`{"sessionID":"s"}`, "opencode: the line has no type"},
 		{`"text"`, "opencode: the line is not a JSON object"},

@@ -103,10 +103,7 @@ func (e *Encoder) write() error {
 // other events of a line that gave some say what Zero can hold of it).
 func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error) {
 	if st.Closed != nil && e.open {
-		msg := "the run was cut short: " + st.Closed.Cut.String()
-		if st.Closed.Cut == event.CutEndOfInput {
-			msg = "the input ended before the run finished"
-		}
+		msg := event.CutMessage(st.Closed.Cut)
 		if err := e.end(event.StatusIncomplete, nil, "incomplete", msg); err != nil {
 			return false, err
 		}

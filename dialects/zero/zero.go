@@ -21,7 +21,6 @@ var Dialect = &event.Dialect{
 	Name:       Name,
 	Aliases:    []string{"zero@2", "zero@1", "zero-input"},
 	Title:      "Zero",
-	Detect:     Detect,
 	DetectLine: detectLine,
 	NewEncoder: newEncoder,
 	Outcome:    outcome,
@@ -36,16 +35,9 @@ var Dialect = &event.Dialect{
 	RunTime: protocol.ZeroRunIDTime,
 }
 
-// Detect: every Zero line, input or output, carries schemaVersion, and no
+// detectLine: every Zero line, input or output, carries schemaVersion, and no
 // other producer writes it (whatever its value: a wrong version is still
 // a Zero line, for validation to report).
-func Detect(line []byte) event.Certainty {
-	l := event.ReadLine(line)
-	return detectLine(&l)
-}
-
-// detectLine is Detect given the line as a Detector reads it
-// (event.Dialect.DetectLine), its fields read once for all dialects.
 func detectLine(l *event.Line) event.Certainty {
 	if l.Has("schemaVersion") {
 		return event.Sure
@@ -83,19 +75,21 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 		return append(dst, event.Event{Kind: event.Other, Dialect: Name, Line: num, Raw: line}),
 			fmt.Errorf("zero: the line is not a JSON object")
 	}
-	p := event.Problems{Dialect: Name}
+	var p event.Problems
 	typ := p.Str(v, "type")
 	if _, t := v.Str("type"); t == gjson.Null {
-		p.Add("type is missing")
+		p.Missing("type")
 	}
 	base := event.Event{Dialect: Name, Type: typ, Line: num, Raw: line, Variant: "zero@2"}
 	sv := v.Get("schemaVersion")
 	switch {
 	case sv.Raw == "1" || sv.Raw == "2":
 	case !sv.Exists():
-		p.Add("schemaVersion is missing")
+		p.Missing("schemaVersion")
+	case sv.Type != gjson.Number:
+		p.WrongType("schemaVersion", "integer", sv)
 	default:
-		p.Add("schemaVersion " + event.Clip(sv.Raw) + " is not 1 or 2")
+		p.Add("schemaVersion", event.Clip(sv.Raw)+" is not 1 or 2")
 	}
 
 	if sv.Raw == "1" {
@@ -114,7 +108,7 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 	dst = d.endInput(dst)
 	d.open = typ != "run_end"
 	if base.Run = p.Str(v, "runId"); base.Run == "" && !v.Get("runId").Exists() {
-		p.Add("runId is missing")
+		p.Missing("runId")
 	}
 	ev := base
 	switch typ {
@@ -142,7 +136,7 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 		ev.Kind = event.ToolResult
 		st := p.Str(v, "status")
 		if st != "" && st != "ok" && st != "error" {
-			p.Add("status " + strconv.Quote(st) + " is not ok or error")
+			p.Add("status", strconv.Quote(st)+" is not ok or error")
 		}
 		ev.Tool = &event.Tool{ID: p.Str(v, "id"), Name: p.Str(v, "name"), Failed: st == "error",
 			Output: p.Str(v, "output"), Truncated: boolean(&p, v, "truncated")}
@@ -162,8 +156,10 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 		if c := v.Get("costUsd"); c.Exists() {
 			if f, ok := cost(c); ok {
 				ev.Usage.CostUSD = &f
+			} else if c.Type != gjson.Number {
+				p.WrongType("costUsd", "number", c)
 			} else {
-				p.Add("costUsd " + event.Clip(c.Raw) + " is not a cost in USD")
+				p.Add("costUsd", event.Clip(c.Raw)+" is not a cost in USD")
 			}
 		}
 	case "final":
@@ -183,7 +179,7 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 			if n, err := strconv.Atoi(c.Raw); err == nil && c.Type == gjson.Number {
 				ev.ExitCode = &n
 			} else {
-				p.Add("exitCode " + event.Clip(c.Raw) + " is not an integer")
+				p.WrongType("exitCode", "integer", c)
 			}
 		}
 	default: // restore (reserved), and types newer than this decoder
@@ -239,7 +235,7 @@ func (d *Decoder) effect(p *event.Problems, v *event.Line, name string) event.Ef
 	case "read", "write", "shell", "network", "none", "unknown":
 		return event.Effect(se)
 	default:
-		p.Add("sideEffect " + strconv.Quote(se) + " is not read, write, shell, network, none or unknown")
+		p.Add("sideEffect", strconv.Quote(se)+" is not read, write, shell, network, none or unknown")
 		return event.EffectUnknown
 	}
 }
@@ -334,6 +330,6 @@ func boolean(p *event.Problems, v *event.Line, key string) bool {
 	case gjson.False, gjson.Null:
 		return false
 	}
-	p.Add(key + " is not a boolean")
+	p.WrongType(key, "boolean", f)
 	return false
 }

@@ -120,14 +120,14 @@ func TestDecodeBadlyTypedFieldsGivesEventsAndErrors(t *testing.T) {
 		"run_end success exit=0 @run_1",
 	})
 	same(t, "errors", errs, []string{
-		"2: zero: tool_result: status is not a string",
-		"3: zero: text: delta is not a string",
-		"4: zero: usage: promptTokens \"12\" is not a token count",
-		"5: zero: permission_request: id is not a string",
-		"6: zero: error: message is not a string",
-		"7: zero: tool_call: name is not a string",
-		"8: zero: final: text is not a string",
-		"9: zero: run_end: exitCode \"0\" is not an integer",
+		"2: tool_result.status: want string, got boolean true",
+		"3: text.delta: want string, got number 5",
+		`4: usage.promptTokens: want integer, got string "12"`,
+		"5: permission_request.id: want string, got number 5",
+		"6: error.message: want string, got number 7",
+		"7: tool_call.name: want string, got array",
+		"8: final.text: want string, got boolean false",
+		`9: run_end.exitCode: want integer, got string "0"`,
 	})
 }
 
@@ -156,12 +156,12 @@ func TestDecodeLinesNotOfZerosShape(t *testing.T) {
 	})
 	same(t, "errors", errs, []string{
 		"1: zero: the line is not a JSON object",
-		"2: zero: event: type is missing; runId is missing",
-		"3: zero: text: schemaVersion 3 is not 1 or 2",
-		`4: zero: text: schemaVersion "2" is not 1 or 2`,
-		`5: zero: tool_call: sideEffect "delete" is not read, write, shell, network, none or unknown`,
-		`6: zero: tool_result: status "maybe" is not ok or error; truncated is not a boolean`,
-		"7: zero: usage: promptTokens 18446744073709551616 is not a token count; completionTokens -1 is not a token count; totalTokens 1.5 is not a token count; costUsd -2 is not a cost in USD",
+		`2: event: missing field "type"; event: missing field "runId"`,
+		"3: text.schemaVersion: 3 is not 1 or 2",
+		`4: text.schemaVersion: want integer, got string "2"`,
+		`5: tool_call.sideEffect: "delete" is not read, write, shell, network, none or unknown`,
+		`6: tool_result.status: "maybe" is not ok or error; tool_result.truncated: want boolean, got string "no"`,
+		"7: usage.promptTokens: 18446744073709551616 is not a token count; usage.completionTokens: -1 is not a token count; usage.totalTokens: 1.5 is not a token count; usage.costUsd: -2 is not a cost in USD",
 	})
 }
 
@@ -268,7 +268,7 @@ func TestDetect(t *testing.T) {
 		`{"type":"x","data":{"schemaVersion":2}}`: event.No, // only at the top
 		`not json`: event.No,
 	} {
-		if got := Detect([]byte(line)); got != want {
+		if got := Dialect.Detect([]byte(line)); got != want {
 			t.Errorf("%s: %v, want %v", line, got, want)
 		}
 	}
