@@ -55,7 +55,7 @@ type validateReport struct {
 }
 
 func runValidate(c *ucli.Context, e *env) error {
-	as, dialect, err := inspect.ParseValidateAs(c.String("as"))
+	dialect, schema, err := inspect.ParseValidateAs(c.String("as"))
 	if err != nil {
 		return usageErr("--as: %v", err)
 	}
@@ -122,7 +122,7 @@ func runValidate(c *ucli.Context, e *env) error {
 			e.warnf("writing output: %v", err)
 		}
 	})
-	opt := inspect.ValidateOptions{As: as, Dialect: dialect, AllowUnfinished: c.Bool("allow-unfinished")}
+	opt := inspect.ValidateOptions{Dialect: dialect, Schema: schema, AllowUnfinished: c.Bool("allow-unfinished")}
 	flush := func() error {
 		e.mu.Lock()
 		defer e.mu.Unlock()

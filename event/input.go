@@ -107,6 +107,9 @@ func (in *Input) End(fn func(*Event, Step)) {
 	}
 }
 
+// Dialect is the dialect of the last line Line read, nil before any.
+func (in *Input) Dialect() *Dialect { return in.last }
+
 // Runs is the number of runs so far.
 func (in *Input) Runs() int { return in.runs.Count() }
 

@@ -63,7 +63,6 @@ func (v *Validator) Stream(r io.Reader, name string, lk sync.Locker, flush func(
 // readAhead reads lines into batches and checks them.
 func (v *Validator) readAhead(f *pipeline.Feed[checkBatch], r io.Reader, name string) error {
 	var dec protocol.Decoder
-	var ld lineDialects
 	var b *checkBatch
 	get := func() bool {
 		var ok bool
@@ -91,7 +90,7 @@ func (v *Validator) readAhead(f *pipeline.Feed[checkBatch], r io.Reader, name st
 			}
 			return err
 		}
-		v.check(&dec, &ld, l, &b.lines[b.n])
+		v.check(&dec, l, &b.lines[b.n])
 		b.n++
 		if b.bytes += len(l.Bytes); b.n == len(b.lines) || b.bytes >= checkBatchBytes {
 			if !f.Send(b) || !get() {

@@ -14,7 +14,7 @@ import (
 func validateString(t *testing.T, name, input string, as Protocol) (string, FileReport) {
 	t.Helper()
 	var b strings.Builder
-	rep, err := Validate(strings.NewReader(input), name, ValidateOptions{As: as}, func(d jsonl.Diagnostic) {
+	rep, err := Validate(strings.NewReader(input), name, asOpt(as), func(d jsonl.Diagnostic) {
 		b.WriteString(d.String())
 		b.WriteByte('\n')
 	})
@@ -180,7 +180,10 @@ func TestValidateInvalid(t *testing.T) {
 				"x:2: prompt: needs non-blank content or at least one image\n" +
 				"x:2: prompt: unknown field \"role\": Zero rejects input events with unknown fields\n" +
 				"x:3: ask.schemaVersion: want 2, got 1\n" +
-				"x:3: ask.type: unknown Zero input event type \"ask\"\n"},
+				"x:3: ask.type: unknown Zero input event type \"ask\"\n" +
+				// --as names the schema; Zero's reader still reads a type
+				// other than message and prompt as an output event.
+				"x:3: ask: comes before run_start (a Zero run starts with run_start)\n"},
 		{"zero input images only", "zero-input", `{"schemaVersion":2,"type":"message","role":"user","images":[{"mediaType":"image/png","data":"iVBORw0KGgo="}]}` + "\n",
 			"x:1: no event has non-blank content: Zero needs at least one prompt or user message\n"},
 		{"zero input bad image", "zero-input", `{"schemaVersion":2,"type":"message","role":"user","content":"see","images":[{"mediaType":"image/png","data":"not base64!"}]}` + "\n",
@@ -245,7 +248,7 @@ func TestValidateInvalid(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			as, err := ParseProtocol(c.as)
+			as, err := parseProtocol(c.as)
 			if err != nil {
 				t.Fatal(err)
 			}

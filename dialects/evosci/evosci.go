@@ -20,11 +20,13 @@ var Dialect = &event.Dialect{
 	Title:      "EvoScientist",
 	Provider:   "evoscientist",
 	Effects:    effects,
+	Versions:   versions,
 	Detect:     Detect,
 	DetectLine: detectLine,
 	NewEncoder: newEncoder,
 	Outcome:    outcome,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return &Decoder{opt: opt} },
+	NewRules:   newRules,
 	Agent:      "evoscientist",
 	// A line is one event: one tool call at most.
 	OneCallPerLine: true,

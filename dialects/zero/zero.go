@@ -21,11 +21,13 @@ var Dialect = &event.Dialect{
 	Name:       Name,
 	Aliases:    []string{"zero@2", "zero@1", "zero-input"},
 	Title:      "Zero",
+	Versions:   versions,
 	Detect:     Detect,
 	DetectLine: detectLine,
 	NewEncoder: newEncoder,
 	Outcome:    outcome,
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return &Decoder{opt: opt} },
+	NewRules:   newRules,
 	// A Zero line is one event: one tool call at most.
 	OneCallPerLine: true,
 	// A runId (run_YYYYMMDDhhmmss_xxxxxx) holds the UTC second its run began.
