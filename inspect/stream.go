@@ -7,7 +7,6 @@ import (
 
 	"github.com/zevo/zevo/internal/pipeline"
 	"github.com/zevo/zevo/jsonl"
-	"github.com/zevo/zevo/protocol"
 )
 
 // Validating a line is two halves: what depends on no other line (reading
@@ -62,7 +61,6 @@ func (v *Validator) Stream(r io.Reader, name string, lk sync.Locker, flush func(
 
 // readAhead reads lines into batches and checks them.
 func (v *Validator) readAhead(f *pipeline.Feed[checkBatch], r io.Reader, name string) error {
-	var dec protocol.Decoder
 	var b *checkBatch
 	get := func() bool {
 		var ok bool
@@ -90,7 +88,7 @@ func (v *Validator) readAhead(f *pipeline.Feed[checkBatch], r io.Reader, name st
 			}
 			return err
 		}
-		v.check(&dec, l, &b.lines[b.n])
+		v.check(l, &b.lines[b.n])
 		b.n++
 		if b.bytes += len(l.Bytes); b.n == len(b.lines) || b.bytes >= checkBatchBytes {
 			if !f.Send(b) || !get() {

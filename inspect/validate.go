@@ -146,35 +146,42 @@ func (v *Validator) diag(line int, sev jsonl.Severity, field, msg string) {
 
 // Line checks one line.
 func (v *Validator) Line(l jsonl.Line) {
-	v.check(&v.dec, l, &v.cur)
+	v.check(l, &v.cur)
 	v.apply(&v.cur)
 }
 
-// checked is a line decoded: what depends on no other line (check), so
+// checked is a line read: what depends on no other line (check), so
 // that Stream's reading goroutine does it, ahead of apply.
 type checked struct {
-	num   int
-	blank bool
-	err   *protocol.LineError
-	obj   protocol.Object
-	raw   []byte // the line, a copy
-	typ   string
+	num     int
+	blank   bool
+	raw     []byte // the line, a copy
+	typ     string
+	decoded bool // obj and err hold the protocol decoder's reading (decode)
+	err     *protocol.LineError
+	obj     protocol.Object
 }
 
-// check reads l into c with dec. It changes nothing of v.
-func (v *Validator) check(dec *protocol.Decoder, l jsonl.Line, c *checked) {
-	c.num, c.err, c.typ = l.Num, nil, ""
-	if c.blank = jsonl.IsBlank(l.Bytes); c.blank {
-		return
+// check reads l into c. It changes nothing of v.
+func (v *Validator) check(l jsonl.Line, c *checked) {
+	c.num, c.typ, c.decoded, c.err = l.Num, "", false, nil
+	if c.blank = jsonl.IsBlank(l.Bytes); !c.blank {
+		c.raw = bytes.Clone(l.Bytes)
 	}
-	// A copy, and obj.Keep: values taken from the line are kept (names,
-	// ids, messages) after the reader reuses its buffer.
-	c.obj.Keep = true
-	c.raw = bytes.Clone(l.Bytes)
-	if _, c.err = dec.DecodeLayouts(c.raw, &c.obj, protocol.Layouts); c.err != nil {
-		return
+}
+
+// decode reads c's line with the one decoder of a line's JSON, for what
+// a line read once (event.Line) does not say: the wording of a bad line,
+// NaN and a repeated key. It reports whether the line is good.
+func (v *Validator) decode(c *checked) bool {
+	// obj.Keep: values taken from the line are kept (names, ids,
+	// messages) after the reader reuses its buffer.
+	c.obj.Keep, c.decoded = true, true
+	if _, c.err = v.dec.DecodeLayouts(c.raw, &c.obj, protocol.Layouts); c.err != nil {
+		return false
 	}
 	c.typ = c.obj.Str("type")
+	return true
 }
 
 // apply checks what a line is in the stream, and words its problems: its
@@ -185,14 +192,19 @@ func (v *Validator) apply(c *checked) {
 		return
 	}
 	v.last = c.num
-	if c.err != nil {
+	// Most lines are one object, read once for the schema's fast path
+	// and the dialect's decoder; the others go through decode.
+	plain := !v.general && v.in.Check(c.raw) && !v.in.Checked().Dup()
+	if plain {
+		c.typ, _ = v.in.Checked().Type()
+	} else if !v.decode(c) {
 		v.diag(c.num, jsonl.SevError, "", c.err.Error())
 		return
 	}
 	v.report.Events++
 	v.evs, v.steps = v.evs[:0], v.steps[:0]
 	line := c.raw
-	if c.obj.Raw != string(line) {
+	if c.decoded && c.obj.Raw != string(line) {
 		// The decoder's reading of the line (NaN read as null): the
 		// dialect's decoder reads that, as the schema does.
 		line = []byte(c.obj.Raw)
@@ -217,18 +229,20 @@ func (v *Validator) apply(c *checked) {
 		v.names = append(v.names, v.lineName)
 		v.report.Protocol = strings.Join(v.names, ", ")
 	}
-	prefix := prefixOr(c.typ)
-	for _, tok := range c.obj.NonFinite {
-		v.diag(c.num, jsonl.SevWarning, prefix, protocol.NonFiniteMessage(tok))
+	if c.decoded {
+		prefix := prefixOr(c.typ)
+		for _, tok := range c.obj.NonFinite {
+			v.diag(c.num, jsonl.SevWarning, prefix, protocol.NonFiniteMessage(tok))
+		}
+		if c.obj.Dup != "" {
+			v.diag(c.num, jsonl.SevWarning, prefix, protocol.DuplicateMessage(c.obj.Dup))
+		}
 	}
-	if c.obj.Dup != "" {
-		v.diag(c.num, jsonl.SevWarning, prefix, protocol.DuplicateMessage(c.obj.Dup))
-	}
-	if bad := v.schema(c, sch); derr != nil && !bad {
+	if bad := v.schema(c, sch, plain); derr != nil && !bad {
 		v.rulesOf(dl.Name).Decoded(derr, c.num, &v.chk)
 	}
 	for i := range v.evs {
-		v.event(&v.evs[i], v.steps[i], &c.obj, c.num)
+		v.event(&v.evs[i], v.steps[i], v.in.Checked(), c.num)
 	}
 	clear(v.evs)
 }
@@ -354,7 +368,7 @@ func validate(r io.Reader, name string, opt ValidateOptions, emit func(jsonl.Dia
 // schema checks the line against its schema, and reports whether it
 // found a problem: what the fast path does not accept goes to the
 // general validator, which words the problems.
-func (v *Validator) schema(c *checked, s *zevent.Schema) bool {
+func (v *Validator) schema(c *checked, s *zevent.Schema, plain bool) bool {
 	if s == nil {
 		return false
 	}
@@ -367,11 +381,16 @@ func (v *Validator) schema(c *checked, s *zevent.Schema) bool {
 		}
 		v.schemas[s] = cs
 	}
-	if !v.general && cs.fast != nil && cs.fast.accepts(&c.obj, c.typ) {
+	if plain && cs.fast != nil && cs.fast.accepts(v.in.Checked(), c.typ) {
 		v.fastLines++
 		return false
 	}
-	dec := json.NewDecoder(strings.NewReader(c.obj.Raw))
+	var dec *json.Decoder
+	if c.decoded {
+		dec = json.NewDecoder(strings.NewReader(c.obj.Raw))
+	} else {
+		dec = json.NewDecoder(bytes.NewReader(c.raw))
+	}
 	dec.UseNumber()
 	var val any
 	if err := dec.Decode(&val); err != nil { // the decoder checked the line
