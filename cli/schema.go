@@ -15,15 +15,16 @@ func schemaCommand(e *env) *ucli.Command {
 		Usage:     "print a shipped JSON Schema (draft 2020-12), or list them",
 		ArgsUsage: "[NAME]",
 		Description: `Without NAME, lists the schemas of the dialects zevo reads, each
-dialect's in its folder (dialects/NAME). With NAME (a schema's name or
-alias as the list shows it, or a dialect's: zero@2 or zero, zero@1,
-zero-input, evosci, claude, ...), prints that schema, so that clients in any language can validate events
-with their own JSON Schema library.
+dialect's in its folder (dialects/NAME): a schema's names, its file and
+its title. With NAME (a schema's name or alias as the list shows it, or a
+dialect's name, for its first schema), prints that schema, so that
+clients in any language can validate events with their own JSON Schema
+library.
 
 Examples:
    zevo schema
-   zevo schema zero > zero-v2.schema.json
-   zevo schema evosci | jq '.["$defs"] | keys'`,
+   zevo schema NAME > NAME.schema.json
+   zevo schema NAME | jq '.["$defs"] | keys'`,
 		Action: func(c *ucli.Context) error {
 			switch c.NArg() {
 			case 0:

@@ -12,7 +12,8 @@ type Dialect struct {
 	Aliases []string // other names users may write
 	Title   string   // its producer, in text shown to people ("cut by Claude Code")
 	// Provider names the producer where a target writes who made a run
-	// (Zero's run_start provider) and its lines do not say; "" is Name.
+	// (a run's start that names its provider) and its lines do not say;
+	// "" is Name.
 	Provider string
 	// Schema is the JSON Schema (draft 2020-12) of its lines, from the
 	// producer's own types, embedded from its folder: zevo schema prints
@@ -84,7 +85,7 @@ type Certainty uint8
 const (
 	No Certainty = iota
 	// Maybe: the line's shape is this dialect's and also another's (a
-	// bare {"type":"error","message":…} is EvoScientist's and Codex's).
+	// bare {"type":"error","message":…} is written by two producers).
 	// Such a line belongs to the dialect of the input's lines before it.
 	Maybe
 	// Sure: no other dialect writes this line.

@@ -46,7 +46,7 @@ type Check struct {
 }
 
 // Name names a line in a diagnostic: its dialect's variant, else the
-// dialect ("a line of zero-input starts …").
+// dialect ("a line of NAME starts …").
 func (ev *Event) Name() string {
 	if ev.Variant != "" {
 		return ev.Variant

@@ -21,7 +21,7 @@ type Schema struct {
 // producer's own terms. The zero value words them plainly.
 type SchemaWords struct {
 	// Types names the producer's events where a line's type is none the
-	// schema knows ("Zero": unknown Zero event type "x").
+	// schema knows (unknown TYPES event type "x").
 	Types string
 	// AnyOf is the whole problem of a line that matches none of a choice
 	// of forms ("needs non-blank content or at least one image").

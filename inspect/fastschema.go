@@ -316,7 +316,7 @@ func plain(v gjson.Result) (string, bool) {
 }
 
 // lastMatch is re.MatchString remembering the last short string it
-// matched: a Zero run's id is matched on every line of the run, and
+// matched: a run's id is matched on every line of the run, and
 // matching it again was a fifth of validate's time. The compiled schema
 // is shared, so the memory is an atomic pointer.
 func lastMatch(re *regexp.Regexp) func(string) bool {

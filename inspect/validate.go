@@ -51,9 +51,8 @@ type RunReport struct {
 	FirstLine int    `json:"firstLine"`
 	LastLine  int    `json:"lastLine"`
 	// Status is the producer's own word for how it ended when it has one
-	// (Zero's run_end status, EvoScientist's done or error, input for
-	// Zero input events), else the event model's; "incomplete" when cut
-	// short.
+	// (the event's StatusWord: a stated status, the word of the line
+	// that ends it), else the event model's; "incomplete" when cut short.
 	Status string `json:"status"`
 	Cut    string `json:"cut,omitempty"` // why it was cut short
 }
