@@ -274,3 +274,42 @@ func TestValidateLongLine(t *testing.T) {
 		t.Errorf("got %q, %+v", got, rep)
 	}
 }
+
+// validate reads runs as stats does (the event model's rules): a Zero
+// input event inside an output run steers that run, and a Zero event
+// without runId belongs to the open run. Both once cut the run in
+// validate alone.
+func TestValidateAgreesWithStatsOnRuns(t *testing.T) {
+	const (
+		start = `{"runId":"r1","schemaVersion":2,"type":"run_start"}`
+		text  = `{"delta":"a","runId":"r1","schemaVersion":2,"type":"text"}`
+		end   = `{"exitCode":0,"runId":"r1","schemaVersion":2,"status":"success","type":"run_end"}`
+	)
+	cases := []struct{ name, in, diags string }{
+		{"an input event inside an output run steers it",
+			start + "\n" + text + "\n" + `{"content":"go on","schemaVersion":2,"type":"prompt"}` + "\n" + text + "\n" + end + "\n", ""},
+		{"an event without runId belongs to the open run",
+			start + "\n" + `{"delta":"a","schemaVersion":2,"type":"text"}` + "\n" + end + "\n",
+			"x:2: text: missing field \"runId\"\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, rep := validateString(t, "x", c.in, Auto)
+			if got != c.diags {
+				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, c.diags)
+			}
+			st, err := Summarize(strings.NewReader(c.in), "x", Auto)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.RunList) != 1 || len(st.Runs) != 1 {
+				t.Fatalf("validate %+v, stats %d runs: want one run", rep.RunList, len(st.Runs))
+			}
+			v, s := rep.RunList[0], st.Runs[0]
+			if v.FirstLine != 1 || v.LastLine != strings.Count(c.in, "\n") ||
+				v.Status != "success" || v.FirstLine != s.FirstLine || v.LastLine != s.LastLine || v.Status != s.Status || v.ID != "r1" {
+				t.Errorf("validate's run %+v, stats' %+v", v, s)
+			}
+		})
+	}
+}
