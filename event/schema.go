@@ -1,6 +1,9 @@
 package event
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"sync"
+)
 
 // Schema is one JSON Schema (draft 2020-12) of a dialect's lines, from
 // the producer's own types, embedded from the dialect's folder: zevo
@@ -55,7 +58,9 @@ func (s *Schema) ShownTitle() string {
 }
 
 // SchemaList is the dialect's schemas: Versions, else its one Schema
-// (named after it, its file NAME.schema.json), else none.
+// (named after it, its file NAME.schema.json), else none. The same
+// values each call, so that a caller may keep what it made of each (a
+// compiled schema) by its pointer.
 func (d *Dialect) SchemaList() []*Schema {
 	if d.Versions != nil {
 		return d.Versions
@@ -63,5 +68,12 @@ func (d *Dialect) SchemaList() []*Schema {
 	if d.Schema == nil {
 		return nil
 	}
-	return []*Schema{{Name: d.Name, Aliases: d.Aliases, File: d.Name + ".schema.json", Text: d.Schema}}
+	if l, ok := oneSchema.Load(d); ok {
+		return l.([]*Schema)
+	}
+	l, _ := oneSchema.LoadOrStore(d, []*Schema{{Name: d.Name, Aliases: d.Aliases, File: d.Name + ".schema.json", Text: d.Schema}})
+	return l.([]*Schema)
 }
+
+// oneSchema holds SchemaList's answer for each dialect with one Schema.
+var oneSchema sync.Map // *Dialect → []*Schema

@@ -93,6 +93,8 @@ type Validator struct {
 	lastRule zevent.Rules
 
 	schemas  map[*zevent.Schema]*compiledSchema
+	listOf   *zevent.Dialect // the dialect whose SchemaList is list
+	list     []*zevent.Schema
 	lineName string // the name of the line being applied (its schema's, else its dialect's)
 
 	runs     []runRef // the runs that ended
@@ -193,7 +195,7 @@ func (v *Validator) apply(c *checked) {
 	v.last = c.num
 	// Most lines are one object, read once for the schema's fast path
 	// and the dialect's decoder; the others go through decode.
-	plain := !v.general && v.in.Check(c.raw) && !v.in.Checked().Dup()
+	plain := !v.general && v.in.Check(c.raw) && v.plain(v.in.Checked())
 	if plain {
 		c.typ, _ = v.in.Checked().Type()
 	} else if !v.decode(c) {
@@ -218,7 +220,10 @@ func (v *Validator) apply(c *checked) {
 				variant = v.evs[i].Variant
 			}
 		}
-		sch = schemaOf(dl, variant)
+		if dl != v.listOf {
+			v.listOf, v.list = dl, dl.SchemaList()
+		}
+		sch = schemaOf(v.list, variant)
 	}
 	v.lineName = dl.Name
 	if sch != nil {
@@ -246,10 +251,17 @@ func (v *Validator) apply(c *checked) {
 	clear(v.evs)
 }
 
-// schemaOf is the schema of d's lines whose events are of variant: the
-// one it names, else d's first; nil when d has none.
-func schemaOf(d *zevent.Dialect, variant string) *zevent.Schema {
-	list := d.SchemaList()
+// plain reports a checked line whose members event.Line read as written
+// (no key escaped), each once: decode has nothing to add of it.
+func (v *Validator) plain(l *zevent.Line) bool {
+	_, ok := l.Fields()
+	return ok && !l.Dup()
+}
+
+// schemaOf is the schema, of a dialect's list, of its lines whose events
+// are of variant: the one it names, else the first; nil when there is
+// none.
+func schemaOf(list []*zevent.Schema, variant string) *zevent.Schema {
 	if len(list) == 0 {
 		return nil
 	}

@@ -271,3 +271,24 @@ func TestValidateDecoderCutRun(t *testing.T) {
 		t.Errorf("%q %+v", got, rep)
 	}
 }
+
+// Validating a dialect's lines compiles its schema once, however many
+// lines and inputs there are.
+func TestValidateCompilesEachSchemaOnce(t *testing.T) {
+	b, err := os.ReadFile("../testdata/captures/claude/agent-harness-thinking-bash.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	validateString(t, "a", string(b), nil)
+	compiledSchemas.mu.Lock()
+	n := len(compiledSchemas.m)
+	compiledSchemas.mu.Unlock()
+	for range 3 {
+		validateString(t, "b", string(b), nil)
+	}
+	compiledSchemas.mu.Lock()
+	defer compiledSchemas.mu.Unlock()
+	if len(compiledSchemas.m) != n {
+		t.Errorf("%d schemas compiled, then %d", n, len(compiledSchemas.m))
+	}
+}
