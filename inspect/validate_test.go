@@ -313,3 +313,15 @@ func TestValidateAgreesWithStatsOnRuns(t *testing.T) {
 		})
 	}
 }
+
+// A key written twice, once escaped, is still a repeated key: the line
+// is read as the producers' readers read it, its last value.
+func TestValidateRepeatedEscapedKey(t *testing.T) {
+	in := `{"runId":"r1","schemaVersion":2,"type":"run_start"}` + "\n" +
+		`{"schemaVersion":2,"type":"text","runId":"r1","delta":"x","sch\u0065maVersion":2}` + "\n" +
+		`{"exitCode":0,"runId":"r1","schemaVersion":2,"status":"success","type":"run_end"}` + "\n"
+	got, _ := validateString(t, "x", in, Auto)
+	if want := "x:2: warning: text: duplicate key \"schemaVersion\" (the last one is used)\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
