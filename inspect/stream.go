@@ -10,11 +10,12 @@ import (
 )
 
 // Validating a line is two halves: what depends on no other line (reading
-// and decoding it: check) and what does or words problems (its schema,
-// runs, calls, the order of events: apply). Stream does the first
-// half of each line on a goroutine of its own, ahead, so that both cores
-// work; the second half stays in line order on the caller's. The
-// diagnostics are the same as Line's, line for line
+// it from the input: check) and what does or words problems (its
+// dialect, schema, runs, calls, the order of events: apply; the dialect
+// of a line may be the lines' before it, so the line's one reading,
+// event.Line, is there too). Stream does the first half of each line on
+// a goroutine of its own, ahead; the second half stays in line order on
+// the caller's. The diagnostics are the same as Line's, line for line
 // (TestStreamAsLine).
 
 // Lines travel from the reading goroutine in batches; a few are recycled.
