@@ -15,29 +15,28 @@ func validateCommand(e *env) *ucli.Command {
 		Usage:     "check streams against their JSON Schemas and stream rules",
 		ArgsUsage: "[FILE...]",
 		Description: `Checks every line of each FILE (standard input when none is given, or for
-"-") against the JSON Schema of its protocol or dialect (see zevo schema;
-each line's own, as the dialect registry tells it: a line with
-schemaVersion is Zero, the other agents' lines are told by their types and
-fields), and the rules a schema cannot express: each Zero run is run_start
-... run_end with one runId, each EvoScientist run ends with one done (or
-error), the other dialects' runs end where their producers end them
-(docs/inspect.md), and every tool result answers an earlier tool call.
-Runs are cut as translate, stats and view cut them (docs/runs.md). A run
-cut short (the input ends inside it, or a line of another protocol or
-dialect comes) is an error, or with --allow-unfinished a warning.
+"-") against the JSON Schema of its dialect (see zevo schema; each line's
+own, as the dialect registry tells it by the line's fields), and the rules
+a schema cannot express: each dialect's runs start and end where their
+producers start and end them, with one run id, and every tool result
+answers an earlier tool call (docs/inspect.md). Runs are cut as stats and
+view cut them (docs/runs.md). A run cut short (the input ends inside it,
+or a line of another dialect comes) is an error, or with
+--allow-unfinished a warning (a warning always for a producer that ends a
+cancelled run so).
 Problems are printed as
 FILE:LINE: error|warning: FIELD: MESSAGE; the exit status is 1 when any line is invalid.
-Values quoted from the input are escaped, and redacted with Zero's rules
-unless --no-redact (--redact-extra adds translate's stronger patterns).
+Values quoted from the input are escaped, and redacted with the default
+rules unless --no-redact (--redact-extra adds translate's stronger patterns).
 Interrupted (SIGINT, SIGTERM), it reports what it has read as if the input
 ended there, and exits 130 or 143.
 
 Examples:
-   zevo validate testdata/translate/v1.zero.jsonl
-   EvoSci -p "fix the tests" --output-format stream-json | zevo validate --as evosci
+   zevo validate run.jsonl
+   AGENT --output-format stream-json | zevo validate --as NAME
    zevo validate --json run.jsonl | jq '.files[] | {file, errors}'`,
 		Flags: append([]ucli.Flag{
-			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "protocol: auto (each line its own), zero, zero@1, zero-input, evosci, or a dialect with a schema of its own (see zevo schema)"},
+			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "schema: auto (each line its own dialect's), or a schema or dialect zevo schema lists"},
 			&ucli.BoolFlag{Name: "json", Usage: "write one JSON report instead of text"},
 			&ucli.BoolFlag{Name: "allow-unfinished", Usage: "an input that ends inside a run (live, cut short or cancelled) is a warning, not an error"},
 		}, redactFlags()...),
@@ -55,7 +54,7 @@ type validateReport struct {
 }
 
 func runValidate(c *ucli.Context, e *env) error {
-	as, dialect, err := inspect.ParseValidateAs(c.String("as"))
+	dialect, schema, err := inspect.ParseValidateAs(c.String("as"))
 	if err != nil {
 		return usageErr("--as: %v", err)
 	}
@@ -122,7 +121,7 @@ func runValidate(c *ucli.Context, e *env) error {
 			e.warnf("writing output: %v", err)
 		}
 	})
-	opt := inspect.ValidateOptions{As: as, Dialect: dialect, AllowUnfinished: c.Bool("allow-unfinished")}
+	opt := inspect.ValidateOptions{Dialect: dialect, Schema: schema, AllowUnfinished: c.Bool("allow-unfinished")}
 	flush := func() error {
 		e.mu.Lock()
 		defer e.mu.Unlock()

@@ -125,6 +125,40 @@ func TestDialectSchemasNameTheirFile(t *testing.T) {
 	}
 }
 
+// A dialect whose lines follow several schemas ships each in its folder,
+// under the $id it was published with; every schema name is told apart.
+func TestDialectVersionsAreTheirFolders(t *testing.T) {
+	names := map[string]bool{}
+	for _, d := range All {
+		for _, s := range d.SchemaList() {
+			for _, n := range s.Names() {
+				if names[n] {
+					t.Errorf("%s names two schemas", n)
+				}
+				names[n] = true
+			}
+		}
+		if d.Versions == nil {
+			continue
+		}
+		if d.Schema != nil {
+			t.Errorf("%s: both Schema and Versions", d.Name)
+		}
+		for _, s := range d.Versions {
+			b, err := os.ReadFile(filepath.Join(d.Name, s.File))
+			if err != nil || !bytes.Equal(b, s.Text) {
+				t.Errorf("%s: schema %s is not its folder's %s (%v)", d.Name, s.Name, s.File, err)
+			}
+			var head struct {
+				ID string `json:"$id"`
+			}
+			if err := json.Unmarshal(s.Text, &head); err != nil || head.ID != "https://github.com/zevo/zevo/schemas/"+s.File {
+				t.Errorf("%s: $id %q: not the one %s was published with (%v)", d.Name, head.ID, s.File, err)
+			}
+		}
+	}
+}
+
 func TestByNameKnowsNamesAndAliases(t *testing.T) {
 	seen := map[string]bool{}
 	for _, d := range All {

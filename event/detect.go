@@ -234,6 +234,17 @@ func (l *Line) Type() (typ string, ok bool) {
 	return l.typ, l.typed == 1
 }
 
+// Fields are the line's top-level members as written, when Check has
+// read them all and found the line one object with no key escaped (ok):
+// for a caller that reads every member (validate's schemas) rather than
+// looking each up.
+func (l *Line) Fields() (fields []jsonl.Member, ok bool) {
+	if !l.checked() {
+		return nil, false
+	}
+	return l.fields.List, true
+}
+
 // Has reports a top-level field named key, as gjson.GetBytes(line,
 // key).Exists() does of a plain key (no path: a detector's question).
 func (l *Line) Has(key string) bool {

@@ -12,13 +12,17 @@ type Dialect struct {
 	Aliases []string // other names users may write
 	Title   string   // its producer, in text shown to people ("cut by Claude Code")
 	// Provider names the producer where a target writes who made a run
-	// (Zero's run_start provider) and its lines do not say; "" is Name.
+	// (a run's start that names its provider) and its lines do not say;
+	// "" is Name.
 	Provider string
 	// Schema is the JSON Schema (draft 2020-12) of its lines, from the
 	// producer's own types, embedded from its folder: zevo schema prints
-	// it and validate checks the dialect's lines against it. Nil: none
-	// (a dialect package protocol defines has its schemas there).
+	// it and validate checks the dialect's lines against it. Nil: none.
 	Schema []byte
+	// Versions, for a dialect whose lines follow several schemas (one a
+	// version, or its input's and its output's), lists them instead of
+	// Schema: a line's schema is the one its events' Variant names.
+	Versions []*Schema
 	// Effects names what running each of the producer's own tools does.
 	// Decoders read a tool's effect through DecodeOptions, whose table is
 	// every registered dialect's Effects (EffectsOf), so a tool keeps its
@@ -49,6 +53,9 @@ type Dialect struct {
 	// dialect's lines need (open messages, items, calls) for that input
 	// only.
 	NewDecoder func(opt DecodeOptions) Decoder
+	// NewRules, when set, starts checking one input's stream rules of
+	// the dialect (Rules) for validate.
+	NewRules func() Rules
 
 	// Agent is the name the producer goes by as an agent (a trace's
 	// service.name), when it is not Name.
@@ -117,7 +124,7 @@ type Certainty uint8
 const (
 	No Certainty = iota
 	// Maybe: the line's shape is this dialect's and also another's (a
-	// bare {"type":"error","message":…} is EvoScientist's and Codex's).
+	// bare {"type":"error","message":…} is written by two producers).
 	// Such a line belongs to the dialect of the input's lines before it.
 	Maybe
 	// Sure: no other dialect writes this line.

@@ -271,3 +271,13 @@ func TestCutMessage(t *testing.T) {
 		}
 	}
 }
+
+// A dialect's schemas are the same values each call: validate keeps each
+// one compiled by its pointer.
+func TestSchemaListIsStable(t *testing.T) {
+	d := &Dialect{Name: "toy", Schema: []byte(`{}`)}
+	a, b := d.SchemaList(), d.SchemaList()
+	if len(a) != 1 || len(b) != 1 || a[0] != b[0] || a[0].Name != "toy" || a[0].File != "toy.schema.json" {
+		t.Errorf("%v %v", a, b)
+	}
+}

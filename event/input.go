@@ -91,6 +91,10 @@ func (in *Input) Check(line []byte) bool {
 	return in.line.Check()
 }
 
+// Checked is the line Check read, as the line's decoder will read it
+// when Line follows with the same line.
+func (in *Input) Checked() *Line { return &in.line }
+
 // sameBytes reports whether a and b are the same memory.
 func sameBytes(a, b []byte) bool {
 	return len(a) == len(b) && cap(a) == cap(b) && (len(a) == 0 || &a[0] == &b[0])
@@ -106,6 +110,9 @@ func (in *Input) End(fn func(*Event, Step)) {
 		fn(nil, Step{Closed: r})
 	}
 }
+
+// Dialect is the dialect of the last line Line read, nil before any.
+func (in *Input) Dialect() *Dialect { return in.last }
 
 // Runs is the number of runs so far.
 func (in *Input) Runs() int { return in.runs.Count() }

@@ -8,10 +8,11 @@ import (
 	"strings"
 	"sync/atomic"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
+	zevent "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
-	"github.com/zevo/zevo/protocol"
 )
 
 // The fast path of validation. Decoding a line into Go values and running
@@ -24,14 +25,14 @@ import (
 // goes to the general validator, which words the diagnostics. So the
 // verdicts and messages are the general validator's whatever the path.
 
-// check reports whether v certainly satisfies one keyword. top is the
-// line's decoded object when v is the whole line, nil below it.
-type check func(v gjson.Result, top *protocol.Object) bool
+// check reports whether v certainly satisfies one keyword. t is the
+// line's object as read once when v is the whole line, nil below it.
+type check func(v gjson.Result, top *top) bool
 
 // shape is the checks of one schema, all of which must hold.
 type shape []check
 
-func (s shape) accepts(v gjson.Result, top *protocol.Object) bool {
+func (s shape) accepts(v gjson.Result, top *top) bool {
 	for _, c := range s {
 		if !c(v, top) {
 			return false
@@ -41,7 +42,7 @@ func (s shape) accepts(v gjson.Result, top *protocol.Object) bool {
 }
 
 // undecided is the check of what the fast path does not judge.
-func undecided(gjson.Result, *protocol.Object) bool { return false }
+func undecided(gjson.Result, *top) bool { return false }
 
 // shapeCompiler compiles the schema nodes of one document.
 type shapeCompiler struct {
@@ -77,14 +78,61 @@ func compileFast(raw []byte) (*fastSchema, error) {
 	return fs, nil
 }
 
-// accepts reports whether the line o, of type typ, certainly passes.
-func (fs *fastSchema) accepts(o *protocol.Object, typ string) bool {
+// top is a line's object as event.Line read it, once: its members as
+// written, and a lookup by key.
+type top struct {
+	line   *zevent.Line
+	fields []jsonl.Member
+}
+
+// Has reports a member named key.
+func (t *top) Has(key string) bool { return t.line.Has(key) }
+
+// accepts reports whether the line l (checked: event.Line.Check), of
+// type typ, certainly passes. A line whose members it cannot read as
+// written (an escaped key) is left to the general validator.
+func (fs *fastSchema) accepts(l *zevent.Line, typ string) bool {
 	def, ok := fs.byType[typ]
 	if !ok {
 		return false
 	}
-	whole := gjson.Result{Type: gjson.JSON, Raw: o.Raw}
-	return fs.envelope.accepts(whole, o) && def.accepts(whole, o)
+	fields, ok := l.Fields()
+	if !ok {
+		return false
+	}
+	t := &top{line: l, fields: fields}
+	whole := gjson.Result{Type: gjson.JSON, Raw: view(l.Bytes)}
+	return fs.envelope.accepts(whole, t) && def.accepts(whole, t)
+}
+
+// view is b as a string, without a copy: the checks read the line's
+// bytes while they stand, and keep no part of them (lastMatch copies
+// what it keeps).
+func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+// value is a member's value as the checks read it: its type and text
+// (they judge a string by its text, plain).
+func value(m *jsonl.Member) gjson.Result {
+	raw := view(m.Value)
+	v := gjson.Result{Raw: raw}
+	switch raw[0] {
+	case '"':
+		v.Type = gjson.String
+		if !m.Esc {
+			v.Str = raw[1 : len(raw)-1]
+		}
+	case '{', '[':
+		v.Type = gjson.JSON
+	case 't':
+		v.Type = gjson.True
+	case 'f':
+		v.Type = gjson.False
+	case 'n':
+		v.Type = gjson.Null
+	default:
+		v.Type = gjson.Number
+	}
+	return v
 }
 
 // ref compiles a local reference; a reference it cannot resolve is
@@ -93,7 +141,7 @@ func (c *shapeCompiler) ref(ref string) shape {
 	if s, ok := c.refs[ref]; ok {
 		// Compiled or being compiled: check through the pointer, so a
 		// recursive schema terminates.
-		return shape{func(v gjson.Result, top *protocol.Object) bool { return s.accepts(v, top) }}
+		return shape{func(v gjson.Result, top *top) bool { return s.accepts(v, top) }}
 	}
 	name, ok := strings.CutPrefix(ref, "#/$defs/")
 	defs, _ := c.doc["$defs"].(map[string]any)
@@ -129,7 +177,7 @@ func (c *shapeCompiler) compile(node any) shape {
 func (c *shapeCompiler) keyword(kw string, arg any, parent map[string]any) check {
 	switch kw {
 	case "$schema", "$id", "title", "description", "$comment", "examples", "default":
-		return func(gjson.Result, *protocol.Object) bool { return true }
+		return func(gjson.Result, *top) bool { return true }
 	case "$ref":
 		ref, _ := arg.(string)
 		s := c.ref(ref)
@@ -157,7 +205,7 @@ func (c *shapeCompiler) keyword(kw string, arg any, parent map[string]any) check
 		return onString(lastMatch(re))
 	case "items":
 		items := c.compile(arg)
-		return func(v gjson.Result, _ *protocol.Object) bool {
+		return func(v gjson.Result, _ *top) bool {
 			if !v.IsArray() {
 				return true
 			}
@@ -170,7 +218,7 @@ func (c *shapeCompiler) keyword(kw string, arg any, parent map[string]any) check
 		}
 	case "required":
 		names, _ := arg.([]any)
-		return func(v gjson.Result, top *protocol.Object) bool {
+		return func(v gjson.Result, top *top) bool {
 			if top == nil && !v.IsObject() {
 				return true
 			}
@@ -198,7 +246,7 @@ func (c *shapeCompiler) keyword(kw string, arg any, parent map[string]any) check
 func (c *shapeCompiler) members(kw string, node map[string]any) check {
 	_, hasProps := node["properties"]
 	if kw == "additionalProperties" && hasProps {
-		return func(gjson.Result, *protocol.Object) bool { return true }
+		return func(gjson.Result, *top) bool { return true }
 	}
 	props := map[string]shape{}
 	if m, ok := node["properties"].(map[string]any); ok {
@@ -219,12 +267,12 @@ func (c *shapeCompiler) members(kw string, node map[string]any) check {
 		}
 		return !hasAdd || extra.accepts(val, nil)
 	}
-	return func(v gjson.Result, top *protocol.Object) bool {
+	return func(v gjson.Result, top *top) bool {
 		if top != nil {
-			for _, m := range top.Members() {
-				// A key decoded from a broken escape is left to the
-				// general validator.
-				if strings.ContainsRune(m.Key, utf8.RuneError) || !member(m.Key, m.Value()) {
+			for i := range top.fields {
+				// Keys as written: no escapes (else no fields), valid UTF-8.
+				m := &top.fields[i]
+				if !member(view(m.Key), value(m)) {
 					return false
 				}
 			}
@@ -268,7 +316,7 @@ func plain(v gjson.Result) (string, bool) {
 }
 
 // lastMatch is re.MatchString remembering the last short string it
-// matched: a Zero run's id is matched on every line of the run, and
+// matched: a run's id is matched on every line of the run, and
 // matching it again was a fifth of validate's time. The compiled schema
 // is shared, so the memory is an atomic pointer.
 func lastMatch(re *regexp.Regexp) func(string) bool {
@@ -291,7 +339,7 @@ func lastMatch(re *regexp.Regexp) func(string) bool {
 // onString applies fn to strings; other values pass, escaped strings are
 // undecided.
 func onString(fn func(string) bool) check {
-	return func(v gjson.Result, _ *protocol.Object) bool {
+	return func(v gjson.Result, _ *top) bool {
 		if v.Type != gjson.String {
 			return true
 		}
@@ -326,7 +374,7 @@ func typeCheck(arg any) check {
 			add(k)
 		}
 	}
-	return func(v gjson.Result, top *protocol.Object) bool {
+	return func(v gjson.Result, top *top) bool {
 		for _, k := range kinds {
 			switch k {
 			case jsonl.KindObject:
@@ -382,12 +430,12 @@ func scalar(v gjson.Result, want any) bool {
 }
 
 func constCheck(want any) check {
-	return func(v gjson.Result, _ *protocol.Object) bool { return scalar(v, want) }
+	return func(v gjson.Result, _ *top) bool { return scalar(v, want) }
 }
 
 func enumCheck(arg any) check {
 	list, _ := arg.([]any)
-	return func(v gjson.Result, _ *protocol.Object) bool {
+	return func(v gjson.Result, _ *top) bool {
 		for _, w := range list {
 			if scalar(v, w) {
 				return true
@@ -402,7 +450,7 @@ func enumCheck(arg any) check {
 func boundCheck(min bool, arg any) check {
 	num, _ := arg.(json.Number)
 	bound, intBound := isInt(string(num))
-	return func(v gjson.Result, _ *protocol.Object) bool {
+	return func(v gjson.Result, _ *top) bool {
 		if v.Type != gjson.Number {
 			return true
 		}

@@ -15,14 +15,15 @@ import (
 	"github.com/zevo/zevo/protocol"
 )
 
-// differ validates input both ways, each line checked as its own protocol
-// and as every shipped one, and fails on any difference in diagnostics or
-// report. It returns how many lines the fast path accepted.
+// differ validates input both ways, each line checked as its own
+// dialect's and as every one of Zero's and EvoScientist's schemas, and
+// fails on any difference in diagnostics or report. It returns how many
+// lines the fast path accepted.
 func differ(t testing.TB, name string, input []byte) int {
 	t.Helper()
 	fast := 0
 	for _, as := range append([]*protocol.Protocol{nil}, protocol.All...) {
-		opt := ValidateOptions{As: as}
+		opt := asOpt(as)
 		var got, want []jsonl.Diagnostic
 		gotRep, gotErr := validate(bytes.NewReader(input), name, opt, func(d jsonl.Diagnostic) { got = append(got, d) }, false)
 		wantRep, wantErr := validate(bytes.NewReader(input), name, opt, func(d jsonl.Diagnostic) { want = append(want, d) }, true)
@@ -34,30 +35,24 @@ func differ(t testing.TB, name string, input []byte) int {
 		if !bytes.Equal(g, w) {
 			t.Fatalf("%s as %v: reports differ:\n%s\n%s", name, as, g, w)
 		}
-		fast += fastAccepted(input, as)
+		fast += fastAccepted(t, input, opt)
 	}
 	return fast
 }
 
 // fastAccepted counts the lines of input the fast path decides alone.
-func fastAccepted(input []byte, as *protocol.Protocol) int {
-	n := 0
-	var ls lines
-	ls.as = as
+func fastAccepted(t testing.TB, input []byte, opt ValidateOptions) int {
+	v, err := NewValidator("x", opt, func(jsonl.Diagnostic) {})
+	if err != nil {
+		t.Fatal(err)
+	}
 	lr := jsonl.NewReader(bytes.NewReader(input), "x", nil)
 	for {
 		l, err := lr.Next()
 		if err != nil {
-			return n
+			return v.fastLines
 		}
-		ev, lerr := ls.read(l)
-		if ev == nil || lerr != nil {
-			continue
-		}
-		sch, _ := schemaFor(ev.proto)
-		if sch.fast.accepts(ev.obj, ev.typ) {
-			n++
-		}
+		v.Line(l)
 	}
 }
 

@@ -52,3 +52,24 @@ func Summarize(r io.Reader, name string, as Protocol) (*FileStats, error) {
 	}
 	return s.End(), nil
 }
+
+// asOpt is ValidateOptions reading every line as p's dialect and
+// checking it against p's schema (nil: each line's own).
+func asOpt(p Protocol) ValidateOptions {
+	if p == nil {
+		return ValidateOptions{}
+	}
+	ds, err := LookupSchema(p.Name)
+	if err != nil {
+		panic(err)
+	}
+	return ValidateOptions{Dialect: ds.Dialect, Schema: ds.Schema}
+}
+
+// parseProtocol reads a protocol's name; "auto" is nil.
+func parseProtocol(s string) (Protocol, error) {
+	if s == "auto" {
+		return nil, nil
+	}
+	return protocol.Lookup(s)
+}

@@ -7,10 +7,9 @@ import (
 	"math/big"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/tidwall/gjson"
-	evt "github.com/zevo/zevo/event"
+	zevent "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/protocol"
 )
 
@@ -23,39 +22,6 @@ type compiledSchema struct {
 	root, envelope *jsonSchema
 	byType         map[string]*jsonSchema
 	fast           *fastSchema // what can be decided without the general validator
-}
-
-var compiled struct {
-	once sync.Once
-	m    map[*protocol.Protocol]*compiledSchema
-	err  error
-}
-
-// schemaFor returns the compiled schema of p. The shipped schemas are
-// compiled once per process.
-func schemaFor(p *protocol.Protocol) (*compiledSchema, error) {
-	compiled.once.Do(func() {
-		compiled.m, compiled.err = compileAll()
-	})
-	if compiled.err != nil {
-		return nil, compiled.err
-	}
-	return compiled.m[p], nil
-}
-
-func compileAll() (map[*protocol.Protocol]*compiledSchema, error) {
-	m := map[*protocol.Protocol]*compiledSchema{}
-	for _, s := range protocol.All {
-		cs, err := compileSchema(s.Schema(), s.Name)
-		if err != nil {
-			return nil, err
-		}
-		if cs.fast, err = compileFast(s.Schema()); err != nil {
-			return nil, fmt.Errorf("schema %s: %w", s.Name, err)
-		}
-		m[s] = cs
-	}
-	return m, nil
 }
 
 // compileSchema compiles the schema text raw as its envelope and one
@@ -127,17 +93,19 @@ type problem struct {
 	msg   string
 }
 
-// schemaProblems turns a validation error into one problem per failed
-// keyword, each naming its field as TYPE.path ("tool_result.status").
-func schemaProblems(errs []error, typ string, p *protocol.Protocol) []problem {
+// problems turns a validation error into one problem per failed
+// keyword, each naming its field as TYPE.path ("tool_result.status"),
+// worded as w says.
+func (cs *compiledSchema) problems(errs []error, typ string, w *zevent.SchemaWords) []problem {
+	known := cs.byType[typ] != nil
 	if typ == "" {
 		typ = "event"
 	}
 	var out []problem
 	var walk func(e *schemaError)
 	walk = func(e *schemaError) {
-		if _, ok := e.kind.(kindAnyOf); ok && p == protocol.ZeroInput {
-			out = append(out, problem{typ, "needs non-blank content or at least one image"})
+		if _, ok := e.kind.(kindAnyOf); ok && w.AnyOf != "" {
+			out = append(out, problem{typ, w.AnyOf})
 			return
 		}
 		if len(e.causes) > 0 {
@@ -146,7 +114,7 @@ func schemaProblems(errs []error, typ string, p *protocol.Protocol) []problem {
 			}
 			return
 		}
-		out = append(out, leafProblems(e, typ, p)...)
+		out = append(out, leafProblems(e, typ, known, w)...)
 	}
 	for _, err := range errs {
 		ve, ok := err.(*schemaError)
@@ -189,7 +157,7 @@ func isIndex(s string) bool {
 	return true
 }
 
-func leafProblems(e *schemaError, typ string, p *protocol.Protocol) []problem {
+func leafProblems(e *schemaError, typ string, known bool, w *zevent.SchemaWords) []problem {
 	field := fieldPath(typ, e.loc)
 	one := func(msg string) []problem { return []problem{{field, msg}} }
 	switch k := e.kind.(type) {
@@ -203,28 +171,27 @@ func leafProblems(e *schemaError, typ string, p *protocol.Protocol) []problem {
 		var out []problem
 		for _, name := range k.Properties {
 			msg := "field " + protocol.Quote(name) + " is not part of " + article(typ) + " event"
-			if p == protocol.ZeroInput {
-				msg = "unknown field " + protocol.Quote(name) + ": Zero rejects input events with unknown fields"
+			if w.Unknown != "" {
+				msg = "unknown field " + protocol.Quote(name) + w.Unknown
 			}
-			if typ == "event" || len(e.loc) > 0 || (p.IsZero() && p.Event(typ) == nil) {
+			if typ == "event" || len(e.loc) > 0 || (w.UnknownTypeFields && !known) {
 				msg = "unknown field " + protocol.Quote(name)
 			}
 			out = append(out, problem{field, msg})
 		}
 		return out
 	case kindType:
-		return one(evt.WantGot(strings.Join(k.Want, " or "), asResult(k.Value)))
+		return one(zevent.WantGot(strings.Join(k.Want, " or "), asResult(k.Value)))
 	case kindEnum:
 		if len(e.loc) == 1 && e.loc[0] == "type" {
-			name := "Zero"
-			if p == protocol.ZeroInput {
-				name = "Zero input"
+			if w.Types != "" {
+				return one("unknown " + w.Types + " event type " + display(k.Got))
 			}
-			return one("unknown " + name + " event type " + display(k.Got))
+			return one("unknown event type " + display(k.Got))
 		}
 		want := make([]string, len(k.Want))
-		for i, w := range k.Want {
-			want[i] = display(w)
+		for i, x := range k.Want {
+			want[i] = display(x)
 		}
 		return one(display(k.Got) + " is not one of " + strings.Join(want, ", "))
 	case kindConst:
@@ -232,11 +199,7 @@ func leafProblems(e *schemaError, typ string, p *protocol.Protocol) []problem {
 	case kindMinimum:
 		return one(decimal(k.Got) + " is less than the minimum " + decimal(k.Want))
 	case kindMaximum:
-		msg := decimal(k.Got) + " is more than the maximum " + decimal(k.Want)
-		if p.IsZero() {
-			msg += " (Zero writes and reads it as a 64-bit int)"
-		}
-		return one(msg)
+		return one(decimal(k.Got) + " is more than the maximum " + decimal(k.Want) + w.Maximum)
 	case kindMinLength:
 		if k.Want == 1 {
 			return one("must not be empty")
@@ -247,11 +210,8 @@ func leafProblems(e *schemaError, typ string, p *protocol.Protocol) []problem {
 	case kindPattern:
 		return one(protocol.Quote(k.Got) + " does not match " + k.Want)
 	case kindNot:
-		switch {
-		case typ == "usage_stats" && p == protocol.EvoSci:
-			return one("input_tokens and output_tokens are both 0 (EvoScientist never writes a 0/0 usage_stats)")
-		case strings.HasSuffix(field, ".action"):
-			return one("this action belongs to permission_request or permission_decision, not permission")
+		if msg, ok := w.Not[field]; ok {
+			return one(msg)
 		}
 		return one("has a form the schema excludes")
 	case kindOneOf:
@@ -266,7 +226,7 @@ func leafProblems(e *schemaError, typ string, p *protocol.Protocol) []problem {
 
 // display renders a decoded JSON value from the input, escaped and clipped.
 // asResult is a decoded value as gjson reads its JSON, for the wording
-// every command shares (evt.WantGot).
+// every command shares (zevent.WantGot).
 func asResult(v any) gjson.Result {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

@@ -38,8 +38,8 @@ func TestSchemaFastPathMatchesRoot(t *testing.T) {
 			}
 			obj := v.(map[string]any)
 			typ, _ := obj["type"].(string)
-			for _, p := range []Protocol{Zero, Zero1, ZeroInput, EvoSci} {
-				cs, err := schemaFor(p)
+			for _, ds := range Schemas() {
+				cs, err := compiledFor(ds.Schema)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -47,10 +47,10 @@ func TestSchemaFastPathMatchesRoot(t *testing.T) {
 				if err := cs.root.Validate(v); err != nil {
 					rootErrs = []error{err}
 				}
-				want := schemaProblems(rootErrs, typ, p)
-				got := schemaProblems(cs.validate(v, typ), typ, p)
+				want := cs.problems(rootErrs, typ, &ds.Words)
+				got := cs.problems(cs.validate(v, typ), typ, &ds.Words)
 				if !reflect.DeepEqual(got, want) {
-					t.Errorf("%s as %s: %s\nfast: %v\nroot: %v", f, p, line, got, want)
+					t.Errorf("%s as %s: %s\nfast: %v\nroot: %v", f, ds.Name, line, got, want)
 				}
 				lines++
 			}

@@ -7,15 +7,15 @@ import (
 
 	"github.com/zevo/zevo/internal/pipeline"
 	"github.com/zevo/zevo/jsonl"
-	"github.com/zevo/zevo/protocol"
 )
 
 // Validating a line is two halves: what depends on no other line (reading
-// and decoding it: check) and what does or words problems (its schema,
-// runs, calls, the order of events: apply). Stream does the first
-// half of each line on a goroutine of its own, ahead, so that both cores
-// work; the second half stays in line order on the caller's. The
-// diagnostics are the same as Line's, line for line
+// it from the input: check) and what does or words problems (its
+// dialect, schema, runs, calls, the order of events: apply; the dialect
+// of a line may be the lines' before it, so the line's one reading,
+// event.Line, is there too). Stream does the first half of each line on
+// a goroutine of its own, ahead; the second half stays in line order on
+// the caller's. The diagnostics are the same as Line's, line for line
 // (TestStreamAsLine).
 
 // Lines travel from the reading goroutine in batches; a few are recycled.
@@ -62,8 +62,6 @@ func (v *Validator) Stream(r io.Reader, name string, lk sync.Locker, flush func(
 
 // readAhead reads lines into batches and checks them.
 func (v *Validator) readAhead(f *pipeline.Feed[checkBatch], r io.Reader, name string) error {
-	var dec protocol.Decoder
-	var ld lineDialects
 	var b *checkBatch
 	get := func() bool {
 		var ok bool
@@ -91,7 +89,7 @@ func (v *Validator) readAhead(f *pipeline.Feed[checkBatch], r io.Reader, name st
 			}
 			return err
 		}
-		v.check(&dec, &ld, l, &b.lines[b.n])
+		v.check(l, &b.lines[b.n])
 		b.n++
 		if b.bytes += len(l.Bytes); b.n == len(b.lines) || b.bytes >= checkBatchBytes {
 			if !f.Send(b) || !get() {

@@ -92,7 +92,7 @@ func TestStreamAsLine(t *testing.T) {
 	flushes := 0
 	for i, in := range inputs {
 		for _, as := range []*protocol.Protocol{nil, protocol.ZeroV2, protocol.EvoSci} {
-			opt := ValidateOptions{As: as}
+			opt := asOpt(as)
 			want, wantRep := lineByLine(t, in, opt)
 			for ragged := range 2 {
 				var got []jsonl.Diagnostic

@@ -1,32 +1,43 @@
 package inspect
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
-	"unicode"
-	"unicode/utf8"
 
+	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/dialects"
 	zevent "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
 )
 
+// validate reads every line as every command does: its dialect through
+// the registry (event.Input: dialects.All, with event.Detector's rule for
+// a line several dialects may write), its events from the dialect's
+// decoder, placed in runs by the run rules every dialect shares
+// (event/runs.go), so that validate and stats agree on an input's runs.
+// Each line is checked against its schema (the dialect's, the one its
+// events' Variant names), then its events against the dialect's stream
+// rules (event.Dialect's NewRules, else the rules every dialect shares,
+// sharedRules).
+
 // ValidateOptions configure validation.
 type ValidateOptions struct {
-	// As is the protocol every line is checked against; nil checks each
-	// line against its own (protocol.Detect).
-	As *protocol.Protocol
-	// Dialect, when not nil, is the dialect of every line: one with a
-	// schema of its own (DialectSchemas). Nil with As nil names each
-	// line's dialect through the registry.
+	// Dialect, when not nil, is the dialect of every line, and Schema,
+	// when not nil, one of its schemas, which every line is checked
+	// against (nil: each line's own). Nil: the registry names each line's
+	// dialect.
 	Dialect *zevent.Dialect
-	// AllowUnfinished accepts a Zero run cut short (the input ends inside
-	// it, or a line of the other protocol comes): a warning instead of an
-	// error. An EvoScientist run cut so is always a warning, since a
-	// cancelled EvoScientist run ends that way.
+	Schema  *zevent.Schema
+	// AllowUnfinished accepts a run cut short (the input ends inside it,
+	// or a line of another dialect comes): a warning instead of an error,
+	// for the dialects whose producers always end their runs.
 	AllowUnfinished bool
 	// Idle, if not nil, is called whenever reading would wait for more
 	// input, so diagnostics of a live stream can be flushed.
@@ -35,24 +46,21 @@ type ValidateOptions struct {
 
 // RunReport is one run as validate, stats and view all see it.
 type RunReport struct {
-	Protocol  string `json:"protocol"`
-	ID        string `json:"id,omitempty"` // Zero's runId
+	Protocol  string `json:"protocol"` // the name of its first line's schema, else its dialect
+	ID        string `json:"id,omitempty"`
 	FirstLine int    `json:"firstLine"`
 	LastLine  int    `json:"lastLine"`
-	// Status: Zero's run_end status; "done" or "error" for EvoScientist;
-	// "incomplete" when cut short, "input" for Zero input events.
+	// Status is the producer's own word for how it ended when it has one
+	// (the event's StatusWord: a stated status, the word of the line
+	// that ends it), else the event model's; "incomplete" when cut short.
 	Status string `json:"status"`
 	Cut    string `json:"cut,omitempty"` // why it was cut short
-}
-
-func runReport(r *protocol.Run) RunReport {
-	return RunReport{Protocol: r.Protocol.Name, ID: r.ID, FirstLine: r.FirstLine, LastLine: r.LastLine, Status: r.Status, Cut: r.Cut.String()}
 }
 
 // FileReport sums up one validated input.
 type FileReport struct {
 	File     string      `json:"file"`
-	Protocol string      `json:"protocol"` // the protocols of its lines, in order; "" when no event was read
+	Protocol string      `json:"protocol"` // the schemas (else dialects) of its lines, in order; "" when no event was read
 	Lines    int         `json:"lines"`
 	Events   int         `json:"events"`
 	Runs     int         `json:"runs"`
@@ -61,7 +69,7 @@ type FileReport struct {
 	Warnings int         `json:"warnings"`
 }
 
-// Validator checks the lines of one input against their protocol's JSON
+// Validator checks the lines of one input against their dialect's JSON
 // Schema and the stream rules a schema cannot express. It is not safe for
 // concurrent use.
 type Validator struct {
@@ -69,31 +77,62 @@ type Validator struct {
 	emit   func(jsonl.Diagnostic)
 	report FileReport
 	last   int // number of the last non-blank line
-	lines  lines
-	cur    checked      // the line Line checks
-	ld     lineDialects // names the dialects of the lines Line checks
-	runs   []runRef     // the runs that ended
+	dec    protocol.Decoder
+	cur    checked // the line Line checks
+	names  []string
 
-	dl dialectRules // the lines of the dialect path
+	in      *zevent.Input
+	evs     []zevent.Event // of the line being applied
+	steps   []zevent.Step
+	collect func(*zevent.Event, zevent.Step)
 
-	zero  zeroRules
-	evo   evoRules
-	input inputRules
+	chk      zevent.Check
+	rules    map[string]zevent.Rules // by dialect name, in rulesOrder
+	order    []zevent.Rules
+	lastName string // of rulesOf's last answer
+	lastRule zevent.Rules
 
-	general bool // every line through the general schema validator (for tests of the fast path)
+	schemas  map[*zevent.Schema]*compiledSchema
+	listOf   *zevent.Dialect // the dialect whose SchemaList is list
+	list     []*zevent.Schema
+	lineName string // the name of the line being applied (its schema's, else its dialect's)
+
+	runs     []runRef // the runs that ended
+	openRun  *zevent.Run
+	openName string
+
+	general   bool // every line through the general schema validator (for tests of the fast path)
+	fastLines int  // lines the fast path accepted, for its tests
 
 	reader atomic.Pointer[jsonl.Reader] // Stream's, for Pending
+}
+
+// runRef is a run that ended, for the report (a late line may still
+// extend it).
+type runRef struct {
+	r          *zevent.Run
+	name, word string
 }
 
 // NewValidator returns a validator of the input named name that passes
 // each diagnostic to emit, in line order.
 func NewValidator(name string, opt ValidateOptions, emit func(jsonl.Diagnostic)) (*Validator, error) {
-	if _, err := schemaFor(protocol.ZeroV2); err != nil {
-		return nil, err
-	}
-	v := &Validator{opt: opt, emit: emit, lines: lines{as: opt.As}}
+	v := &Validator{opt: opt, emit: emit, rules: map[string]zevent.Rules{}, schemas: map[*zevent.Schema]*compiledSchema{}}
 	v.report.File = name
 	v.report.RunList = []RunReport{}
+	if d := opt.Dialect; d != nil {
+		v.in = zevent.NewInput([]*zevent.Dialect{d}, d, dialects.DecodeOptions())
+	} else {
+		v.in = dialects.NewInput(zevent.DecodeOptions{})
+	}
+	v.collect = func(ev *zevent.Event, s zevent.Step) {
+		v.evs = append(v.evs, *ev)
+		v.steps = append(v.steps, s)
+	}
+	v.chk = zevent.Check{Report: v.diag, Unfinished: jsonl.SevError}
+	if opt.AllowUnfinished {
+		v.chk.Unfinished = jsonl.SevWarning
+	}
 	return v, nil
 }
 
@@ -106,183 +145,214 @@ func (v *Validator) diag(line int, sev jsonl.Severity, field, msg string) {
 	v.emit(jsonl.Diagnostic{File: v.report.File, Line: line, Severity: sev, Field: field, Message: msg})
 }
 
-// unfinished is the severity of a run cut short.
-func (v *Validator) unfinished() jsonl.Severity {
-	if v.opt.AllowUnfinished {
-		return jsonl.SevWarning
-	}
-	return jsonl.SevError
-}
-
 // Line checks one line.
 func (v *Validator) Line(l jsonl.Line) {
-	v.check(&v.lines.dec, &v.ld, l, &v.cur)
+	v.check(l, &v.cur)
 	v.apply(&v.cur)
 }
 
-// checked is a line decoded: what depends on no other line (check), so
-// that Stream's reading goroutine does it, ahead of apply. (The schema's
-// fast path depends on no other line either, but Stream's goroutines are
-// even with it in apply: the decoding and the schema take about as long.)
+// checked is a line read: what depends on no other line (check), so
+// that Stream's reading goroutine does it, ahead of apply.
 type checked struct {
-	decoded
-	nonBlank bool
-	dialect  *zevent.Dialect // of the dialect path; nil for a protocol's line
+	num     int
+	blank   bool
+	raw     []byte // the line, a copy
+	typ     string
+	decoded bool // obj and err hold the protocol decoder's reading (decode)
+	err     *protocol.LineError
+	obj     protocol.Object
 }
 
-// check reads l into c with dec, and names its dialect with ld. It
-// changes nothing of v.
-func (v *Validator) check(dec *protocol.Decoder, ld *lineDialects, l jsonl.Line, c *checked) {
-	decode(dec, v.lines.as, l, &c.decoded)
-	c.nonBlank = !jsonl.IsBlank(l.Bytes)
-	c.dialect = nil
-	switch {
-	case c.blank || c.err != nil || v.lines.as != nil:
-	case v.opt.Dialect != nil:
-		c.dialect = v.opt.Dialect
-	default:
-		c.dialect = ld.of(l.Bytes, &c.decoded)
+// check reads l into c. It changes nothing of v.
+func (v *Validator) check(l jsonl.Line, c *checked) {
+	c.num, c.typ, c.decoded, c.err = l.Num, "", false, nil
+	if c.blank = jsonl.IsBlank(l.Bytes); !c.blank {
+		c.raw = bytes.Clone(l.Bytes)
 	}
 }
 
-// apply checks what a line is in the stream, and words its problems.
+// decode reads c's line with the one decoder of a line's JSON, for what
+// a line read once (event.Line) does not say: the wording of a bad line,
+// NaN and a repeated key. It reports whether the line is good.
+func (v *Validator) decode(c *checked) bool {
+	// obj.Keep: values taken from the line are kept (names, ids,
+	// messages) after the reader reuses its buffer.
+	c.obj.Keep, c.decoded = true, true
+	if _, c.err = v.dec.DecodeLayouts(c.raw, &c.obj, protocol.Layouts); c.err != nil {
+		return false
+	}
+	c.typ = c.obj.Str("type")
+	return true
+}
+
+// apply checks what a line is in the stream, and words its problems: its
+// schema's, then its decoder's, then its events' in their runs.
 func (v *Validator) apply(c *checked) {
 	v.report.Lines++
-	if c.nonBlank {
-		v.last = c.num
-	}
-	if c.dialect != nil {
-		v.dialectLine(c)
+	if c.blank {
 		return
 	}
-	if !c.blank && c.err == nil {
-		v.leaveDialects(c.num, c.proto.Name)
-	}
-	ev, lerr := v.lines.place(&c.decoded)
-	if lerr != nil {
-		v.diag(c.num, jsonl.SevError, "", lerr.Error())
-		return
-	}
-	if ev == nil {
+	v.last = c.num
+	// Most lines are one object, read once for the schema's fast path
+	// and the dialect's decoder; the others go through decode.
+	plain := !v.general && v.in.Check(c.raw) && v.plain(v.in.Checked())
+	if plain {
+		c.typ, _ = v.in.Checked().Type()
+	} else if !v.decode(c) {
+		v.diag(c.num, jsonl.SevError, "", c.err.Error())
 		return
 	}
 	v.report.Events++
-	v.report.Protocol = v.lines.protocols()
-	prefix := prefixOr(ev.typ)
-	for _, tok := range ev.obj.NonFinite {
-		v.diag(c.num, jsonl.SevWarning, prefix, protocol.NonFiniteMessage(tok))
+	v.evs, v.steps = v.evs[:0], v.steps[:0]
+	line := c.raw
+	if c.decoded && c.obj.Raw != string(line) {
+		// The decoder's reading of the line (NaN read as null): the
+		// dialect's decoder reads that, as the schema does.
+		line = []byte(c.obj.Raw)
 	}
-	if ev.obj.Dup != "" {
-		v.diag(c.num, jsonl.SevWarning, prefix, protocol.DuplicateMessage(ev.obj.Dup))
+	derr := v.in.Line(line, c.num, v.collect)
+	dl := v.in.Dialect()
+	sch := v.opt.Schema
+	if sch == nil {
+		variant := ""
+		for i := range v.evs {
+			if v.evs[i].Line == c.num {
+				variant = v.evs[i].Variant
+			}
+		}
+		if dl != v.listOf {
+			v.listOf, v.list = dl, dl.SchemaList()
+		}
+		sch = schemaOf(v.list, variant)
 	}
-	v.schema(ev)
-	if r := ev.step.Closed; r != nil {
-		v.closed(c.num, r, ev)
+	v.lineName = dl.Name
+	if sch != nil {
+		v.lineName = sch.Name
 	}
-	if ev.step.Start {
-		v.zero.calls, v.evo.calls, v.evo.pending, v.evo.subCalls = map[string]bool{}, map[string]bool{}, map[string]int{}, map[string]bool{}
-		v.evo.text.Reset()
-		v.zero.reported = false
+	if !slices.Contains(v.names, v.lineName) {
+		v.names = append(v.names, v.lineName)
+		v.report.Protocol = strings.Join(v.names, ", ")
 	}
-	switch ev.proto.Family {
-	case protocol.FamilyZero:
-		v.zero.line(v, ev)
-	case protocol.FamilyEvoSci:
-		v.evo.line(v, ev)
-	case protocol.FamilyZeroInput:
-		v.input.line(ev.obj)
-	}
-	if ev.step.End {
-		v.ended(ev.step.Run)
-	}
-}
-
-// schema checks the line against its protocol's JSON Schema: what the
-// fast path does not accept goes to the general validator, which words
-// the problems.
-func (v *Validator) schema(ev *event) {
-	sch, err := schemaFor(ev.proto)
-	if err != nil {
-		v.diag(ev.num, jsonl.SevError, "", err.Error())
-		return
-	}
-	if !v.general && sch.fast.accepts(ev.obj, ev.typ) {
-		return
-	}
-	dec := json.NewDecoder(strings.NewReader(ev.obj.Raw))
-	dec.UseNumber()
-	var val any
-	if err := dec.Decode(&val); err != nil { // the decoder checked the line
-		v.diag(ev.num, jsonl.SevError, "", "not valid JSON: "+err.Error())
-		return
-	}
-	if errs := sch.validate(val, ev.typ); errs != nil {
-		for _, p := range schemaProblems(errs, ev.typ, ev.proto) {
-			v.diag(ev.num, jsonl.SevError, p.field, p.msg)
+	if c.decoded {
+		prefix := prefixOr(c.typ)
+		for _, tok := range c.obj.NonFinite {
+			v.diag(c.num, jsonl.SevWarning, prefix, protocol.NonFiniteMessage(tok))
+		}
+		if c.obj.Dup != "" {
+			v.diag(c.num, jsonl.SevWarning, prefix, protocol.DuplicateMessage(c.obj.Dup))
 		}
 	}
+	if bad := v.schema(c, sch, plain); derr != nil && !bad {
+		v.rulesOf(dl.Name).Decoded(derr, c.num, &v.chk)
+	}
+	for i := range v.evs {
+		v.event(&v.evs[i], v.steps[i], v.in.Checked(), c.num)
+	}
+	clear(v.evs)
 }
 
-// ended records a run that is over (a late done may still extend it).
-func (v *Validator) ended(r *protocol.Run) {
+// plain reports a checked line whose members event.Line read as written
+// (no key escaped), each once: decode has nothing to add of it.
+func (v *Validator) plain(l *zevent.Line) bool {
+	_, ok := l.Fields()
+	return ok && !l.Dup()
+}
+
+// schemaOf is the schema, of a dialect's list, of its lines whose events
+// are of variant: the one it names, else the first; nil when there is
+// none.
+func schemaOf(list []*zevent.Schema, variant string) *zevent.Schema {
+	if len(list) == 0 {
+		return nil
+	}
+	for _, s := range list {
+		if s.Name == variant {
+			return s
+		}
+	}
+	return list[0]
+}
+
+// event places one event's run in the report and checks it with its
+// dialect's rules; f reads its line's fields.
+func (v *Validator) event(ev *zevent.Event, s zevent.Step, f zevent.Fields, line int) {
+	if s.Closed != nil {
+		v.closed(s.Closed, ev, line)
+	}
+	if s.Start {
+		v.openRun, v.openName = s.Run, v.lineName
+	}
+	v.rulesOf(ev.Dialect).Event(ev, s, f, line, &v.chk)
+	if s.End {
+		word := ev.StatusWord
+		if word == "" {
+			word = string(s.Run.Status)
+		}
+		v.ended(s.Run, word)
+	}
+}
+
+// closed records the run r cut short before the event ev (nil at the
+// end of the input) and has its dialect's rules word why.
+func (v *Validator) closed(r *zevent.Run, ev *zevent.Event, line int) {
+	v.ended(r, string(r.Status))
+	v.rulesOf(r.Dialect).Cut(r, ev, line, &v.chk)
+}
+
+// ended records a run that is over.
+func (v *Validator) ended(r *zevent.Run, word string) {
+	name := r.Dialect
+	if r == v.openRun {
+		name = v.openName
+		v.openRun = nil
+	}
 	v.report.Runs++
-	v.runs = append(v.runs, runRef{p: r})
+	v.runs = append(v.runs, runRef{r, name, word})
 }
 
-// closed reports a run cut short before the event ev.
-func (v *Validator) closed(line int, r *protocol.Run, ev *event) {
-	v.ended(r)
-	switch {
-	case r.Cut == protocol.CutRunStart:
-		if !v.zero.reported || r.Started {
-			v.diag(line, jsonl.SevError, "run_start", fmt.Sprintf("run %s (line %d) has no run_end before this run_start", protocol.Quote(r.ID), r.FirstLine))
+// rulesOf is the rules of the dialect called name for this input.
+func (v *Validator) rulesOf(name string) zevent.Rules {
+	if name == v.lastName && v.lastRule != nil {
+		return v.lastRule
+	}
+	r := v.rules[name]
+	if r == nil {
+		r = &sharedRules{calls: map[string]bool{}}
+		if d, ok := dialects.ByName(name); ok && d.NewRules != nil {
+			r = d.NewRules()
 		}
-	case r.Cut == protocol.CutRunID:
-		v.diag(line, jsonl.SevError, prefixOr(ev.typ)+".runId", fmt.Sprintf("%s differs from the run's runId %s (line %d)", protocol.Quote(ev.obj.Str("runId")), protocol.Quote(r.ID), r.FirstLine))
-	case r.Cut == protocol.CutOtherProtocol:
-		v.cutByOther(line, r, ev.proto.Name)
+		v.rules[name] = r
+		v.order = append(v.order, r)
 	}
+	v.lastName, v.lastRule = name, r
+	return r
 }
 
-// cutByOther reports the run r cut by a line of the protocol or dialect
-// called name.
-func (v *Validator) cutByOther(line int, r *protocol.Run, name string) {
-	switch r.Protocol.Family {
-	case protocol.FamilyZero:
-		v.diag(line, v.unfinished(), "", fmt.Sprintf("a line of %s starts a new run inside run %s (line %d): no run_end", name, protocol.Quote(r.ID), r.FirstLine))
-	case protocol.FamilyEvoSci:
-		v.diag(line, jsonl.SevWarning, "", fmt.Sprintf("a line of %s starts a new run inside the run that began at line %d: no done or error", name, r.FirstLine))
-	}
-}
+// noFields reads no field: the events the end of the input implies have
+// no line of their own.
+type noFields struct{}
+
+func (noFields) Get(string) gjson.Result { return gjson.Result{} }
 
 // End applies the rules about the end of the input and returns the report.
 func (v *Validator) End() FileReport {
-	v.endDialects()
-	if r := v.lines.runs.End(); r != nil {
-		v.ended(r)
-		switch r.Protocol.Family {
-		case protocol.FamilyZero:
-			// A run whose start was already found wrong is not reported again.
-			if r.Started || !v.zero.reported {
-				v.diag(v.last, v.unfinished(), "", fmt.Sprintf("the input ends inside run %s (line %d): no run_end", protocol.Quote(r.ID), r.FirstLine))
-			}
-		case protocol.FamilyEvoSci:
-			// EvoScientist itself ends a cancelled run this way (Ctrl-C
-			// writes neither done nor error), so it is real output: a
-			// warning. Zero always writes run_end, even when interrupted.
-			v.diag(v.last, jsonl.SevWarning, "", fmt.Sprintf("the input ends inside the run that began at line %d: no done or error (the run was cancelled or cut short)", r.FirstLine))
+	v.lineName = ""
+	v.in.End(func(ev *zevent.Event, s zevent.Step) {
+		if ev == nil {
+			v.closed(s.Closed, nil, v.last)
+			return
 		}
+		v.event(ev, s, noFields{}, v.last)
+	})
+	if v.report.Events == 0 && v.report.Errors == 0 {
+		v.diag(max(v.last, 1), jsonl.SevWarning, "", "no events")
 	}
-	switch {
-	case v.report.Events == 0:
-		if v.report.Errors == 0 {
-			v.diag(max(v.last, 1), jsonl.SevWarning, "", "no events")
-		}
-	case v.input.seen:
-		v.input.end(v)
+	for _, r := range v.order {
+		r.End(v.last, &v.chk)
 	}
-	for _, r := range v.runs {
-		v.report.RunList = append(v.report.RunList, r.report())
+	for _, ref := range v.runs {
+		r := ref.r
+		v.report.RunList = append(v.report.RunList, RunReport{Protocol: ref.name, ID: r.ID, FirstLine: r.FirstLine, LastLine: r.LastLine, Status: ref.word, Cut: cutWords[r.Cut]})
 	}
 	v.runs = nil
 	return v.report
@@ -306,167 +376,135 @@ func validate(r io.Reader, name string, opt ValidateOptions, emit func(jsonl.Dia
 	return v.End(), err
 }
 
-// zeroRules holds the stream rules of Zero output that the run tracker
-// does not decide: a run starts with run_start (or, a failure before the
-// run started, is error and run_end alone), keeps one schema version, and
-// tool results answer earlier tool calls of their run.
-type zeroRules struct {
-	reported bool            // "before run_start" already said for the open run
-	version  string          // schemaVersion of the open run's first event
-	calls    map[string]bool // tool call ids of the open run
-	ended    map[string]int  // runId → line of its run_end, for "after run_end"
-	used     map[string]int  // runId → line where its run began
-}
-
-func (z *zeroRules) line(v *Validator, ev *event) {
-	r, typ, line := ev.step.Run, ev.typ, ev.num
-	if ev.step.Start {
-		// A run begun by an event of another runId was reported as such.
-		c := ev.step.Closed
-		byID := c != nil && c.Cut == protocol.CutRunID
-		// Events after a run_end that carry its runId are reported below;
-		// so was a run cut just now that had the same runId.
-		if prev, ok := z.used[r.ID]; ok && r.ID != "" && !byID && (c == nil || c.ID != r.ID) && (r.Started || z.ended[r.ID] == 0) {
-			v.diag(line, jsonl.SevWarning, "", fmt.Sprintf("runId %s was already used by the run at line %d", protocol.Quote(r.ID), prev))
-		}
-		if z.used == nil {
-			z.used = map[string]int{}
-		}
-		z.used[r.ID] = line
-		z.version = ev.obj.Peek("schemaVersion").Raw
-		if !r.Started {
-			switch {
-			case z.ended[r.ID] > 0:
-				v.diag(line, jsonl.SevError, prefixOr(typ), fmt.Sprintf("comes after the run_end of run %s (line %d)", protocol.Quote(r.ID), z.ended[r.ID]))
-				z.reported = true
-			case typ == "error" || typ == "run_end":
-				// Zero reports a failure before the run starts as error + run_end.
-			case byID:
-				z.reported = true
-			default:
-				v.diag(line, jsonl.SevError, prefixOr(typ), "comes before run_start (a Zero run starts with run_start)")
-				z.reported = true
-			}
-		}
-	} else {
-		if version := ev.obj.Peek("schemaVersion").Raw; version != z.version && isVersion(version) && isVersion(z.version) {
-			v.diag(line, jsonl.SevError, prefixOr(typ)+".schemaVersion", fmt.Sprintf("%s in a run that began with schemaVersion %s (line %d)", version, z.version, r.FirstLine))
-		}
-		if !r.Started && !z.reported && typ != "error" && typ != "run_end" {
-			v.diag(line, jsonl.SevError, prefixOr(typ), "comes before run_start (a Zero run starts with run_start)")
-			z.reported = true
-		}
-	}
-	switch typ {
-	case "tool_call":
-		if cid := ev.obj.Str("id"); cid != "" {
-			z.calls[cid] = true
-		}
-	case "tool_result":
-		if id := ev.obj.Get("id"); id.Exists() && id.Str != "" && !z.calls[id.Str] {
-			v.diag(line, jsonl.SevError, "tool_result.id", protocol.Quote(id.Str)+" answers no earlier tool_call of this run")
-		}
-	case "run_end":
-		if z.ended == nil {
-			z.ended = map[string]int{}
-		}
-		z.ended[r.ID] = line
-	}
-}
-
-func isVersion(s string) bool { return s == "1" || s == "2" }
-
-// evoRules holds the stream rules of EvoScientist the run tracker does not
-// decide: one done per run, tool results answer earlier tool calls, done
-// carries the run's text.
-type evoRules struct {
-	calls    map[string]bool
-	pending  map[string]int // tool name → calls not yet answered, for results without id
-	subCalls map[string]bool
-	text     strings.Builder
-	lastDone int // line of the done that ended the previous run, 0 when not right before
-}
-
-func (e *evoRules) line(v *Validator, ev *event) {
-	o, typ, line := ev.obj, ev.typ, ev.num
-	lastDone := e.lastDone
-	e.lastDone = 0
-	if ev.step.Late {
-		// A done after the error that ended its run: the protocol allows both.
-		checkDone(v, o, line)
-		return
-	}
-	switch typ {
-	case "text":
-		e.text.WriteString(o.Str("content"))
-	case "tool_call":
-		if id := o.Str("id"); id != "" {
-			e.calls[id] = true
-		}
-		e.pending[o.Str("name")]++
-	case "tool_result":
-		name := o.Str("name")
-		id := o.Get("id")
-		switch {
-		case id.Exists() && !e.calls[id.Str]:
-			v.diag(line, jsonl.SevError, "tool_result.id", protocol.Quote(id.Str)+" answers no earlier tool_call of this run")
-		case !id.Exists() && e.pending[name] == 0:
-			v.diag(line, jsonl.SevError, "tool_result", "has no id and answers no earlier tool_call named "+protocol.Quote(name))
-		}
-		if e.pending[name] > 0 {
-			e.pending[name]--
-		}
-	case "subagent_tool_call":
-		if id := o.Str("id"); id != "" {
-			e.subCalls[id] = true
-		}
-	case "subagent_tool_result":
-		if id := o.Get("id"); id.Exists() && !e.subCalls[id.Str] {
-			v.diag(line, jsonl.SevError, "subagent_tool_result.id", protocol.Quote(id.Str)+" answers no earlier subagent_tool_call of this run")
-		}
-	case "done":
-		if ev.step.Start && lastDone > 0 {
-			v.diag(line, jsonl.SevError, "done", fmt.Sprintf("a second done right after the done at line %d (a run ends with one done)", lastDone))
-			e.lastDone = line
-			return
-		}
-		if checkDone(v, o, line) {
-			if got, response := e.text.String(), o.Str("response"); response != got {
-				v.diag(line, jsonl.SevWarning, "done.response", fmt.Sprintf("differs from the run's text events joined (%d characters against %d)", utf8.RuneCountInString(response), utf8.RuneCountInString(got)))
-			}
-		}
-		e.lastDone = line
-	}
-}
-
-// checkDone checks that done's content and response agree; it reports
-// whether both are strings.
-func checkDone(v *Validator, o *protocol.Object, line int) bool {
-	c, r := o.Get("content"), o.Get("response")
-	if !c.Exists() || !r.Exists() || c.Raw[0] != '"' || r.Raw[0] != '"' {
+// schema checks the line against its schema, and reports whether it
+// found a problem: what the fast path does not accept goes to the
+// general validator, which words the problems.
+func (v *Validator) schema(c *checked, s *zevent.Schema, plain bool) bool {
+	if s == nil {
 		return false
 	}
-	if c.Str != r.Str {
-		v.diag(line, jsonl.SevError, "done", "content and response differ (EvoScientist writes the same text in both)")
+	cs := v.schemas[s]
+	if cs == nil {
+		var err error
+		if cs, err = compiledFor(s); err != nil {
+			v.diag(c.num, jsonl.SevError, "", err.Error())
+			return true
+		}
+		v.schemas[s] = cs
+	}
+	if plain && cs.fast != nil && cs.fast.accepts(v.in.Checked(), c.typ) {
+		v.fastLines++
+		return false
+	}
+	var dec *json.Decoder
+	if c.decoded {
+		dec = json.NewDecoder(strings.NewReader(c.obj.Raw))
+	} else {
+		dec = json.NewDecoder(bytes.NewReader(c.raw))
+	}
+	dec.UseNumber()
+	var val any
+	if err := dec.Decode(&val); err != nil { // the decoder checked the line
+		v.diag(c.num, jsonl.SevError, "", "not valid JSON: "+err.Error())
+		return true
+	}
+	errs := cs.validate(val, c.typ)
+	if errs == nil {
+		return false
+	}
+	for _, p := range cs.problems(errs, c.typ, &s.Words) {
+		v.diag(c.num, jsonl.SevError, p.field, p.msg)
 	}
 	return true
 }
 
-// inputRules holds what Zero requires of a whole input: at least one event
-// with non-blank content.
-type inputRules struct {
-	seen, content bool
+// The schemas are compiled when a line first needs one, once per
+// process, so that no other command pays for them.
+var compiledSchemas struct {
+	mu sync.Mutex
+	m  map[*zevent.Schema]*compiledSchema
 }
 
-func (in *inputRules) line(o *protocol.Object) {
-	in.seen = true
-	if s := o.Str("content"); strings.TrimFunc(s, unicode.IsSpace) != "" {
-		in.content = true
+func compiledFor(s *zevent.Schema) (*compiledSchema, error) {
+	compiledSchemas.mu.Lock()
+	defer compiledSchemas.mu.Unlock()
+	if cs, ok := compiledSchemas.m[s]; ok {
+		return cs, nil
+	}
+	cs, err := compileSchema(s.Text, s.Name)
+	if err != nil {
+		return nil, err
+	}
+	// What the fast path cannot compile, the general validator decides.
+	cs.fast, _ = compileFast(s.Text)
+	if compiledSchemas.m == nil {
+		compiledSchemas.m = map[*zevent.Schema]*compiledSchema{}
+	}
+	compiledSchemas.m[s] = cs
+	return cs, nil
+}
+
+// prefixOr is the field prefix of an event's diagnostics: its type, or
+// "event".
+func prefixOr(typ string) string {
+	if typ == "" {
+		return "event"
+	}
+	return typ
+}
+
+// sharedRules are the stream rules every dialect shares, for a dialect
+// without rules of its own: tool results answer earlier tool calls of
+// their run, and a run ends.
+type sharedRules struct {
+	calls map[string]bool // of the open run
+}
+
+func (d *sharedRules) Event(ev *zevent.Event, s zevent.Step, _ zevent.Fields, line int, c *zevent.Check) {
+	if s.Start {
+		clear(d.calls)
+	}
+	if s.Run != nil && ev.Tool != nil && ev.Tool.ID != "" {
+		switch ev.Kind {
+		case zevent.ToolCall:
+			d.calls[ev.Tool.ID] = true
+		case zevent.ToolResult:
+			if !d.calls[ev.Tool.ID] {
+				c.Report(ev.Line, jsonl.SevError, prefixOr(ev.Type), "tool result "+protocol.Quote(ev.Tool.ID)+" answers no earlier tool call of this run")
+			}
+		}
+	}
+	if s.End && s.Run.Status == zevent.StatusIncomplete {
+		// Its decoder knows the run was cut short.
+		c.Report(line, c.Unfinished, prefixOr(ev.Type), "ends "+runName(s.Run)+" cut short: no end of run")
 	}
 }
 
-func (in *inputRules) end(v *Validator) {
-	if !in.content {
-		v.diag(v.last, jsonl.SevError, "", "no event has non-blank content: Zero needs at least one prompt or user message")
+func (d *sharedRules) Cut(r *zevent.Run, ev *zevent.Event, line int, c *zevent.Check) {
+	switch r.Cut {
+	case zevent.CutRunStart:
+		c.Report(line, jsonl.SevError, prefixOr(ev.Type), fmt.Sprintf("starts a run inside %s: no end of run", runName(r)))
+	case zevent.CutRunID:
+		c.Report(line, jsonl.SevError, prefixOr(ev.Type), fmt.Sprintf("belongs to run %s, inside %s: no end of run", protocol.Quote(ev.Run), runName(r)))
+	case zevent.CutOtherDialect:
+		c.Report(line, c.Unfinished, "", fmt.Sprintf("a line of %s starts a new run inside %s: no end of run", ev.Name(), runName(r)))
+	case zevent.CutEndOfInput:
+		c.Report(line, c.Unfinished, "", "the input ends inside "+runName(r)+": no end of run")
 	}
+}
+
+// Decoded: the schema found nothing wrong, so what the decoder says is
+// about the stream (a repeated line), not the line's form.
+func (d *sharedRules) Decoded(err error, line int, c *zevent.Check) {
+	c.Report(line, jsonl.SevWarning, "", err.Error())
+}
+
+func (d *sharedRules) End(int, *zevent.Check) {}
+
+// runName names a run in a diagnostic.
+func runName(r *zevent.Run) string {
+	if r.ID == "" {
+		return fmt.Sprintf("the run that began at line %d", r.FirstLine)
+	}
+	return fmt.Sprintf("run %s (line %d)", protocol.Quote(r.ID), r.FirstLine)
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/zevo/zevo/dialects"
 	zevent "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
-	"github.com/zevo/zevo/protocol"
 )
 
 // captures maps each real capture of testdata/captures to its dialect
@@ -62,7 +61,7 @@ func TestDialectSchemasAcceptEveryCaptureLine(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: no dialect %q", f, dialect)
 		}
-		cs, err := dialectSchemaFor(d)
+		cs, err := compiledFor(d.SchemaList()[0])
 		if err != nil || cs == nil {
 			t.Fatalf("%s: schema: %v", dialect, err)
 		}
@@ -81,7 +80,7 @@ func TestDialectSchemasAcceptEveryCaptureLine(t *testing.T) {
 			}
 			typ, _ := v["type"].(string)
 			if errs := cs.validate(v, typ); errs != nil {
-				t.Errorf("%s:%d: %v", f, n, schemaProblems(errs, typ, nil))
+				t.Errorf("%s:%d: %v", f, n, cs.problems(errs, typ, &zevent.SchemaWords{}))
 			}
 			if err := cs.root.Validate(v); err != nil {
 				t.Errorf("%s:%d: the whole schema: %v", f, n, err)
@@ -228,9 +227,9 @@ func TestValidateMixedDialects(t *testing.T) {
 // --as names a dialect: every line is checked against its schema, even one
 // the registry would give another dialect.
 func TestValidateAsDialect(t *testing.T) {
-	p, d, err := ParseValidateAs("codex-exec")
-	if err != nil || p != nil || d == nil || d.Name != "codex" {
-		t.Fatalf("ParseValidateAs: %v %v %v", p, d, err)
+	d, sch, err := ParseValidateAs("codex-exec")
+	if err != nil || sch == nil || d == nil || d.Name != "codex" {
+		t.Fatalf("ParseValidateAs: %v %v %v", d, sch, err)
 	}
 	var b strings.Builder
 	rep, err := Validate(strings.NewReader(`{"type":"text","content":"a"}`+"\n"), "x", ValidateOptions{Dialect: d}, func(d jsonl.Diagnostic) {
@@ -241,43 +240,6 @@ func TestValidateAsDialect(t *testing.T) {
 	}
 	if _, _, err := ParseValidateAs("nope"); err == nil || !strings.Contains(err.Error(), "claude, codex") {
 		t.Errorf("unknown name: %v", err)
-	}
-}
-
-// validate reads a line with schemaVersion as the Zero dialect's without a
-// detector, and asks the others' detectors about every other line: the
-// registry's detector tells every line so.
-func TestZeroLinesNeedNoDetector(t *testing.T) {
-	var files []string
-	for _, glob := range []string{"../testdata/*/*.jsonl", "../testdata/*/*/*.jsonl"} {
-		names, _ := filepath.Glob(glob)
-		files = append(files, names...)
-	}
-	zero := protocolDialect()[protocol.ZeroV2]
-	if zero == nil || protocolDialect()[protocol.ZeroV1] != zero || protocolDialect()[protocol.ZeroInput] != zero || slices.Contains(notZero(), zero) {
-		t.Fatalf("zero dialect %v", zero)
-	}
-	n := 0
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, l := range bytes.Split(b, []byte("\n")) {
-			var o protocol.Object
-			var dec protocol.Decoder
-			if _, err := dec.DecodeLayouts(l, &o, protocol.Layouts); err != nil {
-				continue
-			}
-			n++
-			withSV := protocol.Detect(&o).Family != protocol.FamilyEvoSci
-			if got := zevent.NewDetector(dialects.All).Detect(l) == zero; got != withSV {
-				t.Errorf("%s: %s: the registry's detector says zero: %v", f, l, got)
-			}
-		}
-	}
-	if n < 500 {
-		t.Errorf("%d lines", n)
 	}
 }
 
@@ -295,54 +257,38 @@ func (cutDecoder) End(dst []zevent.Event) []zevent.Event {
 
 // A run its decoder ends as cut short is reported as one event.Runs cut.
 func TestValidateDecoderCutRun(t *testing.T) {
-	fake := &zevent.Dialect{Name: "fake", NewDecoder: func(zevent.DecodeOptions) zevent.Decoder { return cutDecoder{} }}
+	fake := &zevent.Dialect{Name: "fake", DetectLine: func(*zevent.Line) zevent.Certainty { return zevent.Sure },
+		NewDecoder: func(zevent.DecodeOptions) zevent.Decoder { return cutDecoder{} }}
 	var got []string
-	v, err := NewValidator("x", ValidateOptions{}, func(d jsonl.Diagnostic) { got = append(got, d.String()) })
+	v, err := NewValidator("x", ValidateOptions{Dialect: fake}, func(d jsonl.Diagnostic) { got = append(got, d.String()) })
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &checked{dialect: fake, nonBlank: true}
-	c.num, c.obj.Raw = 1, `{"type":"x"}`
-	v.apply(c)
+	v.Line(jsonl.Line{Num: 1, Bytes: []byte(`{"type":"x"}`)})
 	rep := v.End()
-	want := []string{`x:1: the input ends inside run "f1" (line 1): no end of run`}
+	want := []string{`x:1: event: ends run "f1" (line 1) cut short: no end of run`}
 	if !slices.Equal(got, want) || rep.Runs != 1 || rep.RunList[0].Status != "incomplete" {
 		t.Errorf("%q %+v", got, rep)
 	}
 }
 
-// Every Zero and EvoScientist stream of testdata keeps the protocol path,
-// line for line: no other dialect's detector claims one of their lines,
-// so their diagnostics are today's.
-func TestProtocolStreamsKeepTheProtocolPath(t *testing.T) {
-	var files []string
-	for _, glob := range []string{"../testdata/*/*.jsonl", "../testdata/*/*/*.jsonl"} {
-		names, _ := filepath.Glob(glob)
-		for _, n := range names {
-			if !strings.Contains(n, "/captures/") {
-				files = append(files, n)
-			}
-		}
+// Validating a dialect's lines compiles its schema once, however many
+// lines and inputs there are.
+func TestValidateCompilesEachSchemaOnce(t *testing.T) {
+	b, err := os.ReadFile("../testdata/captures/claude/agent-harness-thinking-bash.jsonl")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if len(files) < 50 {
-		t.Fatalf("%d files", len(files))
+	validateString(t, "a", string(b), nil)
+	compiledSchemas.mu.Lock()
+	n := len(compiledSchemas.m)
+	compiledSchemas.mu.Unlock()
+	for range 3 {
+		validateString(t, "b", string(b), nil)
 	}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var ld lineDialects
-		for i, l := range bytes.Split(b, []byte("\n")) {
-			var dec protocol.Decoder
-			var d decoded
-			decode(&dec, nil, jsonl.Line{Bytes: l, Num: i + 1}, &d)
-			if d.blank || d.err != nil {
-				continue
-			}
-			if d := ld.of(l, &d); d != nil {
-				t.Errorf("%s:%d: read as %s", f, i+1, d.Name)
-			}
-		}
+	compiledSchemas.mu.Lock()
+	defer compiledSchemas.mu.Unlock()
+	if len(compiledSchemas.m) != n {
+		t.Errorf("%d schemas compiled, then %d", n, len(compiledSchemas.m))
 	}
 }

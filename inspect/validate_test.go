@@ -14,7 +14,7 @@ import (
 func validateString(t *testing.T, name, input string, as Protocol) (string, FileReport) {
 	t.Helper()
 	var b strings.Builder
-	rep, err := Validate(strings.NewReader(input), name, ValidateOptions{As: as}, func(d jsonl.Diagnostic) {
+	rep, err := Validate(strings.NewReader(input), name, asOpt(as), func(d jsonl.Diagnostic) {
 		b.WriteString(d.String())
 		b.WriteByte('\n')
 	})
@@ -180,7 +180,10 @@ func TestValidateInvalid(t *testing.T) {
 				"x:2: prompt: needs non-blank content or at least one image\n" +
 				"x:2: prompt: unknown field \"role\": Zero rejects input events with unknown fields\n" +
 				"x:3: ask.schemaVersion: want 2, got 1\n" +
-				"x:3: ask.type: unknown Zero input event type \"ask\"\n"},
+				"x:3: ask.type: unknown Zero input event type \"ask\"\n" +
+				// --as names the schema; Zero's reader still reads a type
+				// other than message and prompt as an output event.
+				"x:3: ask: comes before run_start (a Zero run starts with run_start)\n"},
 		{"zero input images only", "zero-input", `{"schemaVersion":2,"type":"message","role":"user","images":[{"mediaType":"image/png","data":"iVBORw0KGgo="}]}` + "\n",
 			"x:1: no event has non-blank content: Zero needs at least one prompt or user message\n"},
 		{"zero input bad image", "zero-input", `{"schemaVersion":2,"type":"message","role":"user","content":"see","images":[{"mediaType":"image/png","data":"not base64!"}]}` + "\n",
@@ -245,7 +248,7 @@ func TestValidateInvalid(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			as, err := ParseProtocol(c.as)
+			as, err := parseProtocol(c.as)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -269,5 +272,56 @@ func TestValidateLongLine(t *testing.T) {
 	got, rep := validateString(t, "x", b.String(), Auto)
 	if !strings.Contains(got, "done.response: differs from the run's text events joined (1 characters against 5242880)") || rep.Errors != 0 {
 		t.Errorf("got %q, %+v", got, rep)
+	}
+}
+
+// validate reads runs as stats does (the event model's rules): a Zero
+// input event inside an output run steers that run, and a Zero event
+// without runId belongs to the open run. Both once cut the run in
+// validate alone.
+func TestValidateAgreesWithStatsOnRuns(t *testing.T) {
+	const (
+		start = `{"runId":"r1","schemaVersion":2,"type":"run_start"}`
+		text  = `{"delta":"a","runId":"r1","schemaVersion":2,"type":"text"}`
+		end   = `{"exitCode":0,"runId":"r1","schemaVersion":2,"status":"success","type":"run_end"}`
+	)
+	cases := []struct{ name, in, diags string }{
+		{"an input event inside an output run steers it",
+			start + "\n" + text + "\n" + `{"content":"go on","schemaVersion":2,"type":"prompt"}` + "\n" + text + "\n" + end + "\n", ""},
+		{"an event without runId belongs to the open run",
+			start + "\n" + `{"delta":"a","schemaVersion":2,"type":"text"}` + "\n" + end + "\n",
+			"x:2: text: missing field \"runId\"\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, rep := validateString(t, "x", c.in, Auto)
+			if got != c.diags {
+				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, c.diags)
+			}
+			st, err := Summarize(strings.NewReader(c.in), "x", Auto)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.RunList) != 1 || len(st.Runs) != 1 {
+				t.Fatalf("validate %+v, stats %d runs: want one run", rep.RunList, len(st.Runs))
+			}
+			v, s := rep.RunList[0], st.Runs[0]
+			if v.FirstLine != 1 || v.LastLine != strings.Count(c.in, "\n") ||
+				v.Status != "success" || v.FirstLine != s.FirstLine || v.LastLine != s.LastLine || v.Status != s.Status || v.ID != "r1" {
+				t.Errorf("validate's run %+v, stats' %+v", v, s)
+			}
+		})
+	}
+}
+
+// A key written twice, once escaped, is still a repeated key: the line
+// is read as the producers' readers read it, its last value.
+func TestValidateRepeatedEscapedKey(t *testing.T) {
+	in := `{"runId":"r1","schemaVersion":2,"type":"run_start"}` + "\n" +
+		`{"schemaVersion":2,"type":"text","runId":"r1","delta":"x","sch\u0065maVersion":2}` + "\n" +
+		`{"exitCode":0,"runId":"r1","schemaVersion":2,"status":"success","type":"run_end"}` + "\n"
+	got, _ := validateString(t, "x", in, Auto)
+	if want := "x:2: warning: text: duplicate key \"schemaVersion\" (the last one is used)\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

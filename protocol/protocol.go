@@ -1,4 +1,4 @@
-// Package protocol is the one definition of the Zero and EvoScientist stream protocols: names, detection, style, schemas, fields, line decoding and runs.
+// Package protocol is the one definition of the Zero and EvoScientist stream protocols: names, detection, style, fields, line decoding and runs.
 package protocol
 
 import (
@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/zevo/zevo/jsonl"
-	"github.com/zevo/zevo/schemas"
 )
 
 // Family groups the versions of one producer's protocol: lines of one
@@ -33,7 +32,8 @@ type Protocol struct {
 	Version int
 	// Style is how the producer serializes JSON.
 	Style jsonl.Style
-	// SchemaFile is the shipped JSON Schema (in package schemas).
+	// SchemaFile is the file of its JSON Schema, in its dialect's folder
+	// (dialects/NAME), which embeds it.
 	SchemaFile string
 	// Truncated is what the producer appends to content it cut short, and
 	// TruncatedField the field that holds such content.
@@ -106,12 +106,6 @@ func names() []string {
 	}
 	return out
 }
-
-// Schema returns the text of p's JSON Schema.
-func (p *Protocol) Schema() []byte { return schemas.Bytes(p.SchemaFile) }
-
-// SchemaURL is the $id of p's JSON Schema.
-func (p *Protocol) SchemaURL() string { return schemas.URL(p.SchemaFile) }
 
 // Event returns the field table of one event type, or nil for a type the
 // protocol does not define.

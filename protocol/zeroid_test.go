@@ -4,8 +4,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/zevo/zevo/schemas"
 )
 
 func TestIsZeroIDIsThePattern(t *testing.T) {
@@ -17,7 +15,7 @@ func TestIsZeroIDIsThePattern(t *testing.T) {
 		}
 	}
 	for _, f := range []string{ZeroV1.SchemaFile, ZeroV2.SchemaFile} {
-		if !strings.Contains(string(schemas.Bytes(f)), `"pattern": "`+ZeroIDPattern+`"`) {
+		if !strings.Contains(string(schemaText(t, ZeroV2.Family, f)), `"pattern": "`+ZeroIDPattern+`"`) {
 			t.Errorf("%s does not give runId the pattern %s", f, ZeroIDPattern)
 		}
 	}

@@ -20,6 +20,7 @@ var Dialect = &event.Dialect{
 	Title:      "EvoScientist",
 	Provider:   "evoscientist",
 	Effects:    effects,
+	Versions:   versions,
 	DetectLine: detectLine,
 	NewEncoder: newEncoder,
 	Outcome:    outcome,
@@ -28,6 +29,7 @@ var Dialect = &event.Dialect{
 	// written; SIGTERM, for which it has no handler, kills it (143).
 	Exits:      event.Exits{Open: 1, Interrupt: 130, Terminate: 143, Quiet: true},
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return &Decoder{opt: opt} },
+	NewRules:   newRules,
 	Agent:      "evoscientist",
 	// A line is one event: one tool call at most.
 	OneCallPerLine: true,

@@ -14,15 +14,15 @@ import (
 	"github.com/zevo/zevo/dialects/evosci"
 	"github.com/zevo/zevo/dialects/zero"
 	"github.com/zevo/zevo/event"
-	"github.com/zevo/zevo/inspect"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
 )
 
-// The differential tests: on every stream of testdata/ that today's code
-// reads as Zero or EvoScientist, the runs that event.Runs makes of the two
-// decoders' events are those of package protocol's tracker, as zevo
-// validate reports them, but for the differences listed in
+// The differential tests: on every stream of testdata/ that package
+// protocol reads as Zero or EvoScientist, the runs that event.Runs makes
+// of the two decoders' events are those of package protocol's tracker
+// (which translate to Zero or EvoScientist reads runs by; every other
+// command reads the model's), but for the differences listed in
 // knownDifferences, each with its reason. (Their tokens and cost are what
 // zevo stats counts: inspect's TestStatsOfSamples holds them.)
 
@@ -179,7 +179,7 @@ func cutName(c event.Cut) string {
 }
 
 // status is today's status of a run as the model names it.
-func status(today *inspect.RunReport, m *modelRun) event.Status {
+func status(today *trackerRun, m *modelRun) event.Status {
 	switch today.Status {
 	case protocol.StatusIncomplete:
 		return event.StatusIncomplete
@@ -211,14 +211,53 @@ var knownDifferences = map[string]string{
 	"hostile/not-objects.jsonl": "objects without an EvoScientist type, first in an input, have no dialect",
 }
 
-// runsDiff lists where the model's runs of data differ from today's
-// tracker's (package protocol's, as zevo validate reports them).
-func runsDiff(t testing.TB, file string, data []byte) (string, []*modelRun) {
-	rep, err := inspect.Validate(bytes.NewReader(data), file, inspect.ValidateOptions{}, func(jsonl.Diagnostic) {})
-	if err != nil {
-		t.Fatalf("%s: %v", file, err)
+// trackerRun is one run as package protocol's tracker cuts it.
+type trackerRun struct {
+	Protocol, Status, Cut string
+	FirstLine, LastLine   int
+}
+
+// trackerRuns are the runs package protocol's tracker makes of data, in
+// the order they end.
+func trackerRuns(t testing.TB, file string, data []byte) []trackerRun {
+	var tr protocol.Tracker
+	var dec protocol.Decoder
+	var runs []*protocol.Run
+	lr := jsonl.NewReader(bytes.NewReader(data), file, nil)
+	for {
+		l, err := lr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		var o protocol.Object
+		if jsonl.IsBlank(l.Bytes) || dec.Decode(bytes.Clone(l.Bytes), &o) != nil {
+			continue
+		}
+		s := tr.Event(protocol.Detect(&o), &o, l.Num)
+		if s.Closed != nil {
+			runs = append(runs, s.Closed)
+		}
+		if s.End {
+			runs = append(runs, s.Run)
+		}
 	}
-	today := rep.RunList
+	if r := tr.End(); r != nil {
+		runs = append(runs, r)
+	}
+	out := make([]trackerRun, len(runs))
+	for i, r := range runs {
+		out[i] = trackerRun{Protocol: r.Protocol.Name, Status: r.Status, Cut: r.Cut.String(), FirstLine: r.FirstLine, LastLine: r.LastLine}
+	}
+	return out
+}
+
+// runsDiff lists where the model's runs of data differ from today's
+// tracker's (package protocol's).
+func runsDiff(t testing.TB, file string, data []byte) (string, []*modelRun) {
+	today := trackerRuns(t, file, data)
 	f, model := modelRunsOf(t, file, data)
 	var d []string
 	if len(f.undetected) > 0 {

@@ -21,6 +21,7 @@ var Dialect = &event.Dialect{
 	Name:       Name,
 	Aliases:    []string{"zero@2", "zero@1", "zero-input"},
 	Title:      "Zero",
+	Versions:   versions,
 	DetectLine: detectLine,
 	NewEncoder: newEncoder,
 	Outcome:    outcome,
@@ -29,6 +30,7 @@ var Dialect = &event.Dialect{
 	// on SIGINT and SIGTERM alike and ends it interrupted, 130.
 	Exits:      event.Exits{Open: 4, Interrupt: 130, Terminate: 130},
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return &Decoder{opt: opt} },
+	NewRules:   newRules,
 	// A Zero line is one event: one tool call at most.
 	OneCallPerLine: true,
 	// A runId (run_YYYYMMDDhhmmss_xxxxxx) holds the UTC second its run began.
