@@ -70,6 +70,25 @@ func TestStartupInitAllocatesLittle(t *testing.T) {
 // kilobytes, paid by every command when it is a package-level variable;
 // a package compiles it on first use (sync.OnceValue) instead.
 func TestNoRegexpCompiledAtInit(t *testing.T) {
+	workAtInit(t, func(pkg, name string) bool {
+		return pkg == "regexp" && strings.Contains(name, "Compile")
+	})
+}
+
+// TestNoHashComputedAtInit: hashing at init (a checksum of a constant, a
+// CRC table) costs every command tens of thousands of instructions, more
+// than a small translation's own work; it belongs on first use.
+func TestNoHashComputedAtInit(t *testing.T) {
+	hashes := map[string]bool{"sha256": true, "sha512": true, "sha1": true, "md5": true, "crc32": true, "crc64": true}
+	workAtInit(t, func(pkg, _ string) bool { return hashes[pkg] })
+}
+
+// workAtInit reports every call to a function that costly(package,
+// function) picks that runs when zevo's packages initialise: in the
+// value of a package-level variable, a function literal called there
+// included (one that is only assigned runs when called, not at init).
+func workAtInit(t *testing.T, costly func(pkg, name string) bool) {
+	t.Helper()
 	fset := token.NewFileSet()
 	files := 0
 	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
@@ -86,13 +105,18 @@ func TestNoRegexpCompiledAtInit(t *testing.T) {
 			if !ok || g.Tok != token.VAR {
 				continue
 			}
+			called := map[*ast.FuncLit]bool{}
 			ast.Inspect(g, func(n ast.Node) bool {
 				switch n := n.(type) {
+				case *ast.CallExpr:
+					if lit, ok := n.Fun.(*ast.FuncLit); ok {
+						called[lit] = true
+					}
 				case *ast.FuncLit:
-					return false // runs when called, not at init
+					return called[n]
 				case *ast.SelectorExpr:
-					if x, ok := n.X.(*ast.Ident); ok && x.Name == "regexp" && strings.Contains(n.Sel.Name, "Compile") {
-						t.Errorf("%s: regexp.%s in a package-level variable", fset.Position(n.Pos()), n.Sel.Name)
+					if x, ok := n.X.(*ast.Ident); ok && costly(x.Name, n.Sel.Name) {
+						t.Errorf("%s: %s.%s runs at init (a package-level variable)", fset.Position(n.Pos()), x.Name, n.Sel.Name)
 					}
 				}
 				return true
