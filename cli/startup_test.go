@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"debug/buildinfo"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -63,6 +64,37 @@ func TestStartupInitAllocatesLittle(t *testing.T) {
 	}
 	if sum > total {
 		t.Errorf("package inits allocate %d bytes in all, more than %d", sum, total)
+	}
+}
+
+// TestNoHeavyLibraryLinked: a library's package initialisation runs on
+// every command, whether it uses the library or not. These cost each
+// command hundreds of thousands of instructions at start (OTLP's Go model
+// and the JSON library under it, with the feature-gate registry and its
+// version parser) for one command that writes a few fixed messages, which
+// otel/otlp.go encodes instead. The modules linked are read from the
+// binary's build information.
+func TestNoHeavyLibraryLinked(t *testing.T) {
+	heavy := []string{
+		"go.opentelemetry.io/collector/pdata",
+		"go.opentelemetry.io/collector/featuregate",
+		"github.com/json-iterator/go",
+		"github.com/modern-go/reflect2",
+		"github.com/hashicorp/go-version",
+	}
+	info, err := buildinfo.ReadFile(zevoBinary(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(info.Deps) < 5 {
+		t.Fatalf("only %d modules in the build information", len(info.Deps))
+	}
+	for _, m := range info.Deps {
+		for _, h := range heavy {
+			if m.Path == h {
+				t.Errorf("zevo links %s %s: its initialisation runs on every command", m.Path, m.Version)
+			}
+		}
 	}
 }
 
