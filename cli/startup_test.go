@@ -69,11 +69,12 @@ func TestStartupInitAllocatesLittle(t *testing.T) {
 
 // TestNoHeavyLibraryLinked: a library's package initialisation runs on
 // every command, whether it uses the library or not. These cost each
-// command hundreds of thousands of instructions at start (OTLP's Go model
-// and the JSON library under it, with the feature-gate registry and its
-// version parser) for one command that writes a few fixed messages, which
-// otel/otlp.go encodes instead. The modules linked are read from the
-// binary's build information.
+// command tens to hundreds of thousands of instructions at start (OTLP's
+// Go model and the JSON library under it, with the feature-gate registry
+// and its version parser; a progress bar library and its colour tables)
+// for what one command needs: a few fixed messages, which otel/otlp.go
+// encodes, and one line on a terminal (cli/progress.go). The modules
+// linked are read from the binary's build information.
 func TestNoHeavyLibraryLinked(t *testing.T) {
 	heavy := []string{
 		"go.opentelemetry.io/collector/pdata",
@@ -81,6 +82,9 @@ func TestNoHeavyLibraryLinked(t *testing.T) {
 		"github.com/json-iterator/go",
 		"github.com/modern-go/reflect2",
 		"github.com/hashicorp/go-version",
+		// a terminal progress bar with colour markup, for stats' one line
+		"github.com/schollz/progressbar/v3",
+		"github.com/mitchellh/colorstring",
 	}
 	info, err := buildinfo.ReadFile(zevoBinary(t))
 	if err != nil {
