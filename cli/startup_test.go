@@ -7,6 +7,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -99,6 +100,27 @@ func TestNoHeavyLibraryLinked(t *testing.T) {
 				t.Errorf("zevo links %s %s: its initialisation runs on every command", m.Path, m.Version)
 			}
 		}
+	}
+}
+
+// TestNewAppAllocatesLittle: every run builds the whole command tree
+// (newApp) before it does anything, so building it must stay cheap: about
+// four allocations a flag. A flag's own Names() in urfave/cli runs a
+// regular expression (five more allocations and thousands of
+// instructions each); the tree asks only the cached names (cachedNames).
+func TestNewAppAllocatesLittle(t *testing.T) {
+	e := newEnv(strings.NewReader(""), io.Discard, io.Discard)
+	app := newApp(e)
+	flags := len(app.Flags)
+	for _, c := range app.Commands {
+		flags += len(c.Flags)
+	}
+	if flags < 50 {
+		t.Fatalf("only %d flags", flags)
+	}
+	allocs := testing.AllocsPerRun(10, func() { newApp(e) })
+	if perFlag := allocs / float64(flags); perFlag > 5 {
+		t.Errorf("newApp: %.0f allocations for %d flags, %.1f a flag, more than 5", allocs, flags, perFlag)
 	}
 }
 
