@@ -58,7 +58,9 @@ Examples:
 // stopped for one bad line; nor --follow: there is no FILE) and exec's own.
 func execFlags() []ucli.Flag {
 	var fs []ucli.Flag
-	for _, f := range translateFlags(false) {
+	// cachedNames first: urfave/cli's own Names runs a regular
+	// expression over each name, and newApp builds this on every run.
+	for _, f := range cachedNames(translateFlags(false)) {
 		if n := f.Names()[0]; n != "fail-fast" && n != "follow" {
 			fs = append(fs, f)
 		}

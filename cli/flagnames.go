@@ -34,6 +34,20 @@ func cachedNames(flags []ucli.Flag) []ucli.Flag {
 	return out
 }
 
+// urfave/cli adds its own help flag to every command, at the end of its
+// flags, so each lookup of a flag placed after it, or of none, ran the
+// expression on its names: most of what the flags still cost a small
+// translation. Its version flag is looked up on every run without a
+// command word. Both are set once, before any App runs, each as a
+// pointer: urfave/cli compares flags with == to add them once.
+func init() {
+	for _, f := range []*ucli.Flag{&ucli.HelpFlag, &ucli.VersionFlag} {
+		if b, ok := (*f).(*ucli.BoolFlag); ok {
+			*f = &boolFlag{b, names(b.Name, b.Aliases)}
+		}
+	}
+}
+
 func names(name string, aliases []string) []string {
 	return append([]string{name}, aliases...)
 }

@@ -15,7 +15,8 @@ import (
 // here rather than costing every run.
 func TestCachedFlagNames(t *testing.T) {
 	app := newApp(newEnv(strings.NewReader(""), io.Discard, io.Discard))
-	sets := [][]ucli.Flag{app.Flags}
+	// urfave/cli adds its help and version flags to the commands' own.
+	sets := [][]ucli.Flag{app.Flags, {ucli.HelpFlag, ucli.VersionFlag}}
 	for _, cmd := range app.Commands {
 		sets = append(sets, cmd.Flags)
 	}
@@ -27,6 +28,8 @@ func TestCachedFlagNames(t *testing.T) {
 			case stringFlag:
 				own = f.StringFlag.Names()
 			case boolFlag:
+				own = f.BoolFlag.Names()
+			case *boolFlag:
 				own = f.BoolFlag.Names()
 			case stringSliceFlag:
 				own = f.StringSliceFlag.Names()

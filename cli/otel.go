@@ -11,7 +11,6 @@ import (
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
-	"go.opentelemetry.io/collector/pdata/ptrace"
 
 	"github.com/zevo/zevo/dialects"
 	"github.com/zevo/zevo/event"
@@ -162,19 +161,15 @@ func runOtel(c *ucli.Context, e *env) error {
 		e.warnf("%s not sent: %v", place, err)
 		unsent++
 	}
-	emit := func(file string) func(ptrace.Traces, *inspect.Run) {
-		return func(td ptrace.Traces, r *inspect.Run) {
+	emit := func(file string) func(*otel.Traces, *inspect.Run) {
+		return func(td *otel.Traces, r *inspect.Run) {
 			runs++
 			if sender != nil {
 				place := fmt.Sprintf("%s:%d-%d: run", file, r.FirstLine, r.LastLine)
 				if r.ID != "" {
 					place += " " + inspect.Safe(r.ID)
 				}
-				if body, err := otel.Proto(td); err != nil {
-					notSent(place, err)
-				} else {
-					queue = append(queue, pendingRun{place: place, body: body})
-				}
+				queue = append(queue, pendingRun{place: place, body: otel.Proto(td)})
 			}
 			if out != nil {
 				batch.Add(td) // moves the spans: after Proto

@@ -3,9 +3,11 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"debug/buildinfo"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -27,7 +29,10 @@ func TestStartupInitAllocatesLittle(t *testing.T) {
 	const (
 		ours  = 32 << 10  // each zevo package
 		other = 256 << 10 // each library (gojq and the Markdown parser come near)
-		total = 1 << 20   // all of them (a JSON Schema library alone took 1.7 MB)
+		// All of them: 544 KB, 430 KB of it gojq's and the Markdown
+		// parser's, which no command can leave out. OTLP's data model
+		// took 90 KB more, a JSON Schema library alone 1.7 MB.
+		total = 600 << 10
 	)
 	cmd := exec.Command(zevoBinary(t), "--version")
 	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
@@ -66,10 +71,85 @@ func TestStartupInitAllocatesLittle(t *testing.T) {
 	}
 }
 
+// TestNoHeavyLibraryLinked: a library's package initialisation runs on
+// every command, whether it uses the library or not. These cost each
+// command tens to hundreds of thousands of instructions at start (OTLP's
+// Go model and the JSON library under it, with the feature-gate registry
+// and its version parser; a progress bar library and its colour tables)
+// for what one command needs: a few fixed messages, which otel/otlp.go
+// encodes, and one line on a terminal (cli/progress.go). The modules
+// linked are read from the binary's build information.
+func TestNoHeavyLibraryLinked(t *testing.T) {
+	heavy := []string{
+		"go.opentelemetry.io/collector/pdata",
+		"go.opentelemetry.io/collector/featuregate",
+		"github.com/json-iterator/go",
+		"github.com/modern-go/reflect2",
+		"github.com/hashicorp/go-version",
+		// a terminal progress bar with colour markup, for stats' one line
+		"github.com/schollz/progressbar/v3",
+		"github.com/mitchellh/colorstring",
+	}
+	info, err := buildinfo.ReadFile(zevoBinary(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(info.Deps) < 5 {
+		t.Fatalf("only %d modules in the build information", len(info.Deps))
+	}
+	for _, m := range info.Deps {
+		for _, h := range heavy {
+			if m.Path == h {
+				t.Errorf("zevo links %s %s: its initialisation runs on every command", m.Path, m.Version)
+			}
+		}
+	}
+}
+
+// TestNewAppAllocatesLittle: every run builds the whole command tree
+// (newApp) before it does anything, so building it must stay cheap: about
+// four allocations a flag. A flag's own Names() in urfave/cli runs a
+// regular expression (five more allocations and thousands of
+// instructions each); the tree asks only the cached names (cachedNames).
+func TestNewAppAllocatesLittle(t *testing.T) {
+	e := newEnv(strings.NewReader(""), io.Discard, io.Discard)
+	app := newApp(e)
+	flags := len(app.Flags)
+	for _, c := range app.Commands {
+		flags += len(c.Flags)
+	}
+	if flags < 50 {
+		t.Fatalf("only %d flags", flags)
+	}
+	allocs := testing.AllocsPerRun(10, func() { newApp(e) })
+	if perFlag := allocs / float64(flags); perFlag > 5 {
+		t.Errorf("newApp: %.0f allocations for %d flags, %.1f a flag, more than 5", allocs, flags, perFlag)
+	}
+}
+
 // TestNoRegexpCompiledAtInit: compiling a regular expression allocates
 // kilobytes, paid by every command when it is a package-level variable;
 // a package compiles it on first use (sync.OnceValue) instead.
 func TestNoRegexpCompiledAtInit(t *testing.T) {
+	workAtInit(t, func(pkg, name string) bool {
+		return pkg == "regexp" && strings.Contains(name, "Compile")
+	})
+}
+
+// TestNoHashComputedAtInit: hashing at init (a checksum of a constant, a
+// CRC table) costs every command tens of thousands of instructions, more
+// than a small translation's own work; it belongs on first use.
+func TestNoHashComputedAtInit(t *testing.T) {
+	hashes := map[string]bool{"sha256": true, "sha512": true, "sha1": true, "md5": true, "crc32": true, "crc64": true}
+	workAtInit(t, func(pkg, _ string) bool { return hashes[pkg] })
+}
+
+// workAtInit reports every call to a function that costly(package,
+// function) picks that runs when zevo's packages initialise: in the
+// value of a package-level variable, a function literal called there
+// included (one that is only assigned runs when called, not at init).
+func workAtInit(t *testing.T, costly func(pkg, name string) bool) {
+	t.Helper()
 	fset := token.NewFileSet()
 	files := 0
 	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
@@ -86,13 +166,18 @@ func TestNoRegexpCompiledAtInit(t *testing.T) {
 			if !ok || g.Tok != token.VAR {
 				continue
 			}
+			called := map[*ast.FuncLit]bool{}
 			ast.Inspect(g, func(n ast.Node) bool {
 				switch n := n.(type) {
+				case *ast.CallExpr:
+					if lit, ok := n.Fun.(*ast.FuncLit); ok {
+						called[lit] = true
+					}
 				case *ast.FuncLit:
-					return false // runs when called, not at init
+					return called[n]
 				case *ast.SelectorExpr:
-					if x, ok := n.X.(*ast.Ident); ok && x.Name == "regexp" && strings.Contains(n.Sel.Name, "Compile") {
-						t.Errorf("%s: regexp.%s in a package-level variable", fset.Position(n.Pos()), n.Sel.Name)
+					if x, ok := n.X.(*ast.Ident); ok && costly(x.Name, n.Sel.Name) {
+						t.Errorf("%s: %s.%s runs at init (a package-level variable)", fset.Position(n.Pos()), x.Name, n.Sel.Name)
 					}
 				}
 				return true

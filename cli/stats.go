@@ -6,9 +6,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
-	"time"
 
-	"github.com/schollz/progressbar/v3"
 	ucli "github.com/urfave/cli/v2"
 	"github.com/zevo/zevo/inspect"
 	"github.com/zevo/zevo/jsonl"
@@ -328,7 +326,7 @@ func writeStats(e *env, files []*inspect.FileStats, out statsOutput) error {
 
 // statsProgress returns a progress bar on stderr when stderr is a terminal
 // and the named regular files are large; nil otherwise.
-func statsProgress(e *env, names []string) *progressbar.ProgressBar {
+func statsProgress(e *env, names []string) *progress {
 	if !isTerminal(e.stderr) {
 		return nil
 	}
@@ -344,19 +342,13 @@ func statsProgress(e *env, names []string) *progressbar.ProgressBar {
 	if total < progressMin {
 		return nil
 	}
-	return progressbar.NewOptions64(total,
-		progressbar.OptionSetWriter(e.stderr),
-		progressbar.OptionSetDescription("reading"),
-		progressbar.OptionShowBytes(true),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionClearOnFinish(),
-	)
+	return newProgress(e.stderr, total)
 }
 
 // countingReader reports bytes read to a progress bar.
 type countingReader struct {
 	io.ReadCloser
-	bar *progressbar.ProgressBar
+	bar *progress
 }
 
 func (c *countingReader) Read(p []byte) (int, error) {

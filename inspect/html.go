@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
+	"sync"
 )
 
 // htmlDoc writes one self-contained HTML page: inline CSS, no script,
@@ -66,10 +67,11 @@ pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:0;padding:.5rem;backgroun
 `
 
 // htmlCSP allows the page's own style sheet, by its hash, and nothing else.
-var htmlCSP = func() string {
+// Hashed on first use: at init every command would pay for it.
+var htmlCSP = sync.OnceValue(func() string {
 	sum := sha256.Sum256([]byte(htmlStyle))
 	return "default-src 'none'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'; base-uri 'none'; form-action 'none'"
-}()
+})
 
 // esc appends s as HTML text: control characters as visible escapes (as
 // zevo view shows them), &, <, >, " and ' as entities. With newlines, line
@@ -106,7 +108,7 @@ func (h *htmlDoc) begin(dst []byte, d *docHead) []byte {
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="`...)
-	dst = append(dst, htmlCSP...)
+	dst = append(dst, htmlCSP()...)
 	dst = append(dst, `">
 <meta name="referrer" content="no-referrer">
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -5,9 +5,6 @@ import (
 	"strconv"
 	"time"
 
-	"go.opentelemetry.io/collector/pdata/pcommon"
-	"go.opentelemetry.io/collector/pdata/ptrace"
-
 	"github.com/zevo/zevo/dialects"
 	"github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/inspect"
@@ -24,7 +21,7 @@ import (
 type eventTracer struct {
 	file string
 	opt  *Options
-	emit func(ptrace.Traces, *inspect.Run)
+	emit func(*Traces, *inspect.Run)
 	sum  *inspect.EventSummarizer
 	runs int
 	read time.Time // when the line being read was read (ReadClock)
@@ -44,7 +41,7 @@ type eventTrace struct {
 	ended   bool
 }
 
-func newEventTracer(file string, opt *Options, in *event.Input, emit func(ptrace.Traces, *inspect.Run)) *eventTracer {
+func newEventTracer(file string, opt *Options, in *event.Input, emit func(*Traces, *inspect.Run)) *eventTracer {
 	t := &eventTracer{file: file, opt: opt, emit: emit}
 	t.sum = inspect.NewEventSummarizer(file, in)
 	t.sum.Invalid = opt.Invalid
@@ -126,51 +123,48 @@ func (t *eventTracer) time(num int) time.Time {
 func (t *eventTracer) start(m *event.Run) {
 	t.runs++
 	rt := &eventTrace{model: m}
-	rt.td, rt.tools, rt.firstRead, rt.anchor = ptrace.NewTraces(), map[string]ptrace.Span{}, t.read, t.read
+	rt.td, rt.tools, rt.firstRead, rt.anchor = &Traces{}, map[string]*Span{}, t.read, t.read
 	rt.agent = m.Dialect
 	dl := t.dialect(m.Dialect)
 	if dl != nil {
 		rt.agent = dl.AgentName() // the producer's name, as people read it
 	}
-	rs := rt.td.ResourceSpans().AppendEmpty()
-	rs.Resource().Attributes().PutStr("service.name", rt.agent)
-	rs.Resource().Attributes().PutStr("zevo.source.file", clean(t.file))
-	ss := rs.ScopeSpans().AppendEmpty()
-	ss.Scope().SetName("github.com/zevo/zevo/otel")
-	ss.Scope().SetVersion(t.opt.Version)
-	rt.spans = ss.Spans()
+	rs := &ResourceSpans{}
+	rs.Attributes.PutStr("service.name", rt.agent)
+	rs.Attributes.PutStr("zevo.source.file", clean(t.file))
+	rt.scope = &ScopeSpans{Name: "github.com/zevo/zevo/otel", Version: t.opt.Version}
+	rs.Scopes = []*ScopeSpans{rt.scope}
+	rt.td.Resources = []*ResourceSpans{rs}
 	if t.opt.Clock == SyntheticClock {
 		rt.anchor = syntheticBase.Add(time.Duration(m.FirstLine) * time.Millisecond)
 		parts := []string{t.file, strconv.Itoa(t.runs), m.ID}
 		if t.opt.Repeat > 0 {
 			parts = append(parts, "again "+strconv.Itoa(t.opt.Repeat))
 		}
-		rt.traceID = pcommon.TraceID(hash(16, parts...))
+		rt.traceID = TraceID(hash(16, parts...))
 	} else {
-		rt.traceID = pcommon.TraceID(random(16))
+		rt.traceID = TraceID(random(16))
 	}
 	if dl != nil && dl.RunTime != nil {
 		if at, ok := dl.RunTime(m.ID); ok && inRange(at) {
 			rt.anchor = at
 		}
 	}
-	rt.root = rt.spans.AppendEmpty()
-	rt.root.SetName("invoke_agent")
-	rt.root.SetKind(ptrace.SpanKindInternal)
-	rt.root.SetTraceID(rt.traceID)
-	rt.root.SetSpanID(t.spanID(&rt.runTrace, m.FirstLine, "run"))
-	rt.root.Attributes().PutStr("gen_ai.operation.name", "invoke_agent")
-	rt.root.Attributes().PutStr("gen_ai.agent.name", clean(rt.agent))
+	rt.root = &Span{Name: "invoke_agent", Kind: SpanKindInternal, TraceID: rt.traceID}
+	rt.scope.Spans = append(rt.scope.Spans, rt.root)
+	rt.root.SpanID = t.spanID(&rt.runTrace, m.FirstLine, "run")
+	rt.root.Attributes.PutStr("gen_ai.operation.name", "invoke_agent")
+	rt.root.Attributes.PutStr("gen_ai.agent.name", clean(rt.agent))
 	t.cur = rt
 }
 
 // spanID is random, or with the synthetic clock derived from the trace,
 // the line and what the span is (a line may hold several tool calls).
-func (t *eventTracer) spanID(rt *runTrace, num int, kind string) pcommon.SpanID {
+func (t *eventTracer) spanID(rt *runTrace, num int, kind string) SpanID {
 	if t.opt.Clock == SyntheticClock {
-		return pcommon.SpanID(hash(8, string(rt.traceID[:]), strconv.Itoa(num), kind))
+		return SpanID(hash(8, string(rt.traceID[:]), strconv.Itoa(num), kind))
 	}
-	return pcommon.SpanID(random(8))
+	return SpanID(random(8))
 }
 
 // event adds what one event means to the open run's trace. Text,
@@ -193,13 +187,13 @@ func (t *eventTracer) event(ev *event.Event, at time.Time) {
 	case event.Error:
 		rt.errLine = ev.Line
 		e := spanEvent(rt.root, "error", ev.Line, at)
-		putStr(e, "error.type", ev.Code)
-		putStr(e, "error.message", text(ev.Text))
-		putStr(e, "zevo.subagent", subagent(ev))
+		putStr(&e.Attributes, "error.type", ev.Code)
+		putStr(&e.Attributes, "error.message", text(ev.Text))
+		putStr(&e.Attributes, "zevo.subagent", subagent(ev))
 	case event.Warning:
 		e := spanEvent(rt.root, "warning", ev.Line, at)
-		putStr(e, "zevo.warning.message", text(ev.Text))
-		putStr(e, "zevo.subagent", subagent(ev))
+		putStr(&e.Attributes, "zevo.warning.message", text(ev.Text))
+		putStr(&e.Attributes, "zevo.subagent", subagent(ev))
 	}
 }
 
@@ -219,7 +213,7 @@ func (t *eventTracer) permission(ev *event.Event, at time.Time) {
 	p := ev.Permission
 	if p.Questions != nil { // questions to the user: no tool's to run
 		e := spanEvent(rt.root, "ask_user", ev.Line, at)
-		e.Attributes().PutInt("zevo.questions", int64(len(p.Questions)))
+		e.Attributes.PutInt("zevo.questions", int64(len(p.Questions)))
 		return
 	}
 	name := ev.Kind.String()
@@ -231,27 +225,27 @@ func (t *eventTracer) permission(ev *event.Event, at time.Time) {
 		id = "" // the pause's id, not a call's
 	}
 	e := spanEvent(rt.spanFor(id, p.Tool), name, ev.Line, at)
-	putStr(e, "gen_ai.tool.name", p.Tool)
-	putStr(e, "gen_ai.tool.call.id", id)
-	putStr(e, "zevo.permission.action", p.Action)
-	putStr(e, "zevo.permission.mode", p.Mode)
-	putStr(e, "zevo.permission.risk", p.Risk)
-	putStr(e, "zevo.permission.interrupt_id", p.Interrupt)
+	putStr(&e.Attributes, "gen_ai.tool.name", p.Tool)
+	putStr(&e.Attributes, "gen_ai.tool.call.id", id)
+	putStr(&e.Attributes, "zevo.permission.action", p.Action)
+	putStr(&e.Attributes, "zevo.permission.mode", p.Mode)
+	putStr(&e.Attributes, "zevo.permission.risk", p.Risk)
+	putStr(&e.Attributes, "zevo.permission.interrupt_id", p.Interrupt)
 	reason, decided := p.Why(), ""
 	if p.RequestReason != "" || p.DecisionReason != "" {
 		reason, decided = p.RequestReason, p.DecisionReason // stated apart
 	}
-	putStr(e, "zevo.permission.reason", text(reason))
-	putStr(e, "zevo.permission.decision_reason", text(decided))
+	putStr(&e.Attributes, "zevo.permission.reason", text(reason))
+	putStr(&e.Attributes, "zevo.permission.decision_reason", text(decided))
 	decision := ev.Kind == event.PermissionDecision
 	if decision && p.Action == "" { // else the producer's action says it
-		putStr(e, "zevo.permission.decision", decisionNames[p.Decision])
+		putStr(&e.Attributes, "zevo.permission.decision", decisionNames[p.Decision])
 	}
 	switch {
 	case p.Granted != nil:
-		e.Attributes().PutBool("zevo.permission.granted", *p.Granted)
+		e.Attributes.PutBool("zevo.permission.granted", *p.Granted)
 	case decision && p.Action == "" && (p.Decision == event.Allowed || p.Decision == event.Denied):
-		e.Attributes().PutBool("zevo.permission.granted", p.Decision == event.Allowed)
+		e.Attributes.PutBool("zevo.permission.granted", p.Decision == event.Allowed)
 	}
 }
 
@@ -273,23 +267,21 @@ func (t *eventTracer) toolCall(ev *event.Event, at time.Time) {
 	if s, ok := rt.tools[ev.Sub]; ok && ev.Sub != "" {
 		parent = s
 	}
-	s := rt.spans.AppendEmpty()
-	s.SetName("execute_tool " + clean(tool.Name))
-	s.SetKind(ptrace.SpanKindInternal)
-	s.SetTraceID(rt.traceID)
+	s := &Span{Name: "execute_tool " + clean(tool.Name), Kind: SpanKindInternal, TraceID: rt.traceID}
+	rt.scope.Spans = append(rt.scope.Spans, s)
 	kind := "tool " + key
 	if dl := t.dialect(ev.Dialect); dl != nil && dl.OneCallPerLine {
 		kind = "tool" // the line alone tells the call apart
 	}
-	s.SetSpanID(t.spanID(&rt.runTrace, ev.Line, kind))
-	s.SetParentSpanID(parent.SpanID())
-	s.SetStartTimestamp(pcommon.NewTimestampFromTime(at))
-	a := s.Attributes()
+	s.SpanID = t.spanID(&rt.runTrace, ev.Line, kind)
+	s.ParentSpanID = parent.SpanID
+	s.Start = Nanos(at)
+	a := &s.Attributes
 	a.PutStr("gen_ai.operation.name", "execute_tool")
-	putStr(s, "gen_ai.tool.name", tool.Name)
-	putStr(s, "gen_ai.tool.call.id", tool.ID)
-	putStr(s, "zevo.tool.side_effect", string(tool.Effect))
-	putStr(s, "zevo.subagent", subagent(ev))
+	putStr(&s.Attributes, "gen_ai.tool.name", tool.Name)
+	putStr(&s.Attributes, "gen_ai.tool.call.id", tool.ID)
+	putStr(&s.Attributes, "zevo.tool.side_effect", string(tool.Effect))
+	putStr(&s.Attributes, "zevo.subagent", subagent(ev))
 	a.PutInt("zevo.source.line", int64(ev.Line))
 	rt.tools[key] = s
 	rt.pending = append(rt.pending, pendingCall{key, tool.Name})
@@ -314,9 +306,9 @@ func (t *eventTracer) finish(m *event.Run) {
 	r := t.sum.Run(m)
 	r.LastLine = m.LastLine // its late lines included, as stats ends it
 	root := rt.root
-	root.SetStartTimestamp(pcommon.NewTimestampFromTime(rt.anchor))
-	root.SetEndTimestamp(pcommon.NewTimestampFromTime(rt.last))
-	a := root.Attributes()
+	root.Start = Nanos(rt.anchor)
+	root.End = Nanos(rt.last)
+	a := &root.Attributes
 	provider := r.Provider
 	if provider == "" {
 		provider = t.opt.Provider
@@ -324,13 +316,13 @@ func (t *eventTracer) finish(m *event.Run) {
 	if provider == "" {
 		provider = rt.agent
 	}
-	putStr(root, "gen_ai.provider.name", provider)
+	putStr(&root.Attributes, "gen_ai.provider.name", provider)
 	model := r.Model
 	if model == "" {
 		model = t.opt.Model
 	}
-	putStr(root, "gen_ai.request.model", model)
-	putStr(root, "gen_ai.conversation.id", r.SessionID)
+	putStr(&root.Attributes, "gen_ai.request.model", model)
+	putStr(&root.Attributes, "gen_ai.conversation.id", r.SessionID)
 	// GenAI's input tokens include the cache's reads and writes, which
 	// are also given apart; its output tokens include the reasoning.
 	tk := r.Tokens
@@ -351,37 +343,37 @@ func (t *eventTracer) finish(m *event.Run) {
 		t.opt.Pricing.PriceRun(r)
 		if r.Cost != nil {
 			a.PutDouble("zevo.cost.usd", *r.Cost)
-			putStr(root, "zevo.cost.source", r.CostSource)
+			putStr(&root.Attributes, "zevo.cost.source", r.CostSource)
 		} else {
-			putStr(root, "zevo.cost.unpriced_model", r.UnpricedModels[0])
+			putStr(&root.Attributes, "zevo.cost.unpriced_model", r.UnpricedModels[0])
 		}
 	}
-	putStr(root, "zevo.run.id", r.ID)
-	putStr(root, "zevo.run.status", r.Status)
+	putStr(&root.Attributes, "zevo.run.id", r.ID)
+	putStr(&root.Attributes, "zevo.run.status", r.Status)
 	if r.ExitCode != nil {
 		a.PutInt("zevo.run.exit_code", int64(*r.ExitCode))
 	}
 	a.PutInt("zevo.source.first_line", int64(r.FirstLine))
 	a.PutInt("zevo.source.last_line", int64(r.LastLine))
-	putStr(root, "zevo.run.cut", r.Cut)
+	putStr(&root.Attributes, "zevo.run.cut", r.Cut)
 	switch st := r.Ended; {
 	case st == event.StatusSuccess:
-		root.Status().SetCode(ptrace.StatusCodeOk)
+		root.StatusCode = StatusCodeOK
 	case r.Cut != "" || !st.Failed() || st == event.StatusInterrupted:
 		// Cut short, paused for an answer, or ended without saying how:
 		// how it went is not known.
 	default:
-		root.Status().SetCode(ptrace.StatusCodeError)
+		root.StatusCode = StatusCodeError
 		msg := "the run ended with status " + r.Status
 		if r.ExitCode != nil {
 			msg += " (exit code " + strconv.Itoa(*r.ExitCode) + ")"
 		}
-		root.Status().SetMessage(clean(msg))
+		root.StatusMessage = clean(msg)
 		errType := r.Status
 		if len(r.ErrorEvents) > 0 && r.ErrorEvents[0].Code != "" {
 			errType = r.ErrorEvents[0].Code
 		}
-		putStr(root, "error.type", errType)
+		putStr(&root.Attributes, "error.type", errType)
 	}
 	t.cur = nil
 	t.emit(rt.td, r)

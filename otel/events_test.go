@@ -49,12 +49,12 @@ func TestEventPathSubagentCallIsChildOfItsCall(t *testing.T) {
 	b := NewBatch()
 	var bad []string
 	tr := New("c", Options{Clock: SyntheticClock, Invalid: func(n int, err error) { bad = append(bad, fmt.Sprint(n, err)) }},
-		func(td ptrace.Traces, _ *inspect.Run) { b.Add(td) })
+		func(td *Traces, _ *inspect.Run) { b.Add(td) })
 	for i, l := range bytes.SplitAfter(bytes.TrimSuffix(data, []byte("\n")), []byte("\n")) {
 		tr.Line(jsonl.Line{Bytes: bytes.TrimSuffix(l, []byte("\n")), Num: i + 1})
 	}
 	tr.End()
-	all := spans(b.Traces())
+	all := spans(pdataOf(t, b.Traces()))
 	if len(bad) > 0 || len(all) != 3 {
 		t.Fatalf("bad lines %q, %d spans; want none, 3", bad, len(all))
 	}
@@ -129,7 +129,7 @@ func TestEventPathTakesTheModelsStatus(t *testing.T) {
 	data := []byte(`{"type":"text","content":"a"}` + "\n" + `{"type":"done","content":"a","response":"a"}` + "\n")
 	b := NewBatch()
 	opt := Options{Clock: SyntheticClock, Now: time.Now}
-	et := newEventTracer("e", &opt, dialects.NewInput(event.DecodeOptions{}), func(td ptrace.Traces, _ *inspect.Run) { b.Add(td) })
+	et := newEventTracer("e", &opt, dialects.NewInput(event.DecodeOptions{}), func(td *Traces, _ *inspect.Run) { b.Add(td) })
 	lr := jsonl.NewReader(bytes.NewReader(data), "e", nil)
 	for {
 		l, err := lr.Next()
@@ -139,7 +139,7 @@ func TestEventPathTakesTheModelsStatus(t *testing.T) {
 		et.Line(l)
 	}
 	et.End()
-	spans := b.Traces().ResourceSpans().At(0).ScopeSpans().At(0).Spans()
+	spans := pdataOf(t, b.Traces()).ResourceSpans().At(0).ScopeSpans().At(0).Spans()
 	root := spans.At(0)
 	st, _ := root.Attributes().Get("zevo.run.status")
 	if root.Status().Code() != ptrace.StatusCodeOk || st.Str() != "done" {

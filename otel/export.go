@@ -13,8 +13,6 @@ import (
 	"sync"
 	"time"
 
-	"go.opentelemetry.io/collector/pdata/ptrace"
-
 	"github.com/zevo/zevo/inspect"
 	"github.com/zevo/zevo/redact"
 )
@@ -22,45 +20,38 @@ import (
 // Batch gathers the traces of runs into one export request: one resource
 // (input) after another, each run's spans added to its input's.
 type Batch struct {
-	td   ptrace.Traces
-	last ptrace.ResourceSpans
+	td   Traces
+	last *ResourceSpans
 	key  string // the last resource's file and service
 }
 
 // NewBatch returns an empty batch.
-func NewBatch() *Batch { return &Batch{td: ptrace.NewTraces()} }
+func NewBatch() *Batch { return &Batch{} }
 
 // Add moves the spans of td (as a Tracer emits them) into the batch.
-func (b *Batch) Add(td ptrace.Traces) {
-	rss := td.ResourceSpans()
-	for i := 0; i < rss.Len(); i++ {
-		rs := rss.At(i)
-		file, _ := rs.Resource().Attributes().Get("zevo.source.file")
-		service, _ := rs.Resource().Attributes().Get("service.name")
+func (b *Batch) Add(td *Traces) {
+	for _, rs := range td.Resources {
+		file, _ := rs.Attributes.Get("zevo.source.file")
+		service, _ := rs.Attributes.Get("service.name")
 		key := file.AsString() + "\x00" + service.AsString()
-		if b.td.ResourceSpans().Len() > 0 && key == b.key && rs.ScopeSpans().Len() == 1 && b.last.ScopeSpans().Len() == 1 {
-			rs.ScopeSpans().At(0).Spans().MoveAndAppendTo(b.last.ScopeSpans().At(0).Spans())
+		if len(b.td.Resources) > 0 && key == b.key && len(rs.Scopes) == 1 && len(b.last.Scopes) == 1 {
+			b.last.Scopes[0].Spans = append(b.last.Scopes[0].Spans, rs.Scopes[0].Spans...)
 			continue
 		}
-		b.last = b.td.ResourceSpans().AppendEmpty()
-		rs.MoveTo(b.last)
-		b.key = key
+		b.td.Resources = append(b.td.Resources, rs)
+		b.last, b.key = rs, key
 	}
+	td.Resources = nil // moved
 }
 
 // Traces returns what the batch holds.
-func (b *Batch) Traces() ptrace.Traces { return b.td }
+func (b *Batch) Traces() *Traces { return &b.td }
 
 // WriteJSON writes td as OTLP/JSON on one line: an ExportTraceServiceRequest
 // (whose JSON form is TracesData's), as the Collector's file exporter
 // writes it and its OTLP JSON file receiver reads it.
-func WriteJSON(w io.Writer, td ptrace.Traces) error {
-	var m ptrace.JSONMarshaler
-	b, err := m.MarshalTraces(td)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
+func WriteJSON(w io.Writer, td *Traces) error {
+	_, err := w.Write(append(td.AppendJSON(nil), '\n'))
 	return err
 }
 
@@ -91,21 +82,14 @@ func TracesURL(endpoint string) (string, error) {
 var Retries = []time.Duration{time.Second, 2 * time.Second}
 
 // Proto is td as the body of an OTLP/HTTP request: an
-// ExportTraceServiceRequest, which is pdata's TracesData encoding (the
-// same message on the wire: one repeated ResourceSpans, field 1).
-func Proto(td ptrace.Traces) ([]byte, error) {
-	var m ptrace.ProtoMarshaler
-	return m.MarshalTraces(td)
-}
+// ExportTraceServiceRequest (the same message on the wire as TracesData:
+// one repeated ResourceSpans, field 1).
+func Proto(td *Traces) []byte { return td.AppendProto(nil) }
 
 // Send posts td to an OTLP/HTTP traces URL as protobuf, retrying as
 // Retries says, until ctx ends.
-func Send(ctx context.Context, client *http.Client, traceURL string, header http.Header, td ptrace.Traces) error {
-	body, err := Proto(td)
-	if err != nil {
-		return err
-	}
-	return sendBody(ctx, client, traceURL, header, body)
+func Send(ctx context.Context, client *http.Client, traceURL string, header http.Header, td *Traces) error {
+	return sendBody(ctx, client, traceURL, header, Proto(td))
 }
 
 func sendBody(ctx context.Context, client *http.Client, traceURL string, header http.Header, body []byte) error {

@@ -10,8 +10,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"go.opentelemetry.io/collector/pdata/ptrace"
 )
 
 func TestTracesURL(t *testing.T) {
@@ -52,7 +50,7 @@ func TestSendRetries(t *testing.T) {
 				http.Error(w, "no", code)
 			}
 		}))
-		err := Send(context.Background(), srv.Client(), srv.URL+"/v1/traces", nil, ptrace.NewTraces())
+		err := Send(context.Background(), srv.Client(), srv.URL+"/v1/traces", nil, &Traces{})
 		srv.Close()
 		if tries.Load() != c.tries || (err == nil) != (c.fail == "") || err != nil && !strings.Contains(err.Error(), c.fail) {
 			t.Errorf("answers %v: %d tries, %v", c.answers, tries.Load(), err)
@@ -157,7 +155,7 @@ func TestSendErrorsHideThePassword(t *testing.T) {
 	closed.Close()
 	for _, base := range []string{srv.URL, closed.URL} {
 		u := strings.Replace(base, "http://", "http://zevo:s3cret@", 1) + "/v1/traces"
-		err := Send(context.Background(), &http.Client{}, u, nil, ptrace.NewTraces())
+		err := Send(context.Background(), &http.Client{}, u, nil, &Traces{})
 		if err == nil || strings.Contains(err.Error(), "s3cret") || strings.Contains(err.Error(), "sk-0123") || !strings.Contains(err.Error(), "zevo:xxxxx@") {
 			t.Errorf("%s: %v", base, err)
 		}

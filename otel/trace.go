@@ -9,9 +9,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"go.opentelemetry.io/collector/pdata/pcommon"
-	"go.opentelemetry.io/collector/pdata/ptrace"
-
 	"github.com/zevo/zevo/dialects"
 	"github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/inspect"
@@ -73,14 +70,14 @@ type Tracer struct {
 // runTrace is the trace of the run being read.
 type runTrace struct {
 	agent     string
-	td        ptrace.Traces
-	spans     ptrace.SpanSlice
-	root      ptrace.Span
-	traceID   pcommon.TraceID
+	td        *Traces
+	scope     *ScopeSpans // the spans
+	root      *Span
+	traceID   TraceID
 	anchor    time.Time // the run's start
 	firstRead time.Time // reading time of its first line
 	last      time.Time // time of its last line
-	tools     map[string]ptrace.Span
+	tools     map[string]*Span
 	pending   []pendingCall // calls without a result, oldest first
 }
 
@@ -89,7 +86,7 @@ type pendingCall struct {
 }
 
 // New returns a Tracer for the input named file.
-func New(file string, opt Options, emit func(ptrace.Traces, *inspect.Run)) *Tracer {
+func New(file string, opt Options, emit func(*Traces, *inspect.Run)) *Tracer {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
@@ -163,16 +160,16 @@ func (rt *runTrace) result(key, name string, failed bool, at time.Time) {
 
 // endTool ends the span s of the call key with its result: ok, error or
 // missing (none came).
-func (rt *runTrace) endTool(s ptrace.Span, key, result string, at time.Time) {
-	s.SetEndTimestamp(pcommon.NewTimestampFromTime(at))
-	s.Attributes().PutStr("zevo.tool.result", result)
+func (rt *runTrace) endTool(s *Span, key, result string, at time.Time) {
+	s.End = Nanos(at)
+	s.Attributes.PutStr("zevo.tool.result", result)
 	switch result {
 	case "error":
-		s.Status().SetCode(ptrace.StatusCodeError)
-		s.Status().SetMessage("the tool's result was an error")
-		s.Attributes().PutStr("error.type", "tool_error")
+		s.StatusCode = StatusCodeError
+		s.StatusMessage = "the tool's result was an error"
+		s.Attributes.PutStr("error.type", "tool_error")
 	case "ok":
-		s.Status().SetCode(ptrace.StatusCodeOk)
+		s.StatusCode = StatusCodeOK
 	}
 	delete(rt.tools, key)
 	for i, p := range rt.pending {
@@ -185,7 +182,7 @@ func (rt *runTrace) endTool(s ptrace.Span, key, result string, at time.Time) {
 
 // spanFor is the open span of a tool call by id, else the earliest open
 // call of that name, else the run's.
-func (rt *runTrace) spanFor(id, name string) ptrace.Span {
+func (rt *runTrace) spanFor(id, name string) *Span {
 	if s, ok := rt.tools[id]; ok && id != "" {
 		return s
 	}
@@ -197,21 +194,18 @@ func (rt *runTrace) spanFor(id, name string) ptrace.Span {
 	return rt.root
 }
 
-func spanEvent(s ptrace.Span, name string, num int, at time.Time) ptrace.SpanEvent {
-	e := s.Events().AppendEmpty()
-	e.SetName(name)
-	e.SetTimestamp(pcommon.NewTimestampFromTime(at))
-	e.Attributes().PutInt("zevo.source.line", int64(num))
+func spanEvent(s *Span, name string, num int, at time.Time) *SpanEvent {
+	e := &SpanEvent{Name: name, Time: Nanos(at)}
+	e.Attributes.PutInt("zevo.source.line", int64(num))
+	s.Events = append(s.Events, e)
 	return e
 }
 
-// attributed is a span or a span event.
-type attributed interface{ Attributes() pcommon.Map }
-
-// putStr sets an attribute unless the value is empty.
-func putStr(x attributed, key, v string) {
+// putStr sets an attribute of a span or a span event unless the value is
+// empty.
+func putStr(a *Attributes, key, v string) {
 	if v != "" {
-		x.Attributes().PutStr(key, clean(v))
+		a.PutStr(key, clean(v))
 	}
 }
 
@@ -236,7 +230,7 @@ func text(s string) string {
 
 // putCount sets a token count: an int, or its decimal digits when it does
 // not fit in 64 bits (counts are exact at any size).
-func putCount(a pcommon.Map, key string, n *big.Int) {
+func putCount(a *Attributes, key string, n *big.Int) {
 	if n.IsInt64() {
 		a.PutInt(key, n.Int64())
 		return

@@ -25,7 +25,7 @@ import (
 func export(t *testing.T, name string, data []byte, opt Options) ([]byte, ptrace.Traces, *inspect.FileStats) {
 	t.Helper()
 	b := NewBatch()
-	tr := New(name, opt, func(td ptrace.Traces, _ *inspect.Run) { b.Add(td) })
+	tr := New(name, opt, func(td *Traces, _ *inspect.Run) { b.Add(td) })
 	lr := jsonl.NewReader(bytes.NewReader(data), name, nil)
 	for {
 		l, err := lr.Next()
@@ -348,7 +348,7 @@ func TestEmitAtRunEnd(t *testing.T) {
 	}
 	emitted := 0
 	var last *inspect.Run
-	tr := New("x", Options{Clock: SyntheticClock}, func(_ ptrace.Traces, r *inspect.Run) { emitted++; last = r })
+	tr := New("x", Options{Clock: SyntheticClock}, func(_ *Traces, r *inspect.Run) { emitted++; last = r })
 	want := []int{0, 1, 1, 1, 1, 2}
 	for i, l := range lines {
 		tr.Line(jsonl.Line{Name: "x", Num: i + 1, Bytes: []byte(l)})

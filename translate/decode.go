@@ -282,12 +282,19 @@ func (t *kindTable) get(name string) jsonl.Kind {
 
 var zeroFieldKinds = func() *kindTable {
 	var t kindTable
+	// A name's kind is that of its first field in this order, the order
+	// protocol.ZeroFieldKind looks in (asking it for each field cost
+	// every command tens of thousands of instructions at init).
+	seen := map[string]bool{}
 	for _, p := range []*protocol.Protocol{protocol.ZeroV2, protocol.ZeroV1, protocol.ZeroInput} {
 		add := func(fs []protocol.Field) {
 			for _, f := range fs {
-				k, _ := protocol.ZeroFieldKind(f.Name)
-				if h := nameHash(f.Name); t.get(f.Name) == jsonl.KindAny && k != jsonl.KindAny {
-					t[h] = append(t[h], kindEntry{f.Name, k})
+				if seen[f.Name] {
+					continue
+				}
+				seen[f.Name] = true
+				if h := nameHash(f.Name); f.Kind != jsonl.KindAny {
+					t[h] = append(t[h], kindEntry{f.Name, f.Kind})
 				}
 			}
 		}
