@@ -2,10 +2,13 @@ package translate
 
 import (
 	"fmt"
+	"strconv"
 	"unsafe"
 
 	"github.com/zevo/zevo/dialects"
 	model "github.com/zevo/zevo/event"
+	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/mappings"
 	"github.com/zevo/zevo/protocol"
 )
 
@@ -30,10 +33,24 @@ type eventPath struct {
 	enc    dialects.Encoder
 	encErr error // the target has no encoder (none: every target has one)
 	// per line: what its events did
-	mapped   bool
-	unmapped string // the name of its first unmapped event
-	cutOther bool   // the run closed now is cut by the other path's line
-	sessions int    // session ids made, for their sequence number
+	mapped bool
+	// the dialect and type of its first unmapped event (dialect "": none)
+	unmappedDialect, unmappedType string
+	cutOther                      bool // the run closed now is cut by the other path's line
+	sessions                      int  // session ids made, for their sequence number
+	// rules are the mapping tables' rules the event path applies itself
+	// (pathrules.go); nil when there are none.
+	rules *pathRules
+	// per line: the rule its type was read under (a handler rule for
+	// another type: pathRules.retype), whether a field rule wrote it, a
+	// rule's diagnostic about it
+	lineRule *mappings.Rule
+	rendered bool
+	ruleErr  *jsonl.Diagnostic
+	// renameFrom and renameTo: while a handler rule's event is written,
+	// the lines of type renameFrom are written as renameTo.
+	renameFrom, renameTo string
+	renameBuf            []byte
 	// registryOnly asks the registry about every EvoScientist-shaped line
 	// (no shortcut): the plain path TestEventPathShortcutAsTheRegistry
 	// holds the shortcut to.
@@ -115,10 +132,14 @@ func (t *Translator) eventLine(p *prepared) error {
 	if err := t.encoder(); err != nil {
 		return err
 	}
-	ep.mapped, ep.unmapped = false, ""
+	ep.mapped, ep.unmappedDialect = false, ""
+	ep.lineRule, ep.rendered, ep.ruleErr = nil, false, nil
 	var werr error
 	// A copy: decoders may hold on to a line past it (a held init).
 	line := []byte(p.ev.Raw)
+	if ep.rules != nil && ep.rules.retype != nil {
+		line = ep.rules.retypeLine(ep, line)
+	}
 	derr := ep.in.Line(line, p.num, func(ev *model.Event, st model.Step) {
 		if werr == nil {
 			werr = t.encode(ev, st)
@@ -131,15 +152,25 @@ func (t *Translator) eventLine(p *prepared) error {
 		t.stats.Diagnosed++
 		return p.ev.diag("%s", derr.Error())
 	}
+	if ep.ruleErr != nil {
+		t.stats.Diagnosed++
+		return ep.ruleErr
+	}
 	switch {
-	case ep.mapped || ep.unmapped == "":
+	case ep.mapped || ep.unmappedDialect == "":
 		t.stats.Mapped++
 	case t.opt.Unmapped == Error:
+		// Worded as for every line: the event's dialect, its type
+		// (a Zero line is read as version 2, any version upgraded).
 		t.stats.Diagnosed++
-		return p.ev.diag("%s has no %s counterpart (--unmapped error)", ep.unmapped, t.opt.To)
+		from := ep.unmappedDialect
+		if p, err := protocol.Lookup(from); err == nil {
+			from = p.String()
+		}
+		return p.ev.diag("%s event %s has no %s counterpart (--unmapped error)", from, clip(strconv.Quote(ep.unmappedType)), t.opt.To)
 	default:
 		t.stats.Unmapped++
-		t.countUnmapped(ep.unmapped)
+		t.countUnmapped(ep.unmappedDialect + "." + ep.unmappedType)
 	}
 	return nil
 }
@@ -170,41 +201,34 @@ func (t *Translator) decodeOptions() model.DecodeOptions {
 	return model.DecodeOptions{Effects: eff}
 }
 
-// encode writes one event of the event path.
+// encode writes one event of the event path: as a mapping rule of the
+// tables says, else as the target's encoder writes it.
 func (t *Translator) encode(ev *model.Event, st model.Step) error {
 	ep := &t.ep
 	if st.Closed != nil && ep.cutOther {
 		st.Closed.Cut = model.CutOtherDialect
 	}
-	if ev != nil && t.unmappedByTable(ev) {
-		// The target has no room for it: its line is kept (Keep) or
-		// dropped as those of the events the model does not name.
-		o := *ev
-		o.Kind = model.Other
-		ev = &o
+	if ev != nil && ep.rules != nil {
+		if r := ep.rules.of(ep, ev); r != nil {
+			return t.applyPathRule(ev, st, r)
+		}
 	}
+	return t.encodeEvent(ev, st)
+}
+
+// encodeEvent writes one event as the target's encoder writes it.
+func (t *Translator) encodeEvent(ev *model.Event, st model.Step) error {
+	ep := &t.ep
 	mapped, err := ep.enc.Encode(ev, st)
 	if err != nil || ev == nil {
 		return err
 	}
 	if mapped {
 		ep.mapped = true
-	} else if ep.unmapped == "" {
-		ep.unmapped = ev.Dialect + "." + ev.Type
+	} else if ep.unmappedDialect == "" {
+		ep.unmappedDialect, ep.unmappedType = ev.Dialect, ev.Type
 	}
 	return nil
-}
-
-// unmappedByTable reports an event whose source type the mapping table
-// from its dialect to the target leaves unmapped (EvoScientist's
-// sub-agents' calls and its questions, in Zero).
-func (t *Translator) unmappedByTable(ev *model.Event) bool {
-	tb := t.tables.EvosciToZero
-	if tb == nil || tb.From != ev.Dialect || t.opt.To.Family != protocol.FamilyZero {
-		return false
-	}
-	r := tb.Events[ev.Type]
-	return r != nil && r.Unmapped
 }
 
 // endEventPath ends the event path's input: what its decoders hold, and
@@ -251,8 +275,12 @@ func (t *Translator) encoder() error {
 		}
 		ep.enc, ok = dialects.NewEncoder(target, opt, func(b []byte) error {
 			t.stats.Written++
+			if ep.renameFrom != "" {
+				b = t.renamed(b)
+			}
 			return t.emit(b)
 		})
+		ep.rules = t.pathRules()
 	}
 	if !ok {
 		ep.encErr = fmt.Errorf("zevo cannot write %s from the events of other dialects", t.opt.To)

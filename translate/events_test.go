@@ -59,7 +59,7 @@ func TestEventPathUnmappedLines(t *testing.T) {
 {"type":"turn.completed","usage":{"input_tokens":5,"cached_input_tokens":0,"output_tokens":1}}
 `
 	_, diags, st := run(t, Options{To: Zero, Unmapped: Error}, []byte(in))
-	if len(diags) != 1 || !strings.Contains(diags[0], "in:2: codex.turn.started has no zero@2 counterpart") {
+	if len(diags) != 1 || !strings.Contains(diags[0], `in:2: codex event "turn.started" has no zero@2 counterpart`) {
 		t.Fatalf("diagnostics %q", diags)
 	}
 	_, diags, st = run(t, Options{To: Zero}, []byte(in))

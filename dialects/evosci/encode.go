@@ -93,13 +93,7 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 		return true, nil
 	}
 	if st.Start {
-		e.open, e.said, e.final, e.errored = true, false, nil, false
-		if cap(e.text) > maxText {
-			e.text = nil // one long run holds no memory for the next
-		}
-		e.text = e.text[:0]
-		e.usage = event.Tokens{}
-		e.calls = map[string]call{}
+		e.begin()
 	}
 	if !e.open || st.Run == nil {
 		return false, e.keep(ev)
@@ -195,6 +189,42 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 	// Prompt, Warning, PermissionDecision, Checkpoint, Other: EvoScientist
 	// writes none of them.
 	return false, e.keep(ev)
+}
+
+// begin starts writing a run.
+func (e *Encoder) begin() {
+	e.open, e.said, e.final, e.errored = true, false, nil, false
+	if cap(e.text) > maxText {
+		e.text = nil // one long run holds no memory for the next
+	}
+	e.text = e.text[:0]
+	e.usage = event.Tokens{}
+	e.calls = map[string]call{}
+}
+
+// Rendered writes, in the run st places ev in, one line of type typ
+// whose members fill adds after "type": a line a user's mapping rule
+// renders from ev's, redacted as the encoder's own lines. A line that
+// ends its run (st.End) ends it as the rule writes it, with no done or
+// error of the encoder's. fill returns false when the line is not to be
+// written (its run is still framed).
+func (e *Encoder) Rendered(ev *event.Event, st event.Step, typ string, fill func(o *jsonl.Object) bool) error {
+	if _, err := e.Encode(nil, event.Step{Closed: st.Closed}); err != nil {
+		return err
+	}
+	if st.Start {
+		e.begin()
+	}
+	if st.End {
+		e.open = false
+	} else if e.open {
+		e.said = true
+	}
+	e.head(typ)
+	if !fill(&e.obj) {
+		return nil
+	}
+	return e.write()
 }
 
 // usageStats writes a usage event as EvoScientist's usage_stats, which

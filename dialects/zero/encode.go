@@ -202,6 +202,34 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 	return false, e.keep(ev)
 }
 
+// Rendered writes, in the run st places ev in, one line of type typ
+// whose members fill adds: a line a user's mapping rule renders from
+// ev's. The run is framed, and the line identified and redacted, as the
+// encoder's own lines; a line that ends its run (st.End) ends it as the
+// rule writes it, with no end of the encoder's. fill returns false when
+// the line is not to be written (its run is still framed).
+func (e *Encoder) Rendered(ev *event.Event, st event.Step, typ string, fill func(o *jsonl.Object) bool) error {
+	if _, err := e.Encode(nil, event.Step{Closed: st.Closed}); err != nil {
+		return err
+	}
+	if st.Start {
+		if err := e.start(ev); err != nil {
+			return err
+		}
+	}
+	if !e.open || st.Run == nil {
+		return nil // Zero writes nothing outside a run
+	}
+	if st.End {
+		e.open = false
+	}
+	e.head(typ)
+	if !fill(&e.obj) {
+		return nil
+	}
+	return e.write()
+}
+
 // start writes run_start for the run ev starts.
 func (e *Encoder) start(ev *event.Event) error {
 	e.open, e.errored, e.final = true, false, nil
