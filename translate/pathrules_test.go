@@ -186,3 +186,37 @@ func TestShippedTablesDescribeTheEncoders(t *testing.T) {
 		t.Errorf("%d samples, %d shipped rules", len(samples), seen)
 	}
 }
+
+// EvoScientist 0.1.x announces every call again before each result: in
+// Zero output, on the event path as today, it is one call, written once.
+func TestEventPathWritesReannouncedCallsOnce(t *testing.T) {
+	in := `{"type": "tool_call", "name": "ls", "args": {}, "id": "c1"}
+{"type": "tool_call", "name": "ls", "args": {}, "id": "c1"}
+{"type": "tool_result", "name": "ls", "content": "a", "success": true}
+{"type": "tool_call", "name": "ls", "args": {}, "id": "c1"}
+{"type": "tool_call", "name": "ls", "args": {"path": "b"}, "id": "c2"}
+{"type": "tool_result", "name": "ls", "content": "b", "success": true}
+{"type": "done", "content": "", "response": ""}
+`
+	for _, redact := range []bool{false, true} {
+		out, _ := bothPaths(t, Options{To: Zero, RunID: "R", Redact: redact}, in)
+		if n := strings.Count(string(out), `"type":"tool_call"`); n != 2 {
+			t.Errorf("%d tool calls written:\n%s", n, out)
+		}
+	}
+}
+
+// An interrupt that asks nothing (no action requests) has no Zero
+// counterpart, on the event path as today.
+func TestEventPathLeavesAnEmptyInterruptUnmapped(t *testing.T) {
+	in := `{"type": "text", "content": "x"}
+{"type": "interrupt", "interrupt_id": "i1", "action_requests": []}
+{"type": "done", "content": "x", "response": "x"}
+`
+	for _, u := range []Unmapped{Drop, Keep, Error} {
+		out, _ := bothPaths(t, Options{To: Zero, RunID: "R", Unmapped: u}, in)
+		if strings.Contains(string(out), `"permission_request"`) {
+			t.Errorf("--unmapped %v: a permission request written:\n%s", u, out)
+		}
+	}
+}

@@ -141,6 +141,9 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 		e.obj.Str("delta", ev.Text)
 		return true, e.write()
 	case event.ToolCall:
+		if ev.Tool.Again {
+			return true, nil // one call, written once
+		}
 		e.head("tool_call")
 		e.obj.StrOmit("id", e.callID(ev.Tool.ID, ev.Tool.Name))
 		e.obj.StrOmit("name", ev.Tool.Name)
@@ -164,6 +167,11 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 	case event.PermissionRequest, event.PermissionDecision:
 		if ev.Permission == nil {
 			return false, e.keep(ev)
+		}
+		if p := ev.Permission; ev.Kind == event.PermissionRequest && p.Tool == "" && p.Interrupt != "" && p.Questions == nil {
+			// An interrupt with no action requests asks nothing a
+			// permission request can say: its line is kept as it is.
+			return false, e.keepLine(ev)
 		}
 		return true, e.permission(ev)
 	case event.Usage:
