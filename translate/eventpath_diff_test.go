@@ -100,10 +100,8 @@ func runEventPath(opt Options, in io.Reader, emit func([]byte) error) error {
 //   - Zero → EvoScientist: the same but for a usage of 0/0
 //     (edge.zero.jsonl), which the event path does not write; see
 //     TestEventPathWritesZeroToEvoSciAsToday.
-//   - EvoScientist → EvoScientist: today's passes lines through; the
-//     event path rebuilds them: sub-agent events, tool_selection and
-//     types the model does not name are dropped, an interrupt with two
-//     requests becomes two, a run the input leaves open gets an error.
+//   - EvoScientist → EvoScientist: identical (both pass each line
+//     through; TestEventPathPassesEvoScientistThrough).
 func TestEventPathAgainstTodaysTranslate(t *testing.T) {
 	files, _ := filepath.Glob("../testdata/translate/*.jsonl")
 	more, _ := filepath.Glob("../testdata/inspect/*.jsonl")
@@ -147,6 +145,7 @@ func TestEventPathAgainstTodaysTranslate(t *testing.T) {
 		"edge.evosci.jsonl->zero@1": true, "edge.evosci.jsonl->zero@2": true, "edge.zero.jsonl->zero@1": true,
 		"edge.zero.jsonl->zero@2": true, "secret-error.zero.jsonl->evosci": true, "secrets.evosci.jsonl->evosci": true,
 		"seed-block.zero.jsonl->evosci": true, "seed-error.zero.jsonl->evosci": true, "seed-input.zero.jsonl->evosci": true,
+		"basic.evosci.jsonl->evosci": true, "seed.evosci.jsonl->evosci": true, "edge.evosci.jsonl->evosci": true,
 		"seed.evosci.jsonl->zero@1": true, "seed.evosci.jsonl->zero@2": true, "seed.zero.jsonl->evosci": true,
 		"v1.zero.jsonl->evosci": true,
 	}

@@ -41,6 +41,10 @@ type eventPath struct {
 	// rules are the mapping tables' rules the event path applies itself
 	// (pathrules.go); nil when there are none.
 	rules *pathRules
+	// self is the target's dialect: its own lines are passed through
+	// (passer), once a line (passedLine).
+	self       string
+	passedLine bool
 	// per line: the rule its type was read under (a handler rule for
 	// another type: pathRules.retype), whether a field rule wrote it, a
 	// rule's diagnostic about it
@@ -133,7 +137,7 @@ func (t *Translator) eventLine(p *prepared) error {
 		return err
 	}
 	ep.mapped, ep.unmappedDialect = false, ""
-	ep.lineRule, ep.rendered, ep.ruleErr = nil, false, nil
+	ep.lineRule, ep.rendered, ep.ruleErr, ep.passedLine = nil, false, nil, false
 	var werr error
 	// A copy: decoders may hold on to a line past it (a held init).
 	line := []byte(p.ev.Raw)
@@ -208,12 +212,24 @@ func (t *Translator) encode(ev *model.Event, st model.Step) error {
 	if st.Closed != nil && ep.cutOther {
 		st.Closed.Cut = model.CutOtherDialect
 	}
+	if ev != nil && ev.Dialect == ep.self {
+		if ps, ok := ep.enc.(passer); ok {
+			first := !ep.passedLine
+			ep.passedLine, ep.mapped = true, true
+			return ps.Pass(ev, st, first)
+		}
+	}
 	if ev != nil && ep.rules != nil {
 		if r := ep.rules.of(ep, ev); r != nil {
 			return t.applyPathRule(ev, st, r)
 		}
 	}
 	return t.encodeEvent(ev, st)
+}
+
+// passer is an encoder that passes its own dialect's lines through.
+type passer interface {
+	Pass(ev *model.Event, st model.Step, first bool) error
 }
 
 // encodeEvent writes one event as the target's encoder writes it.
@@ -281,6 +297,7 @@ func (t *Translator) encoder() error {
 			return t.emit(b)
 		})
 		ep.rules = t.pathRules()
+		ep.self = target.Name
 	}
 	if !ok {
 		ep.encErr = fmt.Errorf("zevo cannot write %s from the events of other dialects", t.opt.To)

@@ -220,3 +220,31 @@ func TestEventPathLeavesAnEmptyInterruptUnmapped(t *testing.T) {
 		}
 	}
 }
+
+// EvoScientist into EvoScientist passes each line through, on the event
+// path as today: byte for byte, the fields EvoScientist 0.1.x lines lack
+// filled in, redacted with --redact, and a run one input leaves open
+// ended only when another input follows.
+func TestEventPathPassesEvoScientistThrough(t *testing.T) {
+	in := `{"type": "thinking", "content": "hm", "id": 3}
+{"type":"text","content":"compact"}
+{"type": "tool_call", "name": "ls", "args": {}, "id": "c1"}
+{"type": "tool_call", "name": "ls", "args": {}, "id": "c1"}
+{"type": "tool_result", "name": "ls", "content": "sk-abcdefghijklmnopqrstuv", "success": true}
+{"type": "subagent_start", "name": "r", "description": "d"}
+{"type": "subagent_text", "subagent": "r", "content": "x"}
+{"type": "tool_selection", "tools": ["ls"]}
+{"type": "panel_dispatch_start", "label": "A"}
+{"type": "interrupt", "interrupt_id": "i", "action_requests": [{"name": "a"}, {"name": "b"}], "review_configs": []}
+{"type": "done", "content": "c", "response": "r"}
+{"type": "error", "message": "m"}
+{"type": "done", "content": "", "response": ""}
+{"type": "text", "content": "left open"}
+`
+	for _, redact := range []bool{false, true} {
+		out, _ := bothPaths(t, Options{To: EvoSci, Redact: redact}, in)
+		if !redact && !strings.HasPrefix(string(out), `{"type": "thinking", "content": "hm", "id": 3}`+"\n"+`{"type":"text","content":"compact"}`) {
+			t.Errorf("not passed through:\n%s", out)
+		}
+	}
+}
