@@ -90,9 +90,8 @@ func runEventPath(opt Options, in io.Reader, emit func([]byte) error) error {
 //     dialect's tools) where today's says unknown (EvoScientist's table
 //     alone); TestEventPathWritesTodaysZeroFromEvoScientist holds every
 //     EvoScientist stream of testdata to today's output.
-//   - Zero input events alone (seed-input.zero.jsonl): today's writes
-//     nothing; the Zero decoder makes them a run of their own, which the
-//     event path frames (run_start, run_end).
+//   - Zero input events alone (seed-input.zero.jsonl): identical, no run
+//     written (TestEventPathWritesNoRunOfZeroInputAlone).
 //   - Zero → Zero: what the model does not name is lost (checkpoint
 //     files, a decision's own permission, block, grant, meta, display,
 //     changedFiles); today's
@@ -145,6 +144,7 @@ func TestEventPathAgainstTodaysTranslate(t *testing.T) {
 		"edge.evosci.jsonl->zero@1": true, "edge.evosci.jsonl->zero@2": true, "edge.zero.jsonl->zero@1": true,
 		"edge.zero.jsonl->zero@2": true, "secret-error.zero.jsonl->evosci": true, "secrets.evosci.jsonl->evosci": true,
 		"seed-block.zero.jsonl->evosci": true, "seed-error.zero.jsonl->evosci": true, "seed-input.zero.jsonl->evosci": true,
+		"seed-input.zero.jsonl->zero@2": true, "seed-input.zero.jsonl->zero@1": true,
 		"basic.evosci.jsonl->evosci": true, "seed.evosci.jsonl->evosci": true, "edge.evosci.jsonl->evosci": true,
 		"seed.evosci.jsonl->zero@1": true, "seed.evosci.jsonl->zero@2": true, "seed.zero.jsonl->evosci": true,
 		"v1.zero.jsonl->evosci": true,

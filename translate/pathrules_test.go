@@ -248,3 +248,20 @@ func TestEventPathPassesEvoScientistThrough(t *testing.T) {
 		}
 	}
 }
+
+// Zero's input events alone (a client's messages, never Zero's output)
+// are no run of Zero output: nothing is written, each counted unmapped,
+// on the event path as today.
+func TestEventPathWritesNoRunOfZeroInputAlone(t *testing.T) {
+	in := `{"content":"Inspect this repo.","role":"user","schemaVersion":1,"type":"message"}
+{"content":"v2 already","schemaVersion":2,"type":"prompt"}
+`
+	for _, u := range []Unmapped{Drop, Keep} {
+		for _, to := range []Format{Zero, Zero1} {
+			out, _ := bothPaths(t, Options{To: to, RunID: "R", Unmapped: u}, in)
+			if strings.Contains(string(out), `"run_start"`) {
+				t.Errorf("--to %s --unmapped %v:\n%s", to, u, out)
+			}
+		}
+	}
+}

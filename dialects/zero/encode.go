@@ -114,6 +114,14 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 	if ev == nil {
 		return true, nil
 	}
+	if ev.Dialect == Name && (ev.Kind == event.Prompt || ev.Kind == event.RunEnd && ev.StatusWord == "input") {
+		// Zero's input events (a client's messages to Zero) are never
+		// its output, nor is a run of them alone.
+		if ev.Kind == event.RunEnd {
+			return true, nil
+		}
+		return false, e.keepInput(ev)
+	}
 	if st.Start {
 		if err := e.start(ev); err != nil {
 			return false, err
@@ -570,6 +578,24 @@ func (e *Encoder) keep(ev *event.Event) error {
 		return nil // its line gave other events too: those say it
 	}
 	return e.keepLine(ev)
+}
+
+// keepInput writes, with Keep, a line of Zero's input as it is, its
+// type prefixed, in the target's version: it belongs to no run.
+func (e *Encoder) keepInput(ev *event.Event) error {
+	if !e.opt.Keep {
+		return nil
+	}
+	e.obj.Reset()
+	e.obj.Int("schemaVersion", int64(e.opt.Version))
+	e.obj.Str("type", Name+"."+ev.Type)
+	gjson.ParseBytes(ev.Raw).ForEach(func(k, v gjson.Result) bool {
+		if k.Str != "type" && k.Str != "schemaVersion" {
+			e.obj.Raw(k.Str, []byte(v.Raw))
+		}
+		return true
+	})
+	return e.write()
 }
 
 // keepLine writes, with Keep, ev's line as keep does, whatever its kind.
