@@ -160,6 +160,11 @@ func (t *Translator) eventLine(p *prepared) error {
 		t.stats.Diagnosed++
 		return ep.ruleErr
 	}
+	if p.warn != nil {
+		// The line is written all the same (NaN read as null).
+		t.stats.Diagnosed++
+		return p.warn
+	}
 	switch {
 	case ep.mapped || ep.unmappedDialect == "":
 		t.stats.Mapped++

@@ -265,3 +265,13 @@ func TestEventPathWritesNoRunOfZeroInputAlone(t *testing.T) {
 		}
 	}
 }
+
+// A bare NaN is a warning about its line, which is still translated with
+// null in its place, on the event path as today.
+func TestEventPathWarnsOfNonFiniteNumbers(t *testing.T) {
+	in := `{"type": "tool_call", "name": "ls", "args": {"n": NaN}, "id": "c1"}` + "\n"
+	out, diags := bothPaths(t, Options{To: Zero, RunID: "R"}, in)
+	if len(diags) != 1 || !strings.Contains(diags[0], "warning: tool_call: bare NaN") || !strings.Contains(string(out), `"n":null`) {
+		t.Errorf("diagnostics %q, output\n%s", diags, out)
+	}
+}
