@@ -92,10 +92,8 @@ func runEventPath(opt Options, in io.Reader, emit func([]byte) error) error {
 //     EvoScientist stream of testdata to today's output.
 //   - Zero input events alone (seed-input.zero.jsonl): identical, no run
 //     written (TestEventPathWritesNoRunOfZeroInputAlone).
-//   - Zero → Zero: what the model does not name is lost (checkpoint
-//     files, a decision's own permission, block, grant, meta, display,
-//     changedFiles); today's
-//     passes each line through.
+//   - Zero → Zero: identical (both pass each line through;
+//     TestEventPathWritesZeroToZeroAsToday).
 //   - Zero → EvoScientist: the same but for a usage of 0/0
 //     (edge.zero.jsonl), which the event path does not write; see
 //     TestEventPathWritesZeroToEvoSciAsToday.
@@ -144,6 +142,7 @@ func TestEventPathAgainstTodaysTranslate(t *testing.T) {
 		"edge.evosci.jsonl->zero@1": true, "edge.evosci.jsonl->zero@2": true, "edge.zero.jsonl->zero@1": true,
 		"edge.zero.jsonl->zero@2": true, "secret-error.zero.jsonl->evosci": true, "secrets.evosci.jsonl->evosci": true,
 		"seed-block.zero.jsonl->evosci": true, "seed-error.zero.jsonl->evosci": true, "seed-input.zero.jsonl->evosci": true,
+		"basic.zero.jsonl->zero@1": true, "basic.zero.jsonl->zero@2": true, "secret-error.zero.jsonl->zero@1": true, "secret-error.zero.jsonl->zero@2": true, "seed-block.zero.jsonl->zero@1": true, "seed-block.zero.jsonl->zero@2": true, "seed-error.zero.jsonl->zero@1": true, "seed-error.zero.jsonl->zero@2": true, "seed.zero.jsonl->zero@1": true, "seed.zero.jsonl->zero@2": true, "v1.zero.jsonl->zero@1": true, "v1.zero.jsonl->zero@2": true,
 		"seed-input.zero.jsonl->zero@2": true, "seed-input.zero.jsonl->zero@1": true,
 		"basic.evosci.jsonl->evosci": true, "seed.evosci.jsonl->evosci": true, "edge.evosci.jsonl->evosci": true,
 		"seed.evosci.jsonl->zero@1": true, "seed.evosci.jsonl->zero@2": true, "seed.zero.jsonl->evosci": true,

@@ -218,10 +218,15 @@ func (t *Translator) encode(ev *model.Event, st model.Step) error {
 		st.Closed.Cut = model.CutOtherDialect
 	}
 	if ev != nil && ev.Dialect == ep.self {
-		if ps, ok := ep.enc.(passer); ok {
+		switch enc := ep.enc.(type) {
+		case passer:
 			first := !ep.passedLine
 			ep.passedLine, ep.mapped = true, true
-			return ps.Pass(ev, st, first)
+			return enc.Pass(ev, st, first)
+		case zeroPasser:
+			mapped, err := t.passZero(enc, ev, st)
+			t.counted(ev, mapped)
+			return err
 		}
 	}
 	if ev != nil && ep.rules != nil {
@@ -244,12 +249,18 @@ func (t *Translator) encodeEvent(ev *model.Event, st model.Step) error {
 	if err != nil || ev == nil {
 		return err
 	}
+	t.counted(ev, mapped)
+	return nil
+}
+
+// counted notes what the encoder did with an event of the line.
+func (t *Translator) counted(ev *model.Event, mapped bool) {
+	ep := &t.ep
 	if mapped {
 		ep.mapped = true
 	} else if ep.unmappedDialect == "" {
 		ep.unmappedDialect, ep.unmappedType = ev.Dialect, ev.Type
 	}
-	return nil
 }
 
 // endEventPath ends the event path's input: what its decoders hold, and

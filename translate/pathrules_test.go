@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -273,5 +274,61 @@ func TestEventPathWarnsOfNonFiniteNumbers(t *testing.T) {
 	out, diags := bothPaths(t, Options{To: Zero, RunID: "R"}, in)
 	if len(diags) != 1 || !strings.Contains(diags[0], "warning: tool_call: bare NaN") || !strings.Contains(string(out), `"n":null`) {
 		t.Errorf("diagnostics %q, output\n%s", diags, out)
+	}
+}
+
+// Zero into Zero passes each line through on the event path as today
+// (upgraded, or downgraded for zero@1, held to Zero's types unless
+// --unmapped keep, redacted, with its run's runId), for every Zero stream
+// of testdata, but for the streams listed here:
+//   - a run cut short by the next run's start says the run model's word
+//     for the cut, "another run started", where today's says Zero's, "a
+//     run_start came" (zero-runs);
+//   - a bad line (hostile/wrong-types) takes no place in the runs: a
+//     run_end that cannot be translated ends no run, where today's writes
+//     its run_end all the same.
+func TestEventPathWritesZeroToZeroAsToday(t *testing.T) {
+	differ := map[string]string{
+		"golden/zero-runs/input.jsonl":   "the run model's word for a cut",
+		"hostile/wrong-types.zero.jsonl": "a bad run_end ends no run",
+	}
+	var files []string
+	for _, g := range []string{"translate/*.jsonl", "inspect/*.jsonl", "golden/*/input.jsonl", "hostile/*.jsonl"} {
+		m, _ := filepath.Glob("../testdata/" + g)
+		files = append(files, m...)
+	}
+	n := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !zeroStream(data) {
+			continue
+		}
+		n++
+		name := strings.TrimPrefix(f, "../testdata/")
+		for _, to := range []Format{Zero, Zero1} {
+			for i, redact := range []bool{false, true, false} {
+				opt := Options{To: to, RunID: "R", Cwd: "/work", Redact: redact}
+				if i == 2 {
+					opt.Unmapped = Keep
+				}
+				today, todayDiags, todaySt := run(t, opt, data)
+				opt.eventPath = true
+				events, eventDiags, eventSt := run(t, opt, data)
+				same := string(today) == string(events) && slices.Equal(todayDiags, eventDiags) &&
+					todaySt.Mapped == eventSt.Mapped && todaySt.Unmapped == eventSt.Unmapped && fmt.Sprint(todaySt.Dropped) == fmt.Sprint(eventSt.Dropped)
+				switch why, listed := differ[name]; {
+				case !same && !listed:
+					t.Errorf("%s --to %s redact=%v keep=%v: the event path writes\n%s%q %+v\ntoday's\n%s%q %+v", name, to, redact, i == 2, events, eventDiags, eventSt, today, todayDiags, todaySt)
+				case same && listed:
+					t.Errorf("%s: the event path now writes what today's does (listed: %s)", name, why)
+				}
+			}
+		}
+	}
+	if n < 15 {
+		t.Fatalf("only %d Zero streams", n)
 	}
 }

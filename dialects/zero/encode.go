@@ -246,6 +246,39 @@ func (e *Encoder) Rendered(ev *event.Event, st event.Step, typ string, fill func
 	return e.write()
 }
 
+// Passed writes the line of ev, an event of Zero's own (the source is
+// the target), as fill renders it from the line after schemaVersion (the
+// target's version), given the runId of the run it is written in: the
+// run is the producer's, its run_start and run_end its own lines (none
+// is made for a run without them); a run cut short ends as Zero ends an
+// incomplete run. Zero's input events are not its output (Encode).
+// fill returns false when the line is not to be written.
+func (e *Encoder) Passed(ev *event.Event, st event.Step, fill func(o *jsonl.Object, runID string) bool) (mapped bool, err error) {
+	if ev.Kind == event.Prompt || ev.Kind == event.RunEnd && ev.StatusWord == "input" {
+		return e.Encode(ev, st)
+	}
+	if _, err := e.Encode(nil, event.Step{Closed: st.Closed}); err != nil {
+		return false, err
+	}
+	if st.Start {
+		e.open, e.errored, e.final = true, false, nil
+		e.runID = ev.Run
+		if !protocol.IsZeroID(e.runID) {
+			e.runID = e.opt.NewRunID()
+		}
+		e.pending, e.used, e.perms = e.pending[:0], map[string]bool{}, map[string]bool{}
+	}
+	if st.End {
+		e.open = false
+	}
+	e.obj.Reset()
+	e.obj.Int("schemaVersion", int64(e.opt.Version))
+	if !fill(&e.obj, e.runID) {
+		return true, nil
+	}
+	return true, e.write()
+}
+
 // start writes run_start for the run ev starts.
 func (e *Encoder) start(ev *event.Event) error {
 	e.open, e.errored, e.final = true, false, nil
