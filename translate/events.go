@@ -229,12 +229,27 @@ func (t *Translator) encode(ev *model.Event, st model.Step) error {
 			return err
 		}
 	}
+	if ev != nil && ev.Kind == model.Other && ev.Dialect != ep.self && len(ev.Type) > len(ep.self) &&
+		ev.Type[len(ep.self)] == '.' && ev.Type[:len(ep.self)] == ep.self {
+		if r, ok := ep.enc.(restorer); ok {
+			// A line of the target's own that the other stream kept
+			// (--unmapped keep): restored, in the run around it.
+			ep.mapped = true
+			return r.Restore(ev, st, ev.Type[len(ep.self)+1:], "schemaVersion", "runId")
+		}
+	}
 	if ev != nil && ep.rules != nil {
 		if r := ep.rules.of(ep, ev); r != nil {
 			return t.applyPathRule(ev, st, r)
 		}
 	}
 	return t.encodeEvent(ev, st)
+}
+
+// restorer is an encoder that restores its own dialect's lines another
+// stream kept.
+type restorer interface {
+	Restore(ev *model.Event, st model.Step, typ string, envelope ...string) error
 }
 
 // passer is an encoder that passes its own dialect's lines through.

@@ -332,3 +332,28 @@ func TestEventPathWritesZeroToZeroAsToday(t *testing.T) {
 		t.Fatalf("only %d Zero streams", n)
 	}
 }
+
+// EvoScientist events a Zero stream kept (--unmapped keep) come back as
+// they were in EvoScientist output, on the event path, in the run around
+// them. (Today's path reads the kept line, its runId dropped, as of
+// another run, and cuts the run short there: the event path does not.)
+func TestEventPathRestoresKeptEvoScientistEvents(t *testing.T) {
+	in := `{"type": "text", "content": "a"}
+{"type": "subagent_start", "name": "coder", "description": "writes code"}
+{"type": "panel_dispatch_start", "label": "A"}
+{"type": "done", "content": "a", "response": "a"}
+`
+	var zero strings.Builder
+	if _, err := Translate(strings.NewReader(in), "in", Options{To: Zero, RunID: "R", Unmapped: Keep}, &zero); err != nil {
+		t.Fatal(err)
+	}
+	out, diags, _ := run(t, Options{To: EvoSci, Unmapped: Keep, eventPath: true}, []byte(zero.String()))
+	want := `{"type": "text", "content": "a"}
+{"type": "subagent_start", "description": "writes code", "name": "coder"}
+{"type": "panel_dispatch_start", "label": "A"}
+{"type": "done", "content": "a", "response": "a"}
+`
+	if string(out) != want || len(diags) > 0 {
+		t.Errorf("got\n%s%q\nwant\n%s", out, diags, want)
+	}
+}

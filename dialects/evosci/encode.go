@@ -2,6 +2,7 @@ package evosci
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 
 	"github.com/tidwall/gjson"
@@ -237,6 +238,39 @@ func (e *Encoder) endLeftOpen() error {
 // end is its own line, and a run the input leaves open ends as it was
 // left (close).
 func (e *Encoder) Pass(ev *event.Event, st event.Step, first bool) error {
+	return e.pass(ev, st, first)
+}
+
+// Restore writes the line of ev, an EvoScientist event another stream
+// kept (--unmapped keep: its type prefixed "evosci."), in the run st
+// places it in, as EvoScientist wrote it: its type restored, without the
+// envelope the other stream gave it (envelope: those keys).
+func (e *Encoder) Restore(ev *event.Event, st event.Step, typ string, envelope ...string) error {
+	if _, err := e.Encode(nil, event.Step{Closed: st.Closed}); err != nil {
+		return err
+	}
+	if err := e.endLeftOpen(); err != nil {
+		return err
+	}
+	if st.Start {
+		e.begin()
+	}
+	if st.End {
+		e.open = false
+	} else if e.open {
+		e.said = true
+	}
+	e.head(typ)
+	gjson.ParseBytes(ev.Raw).ForEach(func(k, v gjson.Result) bool {
+		if k.Str != "type" && !slices.Contains(envelope, k.Str) {
+			e.obj.Raw(k.Str, []byte(v.Raw))
+		}
+		return true
+	})
+	return e.write()
+}
+
+func (e *Encoder) pass(ev *event.Event, st event.Step, first bool) error {
 	if err := e.close(st); err != nil {
 		return err
 	}
