@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"unsafe"
 
+	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/dialects"
 	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
@@ -231,11 +232,23 @@ func (t *Translator) encode(ev *model.Event, st model.Step) error {
 	}
 	if ev != nil && ev.Kind == model.Other && ev.Dialect != ep.self && len(ev.Type) > len(ep.self) &&
 		ev.Type[len(ep.self)] == '.' && ev.Type[:len(ep.self)] == ep.self {
-		if r, ok := ep.enc.(restorer); ok {
-			// A line of the target's own that the other stream kept
-			// (--unmapped keep): restored, in the run around it.
+		// A line of the target's own that the other stream kept
+		// (--unmapped keep): restored, in the run around it.
+		typ := ev.Type[len(ep.self)+1:]
+		switch enc := ep.enc.(type) {
+		case restorer:
 			ep.mapped = true
-			return r.Restore(ev, st, ev.Type[len(ep.self)+1:], "schemaVersion", "runId")
+			return enc.Restore(ev, st, typ, "schemaVersion", "runId")
+		case zeroPasser:
+			o := *ev
+			o.Dialect, o.Type = ep.self, typ
+			if typ == "run_start" {
+				// It restores the run with its own runId.
+				o.Kind, o.Run = model.RunStart, gjson.GetBytes(ev.Raw, "runId").Str
+			}
+			mapped, err := t.passZero(enc, &o, st)
+			t.counted(ev, mapped)
+			return err
 		}
 	}
 	if ev != nil && ep.rules != nil {

@@ -357,3 +357,25 @@ func TestEventPathRestoresKeptEvoScientistEvents(t *testing.T) {
 		t.Errorf("got\n%s%q\nwant\n%s", out, diags, want)
 	}
 }
+
+// Zero events an EvoScientist stream kept (--unmapped keep) belong to
+// the EvoScientist run around them, and come back as they were in Zero
+// output: a kept run_start restores its run with its own runId, on the
+// event path as today.
+func TestEventPathRestoresKeptZeroEvents(t *testing.T) {
+	in := `{"schemaVersion":2,"type":"run_start","runId":"run_20260603100000_abc123","provider":"openai","model":"m"}
+{"schemaVersion":2,"type":"text","runId":"run_20260603100000_abc123","delta":"a"}
+{"schemaVersion":2,"type":"checkpoint","runId":"run_20260603100000_abc123","checkpoint":{"sequence":1,"tool":"edit","files":["a"]}}
+{"schemaVersion":2,"type":"final","runId":"run_20260603100000_abc123","text":"a"}
+{"schemaVersion":2,"type":"run_end","runId":"run_20260603100000_abc123","status":"success","exitCode":0}
+`
+	var evo strings.Builder
+	if _, err := Translate(strings.NewReader(in), "in", Options{To: EvoSci, Unmapped: Keep}, &evo); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := bothPaths(t, Options{To: Zero, Unmapped: Keep}, evo.String())
+	if !strings.HasPrefix(string(out), `{"model":"m","provider":"openai","runId":"run_20260603100000_abc123","schemaVersion":2,"type":"run_start"}`) ||
+		!strings.Contains(string(out), `"type":"checkpoint"`) || strings.Count(string(out), "\n") != 5 {
+		t.Errorf("the round trip gives\n%s", out)
+	}
+}
