@@ -171,16 +171,8 @@ func TestEventPathAgainstTodaysTranslate(t *testing.T) {
 //     today's writes for them;
 //   - lines with fields of the wrong type (hostile/wrong-types) are read
 //     as far as they go and written, where today's reports them and
-//     writes nothing of them;
-//   - with --unmapped keep, a Zero v1 line EvoScientist has no room for
-//     is kept as written (schemaVersion 1), where today's upgrades it to
-//     v2 first (keepV1).
+//     writes nothing of them.
 func TestEventPathWritesZeroToEvoSciAsToday(t *testing.T) {
-	keepV1 := map[string]bool{
-		"translate/v1.zero.jsonl": true, "golden/zero-v1-to-evosci/input.jsonl": true,
-		"golden/zero-v1-upgrade/input.jsonl": true, "golden/zero-input-events/input.jsonl": true,
-		"golden/zero-target-valid/input.jsonl": true,
-	}
 	differ := map[string]string{
 		"zero-runs/input.jsonl":  "the run model's word for a cut",
 		"edge.zero.jsonl":        "no 0/0 usage_stats",
@@ -219,10 +211,7 @@ func TestEventPathWritesZeroToEvoSciAsToday(t *testing.T) {
 			today, _, _ := run(t, opt, data)
 			opt.Now, opt.Rand = fixedNow, zeroReader{}
 			events := eventPathOutput(t, opt, data)
-			why, listed := "", opt.Unmapped == Keep && keepV1[name]
-			if listed {
-				why = "a v1 line kept as written"
-			}
+			why, listed := "", false
 			for k, v := range differ {
 				if strings.HasSuffix(name, k) {
 					why, listed = v, true
@@ -235,11 +224,6 @@ func TestEventPathWritesZeroToEvoSciAsToday(t *testing.T) {
 			case same && listed:
 				t.Errorf("%s (%+v): the event path now writes what today's does (listed: %s)", name, opt, why)
 			}
-		}
-	}
-	for k := range keepV1 {
-		if inputs[k] == nil {
-			t.Errorf("%s: listed, but no such Zero stream", k)
 		}
 	}
 	for k := range differ {

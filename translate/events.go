@@ -230,6 +230,13 @@ func (t *Translator) encode(ev *model.Event, st model.Step) error {
 			return err
 		}
 	}
+	if ev != nil && ev.Dialect != ep.self && zeroV1(ev) {
+		// Zero version 1 is upgraded whatever the target: what a
+		// target keeps of the line is the line as version 2.
+		o := *ev
+		o.Raw = t.upgradedV1(ev.Raw)
+		ev = &o
+	}
 	if ev != nil && ev.Kind == model.Other && ev.Dialect != ep.self && len(ev.Type) > len(ep.self) &&
 		ev.Type[len(ep.self)] == '.' && ev.Type[:len(ep.self)] == ep.self {
 		// A line of the target's own that the other stream kept

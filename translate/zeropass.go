@@ -29,9 +29,12 @@ func (t *Translator) passZero(enc zeroPasser, ev *model.Event, st model.Step) (m
 		if kept && t.opt.Unmapped != Keep {
 			return false
 		}
-		line := gjson.ParseBytes(ev.Raw)
+		raw := ev.Raw
+		if zeroV1(ev) {
+			raw = t.upgradedV1(raw)
+		}
 		var members []gjson.Result // keys, values
-		line.ForEach(func(k, v gjson.Result) bool {
+		gjson.ParseBytes(raw).ForEach(func(k, v gjson.Result) bool {
 			members = append(members, k, v)
 			return true
 		})
@@ -42,20 +45,6 @@ func (t *Translator) passZero(enc zeroPasser, ev *model.Event, st model.Step) (m
 				}
 			}
 			return gjson.Result{}, -1
-		}
-		if sv, _ := get("schemaVersion"); sv.Raw == "1" {
-			// The upgrade: violation → block (a block already there
-			// wins), block codes renamed.
-			for f1, f2 := range vs.Fields {
-				old, i := get(f1)
-				if i < 0 {
-					continue
-				}
-				members = append(members[:i], members[i+2:]...)
-				if _, j := get(f2); j < 0 {
-					members = append(members, gjson.Result{Type: gjson.String, Str: f2}, renameCode(old, vs.BlockCodes))
-				}
-			}
 		}
 		typ, sh := ev.Type, t.shape
 		if kept {
@@ -89,6 +78,54 @@ func (t *Translator) passZero(enc zeroPasser, ev *model.Event, st model.Step) (m
 		mapped = false
 	}
 	return mapped, err
+}
+
+// zeroV1 reports an event of a Zero version 1 line: output (zero@1) or
+// input (zero-input, of either version).
+func zeroV1(ev *model.Event) bool {
+	return ev.Variant == Zero1.Name || ev.Variant == "zero-input" && gjson.GetBytes(ev.Raw, "schemaVersion").Raw == "1"
+}
+
+// upgradedV1 is raw, a Zero version 1 line, as version 2 (whatever the
+// target, docs/mapping.md): schemaVersion 2, violation → block (a block
+// already there wins, the violation is dropped), block codes renamed.
+func (t *Translator) upgradedV1(raw []byte) []byte {
+	vs := t.tables.Versions
+	var keys, vals []string
+	gjson.ParseBytes(raw).ForEach(func(k, v gjson.Result) bool {
+		keys, vals = append(keys, k.Raw), append(vals, v.Raw)
+		if k.Str == "schemaVersion" {
+			vals[len(vals)-1] = "2"
+		}
+		return true
+	})
+	has := func(key string) int {
+		for i, k := range keys {
+			if gjson.Parse(k).Str == key {
+				return i
+			}
+		}
+		return -1
+	}
+	for f1, f2 := range vs.Fields {
+		i := has(f1)
+		if i < 0 {
+			continue
+		}
+		old := gjson.Parse(vals[i])
+		keys, vals = append(keys[:i], keys[i+1:]...), append(vals[:i], vals[i+1:]...)
+		if has(f2) < 0 {
+			keys, vals = append(keys, string(jsonl.AppendString(nil, f2, jsonl.GoStyle))), append(vals, renameCode(old, vs.BlockCodes).Raw)
+		}
+	}
+	out := []byte{'{'}
+	for i := range keys {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(append(append(out, keys[i]...), ':'), vals[i]...)
+	}
+	return append(out, '}')
 }
 
 // putFitted adds key's value v to o, or, where Zero's types (sh, nil: all
