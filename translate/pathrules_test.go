@@ -379,3 +379,21 @@ func TestEventPathRestoresKeptZeroEvents(t *testing.T) {
 		t.Errorf("the round trip gives\n%s", out)
 	}
 }
+
+// A done right after the error that ended a run belongs to that run: in
+// Zero output nothing, and it is no unmapped event, on the event path as
+// today.
+func TestEventPathCountsADoneAfterAnErrorWithItsRun(t *testing.T) {
+	in := `{"type": "text", "content": "second"}
+{"type": "error", "message": "model overloaded"}
+{"type": "done", "content": "", "response": ""}
+`
+	for _, u := range []Unmapped{Drop, Keep, Error} {
+		opt := Options{To: Zero, RunID: "R", Unmapped: u}
+		bothPaths(t, opt, in)
+		opt.eventPath = true
+		if _, _, st := run(t, opt, []byte(in)); st.Unmapped != 0 || st.Mapped != 3 {
+			t.Errorf("--unmapped %v: %+v", u, st)
+		}
+	}
+}

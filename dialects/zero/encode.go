@@ -127,6 +127,12 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 			return false, err
 		}
 	}
+	if ev.Aside && ev.Kind == event.Other && st.Run != nil && !st.Run.Open() {
+		// A late line of a run already ended (EvoScientist's done after
+		// the error that ended its run): it belongs to that run, which
+		// is written to its end.
+		return true, nil
+	}
 	if !e.open || st.Run == nil {
 		// A late line after its run's end (or before any run): Zero
 		// writes nothing outside a run.
