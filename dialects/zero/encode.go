@@ -1,6 +1,8 @@
 package zero
 
 import (
+	"math"
+
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
@@ -192,9 +194,9 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 		if ev.Usage == nil {
 			return false, e.keep(ev)
 		}
-		if ev.Usage.Past != nil {
-			// A count Zero's 64-bit integers cannot hold: its line is
-			// reported, and kept as it is with Keep.
+		if ev.Usage.Past != nil || !fits(ev.Usage) {
+			// A count Zero's 64-bit integers cannot hold (or their
+			// total): its line is reported, and kept as it is with Keep.
 			return false, e.keepLine(ev)
 		}
 		return true, e.usage(ev.Usage)
@@ -422,6 +424,20 @@ func (e *Encoder) usage(t *event.Tokens) error {
 		e.obj.Float("costUsd", *cost)
 	}
 	return e.write()
+}
+
+// fits reports whether the counts Zero writes of t, its prompt tokens
+// (cache reads and writes included) and their total with the completion
+// tokens, fit Zero's 64-bit integers.
+func fits(t *event.Tokens) bool {
+	sum := int64(0)
+	for _, n := range []int64{t.Input, t.CacheRead, t.CacheWrite, t.Output} {
+		if n > 0 && sum > math.MaxInt64-n {
+			return false
+		}
+		sum += n
+	}
+	return true
 }
 
 // pendingCall is a call of the run without a result yet.
