@@ -122,6 +122,10 @@ type Tool struct {
 	Name   string
 	Args   json.RawMessage // ToolCall: the arguments as the producer wrote them (an object, or absent)
 	Effect Effect          // ToolCall: what running it does, from the tool's name (see Effects)
+	// Again: ToolCall: the producer announced this call (its id) before
+	// in the run (EvoScientist 0.1.x repeats every call before each
+	// result): the same call, not another.
+	Again bool
 
 	Failed    bool   // ToolResult: the tool reported a failure
 	Output    string // ToolResult: its output, or its error message

@@ -41,6 +41,9 @@ type Rule struct {
 	Unmapped bool   // no counterpart: dropped, kept or an error per --unmapped
 	Fields   []Field
 	Const    []Const
+	// Builtin: the rule is one of the embedded tables' (Default), not
+	// one a user's table added or put in its place.
+	Builtin bool
 }
 
 // Table maps one protocol into the other.
@@ -89,6 +92,11 @@ func Default() *Set {
 		}
 		if err := s.Load(name, data); err != nil {
 			panic(err) // tested: the shipped tables load
+		}
+	}
+	for _, t := range []*Table{s.EvosciToZero, s.ZeroToEvosci} {
+		for _, r := range t.Events {
+			r.Builtin = true
 		}
 	}
 	data, err := files.ReadFile("zero-versions.json")

@@ -323,32 +323,4 @@ func upgrade(ev *event, tables *mappings.Set) {
 	ev.Set("schemaVersion", gjson.Parse("2"))
 }
 
-// renameCode rewrites the "code" of a block object through names.
-func renameCode(obj gjson.Result, names map[string]string) gjson.Result {
-	code := obj.Get("code")
-	to, ok := names[code.Str]
-	if !ok || code.Type != gjson.String {
-		return obj
-	}
-	var b []byte
-	b = append(b, '{')
-	first := true
-	obj.ForEach(func(k, v gjson.Result) bool {
-		if !first {
-			b = append(b, ',')
-		}
-		first = false
-		b = append(b, k.Raw...)
-		b = append(b, ':')
-		if k.Str == "code" {
-			b = jsonl.AppendString(b, to, jsonl.GoStyle)
-		} else {
-			b = append(b, v.Raw...)
-		}
-		return true
-	})
-	b = append(b, '}')
-	return gjson.ParseBytes(b)
-}
-
 // dispatch routes an event to its direction. unmapped reports an event with

@@ -90,20 +90,15 @@ func runEventPath(opt Options, in io.Reader, emit func([]byte) error) error {
 //     dialect's tools) where today's says unknown (EvoScientist's table
 //     alone); TestEventPathWritesTodaysZeroFromEvoScientist holds every
 //     EvoScientist stream of testdata to today's output.
-//   - Zero input events alone (seed-input.zero.jsonl): today's writes
-//     nothing; the Zero decoder makes them a run of their own, which the
-//     event path frames (run_start, run_end).
-//   - Zero → Zero: what the model does not name is lost (checkpoint
-//     files, a decision's own permission, block, grant, meta, display,
-//     changedFiles); today's
-//     passes each line through.
+//   - Zero input events alone (seed-input.zero.jsonl): identical, no run
+//     written (TestEventPathWritesNoRunOfZeroInputAlone).
+//   - Zero → Zero: identical (both pass each line through;
+//     TestEventPathWritesZeroToZeroAsToday).
 //   - Zero → EvoScientist: the same but for a usage of 0/0
 //     (edge.zero.jsonl), which the event path does not write; see
 //     TestEventPathWritesZeroToEvoSciAsToday.
-//   - EvoScientist → EvoScientist: today's passes lines through; the
-//     event path rebuilds them: sub-agent events, tool_selection and
-//     types the model does not name are dropped, an interrupt with two
-//     requests becomes two, a run the input leaves open gets an error.
+//   - EvoScientist → EvoScientist: identical (both pass each line
+//     through; TestEventPathPassesEvoScientistThrough).
 func TestEventPathAgainstTodaysTranslate(t *testing.T) {
 	files, _ := filepath.Glob("../testdata/translate/*.jsonl")
 	more, _ := filepath.Glob("../testdata/inspect/*.jsonl")
@@ -147,6 +142,9 @@ func TestEventPathAgainstTodaysTranslate(t *testing.T) {
 		"edge.evosci.jsonl->zero@1": true, "edge.evosci.jsonl->zero@2": true, "edge.zero.jsonl->zero@1": true,
 		"edge.zero.jsonl->zero@2": true, "secret-error.zero.jsonl->evosci": true, "secrets.evosci.jsonl->evosci": true,
 		"seed-block.zero.jsonl->evosci": true, "seed-error.zero.jsonl->evosci": true, "seed-input.zero.jsonl->evosci": true,
+		"basic.zero.jsonl->zero@1": true, "basic.zero.jsonl->zero@2": true, "secret-error.zero.jsonl->zero@1": true, "secret-error.zero.jsonl->zero@2": true, "seed-block.zero.jsonl->zero@1": true, "seed-block.zero.jsonl->zero@2": true, "seed-error.zero.jsonl->zero@1": true, "seed-error.zero.jsonl->zero@2": true, "seed.zero.jsonl->zero@1": true, "seed.zero.jsonl->zero@2": true, "v1.zero.jsonl->zero@1": true, "v1.zero.jsonl->zero@2": true,
+		"seed-input.zero.jsonl->zero@2": true, "seed-input.zero.jsonl->zero@1": true,
+		"basic.evosci.jsonl->evosci": true, "seed.evosci.jsonl->evosci": true, "edge.evosci.jsonl->evosci": true,
 		"seed.evosci.jsonl->zero@1": true, "seed.evosci.jsonl->zero@2": true, "seed.zero.jsonl->evosci": true,
 		"v1.zero.jsonl->evosci": true,
 	}
@@ -173,16 +171,8 @@ func TestEventPathAgainstTodaysTranslate(t *testing.T) {
 //     today's writes for them;
 //   - lines with fields of the wrong type (hostile/wrong-types) are read
 //     as far as they go and written, where today's reports them and
-//     writes nothing of them;
-//   - with --unmapped keep, a Zero v1 line EvoScientist has no room for
-//     is kept as written (schemaVersion 1), where today's upgrades it to
-//     v2 first (keepV1).
+//     writes nothing of them.
 func TestEventPathWritesZeroToEvoSciAsToday(t *testing.T) {
-	keepV1 := map[string]bool{
-		"translate/v1.zero.jsonl": true, "golden/zero-v1-to-evosci/input.jsonl": true,
-		"golden/zero-v1-upgrade/input.jsonl": true, "golden/zero-input-events/input.jsonl": true,
-		"golden/zero-target-valid/input.jsonl": true,
-	}
 	differ := map[string]string{
 		"zero-runs/input.jsonl":  "the run model's word for a cut",
 		"edge.zero.jsonl":        "no 0/0 usage_stats",
@@ -221,10 +211,7 @@ func TestEventPathWritesZeroToEvoSciAsToday(t *testing.T) {
 			today, _, _ := run(t, opt, data)
 			opt.Now, opt.Rand = fixedNow, zeroReader{}
 			events := eventPathOutput(t, opt, data)
-			why, listed := "", opt.Unmapped == Keep && keepV1[name]
-			if listed {
-				why = "a v1 line kept as written"
-			}
+			why, listed := "", false
 			for k, v := range differ {
 				if strings.HasSuffix(name, k) {
 					why, listed = v, true
@@ -237,11 +224,6 @@ func TestEventPathWritesZeroToEvoSciAsToday(t *testing.T) {
 			case same && listed:
 				t.Errorf("%s (%+v): the event path now writes what today's does (listed: %s)", name, opt, why)
 			}
-		}
-	}
-	for k := range keepV1 {
-		if inputs[k] == nil {
-			t.Errorf("%s: listed, but no such Zero stream", k)
 		}
 	}
 	for k := range differ {

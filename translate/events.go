@@ -2,10 +2,14 @@ package translate
 
 import (
 	"fmt"
+	"strconv"
 	"unsafe"
 
+	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/dialects"
 	model "github.com/zevo/zevo/event"
+	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/mappings"
 	"github.com/zevo/zevo/protocol"
 )
 
@@ -30,10 +34,28 @@ type eventPath struct {
 	enc    dialects.Encoder
 	encErr error // the target has no encoder (none: every target has one)
 	// per line: what its events did
-	mapped   bool
-	unmapped string // the name of its first unmapped event
-	cutOther bool   // the run closed now is cut by the other path's line
-	sessions int    // session ids made, for their sequence number
+	mapped bool
+	// the dialect and type of its first unmapped event (dialect "": none)
+	unmappedDialect, unmappedType string
+	cutOther                      bool // the run closed now is cut by the other path's line
+	sessions                      int  // session ids made, for their sequence number
+	// rules are the mapping tables' rules the event path applies itself
+	// (pathrules.go); nil when there are none.
+	rules *pathRules
+	// self is the target's dialect: its own lines are passed through
+	// (passer), once a line (passedLine).
+	self       string
+	passedLine bool
+	// per line: the rule its type was read under (a handler rule for
+	// another type: pathRules.retype), whether a field rule wrote it, a
+	// rule's diagnostic about it
+	lineRule *mappings.Rule
+	rendered bool
+	ruleErr  *jsonl.Diagnostic
+	// renameFrom and renameTo: while a handler rule's event is written,
+	// the lines of type renameFrom are written as renameTo.
+	renameFrom, renameTo string
+	renameBuf            []byte
 	// registryOnly asks the registry about every EvoScientist-shaped line
 	// (no shortcut): the plain path TestEventPathShortcutAsTheRegistry
 	// holds the shortcut to.
@@ -115,10 +137,14 @@ func (t *Translator) eventLine(p *prepared) error {
 	if err := t.encoder(); err != nil {
 		return err
 	}
-	ep.mapped, ep.unmapped = false, ""
+	ep.mapped, ep.unmappedDialect = false, ""
+	ep.lineRule, ep.rendered, ep.ruleErr, ep.passedLine = nil, false, nil, false
 	var werr error
 	// A copy: decoders may hold on to a line past it (a held init).
 	line := []byte(p.ev.Raw)
+	if ep.rules != nil && ep.rules.retype != nil {
+		line = ep.rules.retypeLine(ep, line)
+	}
 	derr := ep.in.Line(line, p.num, func(ev *model.Event, st model.Step) {
 		if werr == nil {
 			werr = t.encode(ev, st)
@@ -131,15 +157,30 @@ func (t *Translator) eventLine(p *prepared) error {
 		t.stats.Diagnosed++
 		return p.ev.diag("%s", derr.Error())
 	}
+	if ep.ruleErr != nil {
+		t.stats.Diagnosed++
+		return ep.ruleErr
+	}
+	if p.warn != nil {
+		// The line is written all the same (NaN read as null).
+		t.stats.Diagnosed++
+		return p.warn
+	}
 	switch {
-	case ep.mapped || ep.unmapped == "":
+	case ep.mapped || ep.unmappedDialect == "":
 		t.stats.Mapped++
 	case t.opt.Unmapped == Error:
+		// Worded as for every line: the event's dialect, its type
+		// (a Zero line is read as version 2, any version upgraded).
 		t.stats.Diagnosed++
-		return p.ev.diag("%s has no %s counterpart (--unmapped error)", ep.unmapped, t.opt.To)
+		from := ep.unmappedDialect
+		if p, err := protocol.Lookup(from); err == nil {
+			from = p.String()
+		}
+		return p.ev.diag("%s event %s has no %s counterpart (--unmapped error)", from, clip(strconv.Quote(ep.unmappedType)), t.opt.To)
 	default:
 		t.stats.Unmapped++
-		t.countUnmapped(ep.unmapped)
+		t.countUnmapped(ep.unmappedDialect + "." + ep.unmappedType)
 	}
 	return nil
 }
@@ -170,41 +211,91 @@ func (t *Translator) decodeOptions() model.DecodeOptions {
 	return model.DecodeOptions{Effects: eff}
 }
 
-// encode writes one event of the event path.
+// encode writes one event of the event path: as a mapping rule of the
+// tables says, else as the target's encoder writes it.
 func (t *Translator) encode(ev *model.Event, st model.Step) error {
 	ep := &t.ep
 	if st.Closed != nil && ep.cutOther {
 		st.Closed.Cut = model.CutOtherDialect
 	}
-	if ev != nil && t.unmappedByTable(ev) {
-		// The target has no room for it: its line is kept (Keep) or
-		// dropped as those of the events the model does not name.
+	if ev != nil && ev.Dialect == ep.self {
+		switch enc := ep.enc.(type) {
+		case passer:
+			first := !ep.passedLine
+			ep.passedLine, ep.mapped = true, true
+			return enc.Pass(ev, st, first)
+		case zeroPasser:
+			mapped, err := t.passZero(enc, ev, st)
+			t.counted(ev, mapped)
+			return err
+		}
+	}
+	if ev != nil && ev.Dialect != ep.self && zeroV1(ev) {
+		// Zero version 1 is upgraded whatever the target: what a
+		// target keeps of the line is the line as version 2.
 		o := *ev
-		o.Kind = model.Other
+		o.Raw = t.upgradedV1(ev.Raw)
 		ev = &o
 	}
+	if ev != nil && ev.Kind == model.Other && ev.Dialect != ep.self && len(ev.Type) > len(ep.self) &&
+		ev.Type[len(ep.self)] == '.' && ev.Type[:len(ep.self)] == ep.self {
+		// A line of the target's own that the other stream kept
+		// (--unmapped keep): restored, in the run around it.
+		typ := ev.Type[len(ep.self)+1:]
+		switch enc := ep.enc.(type) {
+		case restorer:
+			ep.mapped = true
+			return enc.Restore(ev, st, typ, "schemaVersion", "runId")
+		case zeroPasser:
+			o := *ev
+			o.Dialect, o.Type = ep.self, typ
+			if typ == "run_start" {
+				// It restores the run with its own runId.
+				o.Kind, o.Run = model.RunStart, gjson.GetBytes(ev.Raw, "runId").Str
+			}
+			mapped, err := t.passZero(enc, &o, st)
+			t.counted(ev, mapped)
+			return err
+		}
+	}
+	if ev != nil && ep.rules != nil {
+		if r := ep.rules.of(ep, ev); r != nil {
+			return t.applyPathRule(ev, st, r)
+		}
+	}
+	return t.encodeEvent(ev, st)
+}
+
+// restorer is an encoder that restores its own dialect's lines another
+// stream kept.
+type restorer interface {
+	Restore(ev *model.Event, st model.Step, typ string, envelope ...string) error
+}
+
+// passer is an encoder that passes its own dialect's lines through.
+type passer interface {
+	Pass(ev *model.Event, st model.Step, first bool) error
+}
+
+// encodeEvent writes one event as the target's encoder writes it.
+func (t *Translator) encodeEvent(ev *model.Event, st model.Step) error {
+	ep := &t.ep
 	mapped, err := ep.enc.Encode(ev, st)
 	if err != nil || ev == nil {
 		return err
 	}
-	if mapped {
-		ep.mapped = true
-	} else if ep.unmapped == "" {
-		ep.unmapped = ev.Dialect + "." + ev.Type
-	}
+	t.counted(ev, mapped)
 	return nil
 }
 
-// unmappedByTable reports an event whose source type the mapping table
-// from its dialect to the target leaves unmapped (EvoScientist's
-// sub-agents' calls and its questions, in Zero).
-func (t *Translator) unmappedByTable(ev *model.Event) bool {
-	tb := t.tables.EvosciToZero
-	if tb == nil || tb.From != ev.Dialect || t.opt.To.Family != protocol.FamilyZero {
-		return false
+// counted notes what the encoder did with an event of the line.
+func (t *Translator) counted(ev *model.Event, mapped bool) {
+	ep := &t.ep
+	if mapped {
+		ep.mapped = true
+	} else if ep.unmappedDialect == "" {
+		ep.unmappedDialect, ep.unmappedType = ev.Dialect, ev.Type
 	}
-	r := tb.Events[ev.Type]
-	return r != nil && r.Unmapped
 }
 
 // endEventPath ends the event path's input: what its decoders hold, and
@@ -251,8 +342,13 @@ func (t *Translator) encoder() error {
 		}
 		ep.enc, ok = dialects.NewEncoder(target, opt, func(b []byte) error {
 			t.stats.Written++
+			if ep.renameFrom != "" {
+				b = t.renamed(b)
+			}
 			return t.emit(b)
 		})
+		ep.rules = t.pathRules()
+		ep.self = target.Name
 	}
 	if !ok {
 		ep.encErr = fmt.Errorf("zevo cannot write %s from the events of other dialects", t.opt.To)

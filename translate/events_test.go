@@ -26,7 +26,16 @@ func TestMixedInputClosesTheOtherPathsRun(t *testing.T) {
 {"schemaVersion":2,"type":"text","runId":"run_20260603100000_abc123","delta":"zero run"}
 `
 	input := evo + claude + codex + zero + claude
-	out, diags, _ := run(t, Options{To: Zero, RunID: "R"}, []byte(input))
+	// On today's routing (Zero's and EvoScientist's lines on the other
+	// path) and with every line on the event path: the same runs.
+	for _, every := range []bool{false, true} {
+		mixedRuns(t, Options{To: Zero, RunID: "R", eventPath: every}, input)
+	}
+}
+
+func mixedRuns(t *testing.T, opt Options, input string) {
+	t.Helper()
+	out, diags, _ := run(t, opt, []byte(input))
 	if len(diags) > 0 {
 		t.Fatalf("diagnostics: %q", diags)
 	}
@@ -47,7 +56,7 @@ func TestMixedInputClosesTheOtherPathsRun(t *testing.T) {
 		"run_start:run_20260603100000_abc123 text error run_end:run_20260603100000_abc123:incomplete " +
 		"run_start:R.4 text error run_end:R.4:incomplete" // Claude's, cut by the end
 	if strings.Join(got, " ") != want {
-		t.Fatalf("got\n%s\nwant\n%s\n%s", strings.Join(got, " "), want, out)
+		t.Fatalf("event path %v: got\n%s\nwant\n%s\n%s", opt.eventPath, strings.Join(got, " "), want, out)
 	}
 }
 
@@ -59,7 +68,7 @@ func TestEventPathUnmappedLines(t *testing.T) {
 {"type":"turn.completed","usage":{"input_tokens":5,"cached_input_tokens":0,"output_tokens":1}}
 `
 	_, diags, st := run(t, Options{To: Zero, Unmapped: Error}, []byte(in))
-	if len(diags) != 1 || !strings.Contains(diags[0], "in:2: codex.turn.started has no zero@2 counterpart") {
+	if len(diags) != 1 || !strings.Contains(diags[0], `in:2: codex event "turn.started" has no zero@2 counterpart`) {
 		t.Fatalf("diagnostics %q", diags)
 	}
 	_, diags, st = run(t, Options{To: Zero}, []byte(in))

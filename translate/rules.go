@@ -6,37 +6,24 @@ import (
 	"github.com/zevo/zevo/mappings"
 )
 
-// zeroValues are the JSON zero values of the table's field types.
-var zeroValues = [...]string{jsonl.KindString: `""`, jsonl.KindInteger: "0", jsonl.KindNumber: "0", jsonl.KindBoolean: "false",
-	jsonl.KindArray: "[]", jsonl.KindObject: "{}", jsonl.KindNull: ""}
-
 // applyRule writes a table rule's renamed fields and constants.
 func (t *Translator) applyRule(ev *event, r *mappings.Rule, omitEmpty bool) error {
-	for _, f := range r.Fields {
-		v := ev.Peek(f.From)
+	get := func(f *mappings.Field) gjson.Result {
 		if f.Path {
-			v = ev.Lookup(f.From)
+			return ev.Lookup(f.From)
 		}
-		if d := typeErr(ev, f.From, v, f.Type); d != nil {
-			return d
-		}
-		switch {
-		case omitEmpty:
-			t.ob.rawOmit(f.To, v)
-		case v.Exists() && v.Type != gjson.Null:
-			t.ob.raw(f.To, v.Raw)
-		case zeroValues[f.Type] != "":
-			// Zero omits empty fields (omitempty): absent means the zero
-			// value, which the target's clients expect to find.
-			t.ob.raw(f.To, zeroValues[f.Type])
-		case v.Exists():
-			t.ob.raw(f.To, v.Raw)
-		}
+		return ev.Peek(f.From)
 	}
-	for _, c := range r.Const {
-		t.ob.raw(c.Key, c.Raw)
+	if fe := r.Render(get, omitEmpty, t.ob.raw); fe != nil {
+		return ruleErr(ev, fe)
 	}
 	return nil
+}
+
+// ruleErr words a rule's field of the wrong type as every type check of
+// translate words it.
+func ruleErr(ev *event, fe *mappings.FieldError) *jsonl.Diagnostic {
+	return typeErr(ev, fe.From, fe.Value, fe.Want)
 }
 
 // keepFields writes every field of ev but those named.

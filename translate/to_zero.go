@@ -423,26 +423,8 @@ func (t *Translator) zeroFields(ev *event, typ string) {
 	}
 }
 
-// v1Name is the v1 name of a v2 field that was renamed, or "".
-func (t *Translator) v1Name(v2 string) string {
-	for a, b := range t.tables.Versions.Fields {
-		if b == v2 {
-			return a
-		}
-	}
-	return ""
-}
-
 // v2Name is the v2 name of a v1 field that was renamed, or "".
 func (t *Translator) v2Name(v1 string) string { return t.tables.Versions.Fields[v1] }
-
-func invert(m map[string]string) map[string]string {
-	r := make(map[string]string, len(m))
-	for k, v := range m {
-		r[v] = k
-	}
-	return r
-}
 
 // keepZeroInZero writes, under --unmapped keep, a Zero event Zero output
 // has no room for, its type prefixed.

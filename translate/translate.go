@@ -97,6 +97,9 @@ type Options struct {
 	// bigValue is the size from which a value is checked for being
 	// copied as it is (out.raw); 0: 1 MiB. Tests lower it.
 	bigValue int
+	// eventPath sends every line the event path (eventPath.every), for
+	// the tests that hold it to the other.
+	eventPath bool
 }
 
 // Translator translates lines of one or more inputs. It is not safe for
@@ -160,6 +163,7 @@ func New(opt Options, emit func([]byte) error) *Translator {
 		opt.bigValue = 1 << 20
 	}
 	t := &Translator{opt: opt, tables: opt.Tables, emit: emit, fixedLevel: -1}
+	t.ep.every = opt.eventPath
 	t.ob.bigValue = opt.bigValue
 	t.pre = preparer{from: opt.From, tables: opt.Tables, plain: opt.Plain}
 	t.stats.UnmappedTypes = map[string]int{}

@@ -688,5 +688,8 @@ func (d *decoder) End(dst []event.Event) []event.Event {
 		dst = append(dst, d.start(p))
 	}
 	d.pending = nil
+	// The run open here is closed (event.Runs cuts it): a session's init
+	// after this starts a run, not one held for this run's result.
+	d.open, d.openSession = false, ""
 	return dst
 }

@@ -2,6 +2,7 @@ package evosci
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 
 	"github.com/tidwall/gjson"
@@ -39,7 +40,17 @@ type Encoder struct {
 	calls    map[string]call // by id: for results without a name, interrupts
 	kept     *byte           // the line last kept (its first byte)
 	keptLine int             // and its number
+
+	// passed: the open run is EvoScientist's own, passed through (Pass);
+	// leftOpen: such a run was open at the end of an input, and ends if
+	// another input follows.
+	passed, leftOpen bool
+	pending          []passCall // the passed run's calls without a result, oldest first
+	answered         map[string]bool
 }
+
+// passCall is a call of a run passed through.
+type passCall struct{ id, name string }
 
 type call struct{ name, args string }
 
@@ -80,23 +91,17 @@ func (e *Encoder) write() error {
 // run). mapped is false for an event EvoScientist has no room for:
 // dropped, or with Keep written under its prefixed type.
 func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error) {
-	if st.Closed != nil && e.open {
-		msg := event.CutMessage(st.Closed.Cut)
-		if err := e.fail(msg); err != nil {
-			return false, err
-		}
+	if err := e.close(st); err != nil {
+		return false, err
 	}
 	if ev == nil {
 		return true, nil
 	}
+	if err := e.endLeftOpen(); err != nil {
+		return false, err
+	}
 	if st.Start {
-		e.open, e.said, e.final, e.errored = true, false, nil, false
-		if cap(e.text) > maxText {
-			e.text = nil // one long run holds no memory for the next
-		}
-		e.text = e.text[:0]
-		e.usage = event.Tokens{}
-		e.calls = map[string]call{}
+		e.begin()
 	}
 	if !e.open || st.Run == nil {
 		return false, e.keep(ev)
@@ -192,6 +197,219 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 	// Prompt, Warning, PermissionDecision, Checkpoint, Other: EvoScientist
 	// writes none of them.
 	return false, e.keep(ev)
+}
+
+// close ends the run st closes, cut: as EvoScientist ends a failed run,
+// or, for a run passed through that the input leaves open, as its
+// producer left it, unless another input follows (endLeftOpen).
+func (e *Encoder) close(st event.Step) error {
+	if st.Closed == nil || !e.open {
+		return nil
+	}
+	if e.passed && st.Closed.Cut == event.CutEndOfInput {
+		e.open, e.leftOpen = false, true
+		return nil
+	}
+	return e.fail(event.CutMessage(st.Closed.Cut))
+}
+
+// endLeftOpen ends, before the next input's first line, a run passed
+// through that the input before it left open: its events are not to be
+// read as the next run's.
+func (e *Encoder) endLeftOpen() error {
+	if !e.leftOpen {
+		return nil
+	}
+	e.leftOpen = false
+	e.head("error")
+	e.obj.Str("message", "the run was cut short: "+event.CutEndOfInput.String())
+	return e.write()
+}
+
+// Pass writes the line of ev, an event of EvoScientist's own (the
+// source is the target), as its producer wrote it, once for the line
+// however many events it gives (first): byte for byte, or, redacted or
+// with the fields an EvoScientist 0.1.x line lacks that today's
+// consumers index (passFill), restyled. The run is the producer's: its
+// end is its own line, and a run the input leaves open ends as it was
+// left (close).
+func (e *Encoder) Pass(ev *event.Event, st event.Step, first bool) error {
+	return e.pass(ev, st, first)
+}
+
+// Restore writes the line of ev, an EvoScientist event another stream
+// kept (--unmapped keep: its type prefixed "evosci."), in the run st
+// places it in, as EvoScientist wrote it: its type restored, without the
+// envelope the other stream gave it (envelope: those keys).
+func (e *Encoder) Restore(ev *event.Event, st event.Step, typ string, envelope ...string) error {
+	if _, err := e.Encode(nil, event.Step{Closed: st.Closed}); err != nil {
+		return err
+	}
+	if err := e.endLeftOpen(); err != nil {
+		return err
+	}
+	if st.Start {
+		e.begin()
+	}
+	if st.End {
+		e.open = false
+	} else if e.open {
+		e.said = true
+	}
+	e.head(typ)
+	gjson.ParseBytes(ev.Raw).ForEach(func(k, v gjson.Result) bool {
+		if k.Str != "type" && !slices.Contains(envelope, k.Str) {
+			e.obj.Raw(k.Str, []byte(v.Raw))
+		}
+		return true
+	})
+	return e.write()
+}
+
+func (e *Encoder) pass(ev *event.Event, st event.Step, first bool) error {
+	if err := e.close(st); err != nil {
+		return err
+	}
+	if err := e.endLeftOpen(); err != nil {
+		return err
+	}
+	if st.Start {
+		e.begin()
+		e.passed = true
+		e.pending, e.answered = e.pending[:0], map[string]bool{}
+	}
+	if st.End {
+		e.open, e.passed = false, false
+	}
+	if !first {
+		return nil
+	}
+	fill := e.passFill(ev)
+	if len(fill) == 0 && e.opt.Redactor == nil {
+		e.lastDone = ev.Type == "done"
+		return e.emit(ev.Raw)
+	}
+	e.head(ev.Type)
+	gjson.ParseBytes(ev.Raw).ForEach(func(k, v gjson.Result) bool {
+		if k.Str != "type" {
+			e.obj.Raw(k.Str, []byte(v.Raw))
+		}
+		return true
+	})
+	for _, f := range fill {
+		e.obj.Str(f[0], f[1])
+	}
+	return e.write()
+}
+
+// passFill follows the calls of a run passed through, and returns the
+// fields an EvoScientist 0.1.x line lacks that today's consumers index
+// (EvoScientist's stream state reads event["id"] of a tool_result,
+// event["instance_id"] of sub-agent events): a result's id is the call
+// it answers (as for Zero output), a sub-agent's instance is named after
+// the sub-agent, and subagent_start's tool_call_id is "".
+func (e *Encoder) passFill(ev *event.Event) [][2]string {
+	v := gjson.ParseBytes(ev.Raw)
+	var inst string
+	switch ev.Type {
+	case "tool_call":
+		if id := v.Get("id"); id.Type == gjson.String && !e.answered[id.Str] && !e.isPending(id.Str) {
+			if len(e.pending) >= maxCalls {
+				e.pending = append(e.pending[:0], e.pending[1:]...)
+			}
+			e.pending = append(e.pending, passCall{id.Str, v.Get("name").Str})
+		}
+		return nil
+	case "tool_result":
+		id := v.Get("id")
+		if id.Exists() && id.Type != gjson.String {
+			return nil
+		}
+		got := e.takePending(id.Str, v.Get("name").Str)
+		if id.Exists() {
+			return nil
+		}
+		return [][2]string{{"id", got}}
+	case "subagent_start", "subagent_end":
+		inst = v.Get("name").Str
+	case "subagent_tool_call", "subagent_tool_result":
+		inst = v.Get("subagent").Str
+	default:
+		return nil
+	}
+	var fill [][2]string
+	if !v.Get("instance_id").Exists() {
+		fill = append(fill, [2]string{"instance_id", inst})
+	}
+	if ev.Type == "subagent_start" && !v.Get("tool_call_id").Exists() {
+		fill = append(fill, [2]string{"tool_call_id", ""})
+	}
+	return fill
+}
+
+func (e *Encoder) isPending(id string) bool {
+	for _, p := range e.pending {
+		if p.id == id {
+			return true
+		}
+	}
+	return false
+}
+
+// takePending is the id of the call a result answers: by its id, else
+// the earliest pending call of its tool; "" for none.
+func (e *Encoder) takePending(id, name string) string {
+	for i, p := range e.pending {
+		if id != "" && p.id == id || id == "" && p.name == name {
+			e.pending = append(e.pending[:i], e.pending[i+1:]...)
+			if len(e.answered) >= maxCalls {
+				clear(e.answered)
+			}
+			e.answered[p.id] = true
+			return p.id
+		}
+	}
+	return ""
+}
+
+// begin starts writing a run.
+func (e *Encoder) begin() {
+	e.passed = false
+	e.open, e.said, e.final, e.errored = true, false, nil, false
+	if cap(e.text) > maxText {
+		e.text = nil // one long run holds no memory for the next
+	}
+	e.text = e.text[:0]
+	e.usage = event.Tokens{}
+	e.calls = map[string]call{}
+}
+
+// Rendered writes, in the run st places ev in, one line of type typ
+// whose members fill adds after "type": a line a user's mapping rule
+// renders from ev's, redacted as the encoder's own lines. A line that
+// ends its run (st.End) ends it as the rule writes it, with no done or
+// error of the encoder's. fill returns false when the line is not to be
+// written (its run is still framed).
+func (e *Encoder) Rendered(ev *event.Event, st event.Step, typ string, fill func(o *jsonl.Object) bool) error {
+	if err := e.close(st); err != nil {
+		return err
+	}
+	if err := e.endLeftOpen(); err != nil {
+		return err
+	}
+	if st.Start {
+		e.begin()
+	}
+	if st.End {
+		e.open = false
+	} else if e.open {
+		e.said = true
+	}
+	e.head(typ)
+	if !fill(&e.obj) {
+		return nil
+	}
+	return e.write()
 }
 
 // usageStats writes a usage event as EvoScientist's usage_stats, which

@@ -91,6 +91,9 @@ type Decoder struct {
 	// done right after it ends the run interrupted (--no-auto-mode: the
 	// run stops there, unanswered).
 	asked bool
+	// calls are the ids of the run's tool calls, to tell a call
+	// announced again (Tool.Again); bounded by maxCalls.
+	calls map[string]bool
 }
 
 // Decode appends the events of one line.
@@ -143,6 +146,9 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 		ev.Kind = event.ToolCall
 		name := p.Str(v, "name")
 		ev.Tool = &event.Tool{ID: p.Str(v, "id"), Name: name, Effect: d.opt.EffectOf(name)}
+		if typ == "tool_call" {
+			ev.Tool.Again = d.seen(ev.Tool.ID)
+		}
 		switch a := v.Get("args"); {
 		case a.IsObject():
 			ev.Tool.Args = []byte(a.Raw)
@@ -188,12 +194,14 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 		}
 		ev.Permission.Reason = strings.Join(qs, "\n")
 	case "error":
+		clear(d.calls) // the run ends
 		ev.Kind, ev.Text = event.Error, p.Str(v, "message")
 		end := ev
 		end.Kind, end.Text, end.Status, end.StatusWord = event.RunEnd, "", event.StatusError, "error"
 		d.failed = true
 		return append(dst, ev, end), p.Err(typ)
 	case "done":
+		clear(d.calls) // the run ends
 		resp := p.Str(v, "response")
 		p.Str(v, "content")
 		if failed {
@@ -228,7 +236,23 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 // done right after an error or a question.
 func (d *Decoder) End(dst []event.Event) []event.Event {
 	d.failed, d.asked = false, false
+	clear(d.calls)
 	return dst
+}
+
+// seen reports a call id announced before in the run, and remembers it.
+func (d *Decoder) seen(id string) bool {
+	if id == "" {
+		return false
+	}
+	if d.calls[id] {
+		return true
+	}
+	if d.calls == nil || len(d.calls) >= maxCalls {
+		d.calls = map[string]bool{}
+	}
+	d.calls[strings.Clone(id)] = true
+	return false
 }
 
 // interrupt is one PermissionRequest per action the run waits on (an

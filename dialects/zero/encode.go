@@ -1,6 +1,8 @@
 package zero
 
 import (
+	"math"
+
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
@@ -111,10 +113,24 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 	if ev == nil {
 		return true, nil
 	}
+	if ev.Dialect == Name && (ev.Kind == event.Prompt || ev.Kind == event.RunEnd && ev.StatusWord == "input") {
+		// Zero's input events (a client's messages to Zero) are never
+		// its output, nor is a run of them alone.
+		if ev.Kind == event.RunEnd {
+			return true, nil
+		}
+		return false, e.keepInput(ev)
+	}
 	if st.Start {
 		if err := e.start(ev); err != nil {
 			return false, err
 		}
+	}
+	if ev.Aside && ev.Kind == event.Other && st.Run != nil && !st.Run.Open() {
+		// A late line of a run already ended (EvoScientist's done after
+		// the error that ended its run): it belongs to that run, which
+		// is written to its end.
+		return true, nil
 	}
 	if !e.open || st.Run == nil {
 		// A late line after its run's end (or before any run): Zero
@@ -138,6 +154,9 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 		e.obj.Str("delta", ev.Text)
 		return true, e.write()
 	case event.ToolCall:
+		if ev.Tool.Again {
+			return true, nil // one call, written once
+		}
 		e.head("tool_call")
 		e.obj.StrOmit("id", e.callID(ev.Tool.ID, ev.Tool.Name))
 		e.obj.StrOmit("name", ev.Tool.Name)
@@ -162,14 +181,19 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 		if ev.Permission == nil {
 			return false, e.keep(ev)
 		}
+		if p := ev.Permission; ev.Kind == event.PermissionRequest && p.Tool == "" && p.Interrupt != "" && p.Questions == nil {
+			// An interrupt with no action requests asks nothing a
+			// permission request can say: its line is kept as it is.
+			return false, e.keepLine(ev)
+		}
 		return true, e.permission(ev)
 	case event.Usage:
 		if ev.Usage == nil {
 			return false, e.keep(ev)
 		}
-		if ev.Usage.Past != nil {
-			// A count Zero's 64-bit integers cannot hold: its line is
-			// reported, and kept as it is with Keep.
+		if ev.Usage.Past != nil || !fits(ev.Usage) {
+			// A count Zero's 64-bit integers cannot hold (or their
+			// total): its line is reported, and kept as it is with Keep.
 			return false, e.keepLine(ev)
 		}
 		return true, e.usage(ev.Usage)
@@ -197,6 +221,67 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 	// Prompt (Zero's input, not its output), Checkpoint (Zero's needs
 	// the files), Other.
 	return false, e.keep(ev)
+}
+
+// Rendered writes, in the run st places ev in, one line of type typ
+// whose members fill adds: a line a user's mapping rule renders from
+// ev's. The run is framed, and the line identified and redacted, as the
+// encoder's own lines; a line that ends its run (st.End) ends it as the
+// rule writes it, with no end of the encoder's. fill returns false when
+// the line is not to be written (its run is still framed).
+func (e *Encoder) Rendered(ev *event.Event, st event.Step, typ string, fill func(o *jsonl.Object) bool) error {
+	if _, err := e.Encode(nil, event.Step{Closed: st.Closed}); err != nil {
+		return err
+	}
+	if st.Start {
+		if err := e.start(ev); err != nil {
+			return err
+		}
+	}
+	if !e.open || st.Run == nil {
+		return nil // Zero writes nothing outside a run
+	}
+	if st.End {
+		e.open = false
+	}
+	e.head(typ)
+	if !fill(&e.obj) {
+		return nil
+	}
+	return e.write()
+}
+
+// Passed writes the line of ev, an event of Zero's own (the source is
+// the target), as fill renders it from the line after schemaVersion (the
+// target's version), given the runId of the run it is written in: the
+// run is the producer's, its run_start and run_end its own lines (none
+// is made for a run without them); a run cut short ends as Zero ends an
+// incomplete run. Zero's input events are not its output (Encode).
+// fill returns false when the line is not to be written.
+func (e *Encoder) Passed(ev *event.Event, st event.Step, fill func(o *jsonl.Object, runID string) bool) (mapped bool, err error) {
+	if ev.Kind == event.Prompt || ev.Kind == event.RunEnd && ev.StatusWord == "input" {
+		return e.Encode(ev, st)
+	}
+	if _, err := e.Encode(nil, event.Step{Closed: st.Closed}); err != nil {
+		return false, err
+	}
+	if st.Start {
+		e.open, e.errored, e.final = true, false, nil
+		e.runID = ev.Run
+		if !protocol.IsZeroID(e.runID) {
+			e.runID = e.opt.NewRunID()
+		}
+		e.pending, e.used, e.perms = e.pending[:0], map[string]bool{}, map[string]bool{}
+	}
+	if st.End {
+		e.open = false
+	}
+	e.obj.Reset()
+	e.obj.Int("schemaVersion", int64(e.opt.Version))
+	if !fill(&e.obj, e.runID) {
+		return true, nil
+	}
+	return true, e.write()
 }
 
 // start writes run_start for the run ev starts.
@@ -336,6 +421,20 @@ func (e *Encoder) usage(t *event.Tokens) error {
 		e.obj.Float("costUsd", *cost)
 	}
 	return e.write()
+}
+
+// fits reports whether the counts Zero writes of t, its prompt tokens
+// (cache reads and writes included) and their total with the completion
+// tokens, fit Zero's 64-bit integers.
+func fits(t *event.Tokens) bool {
+	sum := int64(0)
+	for _, n := range []int64{t.Input, t.CacheRead, t.CacheWrite, t.Output} {
+		if n > 0 && sum > math.MaxInt64-n {
+			return false
+		}
+		sum += n
+	}
+	return true
 }
 
 // pendingCall is a call of the run without a result yet.
@@ -531,6 +630,24 @@ func (e *Encoder) keep(ev *event.Event) error {
 		return nil // its line gave other events too: those say it
 	}
 	return e.keepLine(ev)
+}
+
+// keepInput writes, with Keep, a line of Zero's input as it is, its
+// type prefixed, in the target's version: it belongs to no run.
+func (e *Encoder) keepInput(ev *event.Event) error {
+	if !e.opt.Keep {
+		return nil
+	}
+	e.obj.Reset()
+	e.obj.Int("schemaVersion", int64(e.opt.Version))
+	e.obj.Str("type", Name+"."+ev.Type)
+	gjson.ParseBytes(ev.Raw).ForEach(func(k, v gjson.Result) bool {
+		if k.Str != "type" && k.Str != "schemaVersion" {
+			e.obj.Raw(k.Str, []byte(v.Raw))
+		}
+		return true
+	})
+	return e.write()
 }
 
 // keepLine writes, with Keep, ev's line as keep does, whatever its kind.

@@ -39,12 +39,18 @@ var Dialect = &event.Dialect{
 
 // detectLine: every Zero line, input or output, carries schemaVersion, and no
 // other producer writes it (whatever its value: a wrong version is still
-// a Zero line, for validation to report).
+// a Zero line, for validation to report); but a Zero event kept in
+// another stream, its type prefixed "zero.", is that stream's.
 func detectLine(l *event.Line) event.Certainty {
-	if l.Has("schemaVersion") {
-		return event.Sure
+	if !l.Has("schemaVersion") {
+		return event.No
 	}
-	return event.No
+	if typ, ok := l.Type(); ok && len(typ) > len(Name) && typ[len(Name)] == '.' && typ[:len(Name)] == Name {
+		// A Zero event another stream kept (zevo translate --unmapped
+		// keep: "zero.checkpoint"): it belongs to the stream around it.
+		return event.No
+	}
+	return event.Sure
 }
 
 // Decoder decodes one input's Zero lines.

@@ -1,0 +1,223 @@
+package translate
+
+import (
+	"github.com/tidwall/gjson"
+	model "github.com/zevo/zevo/event"
+	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/mappings"
+)
+
+// The mapping tables on the event path: the rules stage between the
+// decoders and the target's encoder. The shipped tables' rules describe
+// what the decoders and encoders do (TestShippedTablesDescribeTheEncoders
+// holds them to it), so the stage applies only what the encoders cannot
+// know: the rules a user's table (--mapping) adds or puts in place of
+// the shipped ones, and the types the tables leave unmapped. For an event
+// of the table's source dialect whose type such a rule names:
+//   - "unmapped": the event has no counterpart (its line is kept, dropped
+//     or an error by --unmapped); a run's start or end still frames it;
+//   - a field rule: the target line is rendered from the event's line
+//     (mappings.Rule.Render, the renderer of the rest of translate) and
+//     written by the encoder (Rendered), in its run, with its ids and
+//     redaction; the line's other events but its run's end are the
+//     rendered line's;
+//   - a handler rule: the built-in handling of the handler's source type,
+//     which is the encoder's own writing of the event, the line read as
+//     of that type (retype), its lines written under the rule's "to".
+// Lines no rule names cost one map lookup per event.
+
+// pathRules are the rules of the table from the source dialect from into
+// the target.
+type pathRules struct {
+	from  string                    // the source dialect ("evosci" into Zero, "zero" into EvoScientist)
+	rules map[string]*mappings.Rule // by source type: the user's rules, and the tables' unmapped types
+	// handling is, by handler name, the source type whose built-in
+	// handling it is and the target type that handling writes.
+	handling map[string]handling
+	// retype is, by source type, the handler rules that read a line of
+	// that type as another's; nil when there are none.
+	retype map[string]*mappings.Rule
+	// omitEmpty: the target leaves out empty values (Zero's omitempty).
+	omitEmpty bool
+	// v1Lacks: the target is Zero v1, which has none of these types.
+	v1Lacks map[string]bool
+}
+
+type handling struct{ src, to string }
+
+// pathRules gathers the rules the event path applies for the target;
+// nil when the tables give none (a target the tables do not write).
+func (t *Translator) pathRules() *pathRules {
+	var tb *mappings.Table
+	r := &pathRules{}
+	switch {
+	case t.opt.To == EvoSci:
+		tb, r.from = t.tables.ZeroToEvosci, "zero"
+	case t.opt.To == Zero || t.opt.To == Zero1:
+		tb, r.from, r.omitEmpty = t.tables.EvosciToZero, "evosci", true
+		if t.opt.To == Zero1 {
+			r.v1Lacks = t.tables.Versions.V2Only
+		}
+	}
+	if tb == nil {
+		return nil
+	}
+	r.rules = map[string]*mappings.Rule{}
+	user := false
+	for typ, rule := range tb.Events {
+		if rule.Unmapped || !rule.Builtin {
+			r.rules[typ] = rule
+		}
+		user = user || !rule.Builtin
+	}
+	if user {
+		// The built-in handlings, as the shipped table names them.
+		r.handling = map[string]handling{}
+		shipped := mappings.Default().EvosciToZero
+		if r.from == "zero" {
+			shipped = mappings.Default().ZeroToEvosci
+		}
+		for typ, rule := range shipped.Events {
+			if rule.Handler != "" {
+				r.handling[rule.Handler] = handling{src: typ, to: rule.To}
+			}
+		}
+		for typ, rule := range r.rules {
+			if h, ok := r.handling[rule.Handler]; ok && h.src != typ {
+				if r.retype == nil {
+					r.retype = map[string]*mappings.Rule{}
+				}
+				r.retype[typ] = rule
+			}
+		}
+	}
+	if len(r.rules) == 0 {
+		return nil
+	}
+	return r
+}
+
+// of is the rule ev is written by, nil for the encoder's own writing.
+func (r *pathRules) of(ep *eventPath, ev *model.Event) *mappings.Rule {
+	if ep.lineRule != nil {
+		return ep.lineRule
+	}
+	rule := r.rules[ev.Type]
+	if rule == nil || ev.Dialect != r.from {
+		return nil
+	}
+	return rule
+}
+
+// retypeLine returns line with its type replaced by the source type of
+// the handler a rule of the user's names for its type, and the rule in
+// ep.lineRule; line itself for any other line.
+func (r *pathRules) retypeLine(ep *eventPath, line []byte) []byte {
+	typ := gjson.GetBytes(line, "type")
+	rule := r.retype[typ.Str]
+	if rule == nil || typ.Type != gjson.String || gjson.GetBytes(line, "schemaVersion").Exists() != (r.from == "zero") {
+		return line
+	}
+	ep.lineRule = rule
+	to := jsonl.AppendString(nil, r.handling[rule.Handler].src, jsonl.GoStyle)
+	out := make([]byte, 0, len(line)+len(to))
+	out = append(out, line[:typ.Index]...)
+	out = append(out, to...)
+	return append(out, line[typ.Index+len(typ.Raw):]...)
+}
+
+// renderer is an encoder that writes the lines rules render.
+type renderer interface {
+	Rendered(ev *model.Event, st model.Step, typ string, fill func(o *jsonl.Object) bool) error
+}
+
+// applyPathRule writes ev as rule says.
+func (t *Translator) applyPathRule(ev *model.Event, st model.Step, rule *mappings.Rule) error {
+	ep := &t.ep
+	r := ep.rules
+	// A run's start and end still frame the runs; a prompt (the user's
+	// side of a run) no encoder maps, and it tells them a run of the
+	// user's words alone.
+	framing := ev.Kind == model.RunStart || ev.Kind == model.RunEnd || ev.Kind == model.Prompt
+	switch {
+	case rule.Unmapped || r.v1Lacks[rule.To] && rule.Handler == "":
+		if framing {
+			return t.encodeEvent(ev, st)
+		}
+		// The target has no room for it: its line is kept (Keep) or
+		// dropped as those of the events the model does not name.
+		o := *ev
+		o.Kind = model.Other
+		return t.encodeEvent(&o, st)
+	case rule.Handler != "":
+		h := r.handling[rule.Handler]
+		if rule.To == "" || rule.To == h.to || h.to == "" {
+			return t.encodeEvent(ev, st)
+		}
+		if r.v1Lacks[rule.To] {
+			o := *ev
+			o.Kind = model.Other
+			return t.encodeEvent(&o, st)
+		}
+		if st.Closed != nil {
+			// The end of the run cut before it is the encoder's own.
+			if err := t.encodeEvent(nil, model.Step{Closed: st.Closed}); err != nil {
+				return err
+			}
+			st.Closed = nil
+		}
+		ep.renameFrom, ep.renameTo = h.to, rule.To
+		defer func() { ep.renameFrom, ep.renameTo = "", "" }()
+		return t.encodeEvent(ev, st)
+	}
+	if ep.rendered {
+		// The line is written: its other events are in it, but the
+		// end of its run.
+		if ev.Kind == model.RunEnd {
+			return t.encodeEvent(ev, st)
+		}
+		return nil
+	}
+	ep.rendered, ep.mapped = true, true
+	enc, ok := ep.enc.(renderer)
+	if !ok {
+		return nil // pathRules gives none for such a target
+	}
+	get := func(f *mappings.Field) gjson.Result { return gjson.GetBytes(ev.Raw, f.From) }
+	return enc.Rendered(ev, st, rule.To, func(o *jsonl.Object) bool {
+		fe := rule.Render(get, r.omitEmpty, func(key, raw string) {
+			if t.shape != nil {
+				if f, known := t.shape.fields[key]; !known || !f.holds(gjson.Result{Type: rawType(raw), Raw: raw}) {
+					t.dropZero(rule.To + "." + key)
+					return
+				}
+			}
+			o.Raw(key, []byte(raw))
+		})
+		if fe != nil {
+			ep.ruleErr = &jsonl.Diagnostic{File: t.placeName, Line: ev.Line, Severity: jsonl.SevError,
+				Message: ev.Type + "." + fe.From + ": want " + fe.Want.String() + ", got " + jsonType(fe.Value)}
+			return false
+		}
+		return true
+	})
+}
+
+// renamed is b, a line the encoder writes, with its type renameTo when
+// it is renameFrom.
+func (t *Translator) renamed(b []byte) []byte {
+	ep := &t.ep
+	typ := gjson.GetBytes(b, "type")
+	if typ.Str != ep.renameFrom || typ.Type != gjson.String {
+		return b
+	}
+	st := jsonl.GoStyle
+	if t.opt.To == EvoSci {
+		st = jsonl.PythonStyle
+	}
+	out := append(ep.renameBuf[:0], b[:typ.Index]...)
+	out = jsonl.AppendString(out, t.redacted(ep.renameTo), st)
+	out = append(out, b[typ.Index+len(typ.Raw):]...)
+	ep.renameBuf = out
+	return out
+}

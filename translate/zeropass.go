@@ -1,0 +1,203 @@
+package translate
+
+import (
+	"github.com/tidwall/gjson"
+	model "github.com/zevo/zevo/event"
+	"github.com/zevo/zevo/jsonl"
+)
+
+// Zero into Zero on the event path: each line passes through, as
+// docs/mapping.md says (Zero → Zero): upgraded from version 1 (or
+// downgraded for --to zero@1), with its run's runId, held to Zero's types
+// unless --unmapped keep (the fields they cannot hold dropped and
+// counted), redacted and written by the Zero encoder (Passed), which
+// frames the run as the producer did.
+
+// zeroPasser is the Zero encoder's writing of Zero's own lines.
+type zeroPasser interface {
+	Passed(ev *model.Event, st model.Step, fill func(o *jsonl.Object, runID string) bool) (mapped bool, err error)
+}
+
+// passZero writes ev, of a Zero line, into Zero output.
+func (t *Translator) passZero(enc zeroPasser, ev *model.Event, st model.Step) (mapped bool, err error) {
+	v1 := t.opt.To == Zero1
+	vs := t.tables.Versions
+	// Version 1 has no such type (reasoning): kept, its type prefixed,
+	// or dropped.
+	kept := v1 && vs.V2Only[ev.Type]
+	mapped, err = enc.Passed(ev, st, func(o *jsonl.Object, runID string) bool {
+		if kept && t.opt.Unmapped != Keep {
+			return false
+		}
+		raw := ev.Raw
+		if zeroV1(ev) {
+			raw = t.upgradedV1(raw)
+		}
+		var members []gjson.Result // keys, values
+		gjson.ParseBytes(raw).ForEach(func(k, v gjson.Result) bool {
+			members = append(members, k, v)
+			return true
+		})
+		get := func(key string) (gjson.Result, int) {
+			for i := 0; i < len(members); i += 2 {
+				if members[i].Str == key {
+					return members[i+1], i
+				}
+			}
+			return gjson.Result{}, -1
+		}
+		typ, sh := ev.Type, t.shape
+		if kept {
+			typ = ev.Dialect + "." + typ
+		}
+		o.Str("type", typ)
+		if !kept {
+			o.Str("runId", runID)
+		}
+		for i := 0; i < len(members); i += 2 {
+			key, v := members[i].Str, members[i+1]
+			switch {
+			case key == "schemaVersion" || key == "type" || key == "runId" && !kept:
+				continue
+			case v1 && t.v1Name(key) != "":
+				v = renameCode(v, invert(vs.BlockCodes))
+				key = t.v1Name(key)
+			case v1 && vs.Fields[key] != "":
+				if _, j := get(vs.Fields[key]); j >= 0 {
+					// A stray v1 field beside its v2 name: the v2 one
+					// wins, as on the upgrade.
+					t.dropZero(typ + "." + key)
+					continue
+				}
+			}
+			t.putFitted(o, key, v, sh, typ)
+		}
+		return true
+	})
+	if kept {
+		mapped = false
+	}
+	return mapped, err
+}
+
+// zeroV1 reports an event of a Zero version 1 line: output (zero@1) or
+// input (zero-input, of either version).
+func zeroV1(ev *model.Event) bool {
+	return ev.Variant == Zero1.Name || ev.Variant == "zero-input" && gjson.GetBytes(ev.Raw, "schemaVersion").Raw == "1"
+}
+
+// upgradedV1 is raw, a Zero version 1 line, as version 2 (whatever the
+// target, docs/mapping.md): schemaVersion 2, violation → block (a block
+// already there wins, the violation is dropped), block codes renamed.
+func (t *Translator) upgradedV1(raw []byte) []byte {
+	vs := t.tables.Versions
+	var keys, vals []string
+	gjson.ParseBytes(raw).ForEach(func(k, v gjson.Result) bool {
+		keys, vals = append(keys, k.Raw), append(vals, v.Raw)
+		if k.Str == "schemaVersion" {
+			vals[len(vals)-1] = "2"
+		}
+		return true
+	})
+	has := func(key string) int {
+		for i, k := range keys {
+			if gjson.Parse(k).Str == key {
+				return i
+			}
+		}
+		return -1
+	}
+	for f1, f2 := range vs.Fields {
+		i := has(f1)
+		if i < 0 {
+			continue
+		}
+		old := gjson.Parse(vals[i])
+		keys, vals = append(keys[:i], keys[i+1:]...), append(vals[:i], vals[i+1:]...)
+		if has(f2) < 0 {
+			keys, vals = append(keys, string(jsonl.AppendString(nil, f2, jsonl.GoStyle))), append(vals, renameCode(old, vs.BlockCodes).Raw)
+		}
+	}
+	out := []byte{'{'}
+	for i := range keys {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(append(append(out, keys[i]...), ':'), vals[i]...)
+	}
+	return append(out, '}')
+}
+
+// putFitted adds key's value v to o, or, where Zero's types (sh, nil: all
+// are kept) cannot hold it, leaves it out and counts it: an object whose
+// members they hold only in part is written with those members.
+func (t *Translator) putFitted(o *jsonl.Object, key string, v gjson.Result, sh *shape, path string) {
+	if sh == nil {
+		o.Raw(key, []byte(v.Raw))
+		return
+	}
+	f, known := sh.fields[key]
+	if sh.values != nil {
+		f, known = *sh.values, true
+	}
+	if !known || !f.holds(v) {
+		t.dropZero(path + "." + key)
+		return
+	}
+	if f.sub != nil && v.IsObject() && !f.sub.fits(v) {
+		c := jsonl.Object{Style: jsonl.GoStyle, Redact: t.opt.Redactor, Sorted: true}
+		v.ForEach(func(k, cv gjson.Result) bool {
+			t.putFitted(&c, k.Str, cv, f.sub, path+"."+key)
+			return true
+		})
+		o.Raw(key, c.AppendTo(nil))
+		return
+	}
+	o.Raw(key, []byte(v.Raw))
+}
+
+// renameCode rewrites the "code" of a block object through names.
+func renameCode(obj gjson.Result, names map[string]string) gjson.Result {
+	code := obj.Get("code")
+	to, ok := names[code.Str]
+	if !ok || code.Type != gjson.String {
+		return obj
+	}
+	var b []byte
+	b = append(b, '{')
+	first := true
+	obj.ForEach(func(k, v gjson.Result) bool {
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = append(b, k.Raw...)
+		b = append(b, ':')
+		if k.Str == "code" {
+			b = jsonl.AppendString(b, to, jsonl.GoStyle)
+		} else {
+			b = append(b, v.Raw...)
+		}
+		return true
+	})
+	b = append(b, '}')
+	return gjson.ParseBytes(b)
+}
+
+// v1Name is the v1 name of a v2 field that was renamed, or "".
+func (t *Translator) v1Name(v2 string) string {
+	for a, b := range t.tables.Versions.Fields {
+		if b == v2 {
+			return a
+		}
+	}
+	return ""
+}
+
+func invert(m map[string]string) map[string]string {
+	r := make(map[string]string, len(m))
+	for k, v := range m {
+		r[v] = k
+	}
+	return r
+}
