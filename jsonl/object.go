@@ -2,7 +2,6 @@ package jsonl
 
 import (
 	"encoding/json"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -21,6 +20,9 @@ type Object struct {
 	kv     []objMember
 	buf    []byte
 	err    error
+	// sens caches redact.SensitiveKey by key: an encoder asks about the
+	// same few keys on every line.
+	sens map[string]bool
 }
 
 type objMember struct {
@@ -36,12 +38,39 @@ func (o *Object) Reset() {
 // Err is the first error of a Raw value, if any.
 func (o *Object) Err() error { return o.err }
 
+// add records the member just appended at buf[start:]. Its key is not
+// copied: a key's bytes do not change while the object builds. Sorted,
+// the member goes after those with keys up to its own, so that the
+// members stay in the order a stable sort by key gives.
 func (o *Object) add(key string, start int) {
-	o.kv = append(o.kv, objMember{strings.Clone(key), start, len(o.buf)})
+	m := objMember{key, start, len(o.buf)}
+	o.kv = append(o.kv, m)
+	if !o.Sorted {
+		return
+	}
+	i := len(o.kv) - 1
+	for ; i > 0 && o.kv[i-1].key > key; i-- {
+		o.kv[i] = o.kv[i-1]
+	}
+	o.kv[i] = m
+}
+
+// sensitiveKey is redact.SensitiveKey, remembered for the keys asked
+// before.
+func (o *Object) sensitiveKey(key string) bool {
+	s, ok := o.sens[key]
+	if !ok {
+		if o.sens == nil || len(o.sens) >= 256 {
+			o.sens = make(map[string]bool) // a bound for keys read from input
+		}
+		s = redact.SensitiveKey(key)
+		o.sens[strings.Clone(key)] = s
+	}
+	return s
 }
 
 func (o *Object) sensitive(key string) bool {
-	if o.Redact == nil || !redact.SensitiveKey(key) {
+	if o.Redact == nil || !o.sensitiveKey(key) {
 		return false
 	}
 	start := len(o.buf)
@@ -130,9 +159,7 @@ func (o *Object) Has(key string) bool {
 
 // AppendTo appends the object to dst.
 func (o *Object) AppendTo(dst []byte) []byte {
-	if o.Sorted {
-		slices.SortStableFunc(o.kv, func(a, b objMember) int { return strings.Compare(a.key, b.key) })
-	}
+	// Sorted: add keeps the members in order.
 	dst = append(dst, '{')
 	for i, m := range o.kv {
 		if i > 0 {

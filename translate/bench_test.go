@@ -86,6 +86,18 @@ func BenchmarkToZeroPaths(b *testing.B) {
 	b.Run("events", func(b *testing.B) { benchTranslateOn(b, buf.Bytes(), opt, true) })
 }
 
+// BenchmarkToEvoSciPaths is BenchmarkToZeroPaths the other way: a Zero
+// corpus into EvoScientist, through today's path and the event path.
+func BenchmarkToEvoSciPaths(b *testing.B) {
+	var buf bytes.Buffer
+	if _, err := corpus.Write(&buf, corpus.Options{Protocol: corpus.Zero, Size: 5 << 20, Seed: 2}); err != nil {
+		b.Fatal(err)
+	}
+	opt := Options{To: EvoSci}
+	b.Run("today", func(b *testing.B) { benchTranslateOn(b, buf.Bytes(), opt, false) })
+	b.Run("events", func(b *testing.B) { benchTranslateOn(b, buf.Bytes(), opt, true) })
+}
+
 func BenchmarkToZeroNoRedact(b *testing.B) {
 	benchTranslate(b, corpus.EvoSci, Options{To: Zero, RunID: "bench", Cwd: "/work"})
 }
