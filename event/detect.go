@@ -86,6 +86,10 @@ type Line struct {
 	// lens has a bit for each field's key length (mod 64) once all the
 	// fields are read (done): a key whose bit is clear is not there.
 	lens uint64
+	// owned: Bytes is never written again (Input.LineOwned), so the
+	// strings read from the line share its memory, with no copy of
+	// their own.
+	owned bool
 }
 
 const (
@@ -158,6 +162,9 @@ func (l *Line) IsObject() bool {
 // str is the line as a string: one copy for all the values read from it,
 // which outlive the line's buffer.
 func (l *Line) str() string {
+	if l.s == "" && l.owned {
+		l.s = unsafe.String(unsafe.SliceData(l.Bytes), len(l.Bytes))
+	}
 	if l.s == "" {
 		l.s = string(l.Bytes)
 	}

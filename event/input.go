@@ -36,9 +36,22 @@ func NewInput(dialects []*Dialect, fallback *Dialect, opt DecodeOptions) *Input 
 // decoded before it are still given to fn. The events and their Raw are
 // valid only during fn.
 func (in *Input) Line(line []byte, num int, fn func(*Event, Step)) error {
+	return in.read(line, num, false, fn)
+}
+
+// LineOwned is Line of a line the caller never writes again, nor reads
+// as anything but this line: the events' strings are cut from it rather
+// than from a copy. Only a caller that copies each line anyway (translate,
+// whose decoders may hold a line past it) gains by it.
+func (in *Input) LineOwned(line []byte, num int, fn func(*Event, Step)) error {
+	return in.read(line, num, true, fn)
+}
+
+func (in *Input) read(line []byte, num int, owned bool, fn func(*Event, Step)) error {
 	if !in.checked || !sameBytes(in.line.Bytes, line) {
 		in.line.Reset(line)
 	}
+	in.line.owned = owned
 	in.checked = false
 	// Checked first, the line is read once, not once as far as the
 	// detectors ask and once more by a decoder's Check (a checked line
@@ -47,8 +60,9 @@ func (in *Input) Line(line []byte, num int, fn func(*Event, Step)) error {
 		// A key written twice reads as its last value, as the
 		// producers' own readers read it (docs/guarantees.md), in
 		// every command and for every dialect's decoder.
-		line = in.line.LastWins()
+		line = in.line.LastWins() // fresh memory: owned
 		in.line.Reset(line)
+		in.line.owned = owned
 		in.line.Check()
 	}
 	dl := in.det.detect(&in.line)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
 	"github.com/zevo/zevo/protocol"
@@ -25,6 +26,13 @@ type prepared struct {
 	// protocol, so it takes its place in the runs, as every command
 	// reads them (ev.proto and ev.typ are set).
 	placed bool
+	// decoded: the line was decoded ahead for the event path
+	// (decodeAhead), into evs and derr; input is the event path's input
+	// when the line started it.
+	decoded bool
+	evs     []aheadEvent
+	derr    error
+	input   *model.Input
 }
 
 // preparer does the part of translation that needs no state of the run:

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"fmt"
+	"sync"
 	"unsafe"
 
 	"github.com/zevo/zevo/dialects"
@@ -42,6 +43,27 @@ type eventPath struct {
 	// target: how the tests and benchmarks hold the event path to the
 	// other for Zero's and EvoScientist's input.
 	every bool
+	// ahead is the input Stream's reading goroutine decodes lines into
+	// (decodeAhead), in when every line read so far is translated; mu
+	// guards the input's use while that goroutine runs.
+	ahead *model.Input
+	mu    sync.Mutex
+	// plain: no line is decoded ahead (the reference the tests hold
+	// decoding ahead to).
+	plain bool
+}
+
+// aheadEvent is an event a line decoded ahead gave, with its step.
+type aheadEvent struct {
+	ev model.Event
+	st model.Step
+}
+
+// allEvents reports whether every line goes the event path, whatever
+// it is (onEventPath needs no state of the translation to tell): then
+// Stream's reading goroutine decodes the lines ahead.
+func (t *Translator) allEvents() bool {
+	return (eventOnly(t.opt.To) || t.ep.every) && !t.ep.plain
 }
 
 // onEventPath reports whether the line p goes the event path: a line the
@@ -91,7 +113,7 @@ func (t *Translator) eventLine(p *prepared) error {
 		return p.bad
 	}
 	ep := &t.ep
-	if ep.in == nil {
+	if ep.in == nil || p.input != nil {
 		// The other path's run, if one is open, ends here.
 		if r := t.runs.End(); r != nil {
 			r.Cut = protocol.CutOtherProtocol
@@ -110,20 +132,41 @@ func (t *Translator) eventLine(p *prepared) error {
 				return err
 			}
 		}
-		ep.in = t.newInput()
+		if ep.in = p.input; ep.in == nil {
+			ep.mu.Lock()
+			ep.in = t.newInput()
+			ep.ahead = ep.in
+			ep.mu.Unlock()
+		}
 	}
 	if err := t.encoder(); err != nil {
 		return err
 	}
 	ep.mapped, ep.unmapped = false, ""
 	var werr error
-	// A copy: decoders may hold on to a line past it (a held init).
-	line := []byte(p.ev.Raw)
-	derr := ep.in.Line(line, p.num, func(ev *model.Event, st model.Step) {
-		if werr == nil {
-			werr = t.encode(ev, st)
+	var derr error
+	if p.decoded {
+		for i := range p.evs {
+			if werr == nil {
+				werr = t.encode(&p.evs[i].ev, p.evs[i].st)
+			}
 		}
-	})
+		derr = p.derr
+	} else {
+		// A copy: decoders may hold on to a line past it (a held init).
+		line := []byte(p.ev.Raw)
+		read := ep.in.LineOwned
+		if ep.plain {
+			read = ep.in.Line // the reference: as the other commands read
+		}
+		ep.mu.Lock()
+		derr = read(line, p.num, func(ev *model.Event, st model.Step) {
+			if werr == nil {
+				werr = t.encode(ev, st)
+			}
+		})
+		ep.mu.Unlock()
+	}
 	if werr != nil {
 		return werr
 	}
@@ -142,6 +185,38 @@ func (t *Translator) eventLine(p *prepared) error {
 		t.countUnmapped(ep.unmapped)
 	}
 	return nil
+}
+
+// decodeAhead decodes p, a line Stream's reading goroutine prepared, into
+// its events (in b's), for eventLine to write: the translating goroutine
+// only encodes. stopped tells that Stream has returned, after which no
+// line is decoded (End may be ending the input).
+func (t *Translator) decodeAhead(b *batch, p *prepared, stopped func() bool) {
+	p.decoded, p.input, p.derr, p.evs = false, nil, nil, nil
+	if p.blank || p.bad != nil {
+		return // eventLine reports a bad line
+	}
+	ep := &t.ep
+	ep.mu.Lock()
+	defer ep.mu.Unlock()
+	if stopped() {
+		return
+	}
+	if ep.ahead == nil {
+		ep.ahead = t.newInput()
+		p.input = ep.ahead
+	}
+	// A copy: decoders may hold on to a line past it (a held init), and
+	// the batch's buffer is reused.
+	line := []byte(p.ev.Raw)
+	start := len(b.evs)
+	p.derr = ep.ahead.LineOwned(line, p.num, func(ev *model.Event, st model.Step) {
+		b.evs = append(b.evs, aheadEvent{*ev, st})
+	})
+	// b.evs may grow for a later line: a slice of the array of the time
+	// still holds these events, which nothing writes again.
+	p.evs = b.evs[start:len(b.evs):len(b.evs)]
+	p.decoded = true
 }
 
 // newInput reads the event path's lines through every dialect, or with
@@ -212,6 +287,11 @@ func (t *Translator) unmappedByTable(ev *model.Event) bool {
 // by a line of the other path).
 func (t *Translator) endEventPath(other bool) error {
 	ep := &t.ep
+	ep.mu.Lock()
+	defer ep.mu.Unlock()
+	// Lines decoded ahead and not translated (Stream stopped early) go
+	// with their input.
+	ep.ahead = nil
 	if ep.in == nil {
 		return nil
 	}

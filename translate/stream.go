@@ -31,6 +31,7 @@ type batch struct {
 	text    []byte            // decoded strings of the lines (protocol.Object.Arena)
 	members []protocol.Member // the lines' members (protocol.Object.MemberArena)
 	ahead   []byte            // values rendered ahead (ahead.go)
+	evs     []aheadEvent      // the events of the lines decoded ahead (decodeAhead)
 	n       int
 	// waited: the translating goroutine waited for this batch; it tells
 	// the reading one to do less for it (preparer.balance).
@@ -60,6 +61,13 @@ func (b *batch) reset() {
 	// line's memory.
 	clear(b.members)
 	b.members = b.members[:0]
+	// The events decoded ahead, and the lines' views of them, hold on
+	// to no line past its batch.
+	clear(b.evs)
+	b.evs = b.evs[:0]
+	for i := range b.lines[:b.n] {
+		b.lines[i].evs, b.lines[i].input, b.lines[i].derr = nil, nil, nil
+	}
 	b.buf, b.n = b.buf[:0], 0
 }
 
@@ -134,7 +142,20 @@ func (t *Translator) applyBatch(b *batch, lk sync.Locker, diag func(*jsonl.Diagn
 // error as *ReadError.
 func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string) error {
 	pre := t.streamPreparer()
+	// Every line goes the event path: this goroutine prepares each one
+	// and decodes it too (decodeAhead), the translating one only writes
+	// the events. Nothing is rendered ahead for the other path.
+	events := t.allEvents()
+	if events {
+		pre.ahead.on = false
+	}
 	var b *batch
+	prepare := func(l jsonl.Line, p *prepared) {
+		pre.prepare(l, p)
+		if events {
+			t.decodeAhead(b, p, f.Stopped)
+		}
+	}
 	get := func() bool {
 		var waited, ok bool
 		if b, waited, ok = f.Get(); !ok {
@@ -170,7 +191,7 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 			if b.n > 0 && (!f.Send(b) || !get()) {
 				return nil
 			}
-			pre.prepare(l, b.next())
+			prepare(l, b.next())
 			if !f.SendWait(b) || !get() {
 				return nil
 			}
@@ -179,8 +200,8 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 		start := len(b.buf)
 		b.buf = append(b.buf, l.Bytes...)
 		l.Bytes = b.buf[start:len(b.buf):len(b.buf)]
-		if p := b.next(); pre.here() {
-			pre.prepare(l, p)
+		if p := b.next(); events || pre.here() {
+			prepare(l, p)
 		} else {
 			p.later, p.line = true, l
 		}
