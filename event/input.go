@@ -36,7 +36,8 @@ func NewInput(dialects []*Dialect, fallback *Dialect, opt DecodeOptions) *Input 
 // decoded before it are still given to fn. The events and their Raw are
 // valid only during fn.
 func (in *Input) Line(line []byte, num int, fn func(*Event, Step)) error {
-	return in.read(line, num, false, fn)
+	s := sink{fn: fn}
+	return in.read(&s, line, num, false)
 }
 
 // LineOwned is Line of a line the caller never writes again, nor reads
@@ -44,10 +45,37 @@ func (in *Input) Line(line []byte, num int, fn func(*Event, Step)) error {
 // than from a copy. Only a caller that copies each line anyway (translate,
 // whose decoders may hold a line past it) gains by it.
 func (in *Input) LineOwned(line []byte, num int, fn func(*Event, Step)) error {
-	return in.read(line, num, true, fn)
+	s := sink{fn: fn}
+	return in.read(&s, line, num, true)
 }
 
-func (in *Input) read(line []byte, num int, owned bool, fn func(*Event, Step)) error {
+// AppendLine is LineOwned appending the events to evs and their steps
+// to steps, in order, rather than giving them to a function: they stay
+// valid as long as the slices, for a caller that decodes lines ahead
+// of writing their events.
+func (in *Input) AppendLine(evs []Event, steps []Step, line []byte, num int) ([]Event, []Step, error) {
+	s := sink{evs: evs, steps: steps, keep: true}
+	err := in.read(&s, line, num, true)
+	return s.evs, s.steps, err
+}
+
+// sink is where a line's events go: to fn, or kept in evs and steps.
+type sink struct {
+	fn    func(*Event, Step)
+	keep  bool
+	evs   []Event
+	steps []Step
+}
+
+// dst is where the next events are decoded to.
+func (in *Input) dst(s *sink) []Event {
+	if s.keep {
+		return s.evs
+	}
+	return in.buf[:0]
+}
+
+func (in *Input) read(s *sink, line []byte, num int, owned bool) error {
 	if !in.checked || !sameBytes(in.line.Bytes, line) {
 		in.line.Reset(line)
 	}
@@ -73,7 +101,7 @@ func (in *Input) read(line []byte, num int, owned bool, fn func(*Event, Step)) e
 	}
 	if in.last != nil && in.last != dl {
 		// What the other dialect's decoder holds belongs before this line.
-		in.place(in.decs[in.last].End(in.buf[:0]), fn)
+		in.place(s, in.decs[in.last].End(in.dst(s)))
 	}
 	if in.last != dl || in.dec == nil {
 		if in.dec = in.decs[dl]; in.dec == nil {
@@ -87,11 +115,11 @@ func (in *Input) read(line []byte, num int, owned bool, fn func(*Event, Step)) e
 	var err error
 	if in.ldec != nil {
 		in.line.Check() // read once already, when the caller checked it
-		evs, err = in.ldec.DecodeLine(in.buf[:0], &in.line, num)
+		evs, err = in.ldec.DecodeLine(in.dst(s), &in.line, num)
 	} else {
-		evs, err = in.dec.Decode(in.buf[:0], line, num)
+		evs, err = in.dec.Decode(in.dst(s), line, num)
 	}
-	in.place(evs, fn)
+	in.place(s, evs)
 	return err
 }
 
@@ -114,7 +142,7 @@ func sameBytes(a, b []byte) bool {
 // closed cut (its Step has Closed set and no event).
 func (in *Input) End(fn func(*Event, Step)) {
 	if in.last != nil {
-		in.place(in.decs[in.last].End(in.buf[:0]), fn)
+		in.place(&sink{fn: fn}, in.decs[in.last].End(in.buf[:0]))
 	}
 	if r := in.runs.End(); r != nil {
 		fn(nil, Step{Closed: r})
@@ -124,9 +152,17 @@ func (in *Input) End(fn func(*Event, Step)) {
 // Runs is the number of runs so far.
 func (in *Input) Runs() int { return in.runs.Count() }
 
-func (in *Input) place(evs []Event, fn func(*Event, Step)) {
+// place places the events a decoder appended to s's destination (dst).
+func (in *Input) place(s *sink, evs []Event) {
+	if s.keep {
+		for i := len(s.evs); i < len(evs); i++ {
+			s.steps = append(s.steps, in.runs.Place(&evs[i]))
+		}
+		s.evs = evs
+		return
+	}
 	for i := range evs {
-		fn(&evs[i], in.runs.Place(&evs[i]))
+		s.fn(&evs[i], in.runs.Place(&evs[i]))
 	}
 	clear(evs)
 	in.buf = evs[:0]

@@ -30,7 +30,8 @@ type prepared struct {
 	// (decodeAhead), into evs and derr; input is the event path's input
 	// when the line started it.
 	decoded bool
-	evs     []aheadEvent
+	evs     []model.Event
+	steps   []model.Step
 	derr    error
 	input   *model.Input
 }

@@ -53,12 +53,6 @@ type eventPath struct {
 	plain bool
 }
 
-// aheadEvent is an event a line decoded ahead gave, with its step.
-type aheadEvent struct {
-	ev model.Event
-	st model.Step
-}
-
 // allEvents reports whether every line goes the event path, whatever
 // it is (onEventPath needs no state of the translation to tell): then
 // Stream's reading goroutine decodes the lines ahead.
@@ -148,7 +142,7 @@ func (t *Translator) eventLine(p *prepared) error {
 	if p.decoded {
 		for i := range p.evs {
 			if werr == nil {
-				werr = t.encode(&p.evs[i].ev, p.evs[i].st)
+				werr = t.encode(&p.evs[i], p.steps[i])
 			}
 		}
 		derr = p.derr
@@ -190,9 +184,11 @@ func (t *Translator) eventLine(p *prepared) error {
 // decodeAhead decodes p, a line Stream's reading goroutine prepared, into
 // its events (in b's), for eventLine to write: the translating goroutine
 // only encodes. stopped tells that Stream has returned, after which no
-// line is decoded (End may be ending the input).
-func (t *Translator) decodeAhead(b *batch, p *prepared, stopped func() bool) {
-	p.decoded, p.input, p.derr, p.evs = false, nil, nil, nil
+// line is decoded (End may be ending the input). The line's bytes are
+// the batch's, which are never written again (batch.reset), unless
+// borrowed (a long line in the reader's buffer): copied then.
+func (t *Translator) decodeAhead(b *batch, p *prepared, borrowed bool, stopped func() bool) {
+	p.decoded, p.input, p.derr, p.evs, p.steps = false, nil, nil, nil, nil
 	if p.blank || p.bad != nil {
 		return // eventLine reports a bad line
 	}
@@ -206,16 +202,15 @@ func (t *Translator) decodeAhead(b *batch, p *prepared, stopped func() bool) {
 		ep.ahead = t.newInput()
 		p.input = ep.ahead
 	}
-	// A copy: decoders may hold on to a line past it (a held init), and
-	// the batch's buffer is reused.
-	line := []byte(p.ev.Raw)
-	start := len(b.evs)
-	p.derr = ep.ahead.LineOwned(line, p.num, func(ev *model.Event, st model.Step) {
-		b.evs = append(b.evs, aheadEvent{*ev, st})
-	})
+	line := unsafe.Slice(unsafe.StringData(p.ev.Raw), len(p.ev.Raw))
+	if borrowed {
+		line = []byte(p.ev.Raw)
+	}
+	n := len(b.evs)
+	b.evs, b.steps, p.derr = ep.ahead.AppendLine(b.evs, b.steps, line, p.num)
 	// b.evs may grow for a later line: a slice of the array of the time
 	// still holds these events, which nothing writes again.
-	p.evs = b.evs[start:len(b.evs):len(b.evs)]
+	p.evs, p.steps = b.evs[n:len(b.evs):len(b.evs)], b.steps[n:len(b.steps):len(b.steps)]
 	p.decoded = true
 }
 

@@ -5,6 +5,7 @@ import (
 	"io"
 	"sync"
 
+	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/internal/pipeline"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
@@ -31,17 +32,24 @@ type batch struct {
 	text    []byte            // decoded strings of the lines (protocol.Object.Arena)
 	members []protocol.Member // the lines' members (protocol.Object.MemberArena)
 	ahead   []byte            // values rendered ahead (ahead.go)
-	evs     []aheadEvent      // the events of the lines decoded ahead (decodeAhead)
+	// the events of the lines decoded ahead, and their steps (decodeAhead)
+	evs   []model.Event
+	steps []model.Step
+	// owned: the lines are decoded ahead, and their bytes, which the
+	// events point into, are the batch's own until no event holds them:
+	// buf is new for each use, not written again.
+	owned bool
 	n       int
 	// waited: the translating goroutine waited for this batch; it tells
 	// the reading one to do less for it (preparer.balance).
 	waited bool
 }
 
-func (b *batch) reset() {
-	if b.buf == nil {
+func (b *batch) reset(owned bool) {
+	if b.buf == nil || owned {
 		b.buf = make([]byte, 0, 2*batchBytes)
 	}
+	b.owned = owned
 	// The lines' decoded strings and values rendered ahead are in two
 	// arenas of the batch, so that memory follows the batch's bytes, not
 	// its number of lines. Cleared: a view kept past its line reads as
@@ -64,9 +72,11 @@ func (b *batch) reset() {
 	// The events decoded ahead, and the lines' views of them, hold on
 	// to no line past its batch.
 	clear(b.evs)
-	b.evs = b.evs[:0]
+	clear(b.steps)
+	b.evs, b.steps = b.evs[:0], b.steps[:0]
 	for i := range b.lines[:b.n] {
-		b.lines[i].evs, b.lines[i].input, b.lines[i].derr = nil, nil, nil
+		p := &b.lines[i]
+		p.evs, p.steps, p.input, p.derr = nil, nil, nil, nil
 	}
 	b.buf, b.n = b.buf[:0], 0
 }
@@ -150,10 +160,10 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 		pre.ahead.on = false
 	}
 	var b *batch
-	prepare := func(l jsonl.Line, p *prepared) {
+	prepare := func(l jsonl.Line, p *prepared, borrowed bool) {
 		pre.prepare(l, p)
 		if events {
-			t.decodeAhead(b, p, f.Stopped)
+			t.decodeAhead(b, p, borrowed, f.Stopped)
 		}
 	}
 	get := func() bool {
@@ -162,7 +172,7 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 			return false
 		}
 		pre.balance(waited, b.waited)
-		b.reset()
+		b.reset(events)
 		pre.aheadArena = &b.ahead
 		return true
 	}
@@ -191,7 +201,7 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 			if b.n > 0 && (!f.Send(b) || !get()) {
 				return nil
 			}
-			prepare(l, b.next())
+			prepare(l, b.next(), true)
 			if !f.SendWait(b) || !get() {
 				return nil
 			}
@@ -201,7 +211,7 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 		b.buf = append(b.buf, l.Bytes...)
 		l.Bytes = b.buf[start:len(b.buf):len(b.buf)]
 		if p := b.next(); events || pre.here() {
-			prepare(l, p)
+			prepare(l, p, false)
 		} else {
 			p.later, p.line = true, l
 		}
