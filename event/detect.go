@@ -504,6 +504,15 @@ func valueEnd(b []byte, i int) int {
 	return i
 }
 
+// Fields are the top-level members of a line Check found one good object
+// with no escaped key, in their order; ok is false for any other line.
+func (l *Line) Fields() (fields []jsonl.Member, ok bool) {
+	if !l.checked() {
+		return nil, false
+	}
+	return l.fields.List, true
+}
+
 // Dup reports a checked line that writes a top-level key more than once.
 func (l *Line) Dup() bool {
 	if !l.checked() {

@@ -133,6 +133,20 @@ func (in *Input) Check(line []byte) bool {
 	return in.line.Check()
 }
 
+// CheckOwned is Check of a line for AppendLine (or LineOwned): what the
+// caller reads of it (Checked) is cut from the line, as the events will
+// be.
+func (in *Input) CheckOwned(line []byte) bool {
+	in.line.Reset(line)
+	in.line.owned = true
+	in.checked = true
+	return in.line.Check()
+}
+
+// Checked is the line the last Check read, for the caller to look at
+// before it gives it to Line (valid until then).
+func (in *Input) Checked() *Line { return &in.line }
+
 // sameBytes reports whether a and b are the same memory.
 func sameBytes(a, b []byte) bool {
 	return len(a) == len(b) && cap(a) == cap(b) && (len(a) == 0 || &a[0] == &b[0])

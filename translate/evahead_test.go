@@ -245,3 +245,98 @@ func TestEventPathDecodedAheadStopsWithStream(t *testing.T) {
 		t.Errorf("after a stopped Stream, the next input writes otherwise than alone (from byte %d)", diffAt(out.String(), want))
 	}
 }
+
+// hostileVariants are lines made from line by the edits that break a
+// reader: cut, a byte changed, tokens no producer writes, keys twice.
+func hostileVariants(r *rand.Rand, line string) []string {
+	out := []string{line}
+	if len(line) > 2 {
+		i := r.Intn(len(line))
+		out = append(out, line[:i], line[:i]+line[i+1:])
+		for _, c := range []string{`"`, `\`, `\u0000`, "\x00", "\xff", `NaN`, `1e400`, `-0`, `{`, `]`, `,`, `null`, `"schemaVersion":1,`, `"schemaVersion":"2",`, `"type":"zero.text",`, `"runId":5,`, `"output":7,`, `"truncated":"x",`, `"exitCode":1.5,`, `"type":1,`, `"t\u0079pe":"x",`} {
+			j := r.Intn(len(line))
+			out = append(out, line[:j]+c+line[j:])
+			if k := strings.IndexByte(line, '{'); k >= 0 {
+				out = append(out, line[:k+1]+c+line[k+1:])
+			}
+		}
+	}
+	return out
+}
+
+// TestAcceptsPlainlyOnlyWhatDecodeTakes: every line acceptsPlainly takes
+// (so that Stream's reading goroutine, decoding ahead, does not prepare
+// it), decode takes too, as it is, with no diagnostic: on corpus lines,
+// testdata's, and hostile variants of both.
+func TestAcceptsPlainlyOnlyWhatDecodeTakes(t *testing.T) {
+	var lines []string
+	for _, p := range []corpus.Protocol{corpus.Zero, corpus.EvoSci} {
+		var buf bytes.Buffer
+		if _, err := corpus.Write(&buf, corpus.Options{Protocol: p, Size: 32 << 10, Seed: 5}); err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, strings.Split(buf.String(), "\n")...)
+	}
+	files, _ := filepath.Glob("../testdata/*/*.jsonl")
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, strings.Split(string(data), "\n")...)
+	}
+	tr := New(Options{To: EvoSci}, nil)
+	in := tr.newInput()
+	pre := tr.streamPreparer()
+	r := rand.New(rand.NewSource(1))
+	taken, n := 0, 0
+	for _, base := range lines {
+		for _, line := range hostileVariants(r, base) {
+			n++
+			b := []byte(line)
+			if !in.Check(b) || !pre.acceptsPlainly(in.Checked()) {
+				continue
+			}
+			taken++
+			var p prepared
+			pre.prepare(jsonl.Line{Name: "in", Num: 1, Bytes: b}, &p)
+			if p.blank || p.bad != nil || p.warn != nil || p.ev.Raw != line {
+				t.Errorf("taken plainly, but prepared with bad %v, warn %v, blank %v: %.200q", p.bad, p.warn, p.blank, line)
+			}
+		}
+	}
+	if taken < n/10 || taken == n {
+		t.Errorf("%d lines of %d taken plainly", taken, n)
+	}
+	// With --from, every line is the preparer's.
+	pre.from = Zero
+	if in.Check([]byte(lines[0])) && pre.acceptsPlainly(in.Checked()) {
+		t.Errorf("with --from, a line taken plainly")
+	}
+}
+
+// FuzzAcceptsPlainly is TestAcceptsPlainlyOnlyWhatDecodeTakes on any
+// line.
+func FuzzAcceptsPlainly(f *testing.F) {
+	for _, l := range []string{
+		`{"schemaVersion":2,"type":"tool_result","runId":"r","id":"c","name":"bash","status":"ok","output":"x","truncated":false}`,
+		`{"type":"tool_result","name":"bash","content":"x","success":true,"id":"c"}`,
+		`{"schemaVersion":2,"type":"usage","runId":"r","promptTokens":1,"completionTokens":2}`,
+	} {
+		f.Add(l)
+	}
+	tr := New(Options{To: EvoSci}, nil)
+	in := tr.newInput()
+	pre := tr.streamPreparer()
+	f.Fuzz(func(t *testing.T, line string) {
+		b := []byte(line)
+		if !in.Check(b) || !pre.acceptsPlainly(in.Checked()) {
+			return
+		}
+		var p prepared
+		pre.prepare(jsonl.Line{Name: "in", Num: 1, Bytes: b}, &p)
+		if p.blank || p.bad != nil || p.warn != nil || p.ev.Raw != line {
+			t.Errorf("taken plainly, but prepared with bad %v, warn %v, blank %v: %q", p.bad, p.warn, p.blank, line)
+		}
+	})
+}

@@ -1,11 +1,13 @@
 package translate
 
 import (
+	"bytes"
 	"fmt"
 	"sync"
 	"unsafe"
 
 	"github.com/zevo/zevo/dialects"
+	"github.com/zevo/zevo/jsonl"
 	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/protocol"
 )
@@ -46,8 +48,9 @@ type eventPath struct {
 	// ahead is the input Stream's reading goroutine decodes lines into
 	// (decodeAhead), in when every line read so far is translated; mu
 	// guards the input's use while that goroutine runs.
-	ahead *model.Input
-	mu    sync.Mutex
+	ahead    *model.Input
+	aheadNew bool // ahead has decoded no line yet
+	mu       sync.Mutex
 	// plain: no line is decoded ahead (the reference the tests hold
 	// decoding ahead to).
 	plain bool
@@ -181,37 +184,56 @@ func (t *Translator) eventLine(p *prepared) error {
 	return nil
 }
 
-// decodeAhead decodes p, a line Stream's reading goroutine prepared, into
-// its events (in b's), for eventLine to write: the translating goroutine
-// only encodes. stopped tells that Stream has returned, after which no
-// line is decoded (End may be ending the input). The line's bytes are
-// the batch's, which are never written again (batch.reset), unless
-// borrowed (a long line in the reader's buffer): copied then.
-func (t *Translator) decodeAhead(b *batch, p *prepared, borrowed bool, stopped func() bool) {
+// decodeAhead prepares l into p on Stream's reading goroutine, and
+// decodes it into its events (in b's), for eventLine to write: the
+// translating goroutine only encodes. A line the event path's reading
+// shows to be one pre would take as it is (acceptsPlainly) is not
+// prepared. stopped tells that Stream has returned, after which no line
+// is decoded (End may be ending the input). The line's bytes are the
+// batch's, which are never written again (batch.reset), unless borrowed
+// (a long line in the reader's buffer): copied then.
+func (t *Translator) decodeAhead(b *batch, p *prepared, pre *preparer, l jsonl.Line, borrowed bool, stopped func() bool) {
 	p.decoded, p.input, p.derr, p.evs, p.steps = false, nil, nil, nil, nil
-	if p.blank || p.bad != nil {
-		return // eventLine reports a bad line
-	}
 	ep := &t.ep
 	ep.mu.Lock()
 	defer ep.mu.Unlock()
-	if stopped() {
+	if stopped() || jsonl.IsBlank(l.Bytes) {
+		pre.prepare(l, p)
 		return
 	}
 	if ep.ahead == nil {
-		ep.ahead = t.newInput()
-		p.input = ep.ahead
+		ep.ahead, ep.aheadNew = t.newInput(), true
 	}
-	line := unsafe.Slice(unsafe.StringData(p.ev.Raw), len(p.ev.Raw))
+	in := ep.ahead
+	line := l.Bytes
 	if borrowed {
-		line = []byte(p.ev.Raw)
+		line = bytes.Clone(line)
+	}
+	if in.CheckOwned(line) && pre.acceptsPlainly(in.Checked()) {
+		p.name, p.num, p.blank, p.placed = l.Name, l.Num, false, false
+		p.warn, p.bad = nil, nil
+		p.ev.name, p.ev.num = l.Name, l.Num // for eventLine's diagnostics
+		p.ev.Raw = unsafe.String(unsafe.SliceData(line), len(line))
+		p.ev.ahead, p.ev.aheadBuf = p.ev.ahead[:0], nil
+	} else {
+		pre.prepare(l, p)
+		if p.blank || p.bad != nil {
+			return // eventLine reports a bad line
+		}
+		line = unsafe.Slice(unsafe.StringData(p.ev.Raw), len(p.ev.Raw))
+		if borrowed {
+			line = []byte(p.ev.Raw)
+		}
 	}
 	n := len(b.evs)
-	b.evs, b.steps, p.derr = ep.ahead.AppendLine(b.evs, b.steps, line, p.num)
+	b.evs, b.steps, p.derr = in.AppendLine(b.evs, b.steps, line, p.num)
 	// b.evs may grow for a later line: a slice of the array of the time
 	// still holds these events, which nothing writes again.
 	p.evs, p.steps = b.evs[n:len(b.evs):len(b.evs)], b.steps[n:len(b.steps):len(b.steps)]
 	p.decoded = true
+	if ep.aheadNew {
+		p.input, ep.aheadNew = in, false
+	}
 }
 
 // newInput reads the event path's lines through every dialect, or with
@@ -286,7 +308,7 @@ func (t *Translator) endEventPath(other bool) error {
 	defer ep.mu.Unlock()
 	// Lines decoded ahead and not translated (Stream stopped early) go
 	// with their input.
-	ep.ahead = nil
+	ep.ahead, ep.aheadNew = nil, false
 	if ep.in == nil {
 		return nil
 	}

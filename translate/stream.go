@@ -46,7 +46,10 @@ type batch struct {
 }
 
 func (b *batch) reset(owned bool) {
-	if b.buf == nil || owned {
+	switch {
+	case owned:
+		b.buf = make([]byte, 0, batchBytes+batchBytes/4)
+	case b.buf == nil || b.owned:
 		b.buf = make([]byte, 0, 2*batchBytes)
 	}
 	b.owned = owned
@@ -161,9 +164,10 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 	}
 	var b *batch
 	prepare := func(l jsonl.Line, p *prepared, borrowed bool) {
-		pre.prepare(l, p)
 		if events {
-			t.decodeAhead(b, p, borrowed, f.Stopped)
+			t.decodeAhead(b, p, &pre, l, borrowed, f.Stopped)
+		} else {
+			pre.prepare(l, p)
 		}
 	}
 	get := func() bool {
@@ -206,6 +210,13 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 				return nil
 			}
 			continue
+		}
+		if b.owned && len(b.buf)+len(l.Bytes) > cap(b.buf) && b.n > 0 {
+			// A new buffer for each batch: sent as full rather than
+			// grown, it stays the size of the lines it holds.
+			if !f.Send(b) || !get() {
+				return nil
+			}
 		}
 		start := len(b.buf)
 		b.buf = append(b.buf, l.Bytes...)
