@@ -90,7 +90,14 @@ type Line struct {
 	// strings read from the line share its memory, with no copy of
 	// their own.
 	owned bool
+	// arena, when set (Input.AppendLine's), is where strings with
+	// escapes are unescaped: blocks never written again once handed out.
+	arena *[]byte
 }
+
+// arenaBlock is the size of an arena's blocks; a longer string than a
+// quarter of one takes memory of its own.
+const arenaBlock = 32 << 10
 
 const (
 	reading int8 = iota // fields holds the fields up to pos
@@ -182,8 +189,7 @@ func (l *Line) value(f *field) gjson.Result {
 			return gjson.Result{Type: gjson.String, Raw: raw, Str: body, Index: start}
 		}
 		if l.valid == 1 {
-			text := jsonl.AppendUnescaped(nil, body) // fresh, and never written again
-			return gjson.Result{Type: gjson.String, Raw: raw, Str: unsafe.String(unsafe.SliceData(text), len(text)), Index: start}
+			return gjson.Result{Type: gjson.String, Raw: raw, Str: l.unescape(body), Index: start}
 		}
 	}
 	if l.valid == 1 {
@@ -206,6 +212,22 @@ func (l *Line) value(f *field) gjson.Result {
 	v := gjson.Parse(raw)
 	v.Index = start
 	return v
+}
+
+// unescape is the text of body, the inside of a valid JSON string with
+// escapes, in memory never written again: the arena's, else its own.
+func (l *Line) unescape(body string) string {
+	a := l.arena
+	if a == nil || len(body) > arenaBlock/4 {
+		text := jsonl.AppendUnescaped(nil, body)
+		return unsafe.String(unsafe.SliceData(text), len(text))
+	}
+	if cap(*a)-len(*a) < len(body) { // the text is never longer than body
+		*a = make([]byte, 0, arenaBlock)
+	}
+	n := len(*a)
+	*a = jsonl.AppendUnescaped(*a, body)
+	return unsafe.String(unsafe.SliceData((*a)[n:]), len(*a)-n)
 }
 
 // number is the value of a valid JSON number, as gjson reads it: small

@@ -52,9 +52,11 @@ func (in *Input) LineOwned(line []byte, num int, fn func(*Event, Step)) error {
 // AppendLine is LineOwned appending the events to evs and their steps
 // to steps, in order, rather than giving them to a function: they stay
 // valid as long as the slices, for a caller that decodes lines ahead
-// of writing their events.
-func (in *Input) AppendLine(evs []Event, steps []Step, line []byte, num int) ([]Event, []Step, error) {
-	s := sink{evs: evs, steps: steps, keep: true}
+// of writing their events. The strings with escapes are unescaped into
+// text, when not nil, an arena whose bytes are never written again once
+// handed out (the caller's to drop, never to reuse).
+func (in *Input) AppendLine(evs []Event, steps []Step, line []byte, num int, text *[]byte) ([]Event, []Step, error) {
+	s := sink{evs: evs, steps: steps, keep: true, text: text}
 	err := in.read(&s, line, num, true)
 	return s.evs, s.steps, err
 }
@@ -63,6 +65,7 @@ func (in *Input) AppendLine(evs []Event, steps []Step, line []byte, num int) ([]
 type sink struct {
 	fn    func(*Event, Step)
 	keep  bool
+	text  *[]byte
 	evs   []Event
 	steps []Step
 }
@@ -79,7 +82,7 @@ func (in *Input) read(s *sink, line []byte, num int, owned bool) error {
 	if !in.checked || !sameBytes(in.line.Bytes, line) {
 		in.line.Reset(line)
 	}
-	in.line.owned = owned
+	in.line.owned, in.line.arena = owned, s.text
 	in.checked = false
 	// Checked first, the line is read once, not once as far as the
 	// detectors ask and once more by a decoder's Check (a checked line
@@ -90,7 +93,7 @@ func (in *Input) read(s *sink, line []byte, num int, owned bool) error {
 		// every command and for every dialect's decoder.
 		line = in.line.LastWins() // fresh memory: owned
 		in.line.Reset(line)
-		in.line.owned = owned
+		in.line.owned, in.line.arena = owned, s.text
 		in.line.Check()
 	}
 	dl := in.det.detect(&in.line)

@@ -7,8 +7,8 @@ import (
 	"unsafe"
 
 	"github.com/zevo/zevo/dialects"
-	"github.com/zevo/zevo/jsonl"
 	model "github.com/zevo/zevo/event"
+	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
 )
 
@@ -226,7 +226,7 @@ func (t *Translator) decodeAhead(b *batch, p *prepared, pre *preparer, l jsonl.L
 		}
 	}
 	n := len(b.evs)
-	b.evs, b.steps, p.derr = in.AppendLine(b.evs, b.steps, line, p.num)
+	b.evs, b.steps, p.derr = in.AppendLine(b.evs, b.steps, line, p.num, &b.evText)
 	// b.evs may grow for a later line: a slice of the array of the time
 	// still holds these events, which nothing writes again.
 	p.evs, p.steps = b.evs[n:len(b.evs):len(b.evs)], b.steps[n:len(b.steps):len(b.steps)]

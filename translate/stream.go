@@ -35,11 +35,15 @@ type batch struct {
 	// the events of the lines decoded ahead, and their steps (decodeAhead)
 	evs   []model.Event
 	steps []model.Step
+	// evText is where their strings with escapes are unescaped: an
+	// arena only appended to, whose bytes handed out are never written
+	// again (a full block is dropped, not reused).
+	evText []byte
 	// owned: the lines are decoded ahead, and their bytes, which the
 	// events point into, are the batch's own until no event holds them:
 	// buf is new for each use, not written again.
 	owned bool
-	n       int
+	n     int
 	// waited: the translating goroutine waited for this batch; it tells
 	// the reading one to do less for it (preparer.balance).
 	waited bool
@@ -72,15 +76,10 @@ func (b *batch) reset(owned bool) {
 	// line's memory.
 	clear(b.members)
 	b.members = b.members[:0]
-	// The events decoded ahead, and the lines' views of them, hold on
-	// to no line past its batch.
-	clear(b.evs)
-	clear(b.steps)
+	// The events decoded ahead are overwritten by the next lines' rather
+	// than cleared: what they hold on to (lines of this batch, at most a
+	// batch's worth) is let go then.
 	b.evs, b.steps = b.evs[:0], b.steps[:0]
-	for i := range b.lines[:b.n] {
-		p := &b.lines[i]
-		p.evs, p.steps, p.input, p.derr = nil, nil, nil, nil
-	}
 	b.buf, b.n = b.buf[:0], 0
 }
 
