@@ -22,7 +22,7 @@ type Object struct {
 	err    error
 	// sens caches redact.SensitiveKey by key: an encoder asks about the
 	// same few keys on every line.
-	sens map[string]bool
+	sens *[64]sensSlot
 }
 
 type objMember struct {
@@ -56,17 +56,25 @@ func (o *Object) add(key string, start int) {
 }
 
 // sensitiveKey is redact.SensitiveKey, remembered for the keys asked
-// before.
+// before: a table of slots by the key's length and ends, each holding
+// the last key there (a copy) and its answer.
 func (o *Object) sensitiveKey(key string) bool {
-	s, ok := o.sens[key]
-	if !ok {
-		if o.sens == nil || len(o.sens) >= 256 {
-			o.sens = make(map[string]bool) // a bound for keys read from input
-		}
-		s = redact.SensitiveKey(key)
-		o.sens[strings.Clone(key)] = s
+	if key == "" {
+		return redact.SensitiveKey(key)
 	}
-	return s
+	if o.sens == nil {
+		o.sens = new([64]sensSlot)
+	}
+	e := &o.sens[(len(key)*7+int(key[0])*3+int(key[len(key)-1]))&63]
+	if !e.set || e.key != key {
+		*e = sensSlot{key: strings.Clone(key), sensitive: redact.SensitiveKey(key), set: true}
+	}
+	return e.sensitive
+}
+
+type sensSlot struct {
+	key            string
+	sensitive, set bool
 }
 
 func (o *Object) sensitive(key string) bool {
