@@ -108,8 +108,18 @@ var errStopped = errors.New("translation stopped")
 // End. When Stream returns early, the reading goroutine ends at its next
 // read.
 func (t *Translator) Stream(r io.Reader, name string, lk sync.Locker, flush func() error, diag func(*jsonl.Diagnostic) error) error {
-	if t.pipe == nil {
+	events := t.allEvents()
+	if t.pipe == nil || t.pipeEvents != events {
 		t.pipe = &pipeline.Pipe[batch]{Batches: batches, New: func() *batch { return &batch{} }}
+		t.pipeEvents = events
+		if events {
+			// Every line goes the event path: a goroutine between the
+			// reading and the translating ones prepares and decodes
+			// the lines (decodeAhead), in order, one batch after the
+			// other, so that the translating one only writes events.
+			t.pipe.Workers = 1
+			t.pipe.Worker = t.aheadWorker
+		}
 	}
 	t.pipe.Write = func(b *batch, waited bool) error {
 		b.waited = waited
@@ -164,7 +174,7 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 	var b *batch
 	prepare := func(l jsonl.Line, p *prepared, borrowed bool) {
 		if events {
-			t.decodeAhead(b, p, &pre, l, borrowed, f.Stopped)
+			p.line, p.borrowed, p.ahead = l, borrowed, true // for aheadWorker
 		} else {
 			pre.prepare(l, p)
 		}
@@ -228,6 +238,31 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 		if len(b.buf) >= batchBytes || b.n >= batchLines {
 			if !f.Send(b) || !get() {
 				return nil
+			}
+		}
+	}
+}
+
+// aheadWorker is the pipeline's worker when every line goes the event
+// path: it prepares and decodes each line the reading goroutine left to
+// it, in order (the pipeline runs one).
+func (t *Translator) aheadWorker(stop <-chan struct{}) func(*batch) {
+	pre := t.streamPreparer()
+	pre.ahead.on = false
+	stopped := func() bool {
+		select {
+		case <-stop:
+			return true
+		default:
+			return false
+		}
+	}
+	return func(b *batch) {
+		pre.aheadArena = &b.ahead
+		for i := range b.lines[:b.n] {
+			if p := &b.lines[i]; p.ahead {
+				p.ahead = false
+				t.decodeAhead(b, p, &pre, p.line, p.borrowed, stopped)
 			}
 		}
 	}
