@@ -22,7 +22,7 @@ type Object struct {
 	err    error
 	// sens caches redact.SensitiveKey by key: an encoder asks about the
 	// same few keys on every line.
-	sens *[64]sensSlot
+	sens *[64][2]sensSlot
 }
 
 type objMember struct {
@@ -56,20 +56,27 @@ func (o *Object) add(key string, start int) {
 }
 
 // sensitiveKey is redact.SensitiveKey, remembered for the keys asked
-// before: a table of slots by the key's length and ends, each holding
-// the last key there (a copy) and its answer.
+// before: a table of buckets by a hash of the key's length and bytes at
+// its ends and middle, each holding the last two keys there (copies)
+// with their answers.
 func (o *Object) sensitiveKey(key string) bool {
 	if key == "" {
 		return redact.SensitiveKey(key)
 	}
 	if o.sens == nil {
-		o.sens = new([64]sensSlot)
+		o.sens = new([64][2]sensSlot)
 	}
-	e := &o.sens[(len(key)*7+int(key[0])*3+int(key[len(key)-1]))&63]
-	if !e.set || e.key != key {
-		*e = sensSlot{key: strings.Clone(key), sensitive: redact.SensitiveKey(key), set: true}
+	b := &o.sens[(len(key)*31+int(key[0])*7+int(key[len(key)-1])*131+int(key[len(key)/2])*17)&63]
+	if b[0].set && b[0].key == key {
+		return b[0].sensitive
 	}
-	return e.sensitive
+	if b[1].set && b[1].key == key {
+		b[0], b[1] = b[1], b[0]
+		return b[0].sensitive
+	}
+	b[1] = b[0]
+	b[0] = sensSlot{key: strings.Clone(key), sensitive: redact.SensitiveKey(key), set: true}
+	return b[0].sensitive
 }
 
 type sensSlot struct {
