@@ -116,11 +116,22 @@ func ReadLine(line []byte) Line { return Line{Bytes: line} }
 // gjson's on the whole line. Tests hold Line's one-pass reading to it.
 func PlainLine(line []byte) Line { return Line{Bytes: line, state: gjsons} }
 
-// Reset starts reading line, keeping the room of the last line's fields.
+// Reset starts reading line, keeping the room of the last line's fields
+// (unless a line of very many fields made it large).
 func (l *Line) Reset(line []byte) {
 	f := l.fields
 	f.List = f.List[:0]
+	if cap(f.List) > 1<<12 {
+		f = jsonl.Members{}
+	}
 	*l = Line{Bytes: line, fields: f}
+}
+
+// ReadOwned is Reset for a line never written again (Input.AppendChecked):
+// the strings read from it share its memory, with no copy of their own.
+func (l *Line) ReadOwned(line []byte) {
+	l.Reset(line)
+	l.owned = true
 }
 
 // Check reads the whole line, and reports whether it is one JSON object

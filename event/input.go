@@ -49,15 +49,18 @@ func (in *Input) LineOwned(line []byte, num int, fn func(*Event, Step)) error {
 	return in.read(&s, line, num, true)
 }
 
-// AppendLine is LineOwned appending the events to evs and their steps
-// to steps, in order, rather than giving them to a function: they stay
-// valid as long as the slices, for a caller that decodes lines ahead
-// of writing their events. The strings with escapes are unescaped into
-// text, when not nil, an arena whose bytes are never written again once
-// handed out (the caller's to drop, never to reuse).
-func (in *Input) AppendLine(evs []Event, steps []Step, line []byte, num int, text *[]byte) ([]Event, []Step, error) {
+// AppendChecked is LineOwned of a line l the caller read (ReadOwned,
+// and Check, perhaps on another goroutine), appending the events to evs
+// and their steps to steps, in order, rather than giving them to a
+// function: they stay valid as long as the slices, for a caller that
+// decodes lines ahead of writing their events. The strings with escapes
+// are unescaped into text, when not nil, an arena whose bytes are never
+// written again once handed out (the caller's to drop, never to reuse).
+func (in *Input) AppendChecked(evs []Event, steps []Step, l *Line, num int, text *[]byte) ([]Event, []Step, error) {
 	s := sink{evs: evs, steps: steps, keep: true, text: text}
-	err := in.read(&s, line, num, true)
+	in.checked = false
+	l.arena = text
+	err := in.decode(&s, l, num)
 	return s.evs, s.steps, err
 }
 
@@ -84,19 +87,26 @@ func (in *Input) read(s *sink, line []byte, num int, owned bool) error {
 	}
 	in.line.owned, in.line.arena = owned, s.text
 	in.checked = false
+	return in.decode(s, &in.line, num)
+}
+
+// decode decodes l, the line being read.
+func (in *Input) decode(s *sink, l *Line, num int) error {
+	line := l.Bytes
 	// Checked first, the line is read once, not once as far as the
 	// detectors ask and once more by a decoder's Check (a checked line
 	// answers them as gjson does).
-	if in.line.Check() && in.line.Dup() {
+	if l.Check() && l.Dup() {
 		// A key written twice reads as its last value, as the
 		// producers' own readers read it (docs/guarantees.md), in
 		// every command and for every dialect's decoder.
-		line = in.line.LastWins() // fresh memory: owned
-		in.line.Reset(line)
-		in.line.owned, in.line.arena = owned, s.text
-		in.line.Check()
+		line = l.LastWins() // fresh memory: owned
+		owned, arena := l.owned, l.arena
+		l.Reset(line)
+		l.owned, l.arena = owned, arena
+		l.Check()
 	}
-	dl := in.det.detect(&in.line)
+	dl := in.det.detect(l)
 	if dl == nil {
 		if dl = in.last; dl == nil {
 			dl = in.fallback
@@ -117,8 +127,8 @@ func (in *Input) read(s *sink, line []byte, num int, owned bool) error {
 	var evs []Event
 	var err error
 	if in.ldec != nil {
-		in.line.Check() // read once already, when the caller checked it
-		evs, err = in.ldec.DecodeLine(in.dst(s), &in.line, num)
+		l.Check() // read once already, when the caller checked it
+		evs, err = in.ldec.DecodeLine(in.dst(s), l, num)
 	} else {
 		evs, err = in.dec.Decode(in.dst(s), line, num)
 	}
@@ -135,20 +145,6 @@ func (in *Input) Check(line []byte) bool {
 	in.checked = true
 	return in.line.Check()
 }
-
-// CheckOwned is Check of a line for AppendLine (or LineOwned): what the
-// caller reads of it (Checked) is cut from the line, as the events will
-// be.
-func (in *Input) CheckOwned(line []byte) bool {
-	in.line.Reset(line)
-	in.line.owned = true
-	in.checked = true
-	return in.line.Check()
-}
-
-// Checked is the line the last Check read, for the caller to look at
-// before it gives it to Line (valid until then).
-func (in *Input) Checked() *Line { return &in.line }
 
 // sameBytes reports whether a and b are the same memory.
 func sameBytes(a, b []byte) bool {

@@ -32,13 +32,14 @@ type prepared struct {
 	// (decodeAhead), into evs and derr; input is the event path's input
 	// when the line started it.
 	decoded bool
-	// ahead: the line (in line) is left for aheadWorker, borrowed when
-	// its bytes are the reader's (a long line), not the batch's.
-	ahead, borrowed bool
-	evs             []model.Event
-	steps           []model.Step
-	derr            error
-	input           *model.Input
+	// ahead: the line, read and checked in eline (readLineAhead), is
+	// left for aheadWorker to decode.
+	ahead bool
+	eline model.Line
+	evs   []model.Event
+	steps []model.Step
+	derr  error
+	input *model.Input
 }
 
 // preparer does the part of translation that needs no state of the run:

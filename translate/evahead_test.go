@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/zevo/zevo/bench/corpus"
+	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
 )
 
@@ -286,7 +287,7 @@ func TestAcceptsPlainlyOnlyWhatDecodeTakes(t *testing.T) {
 		lines = append(lines, strings.Split(string(data), "\n")...)
 	}
 	tr := New(Options{To: EvoSci}, nil)
-	in := tr.newInput()
+	var in model.Line
 	pre := tr.streamPreparer()
 	r := rand.New(rand.NewSource(1))
 	taken, n := 0, 0
@@ -294,7 +295,7 @@ func TestAcceptsPlainlyOnlyWhatDecodeTakes(t *testing.T) {
 		for _, line := range hostileVariants(r, base) {
 			n++
 			b := []byte(line)
-			if !in.Check(b) || !pre.acceptsPlainly(in.Checked()) {
+			if in.ReadOwned(b); !in.Check() || !pre.acceptsPlainly(&in) {
 				continue
 			}
 			taken++
@@ -310,7 +311,7 @@ func TestAcceptsPlainlyOnlyWhatDecodeTakes(t *testing.T) {
 	}
 	// With --from, every line is the preparer's.
 	pre.from = Zero
-	if in.Check([]byte(lines[0])) && pre.acceptsPlainly(in.Checked()) {
+	if in.ReadOwned([]byte(lines[0])); in.Check() && pre.acceptsPlainly(&in) {
 		t.Errorf("with --from, a line taken plainly")
 	}
 }
@@ -326,11 +327,11 @@ func FuzzAcceptsPlainly(f *testing.F) {
 		f.Add(l)
 	}
 	tr := New(Options{To: EvoSci}, nil)
-	in := tr.newInput()
+	var in model.Line
 	pre := tr.streamPreparer()
 	f.Fuzz(func(t *testing.T, line string) {
 		b := []byte(line)
-		if !in.Check(b) || !pre.acceptsPlainly(in.Checked()) {
+		if in.ReadOwned(b); !in.Check() || !pre.acceptsPlainly(&in) {
 			return
 		}
 		var p prepared

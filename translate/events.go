@@ -184,32 +184,25 @@ func (t *Translator) eventLine(p *prepared) error {
 	return nil
 }
 
-// decodeAhead prepares l into p on Stream's reading goroutine, and
-// decodes it into its events (in b's), for eventLine to write: the
-// translating goroutine only encodes. A line the event path's reading
-// shows to be one pre would take as it is (acceptsPlainly) is not
-// prepared. stopped tells that Stream has returned, after which no line
-// is decoded (End may be ending the input). The line's bytes are the
-// batch's, which are never written again (batch.reset), unless borrowed
-// (a long line in the reader's buffer): copied then.
-func (t *Translator) decodeAhead(b *batch, p *prepared, pre *preparer, l jsonl.Line, borrowed bool, stopped func() bool) {
+// readAhead prepares l into p on Stream's reading goroutine for the
+// event path, for aheadWorker to decode: the line is checked as the
+// event path reads it (p.eline), and a line that reading shows to be one
+// pre would take as it is (acceptsPlainly) is not prepared. The line's
+// bytes are the batch's, which are never written again (batch.reset),
+// unless borrowed (a long line in the reader's buffer): copied then.
+func (t *Translator) readLineAhead(p *prepared, pre *preparer, l jsonl.Line, borrowed bool) {
 	p.decoded, p.input, p.derr, p.evs, p.steps = false, nil, nil, nil, nil
-	ep := &t.ep
-	ep.mu.Lock()
-	defer ep.mu.Unlock()
-	if stopped() || jsonl.IsBlank(l.Bytes) {
+	p.ahead = false
+	if jsonl.IsBlank(l.Bytes) {
 		pre.prepare(l, p)
 		return
 	}
-	if ep.ahead == nil {
-		ep.ahead, ep.aheadNew = t.newInput(), true
-	}
-	in := ep.ahead
 	line := l.Bytes
 	if borrowed {
 		line = bytes.Clone(line)
 	}
-	if in.CheckOwned(line) && pre.acceptsPlainly(in.Checked()) {
+	p.eline.ReadOwned(line)
+	if p.eline.Check() && pre.acceptsPlainly(&p.eline) {
 		p.name, p.num, p.blank, p.placed = l.Name, l.Num, false, false
 		p.warn, p.bad = nil, nil
 		p.ev.name, p.ev.num = l.Name, l.Num // for eventLine's diagnostics
@@ -220,19 +213,37 @@ func (t *Translator) decodeAhead(b *batch, p *prepared, pre *preparer, l jsonl.L
 		if p.blank || p.bad != nil {
 			return // eventLine reports a bad line
 		}
-		line = unsafe.Slice(unsafe.StringData(p.ev.Raw), len(p.ev.Raw))
-		if borrowed {
-			line = []byte(p.ev.Raw)
+		if raw := unsafe.StringData(p.ev.Raw); borrowed || raw != unsafe.SliceData(line) || len(p.ev.Raw) != len(line) {
+			// the line repaired (NaN), or a view of the reader's buffer
+			p.eline.ReadOwned([]byte(p.ev.Raw))
 		}
 	}
+	p.ahead = true
+}
+
+// decodeAhead decodes p, a line readLineAhead read, into its events (in
+// b's), for eventLine to write, on the pipeline's worker: the
+// translating goroutine only encodes. stopped tells that Stream has
+// returned, after which no line is decoded (End may be ending the
+// input).
+func (t *Translator) decodeAhead(b *batch, p *prepared, stopped func() bool) {
+	ep := &t.ep
+	ep.mu.Lock()
+	defer ep.mu.Unlock()
+	if stopped() {
+		return
+	}
+	if ep.ahead == nil {
+		ep.ahead, ep.aheadNew = t.newInput(), true
+	}
 	n := len(b.evs)
-	b.evs, b.steps, p.derr = in.AppendLine(b.evs, b.steps, line, p.num, &b.evText)
+	b.evs, b.steps, p.derr = ep.ahead.AppendChecked(b.evs, b.steps, &p.eline, p.num, &b.evText)
 	// b.evs may grow for a later line: a slice of the array of the time
 	// still holds these events, which nothing writes again.
 	p.evs, p.steps = b.evs[n:len(b.evs):len(b.evs)], b.steps[n:len(b.steps):len(b.steps)]
 	p.decoded = true
 	if ep.aheadNew {
-		p.input, ep.aheadNew = in, false
+		p.input, ep.aheadNew = ep.ahead, false
 	}
 }
 

@@ -174,7 +174,7 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 	var b *batch
 	prepare := func(l jsonl.Line, p *prepared, borrowed bool) {
 		if events {
-			p.line, p.borrowed, p.ahead = l, borrowed, true // for aheadWorker
+			t.readLineAhead(p, &pre, l, borrowed) // for aheadWorker
 		} else {
 			pre.prepare(l, p)
 		}
@@ -244,11 +244,9 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 }
 
 // aheadWorker is the pipeline's worker when every line goes the event
-// path: it prepares and decodes each line the reading goroutine left to
-// it, in order (the pipeline runs one).
+// path: it decodes each line the reading goroutine read for it
+// (readLineAhead), in order (the pipeline runs one).
 func (t *Translator) aheadWorker(stop <-chan struct{}) func(*batch) {
-	pre := t.streamPreparer()
-	pre.ahead.on = false
 	stopped := func() bool {
 		select {
 		case <-stop:
@@ -258,11 +256,10 @@ func (t *Translator) aheadWorker(stop <-chan struct{}) func(*batch) {
 		}
 	}
 	return func(b *batch) {
-		pre.aheadArena = &b.ahead
 		for i := range b.lines[:b.n] {
 			if p := &b.lines[i]; p.ahead {
 				p.ahead = false
-				t.decodeAhead(b, p, &pre, p.line, p.borrowed, stopped)
+				t.decodeAhead(b, p, stopped)
 			}
 		}
 	}
