@@ -23,6 +23,10 @@ type Object struct {
 	// sens caches redact.SensitiveKey by key: an encoder asks about the
 	// same few keys on every line.
 	sens *[64][2]sensSlot
+	// memo holds short strings Str rendered, with their rendering.
+	memo      *[128]memoSlot
+	memoFor   *redact.Redactor // the redactor and style memo's renderings are of
+	memoStyle Style
 }
 
 type objMember struct {
@@ -99,12 +103,52 @@ func (o *Object) Str(key, s string) {
 	if o.sensitive(key) {
 		return
 	}
+	start := len(o.buf)
 	if o.Redact != nil {
+		if len(s) <= memoText {
+			o.buf = o.memoString(o.buf, s)
+			o.add(key, start)
+			return
+		}
 		s = o.Redact.String(s)
 	}
-	start := len(o.buf)
 	o.buf = AppendString(o.buf, s, o.Style)
 	o.add(key, start)
+}
+
+// memoText is the length up to which the strings Str redacts are
+// remembered with their rendering: the type, the run's id, a status, a
+// tool's name repeat from line to line.
+const memoText = 40
+
+type memoSlot struct {
+	n, m uint8
+	s    [memoText]byte
+	out  [2 * memoText]byte
+}
+
+// memoString appends s as Str writes it (redacted, in o's style), from
+// the table of the strings rendered before when s is there (by its
+// bytes), else rendered and put there when its rendering fits.
+func (o *Object) memoString(dst []byte, s string) []byte {
+	if s == "" {
+		return AppendString(dst, o.Redact.String(s), o.Style)
+	}
+	if o.memo == nil || o.memoFor != o.Redact || o.memoStyle != o.Style {
+		o.memo, o.memoFor, o.memoStyle = new([128]memoSlot), o.Redact, o.Style
+	}
+	e := &o.memo[(len(s)*31+int(s[0])*7+int(s[len(s)-1])*131+int(s[len(s)/2])*17)&127]
+	if int(e.n) == len(s) && string(e.s[:e.n]) == s {
+		return append(dst, e.out[:e.m]...)
+	}
+	start := len(dst)
+	dst = AppendString(dst, o.Redact.String(s), o.Style)
+	if out := dst[start:]; len(out) <= len(e.out) {
+		e.n, e.m = uint8(len(s)), uint8(len(out))
+		copy(e.s[:], s)
+		copy(e.out[:], out)
+	}
+	return dst
 }
 
 // StrOmit adds a string member unless it is empty (Go's omitempty).
