@@ -106,6 +106,17 @@ func BenchmarkToEvoSci(b *testing.B) {
 	benchTranslate(b, corpus.Zero, Options{To: EvoSci})
 }
 
+// BenchmarkToZeroEvents and BenchmarkToEvoSciEvents are BenchmarkToZero
+// and BenchmarkToEvoSci with every line sent the event path, through
+// Stream as the command runs it: the two paths' throughput side by side.
+func BenchmarkToZeroEvents(b *testing.B) {
+	benchTranslateOn(b, benchCorpus(b, corpus.EvoSci), Options{To: Zero, RunID: "bench", Cwd: "/work", Redact: true}, true)
+}
+
+func BenchmarkToEvoSciEvents(b *testing.B) {
+	benchTranslateOn(b, benchCorpus(b, corpus.Zero), Options{To: EvoSci}, true)
+}
+
 func BenchmarkZeroToZero(b *testing.B) {
 	benchTranslate(b, corpus.Zero, Options{To: Zero, Redact: true})
 }
