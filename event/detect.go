@@ -129,9 +129,19 @@ func (l *Line) Reset(line []byte) {
 
 // ReadOwned is Reset for a line never written again (Input.AppendChecked):
 // the strings read from it share its memory, with no copy of their own.
+// The last line's fields are cleared, not only let go: a Line kept for
+// a slot of lines holds on to its own line alone.
 func (l *Line) ReadOwned(line []byte) {
+	l.Clear()
 	l.Reset(line)
 	l.owned = true
+}
+
+// Clear forgets the line, keeping the room of its fields, which hold on
+// to none of it.
+func (l *Line) Clear() {
+	clear(l.fields.List)
+	l.Reset(nil)
 }
 
 // Check reads the whole line, and reports whether it is one JSON object

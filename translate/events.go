@@ -184,23 +184,20 @@ func (t *Translator) eventLine(p *prepared) error {
 	return nil
 }
 
-// readAhead prepares l into p on Stream's reading goroutine for the
+// readLineAhead prepares l into p on Stream's reading goroutine for the
 // event path, for aheadWorker to decode: the line is checked as the
 // event path reads it (p.eline), and a line that reading shows to be one
-// pre would take as it is (acceptsPlainly) is not prepared. The line's
-// bytes are the batch's, which are never written again (batch.reset),
-// unless borrowed (a long line in the reader's buffer): copied then.
-func (t *Translator) readLineAhead(p *prepared, pre *preparer, l jsonl.Line, borrowed bool) {
+// pre would take as it is (acceptsPlainly) is not prepared. The event
+// path reads a copy of the line, its own: decoders and encoders may hold
+// on to its strings past it, which then keep that line alone.
+func (t *Translator) readLineAhead(p *prepared, pre *preparer, l jsonl.Line) {
 	p.decoded, p.input, p.derr, p.evs, p.steps = false, nil, nil, nil, nil
 	p.ahead = false
 	if jsonl.IsBlank(l.Bytes) {
 		pre.prepare(l, p)
 		return
 	}
-	line := l.Bytes
-	if borrowed {
-		line = bytes.Clone(line)
-	}
+	line := bytes.Clone(l.Bytes)
 	p.eline.ReadOwned(line)
 	if p.eline.Check() && pre.acceptsPlainly(&p.eline) {
 		p.name, p.num, p.blank, p.placed = l.Name, l.Num, false, false
@@ -213,9 +210,8 @@ func (t *Translator) readLineAhead(p *prepared, pre *preparer, l jsonl.Line, bor
 		if p.blank || p.bad != nil {
 			return // eventLine reports a bad line
 		}
-		if raw := unsafe.StringData(p.ev.Raw); borrowed || raw != unsafe.SliceData(line) || len(p.ev.Raw) != len(line) {
-			// the line repaired (NaN), or a view of the reader's buffer
-			p.eline.ReadOwned([]byte(p.ev.Raw))
+		if p.ev.Raw != string(line) {
+			p.eline.ReadOwned([]byte(p.ev.Raw)) // the line repaired (NaN)
 		}
 	}
 	p.ahead = true

@@ -39,24 +39,20 @@ type batch struct {
 	// arena only appended to, whose bytes handed out are never written
 	// again (a full block is dropped, not reused).
 	evText []byte
-	// owned: the lines are decoded ahead, and their bytes, which the
-	// events point into, are the batch's own until no event holds them:
-	// buf is new for each use, not written again.
-	owned bool
-	n     int
+	// evsHigh and linesHigh are how many events and lines the batch's
+	// last filling had: those past this filling's are cleared
+	// (aheadWorker).
+	evsHigh, linesHigh int
+	n                  int
 	// waited: the translating goroutine waited for this batch; it tells
 	// the reading one to do less for it (preparer.balance).
 	waited bool
 }
 
-func (b *batch) reset(owned bool) {
-	switch {
-	case owned:
-		b.buf = make([]byte, 0, batchBytes+batchBytes/4)
-	case b.buf == nil || b.owned:
+func (b *batch) reset() {
+	if b.buf == nil {
 		b.buf = make([]byte, 0, 2*batchBytes)
 	}
-	b.owned = owned
 	// The lines' decoded strings and values rendered ahead are in two
 	// arenas of the batch, so that memory follows the batch's bytes, not
 	// its number of lines. Cleared: a view kept past its line reads as
@@ -172,9 +168,9 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 		pre.ahead.on = false
 	}
 	var b *batch
-	prepare := func(l jsonl.Line, p *prepared, borrowed bool) {
+	prepare := func(l jsonl.Line, p *prepared) {
 		if events {
-			t.readLineAhead(p, &pre, l, borrowed) // for aheadWorker
+			t.readLineAhead(p, &pre, l) // for aheadWorker
 		} else {
 			pre.prepare(l, p)
 		}
@@ -185,7 +181,7 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 			return false
 		}
 		pre.balance(waited, b.waited)
-		b.reset(events)
+		b.reset()
 		pre.aheadArena = &b.ahead
 		return true
 	}
@@ -214,24 +210,17 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 			if b.n > 0 && (!f.Send(b) || !get()) {
 				return nil
 			}
-			prepare(l, b.next(), true)
+			prepare(l, b.next())
 			if !f.SendWait(b) || !get() {
 				return nil
 			}
 			continue
 		}
-		if b.owned && len(b.buf)+len(l.Bytes) > cap(b.buf) && b.n > 0 {
-			// A new buffer for each batch: sent as full rather than
-			// grown, it stays the size of the lines it holds.
-			if !f.Send(b) || !get() {
-				return nil
-			}
-		}
 		start := len(b.buf)
 		b.buf = append(b.buf, l.Bytes...)
 		l.Bytes = b.buf[start:len(b.buf):len(b.buf)]
 		if p := b.next(); events || pre.here() {
-			prepare(l, p, false)
+			prepare(l, p)
 		} else {
 			p.later, p.line = true, l
 		}
@@ -262,6 +251,19 @@ func (t *Translator) aheadWorker(stop <-chan struct{}) func(*batch) {
 				t.decodeAhead(b, p, stopped)
 			}
 		}
+		// What the last filling left past this one's is cleared: events
+		// and lines kept there would hold on to memory of any age.
+		if n := len(b.evs); n < b.evsHigh {
+			clear(b.evs[n:b.evsHigh])
+			clear(b.steps[n:b.evsHigh])
+		}
+		b.evsHigh = len(b.evs)
+		for i := b.n; i < b.linesHigh; i++ {
+			p := &b.lines[i]
+			p.evs, p.steps, p.input, p.derr = nil, nil, nil, nil
+			p.eline.Clear()
+		}
+		b.linesHigh = b.n
 	}
 }
 
