@@ -23,7 +23,10 @@ func (e *ReadError) Unwrap() error { return e.Err }
 const (
 	batchBytes = 128 << 10
 	batchLines = 1024
-	batches    = 4
+	// eventBatchLines is batchLines for lines decoded ahead for the event
+	// path (decodeAhead).
+	eventBatchLines = 256
+	batches         = 4
 )
 
 type batch struct {
@@ -164,8 +167,12 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 	// and decodes it too (decodeAhead), the translating one only writes
 	// the events. Nothing is rendered ahead for the other path.
 	events := t.allEvents()
+	lines := batchLines
 	if events {
 		pre.ahead.on = false
+		// A line decoded ahead keeps more (its events, its reading) in
+		// its batch: fewer a batch, so that memory stays as it was.
+		lines = eventBatchLines
 	}
 	var b *batch
 	prepare := func(l jsonl.Line, p *prepared) {
@@ -224,7 +231,7 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 		} else {
 			p.later, p.line = true, l
 		}
-		if len(b.buf) >= batchBytes || b.n >= batchLines {
+		if len(b.buf) >= batchBytes || b.n >= lines {
 			if !f.Send(b) || !get() {
 				return nil
 			}
