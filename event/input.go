@@ -36,8 +36,7 @@ func NewInput(dialects []*Dialect, fallback *Dialect, opt DecodeOptions) *Input 
 // decoded before it are still given to fn. The events and their Raw are
 // valid only during fn.
 func (in *Input) Line(line []byte, num int, fn func(*Event, Step)) error {
-	s := sink{fn: fn}
-	return in.read(&s, line, num, false)
+	return in.read(fn, nil, line, num, false)
 }
 
 // LineOwned is Line of a line the caller never writes again, nor reads
@@ -45,8 +44,7 @@ func (in *Input) Line(line []byte, num int, fn func(*Event, Step)) error {
 // than from a copy. Only a caller that copies each line anyway (translate,
 // whose decoders may hold a line past it) gains by it.
 func (in *Input) LineOwned(line []byte, num int, fn func(*Event, Step)) error {
-	s := sink{fn: fn}
-	return in.read(&s, line, num, true)
+	return in.read(fn, nil, line, num, true)
 }
 
 // AppendChecked is LineOwned of a line l the caller read (ReadOwned,
@@ -57,41 +55,40 @@ func (in *Input) LineOwned(line []byte, num int, fn func(*Event, Step)) error {
 // are unescaped into text, when not nil, an arena whose bytes are never
 // written again once handed out (the caller's to drop, never to reuse).
 func (in *Input) AppendChecked(evs []Event, steps []Step, l *Line, num int, text *[]byte) ([]Event, []Step, error) {
-	s := sink{evs: evs, steps: steps, keep: true, text: text}
+	k := kept{evs, steps}
 	in.checked = false
 	l.arena = text
-	err := in.decode(&s, l, num)
-	return s.evs, s.steps, err
+	err := in.decode(nil, &k, l, num)
+	return k.evs, k.steps, err
 }
 
-// sink is where a line's events go: to fn, or kept in evs and steps.
-type sink struct {
-	fn    func(*Event, Step)
-	keep  bool
-	text  *[]byte
+// kept is where AppendChecked keeps a line's events and their steps.
+// (Apart from the function the others give them to, which a kept slice
+// passed to a decoder would otherwise make escape, at every call.)
+type kept struct {
 	evs   []Event
 	steps []Step
 }
 
 // dst is where the next events are decoded to.
-func (in *Input) dst(s *sink) []Event {
-	if s.keep {
-		return s.evs
+func (in *Input) dst(k *kept) []Event {
+	if k != nil {
+		return k.evs
 	}
 	return in.buf[:0]
 }
 
-func (in *Input) read(s *sink, line []byte, num int, owned bool) error {
+func (in *Input) read(fn func(*Event, Step), k *kept, line []byte, num int, owned bool) error {
 	if !in.checked || !sameBytes(in.line.Bytes, line) {
 		in.line.Reset(line)
 	}
-	in.line.owned, in.line.arena = owned, s.text
+	in.line.owned, in.line.arena = owned, nil
 	in.checked = false
-	return in.decode(s, &in.line, num)
+	return in.decode(fn, k, &in.line, num)
 }
 
 // decode decodes l, the line being read.
-func (in *Input) decode(s *sink, l *Line, num int) error {
+func (in *Input) decode(fn func(*Event, Step), k *kept, l *Line, num int) error {
 	line := l.Bytes
 	// Checked first, the line is read once, not once as far as the
 	// detectors ask and once more by a decoder's Check (a checked line
@@ -114,7 +111,7 @@ func (in *Input) decode(s *sink, l *Line, num int) error {
 	}
 	if in.last != nil && in.last != dl {
 		// What the other dialect's decoder holds belongs before this line.
-		in.place(s, in.decs[in.last].End(in.dst(s)))
+		in.place(fn, k, in.decs[in.last].End(in.dst(k)))
 	}
 	if in.last != dl || in.dec == nil {
 		if in.dec = in.decs[dl]; in.dec == nil {
@@ -128,11 +125,11 @@ func (in *Input) decode(s *sink, l *Line, num int) error {
 	var err error
 	if in.ldec != nil {
 		l.Check() // read once already, when the caller checked it
-		evs, err = in.ldec.DecodeLine(in.dst(s), l, num)
+		evs, err = in.ldec.DecodeLine(in.dst(k), l, num)
 	} else {
-		evs, err = in.dec.Decode(in.dst(s), line, num)
+		evs, err = in.dec.Decode(in.dst(k), line, num)
 	}
-	in.place(s, evs)
+	in.place(fn, k, evs)
 	return err
 }
 
@@ -155,7 +152,7 @@ func sameBytes(a, b []byte) bool {
 // closed cut (its Step has Closed set and no event).
 func (in *Input) End(fn func(*Event, Step)) {
 	if in.last != nil {
-		in.place(&sink{fn: fn}, in.decs[in.last].End(in.buf[:0]))
+		in.place(fn, nil, in.decs[in.last].End(in.buf[:0]))
 	}
 	if r := in.runs.End(); r != nil {
 		fn(nil, Step{Closed: r})
@@ -165,17 +162,18 @@ func (in *Input) End(fn func(*Event, Step)) {
 // Runs is the number of runs so far.
 func (in *Input) Runs() int { return in.runs.Count() }
 
-// place places the events a decoder appended to s's destination (dst).
-func (in *Input) place(s *sink, evs []Event) {
-	if s.keep {
-		for i := len(s.evs); i < len(evs); i++ {
-			s.steps = append(s.steps, in.runs.Place(&evs[i]))
+// place places the events a decoder appended to dst(k): kept in k, or
+// given to fn.
+func (in *Input) place(fn func(*Event, Step), k *kept, evs []Event) {
+	if k != nil {
+		for i := len(k.evs); i < len(evs); i++ {
+			k.steps = append(k.steps, in.runs.Place(&evs[i]))
 		}
-		s.evs = evs
+		k.evs = evs
 		return
 	}
 	for i := range evs {
-		s.fn(&evs[i], in.runs.Place(&evs[i]))
+		fn(&evs[i], in.runs.Place(&evs[i]))
 	}
 	clear(evs)
 	in.buf = evs[:0]
