@@ -35,7 +35,7 @@ type prepared struct {
 	// ahead: the line, read and checked in eline (readLineAhead), is
 	// left for aheadWorker to decode.
 	ahead bool
-	eline model.Line
+	eline *model.Line // made for the event path's lines alone
 	evs   []model.Event
 	steps []model.Step
 	derr  error

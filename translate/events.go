@@ -198,8 +198,11 @@ func (t *Translator) readLineAhead(p *prepared, pre *preparer, l jsonl.Line) {
 		return
 	}
 	line := bytes.Clone(l.Bytes)
+	if p.eline == nil {
+		p.eline = new(model.Line)
+	}
 	p.eline.ReadOwned(line)
-	if p.eline.Check() && pre.acceptsPlainly(&p.eline) {
+	if p.eline.Check() && pre.acceptsPlainly(p.eline) {
 		p.name, p.num, p.blank, p.placed = l.Name, l.Num, false, false
 		p.warn, p.bad = nil, nil
 		p.ev.name, p.ev.num = l.Name, l.Num // for eventLine's diagnostics
@@ -233,7 +236,7 @@ func (t *Translator) decodeAhead(b *batch, p *prepared, stopped func() bool) {
 		ep.ahead, ep.aheadNew = t.newInput(), true
 	}
 	n := len(b.evs)
-	b.evs, b.steps, p.derr = ep.ahead.AppendChecked(b.evs, b.steps, &p.eline, p.num, &b.evText)
+	b.evs, b.steps, p.derr = ep.ahead.AppendChecked(b.evs, b.steps, p.eline, p.num, &b.evText)
 	// b.evs may grow for a later line: a slice of the array of the time
 	// still holds these events, which nothing writes again.
 	p.evs, p.steps = b.evs[n:len(b.evs):len(b.evs)], b.steps[n:len(b.steps):len(b.steps)]

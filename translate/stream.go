@@ -268,7 +268,9 @@ func (t *Translator) aheadWorker(stop <-chan struct{}) func(*batch) {
 		for i := b.n; i < b.linesHigh; i++ {
 			p := &b.lines[i]
 			p.evs, p.steps, p.input, p.derr = nil, nil, nil, nil
-			p.eline.Clear()
+			if p.eline != nil {
+				p.eline.Clear()
+			}
 		}
 		b.linesHigh = b.n
 	}
