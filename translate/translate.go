@@ -121,15 +121,17 @@ type Translator struct {
 	pre       preparer
 	placeName string
 	placeNum  int
-	cur       prepared              // the line being translated by Line, reused
-	names     map[typeKey]string    // see unmappedName
-	pipe      *pipeline.Pipe[batch] // Stream's, its batches reused from one input to the next
+	cur       prepared                     // the line being translated by Line, reused
+	names     map[typeKey]string           // see unmappedName
+	pipe      *pipeline.Pipe[batch]        // Stream's, its batches reused from one input to the next
+	typesOut  [2]map[string][]byte         // by jsonl.Style: see typeOut
+	tmpl      map[*mappings.Rule]*template // see evoTemplate
+	lastTmpl  *template                    // the last one used
+	ep        eventPath                    // the lines of the other dialects: events.go
+
 	// pipeEvents: pipe decodes every line ahead for the event path
+	// (aheadWorker).
 	pipeEvents bool
-	typesOut   [2]map[string][]byte         // by jsonl.Style: see typeOut
-	tmpl       map[*mappings.Rule]*template // see evoTemplate
-	lastTmpl   *template                    // the last one used
-	ep         eventPath                    // the lines of the other dialects: events.go
 
 	// Stream's reader, and the lines of its input translated: for Pending.
 	reader      atomic.Pointer[jsonl.Reader]
