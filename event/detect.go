@@ -79,7 +79,18 @@ type Line struct {
 	// lens has a bit for each field's key length (mod 64) once all the
 	// fields are read (done): a key whose bit is clear is not there.
 	lens uint64
+	// owned: Bytes is never written again (Input.LineOwned), so the
+	// strings read from the line share its memory, with no copy of
+	// their own.
+	owned bool
+	// arena, when set (Input.AppendLine's), is where strings with
+	// escapes are unescaped: blocks never written again once handed out.
+	arena *[]byte
 }
+
+// arenaBlock is the size of an arena's blocks; a longer string than a
+// quarter of one takes memory of its own.
+const arenaBlock = 32 << 10
 
 const (
 	reading int8 = iota // fields holds the fields up to pos
@@ -98,11 +109,32 @@ func ReadLine(line []byte) Line { return Line{Bytes: line} }
 // gjson's on the whole line. Tests hold Line's one-pass reading to it.
 func PlainLine(line []byte) Line { return Line{Bytes: line, state: gjsons} }
 
-// Reset starts reading line, keeping the room of the last line's fields.
+// Reset starts reading line, keeping the room of the last line's fields
+// (unless a line of very many fields made it large).
 func (l *Line) Reset(line []byte) {
 	f := l.fields
 	f.List = f.List[:0]
+	if cap(f.List) > 1<<12 {
+		f = jsonl.Members{}
+	}
 	*l = Line{Bytes: line, fields: f}
+}
+
+// ReadOwned is Reset for a line never written again (Input.AppendChecked):
+// the strings read from it share its memory, with no copy of their own.
+// The last line's fields are cleared, not only let go: a Line kept for
+// a slot of lines holds on to its own line alone.
+func (l *Line) ReadOwned(line []byte) {
+	l.Clear()
+	l.Reset(line)
+	l.owned = true
+}
+
+// Clear forgets the line, keeping the room of its fields, which hold on
+// to none of it.
+func (l *Line) Clear() {
+	clear(l.fields.List)
+	l.Reset(nil)
 }
 
 // Check reads the whole line, and reports whether it is one JSON object
@@ -151,6 +183,9 @@ func (l *Line) IsObject() bool {
 // str is the line as a string: one copy for all the values read from it,
 // which outlive the line's buffer.
 func (l *Line) str() string {
+	if l.s == "" && l.owned {
+		l.s = unsafe.String(unsafe.SliceData(l.Bytes), len(l.Bytes))
+	}
 	if l.s == "" {
 		l.s = string(l.Bytes)
 	}
@@ -168,8 +203,7 @@ func (l *Line) value(f *field) gjson.Result {
 			return gjson.Result{Type: gjson.String, Raw: raw, Str: body, Index: start}
 		}
 		if l.valid == 1 {
-			text := jsonl.AppendUnescaped(nil, body) // fresh, and never written again
-			return gjson.Result{Type: gjson.String, Raw: raw, Str: unsafe.String(unsafe.SliceData(text), len(text)), Index: start}
+			return gjson.Result{Type: gjson.String, Raw: raw, Str: l.unescape(body), Index: start}
 		}
 	}
 	if l.valid == 1 {
@@ -192,6 +226,22 @@ func (l *Line) value(f *field) gjson.Result {
 	v := gjson.Parse(raw)
 	v.Index = start
 	return v
+}
+
+// unescape is the text of body, the inside of a valid JSON string with
+// escapes, in memory never written again: the arena's, else its own.
+func (l *Line) unescape(body string) string {
+	a := l.arena
+	if a == nil || len(body) > arenaBlock/4 {
+		text := jsonl.AppendUnescaped(nil, body)
+		return unsafe.String(unsafe.SliceData(text), len(text))
+	}
+	if cap(*a)-len(*a) < len(body) { // the text is never longer than body
+		*a = make([]byte, 0, arenaBlock)
+	}
+	n := len(*a)
+	*a = jsonl.AppendUnescaped(*a, body)
+	return unsafe.String(unsafe.SliceData((*a)[n:]), len(*a)-n)
 }
 
 // number is the value of a valid JSON number, as gjson reads it: small

@@ -36,22 +36,74 @@ func NewInput(dialects []*Dialect, fallback *Dialect, opt DecodeOptions) *Input 
 // decoded before it are still given to fn. The events and their Raw are
 // valid only during fn.
 func (in *Input) Line(line []byte, num int, fn func(*Event, Step)) error {
+	return in.read(fn, nil, line, num, false)
+}
+
+// LineOwned is Line of a line the caller never writes again, nor reads
+// as anything but this line: the events' strings are cut from it rather
+// than from a copy. Only a caller that copies each line anyway (translate,
+// whose decoders may hold a line past it) gains by it.
+func (in *Input) LineOwned(line []byte, num int, fn func(*Event, Step)) error {
+	return in.read(fn, nil, line, num, true)
+}
+
+// AppendChecked is LineOwned of a line l the caller read (ReadOwned,
+// and Check, perhaps on another goroutine), appending the events to evs
+// and their steps to steps, in order, rather than giving them to a
+// function: they stay valid as long as the slices, for a caller that
+// decodes lines ahead of writing their events. The strings with escapes
+// are unescaped into text, when not nil, an arena whose bytes are never
+// written again once handed out (the caller's to drop, never to reuse).
+func (in *Input) AppendChecked(evs []Event, steps []Step, l *Line, num int, text *[]byte) ([]Event, []Step, error) {
+	k := kept{evs, steps}
+	in.checked = false
+	l.arena = text
+	err := in.decode(nil, &k, l, num)
+	return k.evs, k.steps, err
+}
+
+// kept is where AppendChecked keeps a line's events and their steps.
+// (Apart from the function the others give them to, which a kept slice
+// passed to a decoder would otherwise make escape, at every call.)
+type kept struct {
+	evs   []Event
+	steps []Step
+}
+
+// dst is where the next events are decoded to.
+func (in *Input) dst(k *kept) []Event {
+	if k != nil {
+		return k.evs
+	}
+	return in.buf[:0]
+}
+
+func (in *Input) read(fn func(*Event, Step), k *kept, line []byte, num int, owned bool) error {
 	if !in.checked || !sameBytes(in.line.Bytes, line) {
 		in.line.Reset(line)
 	}
+	in.line.owned, in.line.arena = owned, nil
 	in.checked = false
+	return in.decode(fn, k, &in.line, num)
+}
+
+// decode decodes l, the line being read.
+func (in *Input) decode(fn func(*Event, Step), k *kept, l *Line, num int) error {
+	line := l.Bytes
 	// Checked first, the line is read once, not once as far as the
 	// detectors ask and once more by a decoder's Check (a checked line
 	// answers them as gjson does).
-	if in.line.Check() && in.line.Dup() {
+	if l.Check() && l.Dup() {
 		// A key written twice reads as its last value, as the
 		// producers' own readers read it (docs/guarantees.md), in
 		// every command and for every dialect's decoder.
-		line = in.line.LastWins()
-		in.line.Reset(line)
-		in.line.Check()
+		line = l.LastWins() // fresh memory: owned
+		owned, arena := l.owned, l.arena
+		l.Reset(line)
+		l.owned, l.arena = owned, arena
+		l.Check()
 	}
-	dl := in.det.detect(&in.line)
+	dl := in.det.detect(l)
 	if dl == nil {
 		if dl = in.last; dl == nil {
 			dl = in.fallback
@@ -59,7 +111,7 @@ func (in *Input) Line(line []byte, num int, fn func(*Event, Step)) error {
 	}
 	if in.last != nil && in.last != dl {
 		// What the other dialect's decoder holds belongs before this line.
-		in.place(in.decs[in.last].End(in.buf[:0]), fn)
+		in.place(fn, k, in.decs[in.last].End(in.dst(k)))
 	}
 	if in.last != dl || in.dec == nil {
 		if in.dec = in.decs[dl]; in.dec == nil {
@@ -72,12 +124,12 @@ func (in *Input) Line(line []byte, num int, fn func(*Event, Step)) error {
 	var evs []Event
 	var err error
 	if in.ldec != nil {
-		in.line.Check() // read once already, when the caller checked it
-		evs, err = in.ldec.DecodeLine(in.buf[:0], &in.line, num)
+		l.Check() // read once already, when the caller checked it
+		evs, err = in.ldec.DecodeLine(in.dst(k), l, num)
 	} else {
-		evs, err = in.dec.Decode(in.buf[:0], line, num)
+		evs, err = in.dec.Decode(in.dst(k), line, num)
 	}
-	in.place(evs, fn)
+	in.place(fn, k, evs)
 	return err
 }
 
@@ -104,7 +156,7 @@ func sameBytes(a, b []byte) bool {
 // closed cut (its Step has Closed set and no event).
 func (in *Input) End(fn func(*Event, Step)) {
 	if in.last != nil {
-		in.place(in.decs[in.last].End(in.buf[:0]), fn)
+		in.place(fn, nil, in.decs[in.last].End(in.buf[:0]))
 	}
 	if r := in.runs.End(); r != nil {
 		fn(nil, Step{Closed: r})
@@ -117,7 +169,16 @@ func (in *Input) Dialect() *Dialect { return in.last }
 // Runs is the number of runs so far.
 func (in *Input) Runs() int { return in.runs.Count() }
 
-func (in *Input) place(evs []Event, fn func(*Event, Step)) {
+// place places the events a decoder appended to dst(k): kept in k, or
+// given to fn.
+func (in *Input) place(fn func(*Event, Step), k *kept, evs []Event) {
+	if k != nil {
+		for i := len(k.evs); i < len(evs); i++ {
+			k.steps = append(k.steps, in.runs.Place(&evs[i]))
+		}
+		k.evs = evs
+		return
+	}
 	for i := range evs {
 		fn(&evs[i], in.runs.Place(&evs[i]))
 	}

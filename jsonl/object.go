@@ -2,7 +2,6 @@ package jsonl
 
 import (
 	"encoding/json"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -21,6 +20,13 @@ type Object struct {
 	kv     []objMember
 	buf    []byte
 	err    error
+	// sens caches redact.SensitiveKey by key: an encoder asks about the
+	// same few keys on every line.
+	sens *[64][2]sensSlot
+	// memo holds short strings Str rendered, with their rendering.
+	memo      *[128]memoSlot
+	memoFor   *redact.Redactor // the redactor and style memo's renderings are of
+	memoStyle Style
 }
 
 type objMember struct {
@@ -36,12 +42,54 @@ func (o *Object) Reset() {
 // Err is the first error of a Raw value, if any.
 func (o *Object) Err() error { return o.err }
 
+// add records the member just appended at buf[start:]. Its key is not
+// copied: a key's bytes do not change while the object builds. Sorted,
+// the member goes after those with keys up to its own, so that the
+// members stay in the order a stable sort by key gives.
 func (o *Object) add(key string, start int) {
-	o.kv = append(o.kv, objMember{strings.Clone(key), start, len(o.buf)})
+	m := objMember{key, start, len(o.buf)}
+	o.kv = append(o.kv, m)
+	if !o.Sorted {
+		return
+	}
+	i := len(o.kv) - 1
+	for ; i > 0 && o.kv[i-1].key > key; i-- {
+		o.kv[i] = o.kv[i-1]
+	}
+	o.kv[i] = m
+}
+
+// sensitiveKey is redact.SensitiveKey, remembered for the keys asked
+// before: a table of buckets by a hash of the key's length and bytes at
+// its ends and middle, each holding the last two keys there (copies)
+// with their answers.
+func (o *Object) sensitiveKey(key string) bool {
+	if key == "" {
+		return redact.SensitiveKey(key)
+	}
+	if o.sens == nil {
+		o.sens = new([64][2]sensSlot)
+	}
+	b := &o.sens[(len(key)*31+int(key[0])*7+int(key[len(key)-1])*131+int(key[len(key)/2])*17)&63]
+	if b[0].set && b[0].key == key {
+		return b[0].sensitive
+	}
+	if b[1].set && b[1].key == key {
+		b[0], b[1] = b[1], b[0]
+		return b[0].sensitive
+	}
+	b[1] = b[0]
+	b[0] = sensSlot{key: strings.Clone(key), sensitive: redact.SensitiveKey(key), set: true}
+	return b[0].sensitive
+}
+
+type sensSlot struct {
+	key            string
+	sensitive, set bool
 }
 
 func (o *Object) sensitive(key string) bool {
-	if o.Redact == nil || !redact.SensitiveKey(key) {
+	if o.Redact == nil || !o.sensitiveKey(key) {
 		return false
 	}
 	start := len(o.buf)
@@ -55,12 +103,52 @@ func (o *Object) Str(key, s string) {
 	if o.sensitive(key) {
 		return
 	}
+	start := len(o.buf)
 	if o.Redact != nil {
+		if len(s) <= memoText {
+			o.buf = o.memoString(o.buf, s)
+			o.add(key, start)
+			return
+		}
 		s = o.Redact.String(s)
 	}
-	start := len(o.buf)
 	o.buf = AppendString(o.buf, s, o.Style)
 	o.add(key, start)
+}
+
+// memoText is the length up to which the strings Str redacts are
+// remembered with their rendering: the type, the run's id, a status, a
+// tool's name repeat from line to line.
+const memoText = 40
+
+type memoSlot struct {
+	n, m uint8
+	s    [memoText]byte
+	out  [2 * memoText]byte
+}
+
+// memoString appends s as Str writes it (redacted, in o's style), from
+// the table of the strings rendered before when s is there (by its
+// bytes), else rendered and put there when its rendering fits.
+func (o *Object) memoString(dst []byte, s string) []byte {
+	if s == "" {
+		return AppendString(dst, o.Redact.String(s), o.Style)
+	}
+	if o.memo == nil || o.memoFor != o.Redact || o.memoStyle != o.Style {
+		o.memo, o.memoFor, o.memoStyle = new([128]memoSlot), o.Redact, o.Style
+	}
+	e := &o.memo[(len(s)*31+int(s[0])*7+int(s[len(s)-1])*131+int(s[len(s)/2])*17)&127]
+	if int(e.n) == len(s) && string(e.s[:e.n]) == s {
+		return append(dst, e.out[:e.m]...)
+	}
+	start := len(dst)
+	dst = AppendString(dst, o.Redact.String(s), o.Style)
+	if out := dst[start:]; len(out) <= len(e.out) {
+		e.n, e.m = uint8(len(s)), uint8(len(out))
+		copy(e.s[:], s)
+		copy(e.out[:], out)
+	}
+	return dst
 }
 
 // StrOmit adds a string member unless it is empty (Go's omitempty).
@@ -130,9 +218,7 @@ func (o *Object) Has(key string) bool {
 
 // AppendTo appends the object to dst.
 func (o *Object) AppendTo(dst []byte) []byte {
-	if o.Sorted {
-		slices.SortStableFunc(o.kv, func(a, b objMember) int { return strings.Compare(a.key, b.key) })
-	}
+	// Sorted: add keeps the members in order.
 	dst = append(dst, '{')
 	for i, m := range o.kv {
 		if i > 0 {

@@ -538,13 +538,27 @@ func appendString(dst []byte, s string, st Style, skip bool) []byte {
 			i += size
 			continue
 		default:
-			switch {
-			case !skip:
+			if !skip {
 				i++
-			case st == GoStyle:
-				i = swar.PlainGo(unsafe.Slice(unsafe.StringData(s), len(s)), i+1)
-			default:
-				i = swar.PlainPython(unsafe.Slice(unsafe.StringData(s), len(s)), i+1)
+				continue
+			}
+			// Most strings are short (ids, names, types), as are most
+			// runs between two stops: a look at each byte here costs
+			// less than a call to the scanner, which takes over past
+			// sixteen plain bytes.
+			plain := &goPlainByte
+			if st == PythonStyle {
+				plain = &pythonPlainByte
+			}
+			i++
+			for end := min(i+16, len(s)); i < end && s[i] < 0x80 && plain[s[i]]; i++ {
+			}
+			if i < len(s) && s[i] < 0x80 && plain[s[i]] {
+				if st == GoStyle {
+					i = swar.PlainGo(unsafe.Slice(unsafe.StringData(s), len(s)), i)
+				} else {
+					i = swar.PlainPython(unsafe.Slice(unsafe.StringData(s), len(s)), i)
+				}
 			}
 			continue
 		}
@@ -556,6 +570,16 @@ func appendString(dst []byte, s string, st Style, skip bool) []byte {
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
 }
+
+// goPlainByte and pythonPlainByte are the ASCII bytes each style writes
+// as they are (swar.PlainGo's and swar.PlainPython's).
+var goPlainByte, pythonPlainByte = func() (g, py [128]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		g[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+		py[c] = c != '"' && c != '\\' && c != 0x7f
+	}
+	return
+}()
 
 // AppendInt appends n in decimal.
 func AppendInt(dst []byte, n int64) []byte { return strconv.AppendInt(dst, n, 10) }

@@ -86,12 +86,35 @@ func BenchmarkToZeroPaths(b *testing.B) {
 	b.Run("events", func(b *testing.B) { benchTranslateOn(b, buf.Bytes(), opt, true) })
 }
 
+// BenchmarkToEvoSciPaths is BenchmarkToZeroPaths the other way: a Zero
+// corpus into EvoScientist, through today's path and the event path.
+func BenchmarkToEvoSciPaths(b *testing.B) {
+	var buf bytes.Buffer
+	if _, err := corpus.Write(&buf, corpus.Options{Protocol: corpus.Zero, Size: 5 << 20, Seed: 2}); err != nil {
+		b.Fatal(err)
+	}
+	opt := Options{To: EvoSci}
+	b.Run("today", func(b *testing.B) { benchTranslateOn(b, buf.Bytes(), opt, false) })
+	b.Run("events", func(b *testing.B) { benchTranslateOn(b, buf.Bytes(), opt, true) })
+}
+
 func BenchmarkToZeroNoRedact(b *testing.B) {
 	benchTranslate(b, corpus.EvoSci, Options{To: Zero, RunID: "bench", Cwd: "/work"})
 }
 
 func BenchmarkToEvoSci(b *testing.B) {
 	benchTranslate(b, corpus.Zero, Options{To: EvoSci})
+}
+
+// BenchmarkToZeroEvents and BenchmarkToEvoSciEvents are BenchmarkToZero
+// and BenchmarkToEvoSci with every line sent the event path, through
+// Stream as the command runs it: the two paths' throughput side by side.
+func BenchmarkToZeroEvents(b *testing.B) {
+	benchTranslateOn(b, benchCorpus(b, corpus.EvoSci), Options{To: Zero, RunID: "bench", Cwd: "/work", Redact: true}, true)
+}
+
+func BenchmarkToEvoSciEvents(b *testing.B) {
+	benchTranslateOn(b, benchCorpus(b, corpus.Zero), Options{To: EvoSci}, true)
 }
 
 func BenchmarkZeroToZero(b *testing.B) {

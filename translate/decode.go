@@ -1,10 +1,13 @@
 package translate
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
+	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
 	"github.com/zevo/zevo/protocol"
@@ -25,6 +28,18 @@ type prepared struct {
 	// protocol, so it takes its place in the runs, as every command
 	// reads them (ev.proto and ev.typ are set).
 	placed bool
+	// decoded: the line was decoded ahead for the event path
+	// (decodeAhead), into evs and derr; input is the event path's input
+	// when the line started it.
+	decoded bool
+	// ahead: the line, read and checked in eline (readLineAhead), is
+	// left for aheadWorker to decode.
+	ahead bool
+	eline *model.Line // made for the event path's lines alone
+	evs   []model.Event
+	steps []model.Step
+	derr  error
+	input *model.Input
 }
 
 // preparer does the part of translation that needs no state of the run:
@@ -235,6 +250,70 @@ func checkZeroFields(ev *event) *jsonl.Diagnostic {
 		}
 	}
 	return nil
+}
+
+// acceptsPlainly reports a line l (the event path's reading of it) that
+// decode takes as it is, with no diagnostic and no repair: one good JSON
+// object, each key once, a plain string type that is no kept event of
+// the other protocol, and either no schemaVersion (EvoScientist's) or
+// Zero's 2 with every field of the kind Zero gives it. False whenever in
+// doubt: decode then decides (TestAcceptsPlainlyOnlyWhatDecodeTakes).
+func (p *preparer) acceptsPlainly(l *model.Line) bool {
+	if p.from != Auto || !l.Check() || l.Dup() {
+		return false
+	}
+	fs, ok := l.Fields()
+	if !ok {
+		return false
+	}
+	typ, ok := l.Type()
+	if !ok || strings.HasPrefix(typ, "zero.") || strings.HasPrefix(typ, "evosci.") {
+		return false
+	}
+	zero := false
+	for i := range fs {
+		if string(fs[i].Key) == "schemaVersion" {
+			if string(fs[i].Value) != "2" {
+				return false
+			}
+			zero = true
+		}
+	}
+	if !zero {
+		return true
+	}
+	if typ == "message" || typ == "prompt" {
+		return false // Zero's input, not its stream: decode decides
+	}
+	for i := range fs {
+		k := zeroFieldKinds.get(unsafe.String(unsafe.SliceData(fs[i].Key), len(fs[i].Key)))
+		if k != jsonl.KindAny && !valueOfKind(fs[i].Value, k) {
+			return false
+		}
+	}
+	return true
+}
+
+// valueOfKind reports a valid JSON value that typeErr takes as of kind
+// k (null is of every kind).
+func valueOfKind(v []byte, k jsonl.Kind) bool {
+	switch c := v[0]; {
+	case c == 'n':
+		return true
+	case k == jsonl.KindString:
+		return c == '"'
+	case k == jsonl.KindBoolean:
+		return c == 't' || c == 'f'
+	case k == jsonl.KindObject:
+		return c == '{'
+	case k == jsonl.KindArray:
+		return c == '['
+	case k == jsonl.KindNumber:
+		return c == '-' || c >= '0' && c <= '9'
+	case k == jsonl.KindInteger:
+		return (c == '-' || c >= '0' && c <= '9') && bytes.IndexAny(v, ".eE") < 0
+	}
+	return false
 }
 
 // plainlyOfKind reports the common cases of a value of kind k, decided

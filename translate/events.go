@@ -1,8 +1,10 @@
 package translate
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
+	"sync"
 	"unsafe"
 
 	"github.com/tidwall/gjson"
@@ -64,6 +66,29 @@ type eventPath struct {
 	// target: how the tests and benchmarks hold the event path to the
 	// other for Zero's and EvoScientist's input.
 	every bool
+	// ahead is the input Stream's reading goroutine decodes lines into
+	// (decodeAhead), in when every line read so far is translated; mu
+	// guards the input's use while that goroutine runs.
+	ahead    *model.Input
+	aheadNew bool // ahead has decoded no line yet
+	mu       sync.Mutex
+	// plain: no line is decoded ahead (the reference the tests hold
+	// decoding ahead to).
+	plain bool
+}
+
+// allEvents reports whether every line goes the event path, whatever
+// it is (onEventPath needs no state of the translation to tell): then
+// Stream's reading goroutine decodes the lines ahead.
+func (t *Translator) allEvents() bool {
+	// A rule that retypes lines does so before they are decoded, on
+	// this goroutine.
+	r := t.ep.rules
+	if r == nil {
+		r = t.pathRules() // the encoder makes them on the first line
+	}
+	retypes := r != nil && r.retype != nil
+	return (eventOnly(t.opt.To) || t.ep.every) && !t.ep.plain && !retypes
 }
 
 // onEventPath reports whether the line p goes the event path: a line the
@@ -113,7 +138,7 @@ func (t *Translator) eventLine(p *prepared) error {
 		return p.bad
 	}
 	ep := &t.ep
-	if ep.in == nil {
+	if ep.in == nil || p.input != nil {
 		// The other path's run, if one is open, ends here.
 		if r := t.runs.End(); r != nil {
 			r.Cut = protocol.CutOtherProtocol
@@ -132,7 +157,12 @@ func (t *Translator) eventLine(p *prepared) error {
 				return err
 			}
 		}
-		ep.in = t.newInput()
+		if ep.in = p.input; ep.in == nil {
+			ep.mu.Lock()
+			ep.in = t.newInput()
+			ep.ahead = ep.in
+			ep.mu.Unlock()
+		}
 	}
 	if err := t.encoder(); err != nil {
 		return err
@@ -140,16 +170,32 @@ func (t *Translator) eventLine(p *prepared) error {
 	ep.mapped, ep.unmappedDialect = false, ""
 	ep.lineRule, ep.rendered, ep.ruleErr, ep.passedLine = nil, false, nil, false
 	var werr error
-	// A copy: decoders may hold on to a line past it (a held init).
-	line := []byte(p.ev.Raw)
-	if ep.rules != nil && ep.rules.retype != nil {
-		line = ep.rules.retypeLine(ep, line)
-	}
-	derr := ep.in.Line(line, p.num, func(ev *model.Event, st model.Step) {
-		if werr == nil {
-			werr = t.encode(ev, st)
+	var derr error
+	if p.decoded {
+		for i := range p.evs {
+			if werr == nil {
+				werr = t.encode(&p.evs[i], p.steps[i])
+			}
 		}
-	})
+		derr = p.derr
+	} else {
+		// A copy: decoders may hold on to a line past it (a held init).
+		line := []byte(p.ev.Raw)
+		if ep.rules != nil && ep.rules.retype != nil {
+			line = ep.rules.retypeLine(ep, line)
+		}
+		read := ep.in.LineOwned
+		if ep.plain {
+			read = ep.in.Line // the reference: as the other commands read
+		}
+		ep.mu.Lock()
+		derr = read(line, p.num, func(ev *model.Event, st model.Step) {
+			if werr == nil {
+				werr = t.encode(ev, st)
+			}
+		})
+		ep.mu.Unlock()
+	}
 	if werr != nil {
 		return werr
 	}
@@ -183,6 +229,68 @@ func (t *Translator) eventLine(p *prepared) error {
 		t.countUnmapped(ep.unmappedDialect + "." + ep.unmappedType)
 	}
 	return nil
+}
+
+// readLineAhead prepares l into p on Stream's reading goroutine for the
+// event path, for aheadWorker to decode: the line is checked as the
+// event path reads it (p.eline), and a line that reading shows to be one
+// pre would take as it is (acceptsPlainly) is not prepared. The event
+// path reads a copy of the line, its own: decoders and encoders may hold
+// on to its strings past it, which then keep that line alone.
+func (t *Translator) readLineAhead(p *prepared, pre *preparer, l jsonl.Line) {
+	p.decoded, p.input, p.derr, p.evs, p.steps = false, nil, nil, nil, nil
+	p.ahead = false
+	if jsonl.IsBlank(l.Bytes) {
+		pre.prepare(l, p)
+		return
+	}
+	line := bytes.Clone(l.Bytes)
+	if p.eline == nil {
+		p.eline = new(model.Line)
+	}
+	p.eline.ReadOwned(line)
+	if p.eline.Check() && pre.acceptsPlainly(p.eline) {
+		p.name, p.num, p.blank, p.placed = l.Name, l.Num, false, false
+		p.warn, p.bad = nil, nil
+		p.ev.name, p.ev.num = l.Name, l.Num // for eventLine's diagnostics
+		p.ev.Raw = unsafe.String(unsafe.SliceData(line), len(line))
+		p.ev.ahead, p.ev.aheadBuf = p.ev.ahead[:0], nil
+	} else {
+		pre.prepare(l, p)
+		if p.blank || p.bad != nil {
+			return // eventLine reports a bad line
+		}
+		if p.ev.Raw != string(line) {
+			p.eline.ReadOwned([]byte(p.ev.Raw)) // the line repaired (NaN)
+		}
+	}
+	p.ahead = true
+}
+
+// decodeAhead decodes p, a line readLineAhead read, into its events (in
+// b's), for eventLine to write, on the pipeline's worker: the
+// translating goroutine only encodes. stopped tells that Stream has
+// returned, after which no line is decoded (End may be ending the
+// input).
+func (t *Translator) decodeAhead(b *batch, p *prepared, stopped func() bool) {
+	ep := &t.ep
+	ep.mu.Lock()
+	defer ep.mu.Unlock()
+	if stopped() {
+		return
+	}
+	if ep.ahead == nil {
+		ep.ahead, ep.aheadNew = t.newInput(), true
+	}
+	n := len(b.evs)
+	b.evs, b.steps, p.derr = ep.ahead.AppendChecked(b.evs, b.steps, p.eline, p.num, &b.evText)
+	// b.evs may grow for a later line: a slice of the array of the time
+	// still holds these events, which nothing writes again.
+	p.evs, p.steps = b.evs[n:len(b.evs):len(b.evs)], b.steps[n:len(b.steps):len(b.steps)]
+	p.decoded = true
+	if ep.aheadNew {
+		p.input, ep.aheadNew = ep.ahead, false
+	}
 }
 
 // newInput reads the event path's lines through every dialect, or with
@@ -303,6 +411,11 @@ func (t *Translator) counted(ev *model.Event, mapped bool) {
 // by a line of the other path).
 func (t *Translator) endEventPath(other bool) error {
 	ep := &t.ep
+	ep.mu.Lock()
+	defer ep.mu.Unlock()
+	// Lines decoded ahead and not translated (Stream stopped early) go
+	// with their input.
+	ep.ahead, ep.aheadNew = nil, false
 	if ep.in == nil {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"sync"
 
+	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/internal/pipeline"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
@@ -22,7 +23,10 @@ func (e *ReadError) Unwrap() error { return e.Err }
 const (
 	batchBytes = 128 << 10
 	batchLines = 1024
-	batches    = 4
+	// eventBatchLines is batchLines for lines decoded ahead for the event
+	// path (decodeAhead).
+	eventBatchLines = 256
+	batches         = 4
 )
 
 type batch struct {
@@ -31,7 +35,18 @@ type batch struct {
 	text    []byte            // decoded strings of the lines (protocol.Object.Arena)
 	members []protocol.Member // the lines' members (protocol.Object.MemberArena)
 	ahead   []byte            // values rendered ahead (ahead.go)
-	n       int
+	// the events of the lines decoded ahead, and their steps (decodeAhead)
+	evs   []model.Event
+	steps []model.Step
+	// evText is where their strings with escapes are unescaped: an
+	// arena only appended to, whose bytes handed out are never written
+	// again (a full block is dropped, not reused).
+	evText []byte
+	// evsHigh and linesHigh are how many events and lines the batch's
+	// last filling had: those past this filling's are cleared
+	// (aheadWorker).
+	evsHigh, linesHigh int
+	n                  int
 	// waited: the translating goroutine waited for this batch; it tells
 	// the reading one to do less for it (preparer.balance).
 	waited bool
@@ -60,6 +75,10 @@ func (b *batch) reset() {
 	// line's memory.
 	clear(b.members)
 	b.members = b.members[:0]
+	// The events decoded ahead are overwritten by the next lines' rather
+	// than cleared: what they hold on to (lines of this batch, at most a
+	// batch's worth) is let go then.
+	b.evs, b.steps = b.evs[:0], b.steps[:0]
 	b.buf, b.n = b.buf[:0], 0
 }
 
@@ -88,8 +107,18 @@ var errStopped = errors.New("translation stopped")
 // End. When Stream returns early, the reading goroutine ends at its next
 // read.
 func (t *Translator) Stream(r io.Reader, name string, lk sync.Locker, flush func() error, diag func(*jsonl.Diagnostic) error) error {
-	if t.pipe == nil {
+	events := t.allEvents()
+	if t.pipe == nil || t.pipeEvents != events {
 		t.pipe = &pipeline.Pipe[batch]{Batches: batches, New: func() *batch { return &batch{} }}
+		t.pipeEvents = events
+		if events {
+			// Every line goes the event path: a goroutine between the
+			// reading and the translating ones prepares and decodes
+			// the lines (decodeAhead), in order, one batch after the
+			// other, so that the translating one only writes events.
+			t.pipe.Workers = 1
+			t.pipe.Worker = t.aheadWorker
+		}
 	}
 	t.pipe.Write = func(b *batch, waited bool) error {
 		b.waited = waited
@@ -134,7 +163,25 @@ func (t *Translator) applyBatch(b *batch, lk sync.Locker, diag func(*jsonl.Diagn
 // error as *ReadError.
 func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string) error {
 	pre := t.streamPreparer()
+	// Every line goes the event path: this goroutine prepares each one
+	// and decodes it too (decodeAhead), the translating one only writes
+	// the events. Nothing is rendered ahead for the other path.
+	events := t.allEvents()
+	lines := batchLines
+	if events {
+		pre.ahead.on = false
+		// A line decoded ahead keeps more (its events, its reading) in
+		// its batch: fewer a batch, so that memory stays as it was.
+		lines = eventBatchLines
+	}
 	var b *batch
+	prepare := func(l jsonl.Line, p *prepared) {
+		if events {
+			t.readLineAhead(p, &pre, l) // for aheadWorker
+		} else {
+			pre.prepare(l, p)
+		}
+	}
 	get := func() bool {
 		var waited, ok bool
 		if b, waited, ok = f.Get(); !ok {
@@ -170,7 +217,7 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 			if b.n > 0 && (!f.Send(b) || !get()) {
 				return nil
 			}
-			pre.prepare(l, b.next())
+			prepare(l, b.next())
 			if !f.SendWait(b) || !get() {
 				return nil
 			}
@@ -179,16 +226,53 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 		start := len(b.buf)
 		b.buf = append(b.buf, l.Bytes...)
 		l.Bytes = b.buf[start:len(b.buf):len(b.buf)]
-		if p := b.next(); pre.here() {
-			pre.prepare(l, p)
+		if p := b.next(); events || pre.here() {
+			prepare(l, p)
 		} else {
 			p.later, p.line = true, l
 		}
-		if len(b.buf) >= batchBytes || b.n >= batchLines {
+		if len(b.buf) >= batchBytes || b.n >= lines {
 			if !f.Send(b) || !get() {
 				return nil
 			}
 		}
+	}
+}
+
+// aheadWorker is the pipeline's worker when every line goes the event
+// path: it decodes each line the reading goroutine read for it
+// (readLineAhead), in order (the pipeline runs one).
+func (t *Translator) aheadWorker(stop <-chan struct{}) func(*batch) {
+	stopped := func() bool {
+		select {
+		case <-stop:
+			return true
+		default:
+			return false
+		}
+	}
+	return func(b *batch) {
+		for i := range b.lines[:b.n] {
+			if p := &b.lines[i]; p.ahead {
+				p.ahead = false
+				t.decodeAhead(b, p, stopped)
+			}
+		}
+		// What the last filling left past this one's is cleared: events
+		// and lines kept there would hold on to memory of any age.
+		if n := len(b.evs); n < b.evsHigh {
+			clear(b.evs[n:b.evsHigh])
+			clear(b.steps[n:b.evsHigh])
+		}
+		b.evsHigh = len(b.evs)
+		for i := b.n; i < b.linesHigh; i++ {
+			p := &b.lines[i]
+			p.evs, p.steps, p.input, p.derr = nil, nil, nil, nil
+			if p.eline != nil {
+				p.eline.Clear()
+			}
+		}
+		b.linesHigh = b.n
 	}
 }
 

@@ -132,6 +132,10 @@ type Translator struct {
 	lastTmpl  *template                    // the last one used
 	ep        eventPath                    // the lines of the other dialects: events.go
 
+	// pipeEvents: pipe decodes every line ahead for the event path
+	// (aheadWorker).
+	pipeEvents bool
+
 	// Stream's reader, and the lines of its input translated: for Pending.
 	reader      atomic.Pointer[jsonl.Reader]
 	streamLines int
