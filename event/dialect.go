@@ -28,6 +28,10 @@ type Dialect struct {
 	// every registered dialect's Effects (EffectsOf), so a tool keeps its
 	// effect in another dialect's stream (a translation's).
 	Effects map[string]Effect
+	// Tables are its mapping tables, embedded from its folder: the table
+	// from it into another dialect (to-NAME.json) by that dialect's name.
+	// translate reads one only when it translates between the two.
+	Tables map[string][]byte
 	// NewEncoder, for a dialect zevo writes, starts writing events as
 	// its lines to emit (one line a call, without its end). Nil: zevo
 	// reads the dialect and does not write it.

@@ -22,9 +22,11 @@ type EncodeOptions struct {
 	// ids are derived from NewRunID's.
 	NewRunID, NewSessionID func() string
 	SessionID, Cwd, Model  string
-	V1Lacks                map[string]bool   // Zero: event types version 1 lacks
-	Risk                   map[string]string // Zero: risk level by side effect
-	Effects                *Effects          // a permission's tool → side effect
+	// Risk is the risk level by side effect of a target that rates the
+	// permissions it asks: the mapping tables' into it, a user's over
+	// the shipped.
+	Risk    map[string]string
+	Effects *Effects // a permission's tool → side effect
 	// Provider is the producer of a dialect's runs, by the dialect's
 	// name, where its lines name none (the dialect's Provider, else its
 	// name); nil is the dialect's name.

@@ -1,20 +1,21 @@
-// Package mappings holds zevo's translation tables as data: the embedded
-// defaults and the loader for a user's own table that extends or overrides them.
+// Package mappings holds zevo's translation tables as data: the tables
+// the dialects ship (each in its folder, from it to another: the
+// registry's Dialect.Tables) and the loader for a user's own table that
+// extends or overrides them.
 package mappings
 
 import (
-	"embed"
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
+	"sync"
 
 	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/dialects"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
 )
-
-//go:embed *.json
-var files embed.FS
 
 // Field copies one source field into one target field.
 type Field struct {
@@ -41,73 +42,105 @@ type Rule struct {
 	Unmapped bool   // no counterpart: dropped, kept or an error per --unmapped
 	Fields   []Field
 	Const    []Const
-	// Builtin: the rule is one of the embedded tables' (Default), not
-	// one a user's table added or put in its place.
+	// Builtin: the rule is one of a shipped table's, not one a user's
+	// table added or put in its place.
 	Builtin bool
 }
 
-// Table maps one protocol into the other.
+// Table maps one dialect into another.
 type Table struct {
 	From, To          string
 	Events            map[string]*Rule
-	SideEffects       map[string]string // EvoScientist tool name → Zero sideEffect
+	SideEffects       map[string]string // source tool name → the target's sideEffect
 	DefaultSideEffect string
 	Risk              map[string]string // sideEffect → risk level
 }
 
-// Versions holds the Zero v1 → v2 renames.
-type Versions struct {
-	Fields     map[string]string // v1 field → v2 field
-	BlockCodes map[string]string // v1 block code → v2 code
-	V2Only     map[string]bool   // event types v1 does not have
-}
-
-// Set is every table zevo uses.
+// Set is every table of one translation: the shipped ones, each read
+// the first time it is asked for, and the user's loaded over them.
 type Set struct {
-	EvosciToZero *Table
-	ZeroToEvosci *Table
-	Versions     *Versions
+	tables []*entry // one per shipped table, in the registry's order
 }
 
-// Handlers lists the built-in handlers of a direction ("evosci->zero",
-// "zero->evosci"), for checking the tables: the translator that runs them
-// sets it. Nil accepts any name.
+type entry struct {
+	from, to string
+	data     []byte // the shipped table
+	once     sync.Once
+	t        *Table
+}
+
+// Handlers lists the built-in handlers of a direction ("FROM->TO"), for
+// checking the tables: the translator that runs them sets it. Nil accepts
+// any name.
 var Handlers func(direction string) []string
 
 func knownHandler(dir, name string) bool {
 	return Handlers == nil || slices.Contains(Handlers(dir), name)
 }
 
-// Default returns the embedded tables.
+// Default returns the shipped tables, none of them read yet.
 func Default() *Set {
-	s := &Set{
-		EvosciToZero: &Table{From: "evosci", To: "zero", Events: map[string]*Rule{}, SideEffects: map[string]string{}, Risk: map[string]string{}},
-		ZeroToEvosci: &Table{From: "zero", To: "evosci", Events: map[string]*Rule{}, SideEffects: map[string]string{}, Risk: map[string]string{}},
-		Versions:     &Versions{Fields: map[string]string{}, BlockCodes: map[string]string{}, V2Only: map[string]bool{}},
-	}
-	for _, name := range []string{"evosci-to-zero.json", "zero-to-evosci.json"} {
-		data, err := files.ReadFile(name)
-		if err != nil {
-			panic(err) // embedded at build time
-		}
-		if err := s.Load(name, data); err != nil {
-			panic(err) // tested: the shipped tables load
+	s := &Set{}
+	for _, d := range dialects.All {
+		for _, to := range sortedKeys(d.Tables) {
+			s.tables = append(s.tables, &entry{from: d.Name, to: to, data: d.Tables[to]})
 		}
 	}
-	for _, t := range []*Table{s.EvosciToZero, s.ZeroToEvosci} {
-		for _, r := range t.Events {
-			r.Builtin = true
-		}
-	}
-	data, err := files.ReadFile("zero-versions.json")
-	if err != nil {
-		panic(err)
-	}
-	v := gjson.ParseBytes(data)
-	v.Get("fields").ForEach(func(k, val gjson.Result) bool { s.Versions.Fields[k.Str] = val.Str; return true })
-	v.Get("blockCodes").ForEach(func(k, val gjson.Result) bool { s.Versions.BlockCodes[k.Str] = val.Str; return true })
-	v.Get("v2Only").ForEach(func(_, val gjson.Result) bool { s.Versions.V2Only[val.Str] = true; return true })
 	return s
+}
+
+func sortedKeys(m map[string][]byte) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Between is the table from one dialect into another (by their names),
+// with the rules of the user's tables loaded over the shipped ones; nil
+// when no dialect ships one.
+func (s *Set) Between(from, to string) *Table {
+	for _, e := range s.tables {
+		if e.from == from && e.to == to {
+			e.once.Do(e.read)
+			return e.t
+		}
+	}
+	return nil
+}
+
+// read parses the shipped table, once.
+func (e *entry) read() {
+	e.t = &Table{From: e.from, To: e.to, Events: map[string]*Rule{}, SideEffects: map[string]string{}, Risk: map[string]string{}}
+	name := "dialects/" + e.from + "/to-" + e.to + ".json"
+	if !gjson.ValidBytes(e.data) {
+		panic(name + ": not valid JSON") // tested: the shipped tables load
+	}
+	if err := loadTable(e.t, name, gjson.ParseBytes(e.data)); err != nil {
+		panic(err) // tested: the shipped tables load
+	}
+	for _, r := range e.t.Events {
+		r.Builtin = true
+	}
+}
+
+// pairs is the message of a table whose "from" and "to" no dialect ships
+// a table for.
+func (s *Set) pairs() string {
+	var ps []string
+	for _, e := range s.tables {
+		ps = append(ps, fmt.Sprintf("%q and %q", e.from, e.to))
+	}
+	sort.Strings(ps)
+	switch len(ps) {
+	case 0:
+		return `no dialect has a table to extend`
+	case 1:
+		return `"from" and "to" must be ` + ps[0]
+	}
+	return `"from" and "to" must be ` + strings.Join(ps[:len(ps)-1], ", ") + ", or " + ps[len(ps)-1]
 }
 
 // Load merges a table file into the set: its rules add to or replace the
@@ -134,16 +167,16 @@ func (s *Set) loadTable(name string, t gjson.Result) error {
 	if !t.IsObject() {
 		return fmt.Errorf("%s: a table is a JSON object", name)
 	}
-	dir := t.Get("from").String() + "->" + t.Get("to").String()
-	var table *Table
-	switch dir {
-	case "evosci->zero":
-		table = s.EvosciToZero
-	case "zero->evosci":
-		table = s.ZeroToEvosci
-	default:
-		return fmt.Errorf(`%s: "from" and "to" must be "evosci" and "zero", or "zero" and "evosci"`, name)
+	table := s.Between(t.Get("from").String(), t.Get("to").String())
+	if table == nil {
+		return fmt.Errorf("%s: %s", name, s.pairs())
 	}
+	return loadTable(table, name, t)
+}
+
+// loadTable merges the table t, read from the file name, into table.
+func loadTable(table *Table, name string, t gjson.Result) error {
+	dir := table.From + "->" + table.To
 	var err error
 	fail := func(format string, a ...any) bool {
 		err = fmt.Errorf("%s: "+format, append([]any{name}, a...)...)
@@ -211,7 +244,7 @@ func known(names []string) string {
 	return fmt.Sprint(names)
 }
 
-// SideEffect returns the Zero sideEffect of an EvoScientist tool name.
+// SideEffect returns the target's sideEffect of a source tool name.
 func (t *Table) SideEffect(tool string) string {
 	if se, ok := t.SideEffects[tool]; ok {
 		return se

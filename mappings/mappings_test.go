@@ -10,23 +10,20 @@ import (
 func TestDefaultTables(t *testing.T) {
 	s := Default()
 	for typ, to := range map[string]string{"thinking": "reasoning", "text": "text", "tool_call": "tool_call", "usage_stats": "usage"} {
-		if r := s.EvosciToZero.Events[typ]; r == nil || r.To != to {
+		if r := s.Between("evosci", "zero").Events[typ]; r == nil || r.To != to {
 			t.Errorf("evosci %s → %+v, want %s", typ, r, to)
 		}
 	}
-	if r := s.ZeroToEvosci.Events["usage"]; r == nil || len(r.Fields) != 2 || r.Fields[0].To != "input_tokens" || r.Fields[0].Type != jsonl.KindInteger {
+	if r := s.Between("zero", "evosci").Events["usage"]; r == nil || len(r.Fields) != 2 || r.Fields[0].To != "input_tokens" || r.Fields[0].Type != jsonl.KindInteger {
 		t.Errorf("zero usage rule: %+v", r)
 	}
-	if !s.EvosciToZero.Events["subagent_text"].Unmapped || !s.ZeroToEvosci.Events["checkpoint"].Unmapped {
+	if !s.Between("evosci", "zero").Events["subagent_text"].Unmapped || !s.Between("zero", "evosci").Events["checkpoint"].Unmapped {
 		t.Error("unmapped types lost")
 	}
 	for tool, se := range map[string]string{"read_file": "read", "execute": "shell", "fetch_url": "network", "write_todos": "none", "task": "unknown", "anything": "unknown"} {
-		if got := s.EvosciToZero.SideEffect(tool); got != se {
+		if got := s.Between("evosci", "zero").SideEffect(tool); got != se {
 			t.Errorf("sideEffect(%s) = %s, want %s", tool, got, se)
 		}
-	}
-	if s.Versions.Fields["violation"] != "block" || s.Versions.BlockCodes["policy_denied"] != "denied" || !s.Versions.V2Only["reasoning"] {
-		t.Errorf("versions: %+v", s.Versions)
 	}
 }
 
@@ -40,17 +37,17 @@ func TestLoadOverrides(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := s.EvosciToZero.Events["panel_dispatch_start"]
+	r := s.Between("evosci", "zero").Events["panel_dispatch_start"]
 	if r == nil || r.To != "reasoning" || r.Fields[0] != (Field{To: "delta", From: "label"}) || r.Const[0].Raw != "[1]" {
 		t.Errorf("new rule: %+v", r)
 	}
-	if s.EvosciToZero.SideEffect("execute") != "none" || s.EvosciToZero.SideEffect("mine") != "write" || s.EvosciToZero.SideEffect("grep") != "read" {
+	if s.Between("evosci", "zero").SideEffect("execute") != "none" || s.Between("evosci", "zero").SideEffect("mine") != "write" || s.Between("evosci", "zero").SideEffect("grep") != "read" {
 		t.Error("sideEffects not merged")
 	}
-	if w := s.ZeroToEvosci.Events["warning"]; w.Unmapped || w.To != "text" {
+	if w := s.Between("zero", "evosci").Events["warning"]; w.Unmapped || w.To != "text" {
 		t.Errorf("override: %+v", w)
 	}
-	if Default().ZeroToEvosci.Events["warning"].To != "" {
+	if Default().Between("zero", "evosci").Events["warning"].To != "" {
 		t.Error("loading changed the defaults of another set")
 	}
 }
@@ -71,11 +68,38 @@ func TestLoadErrors(t *testing.T) {
 		`{"from": "evosci", "to": "zero", "events": {"x": {"to": "t", "fields": {"a": {"from": "", "type": "int"}}}}}`:   "empty source field",
 	} {
 		set := Default()
+		set.Between("evosci", "zero") // the shipped table, read under every handler
 		Handlers = func(dir string) []string { return []string{"tool_call", "done"} }
 		err := set.Load("m.json", []byte(in))
 		Handlers = nil
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.HasPrefix(err.Error(), "m.json: ") {
 			t.Errorf("Load(%s) = %v, want an error naming the file and %q", in, err, want)
 		}
+	}
+}
+
+// A translation reads the shipped table it needs and no other.
+func TestBetweenReadsOnlyTheTableAsked(t *testing.T) {
+	s := Default()
+	if s.Between("evosci", "zero") == nil || s.Between("zero", "evosci") == nil {
+		t.Fatal("a shipped table is missing")
+	}
+	if s.Between("zero", "claude") != nil {
+		t.Error("a table no dialect ships")
+	}
+	s = Default()
+	s.Between("zero", "evosci")
+	for _, e := range s.tables {
+		if read := e.t != nil; read != (e.from == "zero" && e.to == "evosci") {
+			t.Errorf("%s -> %s read: %v", e.from, e.to, read)
+		}
+	}
+}
+
+func TestLoadNamesTheShippedDirections(t *testing.T) {
+	err := Default().Load("m.json", []byte(`{"from": "claude", "to": "zero"}`))
+	want := `m.json: "from" and "to" must be "evosci" and "zero", or "zero" and "evosci"`
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
 	}
 }

@@ -103,9 +103,9 @@ func (p *preparer) dropped(ev *event) bool {
 			return d > 0
 		}
 	}
-	rules := p.tables.EvosciToZero.Events
+	rules := p.tables.Between("evosci", "zero").Events
 	if ev.kind == Zero {
-		rules = p.tables.ZeroToEvosci.Events
+		rules = p.tables.Between("zero", "evosci").Events
 		if p.ahead.to != EvoSci {
 			rules = nil // Zero to Zero: every event is written
 		}

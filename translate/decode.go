@@ -3,6 +3,7 @@ package translate
 import (
 	"bytes"
 	"fmt"
+	"github.com/zevo/zevo/dialects/zero"
 	"strings"
 	"unsafe"
 
@@ -388,7 +389,7 @@ var zeroFieldKinds = func() *kindTable {
 // upgrade turns a Zero v1 event into v2: violation → block (a block already
 // there wins), block codes renamed.
 func upgrade(ev *event, tables *mappings.Set) {
-	v := tables.Versions
+	v := zero.V1Renames()
 	for v1, v2 := range v.Fields {
 		old := ev.Get(v1)
 		if !old.Exists() {

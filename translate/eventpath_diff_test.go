@@ -49,7 +49,7 @@ func runEventPath(opt Options, in io.Reader, emit func([]byte) error) error {
 		Version: opt.To.Version, Redactor: tr.opt.Redactor, Keep: opt.Unmapped == Keep,
 		NewRunID: tr.newRunID, NewSessionID: tr.newSessionID,
 		SessionID: opt.SessionID, Cwd: opt.Cwd, Model: opt.Model,
-		V1Lacks: tr.tables.Versions.V2Only, Risk: tr.tables.EvosciToZero.Risk,
+		Risk: tr.tables.Between("evosci", "zero").Risk,
 	}, emit)
 	if !ok {
 		return fmt.Errorf("no encoder for %s", opt.To)

@@ -313,7 +313,7 @@ func (t *Translator) newInput() *model.Input {
 // has said what they may hold).
 func (t *Translator) decodeOptions() model.DecodeOptions {
 	eff := dialects.Effects()
-	for name, se := range t.tables.EvosciToZero.SideEffects {
+	for name, se := range t.tables.Between("evosci", "zero").SideEffects {
 		eff.Set(name, model.Effect(se))
 	}
 	return model.DecodeOptions{Effects: eff}
@@ -450,8 +450,7 @@ func (t *Translator) encoder() error {
 			SessionID:    t.opt.SessionID,
 			Cwd:          t.opt.Cwd,
 			Model:        t.opt.Model,
-			V1Lacks:      t.tables.Versions.V2Only,
-			Risk:         t.tables.EvosciToZero.Risk,
+			Risk:         t.tables.Between("evosci", "zero").Risk,
 		}
 		ep.enc, ok = dialects.NewEncoder(target, opt, func(b []byte) error {
 			t.stats.Written++

@@ -3,6 +3,7 @@ package translate
 import (
 	"cmp"
 	"errors"
+	"github.com/zevo/zevo/dialects/zero"
 	"maps"
 	"slices"
 	"strings"
@@ -194,7 +195,7 @@ func (t *Translator) endUntranslated(ev *event, r *protocol.Run) error {
 			return nil // EvoScientist passed through: ev is written as it is
 		}
 		to := "done"
-		if rule := t.tables.ZeroToEvosci.Events["run_end"]; rule != nil && rule.To != "" {
+		if rule := t.tables.Between("zero", "evosci").Events["run_end"]; rule != nil && rule.To != "" {
 			to = rule.To
 		}
 		return t.finishEvoRun(to, status, ev.Get("exitCode"))
@@ -256,8 +257,8 @@ func ruleOf(ev *event, rules map[string]*mappings.Rule, handlers map[string]hand
 
 // evoToZero translates one EvoScientist event.
 func (t *Translator) evoToZero(ev *event) (bool, error) {
-	rule, h := ruleOf(ev, t.tables.EvosciToZero.Events, evoToZeroHandlers)
-	if rule == nil || rule.Unmapped || (t.opt.To == Zero1 && t.tables.Versions.V2Only[rule.To]) {
+	rule, h := ruleOf(ev, t.tables.Between("evosci", "zero").Events, evoToZeroHandlers)
+	if rule == nil || rule.Unmapped || (t.opt.To == Zero1 && zero.V1Renames().V2Only[rule.To]) {
 		return true, t.keepEvoInZero(ev)
 	}
 	if rule.Handler == "" {
@@ -278,7 +279,7 @@ func (t *Translator) evoToZero(ev *event) (bool, error) {
 
 // zeroToEvo translates one Zero event.
 func (t *Translator) zeroToEvo(ev *event) (bool, error) {
-	rule, h := ruleOf(ev, t.tables.ZeroToEvosci.Events, zeroToEvoHandlers)
+	rule, h := ruleOf(ev, t.tables.Between("zero", "evosci").Events, zeroToEvoHandlers)
 	if rule == nil || rule.Unmapped {
 		return true, t.keepZeroInEvo(ev)
 	}

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/dialects/zero"
 	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
@@ -52,11 +53,11 @@ func (t *Translator) pathRules() *pathRules {
 	r := &pathRules{}
 	switch {
 	case t.opt.To == EvoSci:
-		tb, r.from = t.tables.ZeroToEvosci, "zero"
+		tb, r.from = t.tables.Between("zero", "evosci"), "zero"
 	case t.opt.To == Zero || t.opt.To == Zero1:
-		tb, r.from, r.omitEmpty = t.tables.EvosciToZero, "evosci", true
+		tb, r.from, r.omitEmpty = t.tables.Between("evosci", "zero"), "evosci", true
 		if t.opt.To == Zero1 {
-			r.v1Lacks = t.tables.Versions.V2Only
+			r.v1Lacks = zero.V1Renames().V2Only
 		}
 	}
 	if tb == nil {
@@ -73,9 +74,9 @@ func (t *Translator) pathRules() *pathRules {
 	if user {
 		// The built-in handlings, as the shipped table names them.
 		r.handling = map[string]handling{}
-		shipped := mappings.Default().EvosciToZero
+		shipped := mappings.Default().Between("evosci", "zero")
 		if r.from == "zero" {
-			shipped = mappings.Default().ZeroToEvosci
+			shipped = mappings.Default().Between("zero", "evosci")
 		}
 		for typ, rule := range shipped.Events {
 			if rule.Handler != "" {

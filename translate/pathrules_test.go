@@ -151,7 +151,7 @@ func TestShippedTablesDescribeTheEncoders(t *testing.T) {
 	frame := map[string]bool{"run_start": true, "run_end": true, "done": true, "error": true}
 	shipped := mappings.Default()
 	seen := 0
-	for _, tb := range []*mappings.Table{shipped.EvosciToZero, shipped.ZeroToEvosci} {
+	for _, tb := range []*mappings.Table{shipped.Between("evosci", "zero"), shipped.Between("zero", "evosci")} {
 		to := Zero
 		if tb.To == "evosci" {
 			to = EvoSci

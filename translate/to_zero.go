@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"github.com/zevo/zevo/dialects/zero"
 	"math/big"
 	"strconv"
 	"strings"
@@ -179,7 +180,7 @@ func (t *Translator) evoToolCall(ev *event, rule *mappings.Rule, to string) (boo
 	t.ob.strOmit("id", out)
 	t.ob.strOmit("name", name)
 	t.ob.rawOmit("args", ev.Get("args"))
-	t.ob.str("sideEffect", t.tables.EvosciToZero.SideEffect(name))
+	t.ob.str("sideEffect", t.tables.Between("evosci", "zero").SideEffect(name))
 	return false, t.write()
 }
 
@@ -299,7 +300,7 @@ func (t *Translator) evoInterrupt(ev *event, rule *mappings.Rule, to string) (bo
 			return false, err
 		}
 		id := t.permissionID(iid, i, name)
-		se := t.tables.EvosciToZero.SideEffect(name)
+		se := t.tables.Between("evosci", "zero").SideEffect(name)
 		t.ob.strOmit("sessionId", t.opt.SessionID) // Zero writes it on permission events
 		t.ob.strOmit("id", id)
 		t.ob.strOmit("name", name)
@@ -308,7 +309,7 @@ func (t *Translator) evoInterrupt(ev *event, rule *mappings.Rule, to string) (bo
 		t.ob.bool("permissionGranted", false)
 		t.ob.str("permissionMode", "ask")
 		t.ob.str("sideEffect", se)
-		level := t.tables.EvosciToZero.Risk[se]
+		level := t.tables.Between("evosci", "zero").Risk[se]
 		if level == "" {
 			level = "medium"
 		}
@@ -359,7 +360,7 @@ func (t *Translator) evoError(ev *event, rule *mappings.Rule, to string) (bool, 
 // downgraded for --to zero@1, held to Zero's types, redacted, and tracked
 // for run framing.
 func (t *Translator) zeroToZero(ev *event) (bool, error) {
-	if isZeroInput(ev.typ) || (t.opt.To == Zero1 && t.tables.Versions.V2Only[ev.typ]) {
+	if isZeroInput(ev.typ) || (t.opt.To == Zero1 && zero.V1Renames().V2Only[ev.typ]) {
 		// Zero's input events are no output; v1 has no reasoning.
 		return true, t.keepZeroInZero(ev)
 	}
@@ -409,7 +410,7 @@ func (t *Translator) zeroFields(ev *event, typ string) {
 		case f.Key == "type":
 			t.ob.str("type", typ)
 		case v1 && t.v1Name(f.Key) != "":
-			t.ob.raw(t.v1Name(f.Key), renameCode(f.Value(), invert(t.tables.Versions.BlockCodes)).Raw)
+			t.ob.raw(t.v1Name(f.Key), renameCode(f.Value(), invert(zero.V1Renames().BlockCodes)).Raw)
 		case v1 && t.v2Name(f.Key) != "" && ev.Has(t.v2Name(f.Key)):
 			// A stray v1 field beside its v2 name: the v2 one wins, as
 			// on the upgrade.
@@ -424,7 +425,7 @@ func (t *Translator) zeroFields(ev *event, typ string) {
 }
 
 // v2Name is the v2 name of a v1 field that was renamed, or "".
-func (t *Translator) v2Name(v1 string) string { return t.tables.Versions.Fields[v1] }
+func (t *Translator) v2Name(v1 string) string { return zero.V1Renames().Fields[v1] }
 
 // keepZeroInZero writes, under --unmapped keep, a Zero event Zero output
 // has no room for, its type prefixed.

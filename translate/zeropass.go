@@ -2,6 +2,7 @@ package translate
 
 import (
 	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/dialects/zero"
 	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
 )
@@ -21,7 +22,7 @@ type zeroPasser interface {
 // passZero writes ev, of a Zero line, into Zero output.
 func (t *Translator) passZero(enc zeroPasser, ev *model.Event, st model.Step) (mapped bool, err error) {
 	v1 := t.opt.To == Zero1
-	vs := t.tables.Versions
+	vs := zero.V1Renames()
 	// Version 1 has no such type (reasoning): kept, its type prefixed,
 	// or dropped.
 	kept := v1 && vs.V2Only[ev.Type]
@@ -90,7 +91,7 @@ func zeroV1(ev *model.Event) bool {
 // target, docs/mapping.md): schemaVersion 2, violation → block (a block
 // already there wins, the violation is dropped), block codes renamed.
 func (t *Translator) upgradedV1(raw []byte) []byte {
-	vs := t.tables.Versions
+	vs := zero.V1Renames()
 	var keys, vals []string
 	gjson.ParseBytes(raw).ForEach(func(k, v gjson.Result) bool {
 		keys, vals = append(keys, k.Raw), append(vals, v.Raw)
@@ -186,7 +187,7 @@ func renameCode(obj gjson.Result, names map[string]string) gjson.Result {
 
 // v1Name is the v1 name of a v2 field that was renamed, or "".
 func (t *Translator) v1Name(v2 string) string {
-	for a, b := range t.tables.Versions.Fields {
+	for a, b := range zero.V1Renames().Fields {
 		if b == v2 {
 			return a
 		}

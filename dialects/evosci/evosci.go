@@ -20,6 +20,7 @@ var Dialect = &event.Dialect{
 	Title:      "EvoScientist",
 	Provider:   "evoscientist",
 	Effects:    effects,
+	Tables:     map[string][]byte{"zero": toZero},
 	Versions:   versions,
 	DetectLine: detectLine,
 	NewEncoder: newEncoder,

@@ -270,11 +270,11 @@ func TestHugeOutputAndCutAtEveryLine(t *testing.T) {
 	}
 }
 
-// The translation table (mappings/evosci-to-zero.json) gives Zero's
+// The translation table (to-zero.json) gives Zero's
 // sideEffect by EvoScientist's tool names; the model's effects table must
 // say the same, but for the names it does not list yet.
 func TestEffectsAgreeWithTheMappingTable(t *testing.T) {
-	data, err := os.ReadFile("../../mappings/evosci-to-zero.json")
+	data, err := os.ReadFile("to-zero.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,3 +16,8 @@ var versions = []*event.Schema{{
 		"usage_stats": "input_tokens and output_tokens are both 0 (EvoScientist never writes a 0/0 usage_stats)",
 	}},
 }}
+
+// toZero is the mapping table from EvoScientist into Zero.
+//
+//go:embed to-zero.json
+var toZero []byte

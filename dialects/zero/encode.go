@@ -13,9 +13,6 @@ import (
 // EncodeOptions configure an Encoder.
 type EncodeOptions struct {
 	Version int // 2 (the default) or 1
-	// V1Lacks are the event types version 1 does not have (the versions
-	// table's v2Only): not written at Version 1.
-	V1Lacks map[string]bool
 	// Redactor redacts every value written; nil writes them as they are.
 	Redactor *redact.Redactor
 	// NewRunID names each run the encoder opens (Zero's format).
@@ -146,7 +143,7 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 		if ev.Kind == event.Reasoning {
 			typ = "reasoning"
 		}
-		if sub || ev.Text == "" || e.opt.Version == 1 && e.opt.V1Lacks[typ] {
+		if sub || ev.Text == "" || e.opt.Version == 1 && V1Renames().V2Only[typ] {
 			// A sub-agent's words are not the run's answer.
 			return false, e.keep(ev)
 		}
@@ -702,7 +699,7 @@ func outcome(line []byte) event.Outcome {
 func newEncoder(o event.EncodeOptions, emit func([]byte) error) event.Encoder {
 	dec := event.DecodeOptions{Effects: o.Effects}
 	return NewEncoder(EncodeOptions{
-		Version: o.Version, V1Lacks: o.V1Lacks, Redactor: o.Redactor,
+		Version: o.Version, Redactor: o.Redactor,
 		NewRunID: o.NewRunID, NewSessionID: o.NewSessionID,
 		SessionID: o.SessionID, Cwd: o.Cwd, Model: o.Model,
 		Keep: o.Keep, Risk: o.Risk, Effect: dec.EffectOf, Provider: o.Provider,

@@ -186,7 +186,7 @@ func TestEncodeUsageCountsEveryTokenOnce(t *testing.T) {
 }
 
 func TestEncodeV1HasNoReasoning(t *testing.T) {
-	out := encode(t, zero.EncodeOptions{Version: 1, V1Lacks: map[string]bool{"reasoning": true}}, []event.Event{
+	out := encode(t, zero.EncodeOptions{Version: 1}, []event.Event{
 		{Kind: event.RunStart}, {Kind: event.Reasoning, Text: "hm"}, {Kind: event.Text, Text: "a"},
 		{Kind: event.RunEnd, Status: event.StatusSuccess},
 	})
@@ -248,5 +248,12 @@ func TestEncodeRunWithoutSessionPausedForAnAnswer(t *testing.T) {
 	}
 	if e := out[4]; e.Status != "success" || e.ExitCode == nil || *e.ExitCode != 0 {
 		t.Errorf("run_end %q %v", e.Status, e.ExitCode)
+	}
+}
+
+func TestV1RenamesReadTheVersionsFile(t *testing.T) {
+	v := zero.V1Renames()
+	if v.Fields["violation"] != "block" || v.BlockCodes["policy_denied"] != "denied" || !v.V2Only["reasoning"] {
+		t.Errorf("versions: %+v", v)
 	}
 }

@@ -22,6 +22,7 @@ var Dialect = &event.Dialect{
 	Aliases:    []string{"zero@2", "zero@1", "zero-input"},
 	Title:      "Zero",
 	Versions:   versions,
+	Tables:     map[string][]byte{"evosci": toEvosci},
 	DetectLine: detectLine,
 	NewEncoder: newEncoder,
 	Outcome:    outcome,
