@@ -111,6 +111,26 @@ func (s *Set) Between(from, to string) *Table {
 	return nil
 }
 
+// RiskInto is the risk level by sideEffect of the tables into the dialect
+// named to (nil when there are none), which the target writes on the
+// permissions it asks; reading it reads those tables only.
+func (s *Set) RiskInto(to string) map[string]string {
+	var risk map[string]string
+	for _, e := range s.tables {
+		if e.to != to {
+			continue
+		}
+		e.once.Do(e.read)
+		if risk == nil && len(e.t.Risk) > 0 {
+			risk = map[string]string{}
+		}
+		for se, level := range e.t.Risk {
+			risk[se] = level
+		}
+	}
+	return risk
+}
+
 // read parses the shipped table, once.
 func (e *entry) read() {
 	e.t = &Table{From: e.from, To: e.to, Events: map[string]*Rule{}, SideEffects: map[string]string{}, Risk: map[string]string{}}

@@ -103,3 +103,24 @@ func TestLoadNamesTheShippedDirections(t *testing.T) {
 		t.Errorf("got %v, want %s", err, want)
 	}
 }
+
+// A target's risk levels are those of the tables into it, a user's
+// over the shipped, and no other table is read for them.
+func TestRiskIntoReadsTheTablesIntoTheTarget(t *testing.T) {
+	s := Default()
+	if r := s.RiskInto("claude"); r != nil {
+		t.Errorf("risk into a dialect no table writes: %v", r)
+	}
+	for _, e := range s.tables {
+		if e.t != nil {
+			t.Errorf("%s -> %s read for no table's risk", e.from, e.to)
+		}
+	}
+	if err := s.Load("m.json", []byte(`{"from": "evosci", "to": "zero", "risk": {"shell": "low"}}`)); err != nil {
+		t.Fatal(err)
+	}
+	r := s.RiskInto("zero")
+	if r["shell"] != "low" || r["write"] != Default().Between("evosci", "zero").Risk["write"] || r["write"] == "" {
+		t.Errorf("risk into zero: %v", r)
+	}
+}

@@ -450,7 +450,7 @@ func (t *Translator) encoder() error {
 			SessionID:    t.opt.SessionID,
 			Cwd:          t.opt.Cwd,
 			Model:        t.opt.Model,
-			Risk:         t.tables.Between("evosci", "zero").Risk,
+			Risk:         t.tables.RiskInto(target.Name),
 		}
 		ep.enc, ok = dialects.NewEncoder(target, opt, func(b []byte) error {
 			t.stats.Written++
