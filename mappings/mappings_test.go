@@ -1,8 +1,12 @@
 package mappings
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/zevo/zevo/dialects"
+	"github.com/zevo/zevo/event"
 
 	"github.com/zevo/zevo/jsonl"
 )
@@ -122,5 +126,26 @@ func TestRiskIntoReadsTheTablesIntoTheTarget(t *testing.T) {
 	r := s.RiskInto("zero")
 	if r["shell"] != "low" || r["write"] != Default().Between("evosci", "zero").Risk["write"] || r["write"] == "" {
 		t.Errorf("risk into zero: %v", r)
+	}
+}
+
+// A dialect's table reaches translate through the registry alone: a
+// dialect known only to it is a direction a user's table may extend.
+func TestATableOfADialectOnlyTheRegistryKnows(t *testing.T) {
+	saved := dialects.All
+	defer func() { dialects.All = saved }()
+	d := &event.Dialect{Name: "standin", Tables: map[string][]byte{"zero": []byte(`{"from": "standin", "to": "zero", "events": {"note": {"to": "text", "fields": {"delta": "body"}}}}`)}}
+	dialects.All = append(slices.Clone(saved), d)
+	s := Default()
+	if err := s.Load("m.json", []byte(`{"from": "standin", "to": "zero", "events": {"ping": {"unmapped": true}}}`)); err != nil {
+		t.Fatal(err)
+	}
+	tb := s.Between("standin", "zero")
+	if tb == nil || tb.Events["note"] == nil || !tb.Events["note"].Builtin || tb.Events["note"].Fields[0].From != "body" || tb.Events["ping"] == nil || tb.Events["ping"].Builtin {
+		t.Fatalf("standin -> zero: %+v", tb)
+	}
+	err := s.Load("m.json", []byte(`{"from": "claude", "to": "zero"}`))
+	if err == nil || !strings.Contains(err.Error(), `"standin" and "zero"`) {
+		t.Errorf("the directions named: %v", err)
 	}
 }
