@@ -7,7 +7,6 @@ import (
 
 	"github.com/zevo/zevo/dialects"
 	"github.com/zevo/zevo/event"
-
 	"github.com/zevo/zevo/jsonl"
 )
 
