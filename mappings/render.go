@@ -23,10 +23,10 @@ func (e *FieldError) Error() string { return e.From + ": want " + e.Want.String(
 // a handler) for one source line: get reads a source field (f.From, a
 // top-level name or, with f.Path, a path), put writes a target field
 // as a raw JSON value. With omitEmpty, an absent, empty, false or null
-// value is left out (a target whose types say omitempty); else an absent or null value of
-// a typed field is written as its type's zero value, which the target's
-// clients expect to find. A value of another type than the rule's stops
-// Render: the line is not to be written.
+// value is left out (a target whose types say omitempty); else an
+// absent or null value of a typed field is written as its type's zero
+// value, which the target's clients expect to find. A value of another
+// type than the rule's stops Render: the line is not to be written.
 func (r *Rule) Render(get func(f *Field) gjson.Result, omitEmpty bool, put func(key, raw string)) *FieldError {
 	for i := range r.Fields {
 		f := &r.Fields[i]
