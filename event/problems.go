@@ -20,13 +20,34 @@ type Problems struct {
 }
 
 // problem is one problem of a field (key) or of the line (key "").
-type problem struct{ key, msg string }
+// lenient: see Lenient.
+type problem struct {
+	key, msg string
+	lenient  bool
+}
 
 // Add notes one problem of the field key ("" for the line).
-func (p *Problems) Add(key, msg string) { p.list = append(p.list, problem{key, msg}) }
+func (p *Problems) Add(key, msg string) { p.list = append(p.list, problem{key: key, msg: msg}) }
 
 // Missing notes a field the line must have and does not.
 func (p *Problems) Missing(key string) { p.Add("", missingField(key)) }
+
+// Lenient notes a problem of the field key ("" for the line) that leaves
+// the line's events whole: a Zero line without runId, a token count that
+// is not one. validate reports it; a translation writes the line all the
+// same, and reports what its target cannot write of it.
+func (p *Problems) Lenient(key, msg string) {
+	p.list = append(p.list, problem{key: key, msg: msg, lenient: true})
+}
+
+// MissingLenient is Missing as a Lenient problem.
+func (p *Problems) MissingLenient(key string) { p.Lenient("", missingField(key)) }
+
+// LenientError is Err's error for a line whose problems are all
+// Lenient ones.
+type LenientError struct{ msg string }
+
+func (e *LenientError) Error() string { return e.msg }
 
 func missingField(key string) string { return "missing field " + strconv.Quote(key) }
 
@@ -56,7 +77,12 @@ func (p *Problems) Err(typ string) error {
 		b.WriteString(": ")
 		b.WriteString(q.msg)
 	}
-	return errors.New(b.String())
+	for _, q := range p.list {
+		if !q.lenient {
+			return errors.New(b.String())
+		}
+	}
+	return &LenientError{b.String()}
 }
 
 // WrongType is the one wording, in every command's diagnostics, of a
@@ -140,7 +166,7 @@ func (p *Problems) Count(v *Line, key string, has *Has, bit Has) int64 {
 	}
 	n, err := strconv.ParseInt(f.Raw, 10, 64) // "-0" is 0
 	if err != nil || n < 0 {
-		p.Add(key, Clip(f.Raw)+" is not a token count")
+		p.Lenient(key, Clip(f.Raw)+" is not a token count")
 		p.past = pastInt64(f.Raw)
 		return 0
 	}

@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"unsafe"
@@ -60,6 +61,12 @@ type eventPath struct {
 	// (no shortcut): the plain path TestEventPathShortcutAsTheRegistry
 	// holds the shortcut to.
 	registryOnly bool
+	// evs are the events of the line being read, held until its
+	// decoder has said whether it is a bad line (eventLine).
+	evs []lineEvent
+	// report is what the target's encoder found wrong with the line
+	// (EncodeOptions.Report), its first problem; "" if none.
+	report string
 	// every sends every line the event path, whatever its dialect and the
 	// target: how the tests and benchmarks hold the event path to the
 	// other for Zero's and EvoScientist's input.
@@ -145,17 +152,45 @@ func (t *Translator) eventLine(p *prepared) error {
 	if ep.rules != nil && ep.rules.retype != nil {
 		line = ep.rules.retypeLine(ep, line)
 	}
+	// The line's events are held until its decoder has said whether the
+	// line is a bad one: none of a bad line's events is written.
+	ep.evs = ep.evs[:0]
 	derr := ep.in.Line(line, p.num, func(ev *model.Event, st model.Step) {
-		if werr == nil {
-			werr = t.encode(ev, st)
-		}
+		ep.evs = append(ep.evs, lineEvent{*ev, st})
 	})
+	var lenient *model.LenientError
+	if errors.As(derr, &lenient) {
+		// The line is written all the same; the target's encoder
+		// reports what it cannot write of it (Report).
+		derr = nil
+	}
+	bad := derr != nil && !t.passedAsRead()
+	ep.report = ""
+	for i := range ep.evs {
+		le := &ep.evs[i]
+		switch {
+		case werr != nil:
+		case bad && !le.st.Start && !le.st.End:
+			// Not written; the run it closes, if any, is closed.
+			werr = t.encode(nil, model.Step{Closed: le.st.Closed})
+		default:
+			werr = t.encode(&le.ev, le.st)
+		}
+	}
+	clear(ep.evs)
 	if werr != nil {
 		return werr
 	}
-	if derr != nil {
+	if bad {
 		t.stats.Diagnosed++
 		return p.ev.diag("%s", derr.Error())
+	}
+	if ep.report != "" {
+		// A line written, with what the target could not write as
+		// it is (its run renamed).
+		t.stats.Diagnosed++
+		t.stats.Mapped++
+		return p.ev.diag("%s", ep.report)
 	}
 	if ep.ruleErr != nil {
 		t.stats.Diagnosed++
@@ -266,6 +301,29 @@ func (t *Translator) encode(ev *model.Event, st model.Step) error {
 	return t.encodeEvent(ev, st)
 }
 
+// lineEvent is an event of a line, and its place in the runs.
+type lineEvent struct {
+	ev model.Event
+	st model.Step
+}
+
+// passedAsRead reports whether the line being read is its target's own,
+// passed through as it is read (EvoScientist's): it is written as read,
+// with no diagnostic, whatever its fields hold, as the target's own
+// readers read it.
+func (t *Translator) passedAsRead() bool {
+	ep := &t.ep
+	if _, ok := ep.enc.(passer); !ok {
+		return false
+	}
+	for i := range ep.evs {
+		if ep.evs[i].ev.Dialect != ep.self {
+			return false
+		}
+	}
+	return true
+}
+
 // restorer is an encoder that restores its own dialect's lines another
 // stream kept.
 type restorer interface {
@@ -339,6 +397,11 @@ func (t *Translator) encoder() error {
 			Model:        t.opt.Model,
 			V1Lacks:      t.tables.Versions.V2Only,
 			Risk:         t.tables.EvosciToZero.Risk,
+			Report: func(msg string) {
+				if ep.report == "" {
+					ep.report = msg
+				}
+			},
 		}
 		ep.enc, ok = dialects.NewEncoder(target, opt, func(b []byte) error {
 			t.stats.Written++

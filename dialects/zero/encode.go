@@ -2,6 +2,7 @@ package zero
 
 import (
 	"math"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/event"
@@ -37,6 +38,8 @@ type EncodeOptions struct {
 	// Provider names the producer of a dialect's runs where they name
 	// none (run_start's provider); nil: the dialect's name.
 	Provider func(dialect string) string
+	// Report: see event.EncodeOptions.
+	Report func(msg string)
 }
 
 // Encoder writes events as Zero's stream-json: keys in alphabetical
@@ -270,6 +273,7 @@ func (e *Encoder) Passed(ev *event.Event, st event.Step, fill func(o *jsonl.Obje
 		e.runID = ev.Run
 		if !protocol.IsZeroID(e.runID) {
 			e.runID = e.opt.NewRunID()
+			e.renamed(ev)
 		}
 		e.pending, e.used, e.perms = e.pending[:0], map[string]bool{}, map[string]bool{}
 	}
@@ -284,6 +288,32 @@ func (e *Encoder) Passed(ev *event.Event, st event.Step, fill func(o *jsonl.Obje
 	return true, e.write()
 }
 
+// renamed reports the runId of ev, a Zero line starting its run, that
+// Zero cannot write: its run is written as e.runID.
+func (e *Encoder) renamed(ev *event.Event) {
+	if e.opt.Report == nil {
+		return
+	}
+	got := "missing"
+	if r := gjson.GetBytes(ev.Raw, "runId"); r.Exists() {
+		got = clip(r.Raw) + " does not match " + protocol.ZeroIDPattern
+	}
+	e.opt.Report("runId " + got + ": its run is written as " + e.runID)
+}
+
+// clip shortens s for a diagnostic to at most 32 bytes, "..." included,
+// cut between characters, as translate's diagnostics clip values.
+func clip(s string) string {
+	if len(s) <= 32 {
+		return s
+	}
+	n := 29
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
+}
+
 // start writes run_start for the run ev starts.
 func (e *Encoder) start(ev *event.Event) error {
 	e.open, e.errored, e.final = true, false, nil
@@ -292,6 +322,9 @@ func (e *Encoder) start(ev *event.Event) error {
 		// Zero's own runs keep their ids; another producer's run or
 		// session id may name several runs.
 		e.runID = e.opt.NewRunID()
+		if ev.Dialect == Name {
+			e.renamed(ev)
+		}
 	}
 	e.pending, e.used, e.perms = e.pending[:0], map[string]bool{}, map[string]bool{}
 	e.permAt, e.written, e.wrote = nil, event.Tokens{}, false
@@ -706,5 +739,6 @@ func newEncoder(o event.EncodeOptions, emit func([]byte) error) event.Encoder {
 		NewRunID: o.NewRunID, NewSessionID: o.NewSessionID,
 		SessionID: o.SessionID, Cwd: o.Cwd, Model: o.Model,
 		Keep: o.Keep, Risk: o.Risk, Effect: dec.EffectOf, Provider: o.Provider,
+		Report: o.Report,
 	}, emit)
 }
