@@ -131,7 +131,8 @@ func Got(v gjson.Result) string {
 	return "null"
 }
 
-// TakePast is the count past int64 that the last Count reported, exact.
+// TakePast is the count that the last Count reported as no count
+// (past int64, or below 0), exact.
 func (p *Problems) TakePast() *big.Int {
 	b := p.past
 	p.past = nil
@@ -153,8 +154,9 @@ func (p *Problems) Str(v *Line, key string) string {
 }
 
 // Count is a token count: an integer from 0 to 2^63-1. has, when not
-// nil, gets bit when the count is stated. A count of 2^63 or more is a
-// problem, kept exact for TakePast (stats still counts it).
+// nil, gets bit when the count is stated. A count of 2^63 or more, or
+// below 0, is a (lenient) problem, kept exact for TakePast (stats still
+// counts the first; a translation writes both as stated).
 func (p *Problems) Count(v *Line, key string, has *Has, bit Has) int64 {
 	f := v.Get(key)
 	if !f.Exists() || f.Type == gjson.Null {
@@ -167,7 +169,7 @@ func (p *Problems) Count(v *Line, key string, has *Has, bit Has) int64 {
 	n, err := strconv.ParseInt(f.Raw, 10, 64) // "-0" is 0
 	if err != nil || n < 0 {
 		p.Lenient(key, Clip(f.Raw)+" is not a token count")
-		p.past = pastInt64(f.Raw)
+		p.past = notCount(f.Raw)
 		return 0
 	}
 	if has != nil {
@@ -176,11 +178,11 @@ func (p *Problems) Count(v *Line, key string, has *Has, bit Has) int64 {
 	return n
 }
 
-// pastInt64 is raw, an integer of 2^63 or more, exact; nil for any other
-// value.
-func pastInt64(raw string) *big.Int {
+// notCount is raw, an integer that is no int64 count (2^63 or more, or
+// below 0), exact; nil for any other value.
+func notCount(raw string) *big.Int {
 	var n big.Int
-	if _, ok := n.SetString(raw, 10); ok && !n.IsInt64() && n.Sign() > 0 {
+	if _, ok := n.SetString(raw, 10); ok && (!n.IsInt64() || n.Sign() < 0) {
 		return &n
 	}
 	return nil

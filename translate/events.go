@@ -189,7 +189,6 @@ func (t *Translator) eventLine(p *prepared) error {
 		// A line written, with what the target could not write as
 		// it is (its run renamed).
 		t.stats.Diagnosed++
-		t.stats.Mapped++
 		return p.ev.diag("%s", ep.report)
 	}
 	if ep.ruleErr != nil {

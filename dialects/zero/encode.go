@@ -2,6 +2,7 @@ package zero
 
 import (
 	"math"
+	"math/big"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
@@ -194,10 +195,28 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 		if ev.Usage == nil {
 			return false, e.keep(ev)
 		}
-		if ev.Usage.Past != nil || !fits(ev.Usage) {
-			// A count Zero's 64-bit integers cannot hold (or their
-			// total): its line is reported, and kept as it is with Keep.
-			return false, e.keepLine(ev)
+		if u := ev.Usage; u.Past != nil || !fits(u) {
+			// Counts that are no counts are written as stated, but a
+			// count Zero's 64-bit integers cannot hold (or their total)
+			// only with Keep: otherwise the line is reported.
+			prompt, completion := statedCounts(u)
+			total := new(big.Int).Add(prompt, completion)
+			if !e.opt.Keep {
+				switch {
+				case !prompt.IsInt64():
+					return e.unfit(ev, "promptTokens", prompt)
+				case !completion.IsInt64():
+					return e.unfit(ev, "completionTokens", completion)
+				case !total.IsInt64():
+					return e.unfit(ev, "totalTokens", total)
+				}
+			}
+			e.wrote = true
+			e.head("usage")
+			e.obj.Raw("promptTokens", prompt.Append(nil, 10))
+			e.obj.Raw("completionTokens", completion.Append(nil, 10))
+			e.obj.Raw("totalTokens", total.Append(nil, 10))
+			return true, e.write()
 		}
 		return true, e.usage(ev.Usage)
 	case event.Final:
@@ -454,6 +473,29 @@ func (e *Encoder) usage(t *event.Tokens) error {
 		e.obj.Float("costUsd", *cost)
 	}
 	return e.write()
+}
+
+// statedCounts is the prompt and completion counts of t as its producer
+// states them, those that are no int64 counts (t.Past) included.
+func statedCounts(t *event.Tokens) (prompt, completion *big.Int) {
+	in, out := big.NewInt(t.Input), big.NewInt(t.Output)
+	if p := t.Past; p != nil && p.Input != nil {
+		in.Set(p.Input)
+	}
+	if p := t.Past; p != nil && p.Output != nil {
+		out.Set(p.Output)
+	}
+	in.Add(in, big.NewInt(t.CacheRead))
+	return in.Add(in, big.NewInt(t.CacheWrite)), out
+}
+
+// unfit reports ev, a usage whose field Zero's 64-bit integers cannot
+// hold (n), and writes nothing of it: --unmapped keep writes it.
+func (e *Encoder) unfit(ev *event.Event, field string, n *big.Int) (bool, error) {
+	if e.opt.Report != nil {
+		e.opt.Report(ev.Type + ": " + clip(n.String()) + " does not fit Zero's " + field + " (64-bit integers; --unmapped keep writes it)")
+	}
+	return true, nil
 }
 
 // fits reports whether the counts Zero writes of t, its prompt tokens
