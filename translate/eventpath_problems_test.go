@@ -38,6 +38,9 @@ func TestEventPathReportsLineProblemsAsToday(t *testing.T) {
 {"type": "usage_stats", "input_tokens": 9223372036854775807, "output_tokens": 1}
 {"type": "done", "content": "x", "response": "x"}`,
 		`{"schemaVersion":2,"type":"usage","runId":"r1","promptTokens":18446744073709551617,"completionTokens":0,"totalTokens":0}`,
+		`{"type": "text", "content": "x"}
+{"type": "usage_stats", "input_tokens": 1.5, "output_tokens": 1}
+{"type": "done", "content": "x", "response": "x"}`,
 	} {
 		for _, to := range []Format{Zero, Zero1, EvoSci} {
 			for _, um := range []Unmapped{Drop, Keep} {
@@ -49,6 +52,7 @@ func TestEventPathReportsLineProblemsAsToday(t *testing.T) {
 					// Worded from the event, which names Zero's field
 					// and not the source's.
 					d = strings.Replace(d, "input_tokens 18446744073709551617 does not fit Zero's token counts", "18446744073709551617 does not fit Zero's promptTokens", 1)
+					d = strings.Replace(d, "usage_stats.input_tokens: want integer, got number 1.5", "usage_stats.input_tokens: 1.5 is not a token count", 1)
 					tdiags[i] = strings.Replace(d, "the sum of input_tokens and output_tokens 9223372036854775808 does not fit Zero's token counts", "9223372036854775808 does not fit Zero's totalTokens", 1)
 				}
 				if !bytes.Equal(today, events) || fmt.Sprint(tdiags) != fmt.Sprint(ediags) {
