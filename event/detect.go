@@ -560,6 +560,18 @@ func (l *Line) Dup() bool {
 	if bits.OnesCount64(l.lens) == len(fs) { // every key a length of its own
 		return false
 	}
+	if len(fs) > manyKeys {
+		// A set, not every pair: a line of a million keys is read in
+		// linear time.
+		seen := make(map[string]struct{}, len(fs))
+		for i := range fs {
+			if _, ok := seen[string(fs[i].Key)]; ok {
+				return true
+			}
+			seen[string(fs[i].Key)] = struct{}{}
+		}
+		return false
+	}
 	for i := 1; i < len(fs); i++ {
 		for j := 0; j < i; j++ {
 			if string(fs[i].Key) == string(fs[j].Key) {
@@ -570,6 +582,10 @@ func (l *Line) Dup() bool {
 	return false
 }
 
+// manyKeys is the number of keys past which a line's keys are compared
+// through a set rather than pair by pair.
+const manyKeys = 32
+
 // LastWins is a checked line written with each top-level key once, in
 // the order of their first place, with its last value: the object the
 // producers' own readers (Go's, Python's) read from a line that writes a
@@ -578,6 +594,29 @@ func (l *Line) LastWins() []byte {
 	fs := l.fields.List
 	b := make([]byte, 0, len(l.Bytes))
 	b = append(b, '{')
+	if len(fs) > manyKeys {
+		// The last place of each key, found once.
+		lastOf := make(map[string]int, len(fs))
+		for i := range fs {
+			lastOf[string(fs[i].Key)] = i
+		}
+		done := make(map[string]bool, len(lastOf))
+		for i := range fs {
+			k := string(fs[i].Key)
+			if done[k] {
+				continue
+			}
+			done[k] = true
+			if len(b) > 1 {
+				b = append(b, ',')
+			}
+			b = append(b, '"')
+			b = append(b, fs[i].Key...)
+			b = append(b, '"', ':')
+			b = append(b, fs[lastOf[k]].Value...)
+		}
+		return append(b, '}')
+	}
 	for i := range fs {
 		first, last := true, i
 		for j := range fs {

@@ -31,6 +31,10 @@ type EncodeOptions struct {
 	// name, where its lines name none (the dialect's Provider, else its
 	// name); nil is the dialect's name.
 	Provider func(dialect string) string
+	// Report, when not nil, gets what the encoder finds wrong with the
+	// line it is writing (a runId its target cannot write, replaced), in
+	// words for the line's diagnostic; the line is written all the same.
+	Report func(msg string)
 }
 
 // CutMessage is why an encoder says a run it closes cut short ended (its

@@ -214,9 +214,10 @@ type Tokens struct {
 	// token counted once whatever it states.
 	StatedTotal int64
 	Has         Has
-	// Past holds, exactly, the counts the producer states of 2^63 or more,
-	// which the counts above cannot hold (theirs is then 0 and their Has
-	// bit clear: the line is a bad one); nil when there are none.
+	// Past holds, exactly, the counts the producer states that are no
+	// counts: of 2^63 or more, which the counts above cannot hold, or
+	// below 0 (theirs is then 0 and their Has bit clear: the line is a
+	// bad one); nil when there are none.
 	Past *PastCounts
 	// CostUSD is the producer's own cost of these tokens, when it states
 	// one; never computed here (the price table is the reader's).
@@ -244,8 +245,8 @@ const (
 	HasTotal // StatedTotal
 )
 
-// PastCounts are the counts of a usage event past int64, each nil when
-// it is not.
+// PastCounts are the counts of a usage event that are no int64 counts
+// (past int64, or below 0), each nil when it is one.
 type PastCounts struct {
 	Input, Output, Total *big.Int
 }

@@ -1,6 +1,10 @@
 package event
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 // A key written twice reads as its last value, as the producers' own
 // readers (Go's, Python's) read it, whatever reads the line after.
@@ -17,5 +21,44 @@ func TestInputReadsDuplicateKeysAsTheirLastValue(t *testing.T) {
 		if !l.Check() || l.Dup() {
 			t.Errorf("%s: a duplicate seen where there is none", s)
 		}
+	}
+}
+
+// A line of many keys is read in linear time (a million keys took
+// minutes pair by pair), with the same last-value reading.
+func TestManyKeysReadAsFewAre(t *testing.T) {
+	var in, want strings.Builder
+	in.WriteString(`{"type":"a"`)
+	want.WriteString(`{"type":"b"`)
+	for i := 0; i < 3*manyKeys; i++ {
+		fmt.Fprintf(&in, `,"k%d":%d`, i, i)
+		v := i
+		if i == 7 {
+			v = 99
+		}
+		fmt.Fprintf(&want, `,"k%d":%d`, i, v)
+	}
+	in.WriteString(`,"k7":99,"type":"b"}`)
+	want.WriteString(`}`)
+	l := ReadLine([]byte(in.String()))
+	if !l.Check() || !l.Dup() {
+		t.Fatal("the duplicate key is not seen")
+	}
+	if got := string(l.LastWins()); got != want.String() {
+		t.Errorf("LastWins = %s\nwant %s", got, want.String())
+	}
+	l = ReadLine([]byte(want.String()))
+	if !l.Check() || l.Dup() {
+		t.Error("a duplicate seen where there is none")
+	}
+	var big strings.Builder
+	big.WriteString(`{"type":"a"`)
+	for i := 0; i < 200_000; i++ {
+		fmt.Fprintf(&big, `,"k%d":%d`, i, i)
+	}
+	big.WriteString(`}`)
+	l = ReadLine([]byte(big.String()))
+	if !l.Check() || l.Dup() {
+		t.Error("a duplicate seen among 200000 keys")
 	}
 }

@@ -20,13 +20,34 @@ type Problems struct {
 }
 
 // problem is one problem of a field (key) or of the line (key "").
-type problem struct{ key, msg string }
+// lenient: see Lenient.
+type problem struct {
+	key, msg string
+	lenient  bool
+}
 
 // Add notes one problem of the field key ("" for the line).
-func (p *Problems) Add(key, msg string) { p.list = append(p.list, problem{key, msg}) }
+func (p *Problems) Add(key, msg string) { p.list = append(p.list, problem{key: key, msg: msg}) }
 
 // Missing notes a field the line must have and does not.
 func (p *Problems) Missing(key string) { p.Add("", missingField(key)) }
+
+// Lenient notes a problem of the field key ("" for the line) that leaves
+// the line's events whole: a Zero line without runId, a token count that
+// is not one. validate reports it; a translation writes the line all the
+// same, and reports what its target cannot write of it.
+func (p *Problems) Lenient(key, msg string) {
+	p.list = append(p.list, problem{key: key, msg: msg, lenient: true})
+}
+
+// MissingLenient is Missing as a Lenient problem.
+func (p *Problems) MissingLenient(key string) { p.Lenient("", missingField(key)) }
+
+// LenientError is Err's error for a line whose problems are all
+// Lenient ones.
+type LenientError struct{ msg string }
+
+func (e *LenientError) Error() string { return e.msg }
 
 func missingField(key string) string { return "missing field " + strconv.Quote(key) }
 
@@ -56,7 +77,12 @@ func (p *Problems) Err(typ string) error {
 		b.WriteString(": ")
 		b.WriteString(q.msg)
 	}
-	return errors.New(b.String())
+	for _, q := range p.list {
+		if !q.lenient {
+			return errors.New(b.String())
+		}
+	}
+	return &LenientError{b.String()}
 }
 
 // WrongType is the one wording, in every command's diagnostics, of a
@@ -105,7 +131,8 @@ func Got(v gjson.Result) string {
 	return "null"
 }
 
-// TakePast is the count past int64 that the last Count reported, exact.
+// TakePast is the count that the last Count reported as no count
+// (past int64, or below 0), exact.
 func (p *Problems) TakePast() *big.Int {
 	b := p.past
 	p.past = nil
@@ -127,8 +154,9 @@ func (p *Problems) Str(v *Line, key string) string {
 }
 
 // Count is a token count: an integer from 0 to 2^63-1. has, when not
-// nil, gets bit when the count is stated. A count of 2^63 or more is a
-// problem, kept exact for TakePast (stats still counts it).
+// nil, gets bit when the count is stated. A count of 2^63 or more, or
+// below 0, is a (lenient) problem, kept exact for TakePast (stats still
+// counts the first; a translation writes both as stated).
 func (p *Problems) Count(v *Line, key string, has *Has, bit Has) int64 {
 	f := v.Get(key)
 	if !f.Exists() || f.Type == gjson.Null {
@@ -140,8 +168,12 @@ func (p *Problems) Count(v *Line, key string, has *Has, bit Has) int64 {
 	}
 	n, err := strconv.ParseInt(f.Raw, 10, 64) // "-0" is 0
 	if err != nil || n < 0 {
-		p.Add(key, Clip(f.Raw)+" is not a token count")
-		p.past = pastInt64(f.Raw)
+		if p.past = notCount(f.Raw); p.past == nil {
+			// No integer (1.5, 1e400): the line is a bad one.
+			p.Add(key, Clip(f.Raw)+" is not a token count")
+			return 0
+		}
+		p.Lenient(key, Clip(f.Raw)+" is not a token count")
 		return 0
 	}
 	if has != nil {
@@ -150,11 +182,11 @@ func (p *Problems) Count(v *Line, key string, has *Has, bit Has) int64 {
 	return n
 }
 
-// pastInt64 is raw, an integer of 2^63 or more, exact; nil for any other
-// value.
-func pastInt64(raw string) *big.Int {
+// notCount is raw, an integer that is no int64 count (2^63 or more, or
+// below 0), exact; nil for any other value.
+func notCount(raw string) *big.Int {
 	var n big.Int
-	if _, ok := n.SetString(raw, 10); ok && !n.IsInt64() && n.Sign() > 0 {
+	if _, ok := n.SetString(raw, 10); ok && (!n.IsInt64() || n.Sign() < 0) {
 		return &n
 	}
 	return nil

@@ -307,13 +307,14 @@ func tokensOf(u *evt.Tokens) Tokens {
 		stated = big.NewInt(u.StatedTotal)
 	}
 	if p := u.Past; p != nil {
-		if p.Input != nil {
+		// Counts past int64 are counted; one below 0 is none (0).
+		if p.Input != nil && p.Input.Sign() > 0 {
 			t.Input = new(big.Int).Set(p.Input)
 		}
-		if p.Output != nil {
+		if p.Output != nil && p.Output.Sign() > 0 {
 			t.Output = new(big.Int).Set(p.Output)
 		}
-		if p.Total != nil {
+		if p.Total != nil && p.Total.Sign() > 0 {
 			stated = new(big.Int).Set(p.Total)
 		}
 	}

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -62,6 +63,12 @@ type eventPath struct {
 	// (no shortcut): the plain path TestEventPathShortcutAsTheRegistry
 	// holds the shortcut to.
 	registryOnly bool
+	// evs are the events of the line being read, held until its
+	// decoder has said whether it is a bad line (eventLine).
+	evs []lineEvent
+	// report is what the target's encoder found wrong with the line
+	// (EncodeOptions.Report), its first problem; "" if none.
+	report string
 	// every sends every line the event path, whatever its dialect and the
 	// target: how the tests and benchmarks hold the event path to the
 	// other for Zero's and EvoScientist's input.
@@ -170,12 +177,13 @@ func (t *Translator) eventLine(p *prepared) error {
 	ep.mapped, ep.unmappedDialect = false, ""
 	ep.lineRule, ep.rendered, ep.ruleErr, ep.passedLine = nil, false, nil, false
 	var werr error
+	// The line's events are held until its decoder has said whether the
+	// line is a bad one: none of a bad line's events is written.
+	ep.evs = ep.evs[:0]
 	var derr error
 	if p.decoded {
 		for i := range p.evs {
-			if werr == nil {
-				werr = t.encode(&p.evs[i], p.steps[i])
-			}
+			ep.evs = append(ep.evs, lineEvent{p.evs[i], p.steps[i]})
 		}
 		derr = p.derr
 	} else {
@@ -190,18 +198,42 @@ func (t *Translator) eventLine(p *prepared) error {
 		}
 		ep.mu.Lock()
 		derr = read(line, p.num, func(ev *model.Event, st model.Step) {
-			if werr == nil {
-				werr = t.encode(ev, st)
-			}
+			ep.evs = append(ep.evs, lineEvent{*ev, st})
 		})
 		ep.mu.Unlock()
 	}
+	var lenient *model.LenientError
+	if errors.As(derr, &lenient) {
+		// The line is written all the same; the target's encoder
+		// reports what it cannot write of it (Report).
+		derr = nil
+	}
+	bad := derr != nil && !t.passedAsRead()
+	ep.report = ""
+	for i := range ep.evs {
+		le := &ep.evs[i]
+		switch {
+		case werr != nil:
+		case bad && !le.st.Start && !le.st.End:
+			// Not written; the run it closes, if any, is closed.
+			werr = t.encode(nil, model.Step{Closed: le.st.Closed})
+		default:
+			werr = t.encode(&le.ev, le.st)
+		}
+	}
+	clear(ep.evs)
 	if werr != nil {
 		return werr
 	}
-	if derr != nil {
+	if bad {
 		t.stats.Diagnosed++
 		return p.ev.diag("%s", derr.Error())
+	}
+	if ep.report != "" {
+		// A line written, with what the target could not write as
+		// it is (its run renamed).
+		t.stats.Diagnosed++
+		return p.ev.diag("%s", ep.report)
 	}
 	if ep.ruleErr != nil {
 		t.stats.Diagnosed++
@@ -374,6 +406,29 @@ func (t *Translator) encode(ev *model.Event, st model.Step) error {
 	return t.encodeEvent(ev, st)
 }
 
+// lineEvent is an event of a line, and its place in the runs.
+type lineEvent struct {
+	ev model.Event
+	st model.Step
+}
+
+// passedAsRead reports whether the line being read is its target's own,
+// passed through as it is read (EvoScientist's): it is written as read,
+// with no diagnostic, whatever its fields hold, as the target's own
+// readers read it.
+func (t *Translator) passedAsRead() bool {
+	ep := &t.ep
+	if _, ok := ep.enc.(passer); !ok {
+		return false
+	}
+	for i := range ep.evs {
+		if ep.evs[i].ev.Dialect != ep.self {
+			return false
+		}
+	}
+	return true
+}
+
 // restorer is an encoder that restores its own dialect's lines another
 // stream kept.
 type restorer interface {
@@ -451,6 +506,11 @@ func (t *Translator) encoder() error {
 			Cwd:          t.opt.Cwd,
 			Model:        t.opt.Model,
 			Risk:         t.tables.RiskInto(target.Name),
+			Report: func(msg string) {
+				if ep.report == "" {
+					ep.report = msg
+				}
+			},
 		}
 		ep.enc, ok = dialects.NewEncoder(target, opt, func(b []byte) error {
 			t.stats.Written++

@@ -399,15 +399,21 @@ func TestEventPathCountsADoneAfterAnErrorWithItsRun(t *testing.T) {
 }
 
 // A usage whose counts fit Zero's 64-bit integers one by one but whose
-// total does not is no usage line with a wrapped total: its line is not
-// written as Zero's usage (it is counted unmapped, or kept with
-// --unmapped keep).
+// total does not is no usage line with a wrapped total: as today, its
+// line is reported and not written, or with --unmapped keep written with
+// its exact total.
 func TestEventPathWritesNoWrappedTokenTotal(t *testing.T) {
 	in := `{"type": "usage_stats", "input_tokens": 9223372036854775807, "output_tokens": 1}` + "\n"
 	for _, u := range []Unmapped{Drop, Keep} {
-		out, _, st := run(t, Options{To: Zero, RunID: "R", Unmapped: u, eventPath: true}, []byte(in))
-		if strings.Contains(string(out), `"totalTokens":-`) || strings.Contains(string(out), `"type":"usage"`) || st.Unmapped != 1 {
-			t.Errorf("--unmapped %v: %+v\n%s", u, st, out)
+		out, diags, st := run(t, Options{To: Zero, RunID: "R", Unmapped: u, eventPath: true}, []byte(in))
+		if strings.Contains(string(out), `"totalTokens":-`) {
+			t.Errorf("--unmapped %v: a wrapped total\n%s", u, out)
+		}
+		switch {
+		case u == Drop && (strings.Contains(string(out), `"type":"usage"`) || len(diags) != 1 || st.Diagnosed != 1):
+			t.Errorf("--unmapped drop: %+v %q\n%s", st, diags, out)
+		case u == Keep && (!strings.Contains(string(out), `"totalTokens":9223372036854775808`) || len(diags) != 0):
+			t.Errorf("--unmapped keep: %+v %q\n%s", st, diags, out)
 		}
 	}
 }

@@ -1,6 +1,8 @@
 package translate
 
 import (
+	"math/big"
+
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/dialects/zero"
 	model "github.com/zevo/zevo/event"
@@ -28,6 +30,13 @@ func (t *Translator) passZero(enc zeroPasser, ev *model.Event, st model.Step) (m
 	kept := v1 && vs.V2Only[ev.Type]
 	mapped, err = enc.Passed(ev, st, func(o *jsonl.Object, runID string) bool {
 		if kept && t.opt.Unmapped != Keep {
+			return false
+		}
+		if d := unfitCount(ev); d != "" && t.opt.Unmapped != Keep {
+			// Written only with --unmapped keep.
+			if t.ep.report == "" {
+				t.ep.report = d
+			}
 			return false
 		}
 		raw := ev.Raw
@@ -79,6 +88,24 @@ func (t *Translator) passZero(enc zeroPasser, ev *model.Event, st model.Step) (m
 		mapped = false
 	}
 	return mapped, err
+}
+
+// unfitCount is the diagnostic of ev, a Zero usage line, whose first
+// token count Zero's 64-bit integers cannot hold; "" if they hold them.
+func unfitCount(ev *model.Event) string {
+	if ev.Kind != model.Usage || ev.Usage == nil || ev.Usage.Past == nil {
+		return ""
+	}
+	p := ev.Usage.Past
+	for _, c := range []struct {
+		key string
+		n   *big.Int
+	}{{"promptTokens", p.Input}, {"completionTokens", p.Output}, {"totalTokens", p.Total}} {
+		if c.n != nil && !c.n.IsInt64() {
+			return ev.Type + "." + c.key + ": want an integer of at most 64 bits, as Zero's token counts (--unmapped keep writes it), got number " + clip(c.n.String())
+		}
+	}
+	return ""
 }
 
 // zeroV1 reports an event of a Zero version 1 line: output (zero@1) or

@@ -2,6 +2,7 @@ package evosci
 
 import (
 	"bytes"
+	"math/big"
 	"slices"
 	"strconv"
 
@@ -416,6 +417,14 @@ func (e *Encoder) Rendered(ev *event.Event, st event.Step, typ string, fill func
 // its clients sum: a message's usage as it is, a run's total (Claude
 // Code's result) as what it adds to the usage written before it.
 func (e *Encoder) usageStats(u *event.Tokens) error {
+	if p := u.Past; p != nil {
+		// Counts that are no counts (below 0, past int64): written as
+		// the producer states them.
+		e.head("usage_stats")
+		e.obj.Raw("input_tokens", statedCount(p.Input, u.Input+u.CacheRead+u.CacheWrite))
+		e.obj.Raw("output_tokens", statedCount(p.Output, u.Output))
+		return e.write()
+	}
 	in, out := u.Input+u.CacheRead+u.CacheWrite, u.Output
 	if u.Scope == event.ScopeRun {
 		in = max(0, in-(e.usage.Input+e.usage.CacheRead+e.usage.CacheWrite))
@@ -433,6 +442,14 @@ func (e *Encoder) usageStats(u *event.Tokens) error {
 	e.obj.Int("input_tokens", in)
 	e.obj.Int("output_tokens", out)
 	return e.write()
+}
+
+// statedCount is past, a count as stated, else n.
+func statedCount(past *big.Int, n int64) []byte {
+	if past != nil {
+		return past.Append(nil, 10)
+	}
+	return strconv.AppendInt(nil, n, 10)
 }
 
 // argsObject is a call's arguments as EvoScientist's object: an object as

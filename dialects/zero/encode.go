@@ -2,6 +2,8 @@ package zero
 
 import (
 	"math"
+	"math/big"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/event"
@@ -34,6 +36,8 @@ type EncodeOptions struct {
 	// Provider names the producer of a dialect's runs where they name
 	// none (run_start's provider); nil: the dialect's name.
 	Provider func(dialect string) string
+	// Report: see event.EncodeOptions.
+	Report func(msg string)
 }
 
 // Encoder writes events as Zero's stream-json: keys in alphabetical
@@ -188,10 +192,28 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 		if ev.Usage == nil {
 			return false, e.keep(ev)
 		}
-		if ev.Usage.Past != nil || !fits(ev.Usage) {
-			// A count Zero's 64-bit integers cannot hold (or their
-			// total): its line is reported, and kept as it is with Keep.
-			return false, e.keepLine(ev)
+		if u := ev.Usage; u.Past != nil || !fits(u) {
+			// Counts that are no counts are written as stated, but a
+			// count Zero's 64-bit integers cannot hold (or their total)
+			// only with Keep: otherwise the line is reported.
+			prompt, completion := statedCounts(u)
+			total := new(big.Int).Add(prompt, completion)
+			if !e.opt.Keep {
+				switch {
+				case !prompt.IsInt64():
+					return e.unfit(ev, "promptTokens", prompt)
+				case !completion.IsInt64():
+					return e.unfit(ev, "completionTokens", completion)
+				case !total.IsInt64():
+					return e.unfit(ev, "totalTokens", total)
+				}
+			}
+			e.wrote = true
+			e.head("usage")
+			e.obj.Raw("promptTokens", prompt.Append(nil, 10))
+			e.obj.Raw("completionTokens", completion.Append(nil, 10))
+			e.obj.Raw("totalTokens", total.Append(nil, 10))
+			return true, e.write()
 		}
 		return true, e.usage(ev.Usage)
 	case event.Final:
@@ -267,6 +289,7 @@ func (e *Encoder) Passed(ev *event.Event, st event.Step, fill func(o *jsonl.Obje
 		e.runID = ev.Run
 		if !protocol.IsZeroID(e.runID) {
 			e.runID = e.opt.NewRunID()
+			e.renamed(ev)
 		}
 		e.pending, e.used, e.perms = e.pending[:0], map[string]bool{}, map[string]bool{}
 	}
@@ -281,6 +304,32 @@ func (e *Encoder) Passed(ev *event.Event, st event.Step, fill func(o *jsonl.Obje
 	return true, e.write()
 }
 
+// renamed reports the runId of ev, a Zero line starting its run, that
+// Zero cannot write: its run is written as e.runID.
+func (e *Encoder) renamed(ev *event.Event) {
+	if e.opt.Report == nil {
+		return
+	}
+	got := "missing"
+	if r := gjson.GetBytes(ev.Raw, "runId"); r.Exists() {
+		got = clip(r.Raw) + " does not match " + protocol.ZeroIDPattern
+	}
+	e.opt.Report("runId " + got + ": its run is written as " + e.runID)
+}
+
+// clip shortens s for a diagnostic to at most 32 bytes, "..." included,
+// cut between characters, as translate's diagnostics clip values.
+func clip(s string) string {
+	if len(s) <= 32 {
+		return s
+	}
+	n := 29
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
+}
+
 // start writes run_start for the run ev starts.
 func (e *Encoder) start(ev *event.Event) error {
 	e.open, e.errored, e.final = true, false, nil
@@ -289,6 +338,9 @@ func (e *Encoder) start(ev *event.Event) error {
 		// Zero's own runs keep their ids; another producer's run or
 		// session id may name several runs.
 		e.runID = e.opt.NewRunID()
+		if ev.Dialect == Name {
+			e.renamed(ev)
+		}
 	}
 	e.pending, e.used, e.perms = e.pending[:0], map[string]bool{}, map[string]bool{}
 	e.permAt, e.written, e.wrote = nil, event.Tokens{}, false
@@ -418,6 +470,29 @@ func (e *Encoder) usage(t *event.Tokens) error {
 		e.obj.Float("costUsd", *cost)
 	}
 	return e.write()
+}
+
+// statedCounts is the prompt and completion counts of t as its producer
+// states them, those that are no int64 counts (t.Past) included.
+func statedCounts(t *event.Tokens) (prompt, completion *big.Int) {
+	in, out := big.NewInt(t.Input), big.NewInt(t.Output)
+	if p := t.Past; p != nil && p.Input != nil {
+		in.Set(p.Input)
+	}
+	if p := t.Past; p != nil && p.Output != nil {
+		out.Set(p.Output)
+	}
+	in.Add(in, big.NewInt(t.CacheRead))
+	return in.Add(in, big.NewInt(t.CacheWrite)), out
+}
+
+// unfit reports ev, a usage whose field Zero's 64-bit integers cannot
+// hold (n), and writes nothing of it: --unmapped keep writes it.
+func (e *Encoder) unfit(ev *event.Event, field string, n *big.Int) (bool, error) {
+	if e.opt.Report != nil {
+		e.opt.Report(ev.Type + ": " + clip(n.String()) + " does not fit Zero's " + field + " (64-bit integers; --unmapped keep writes it)")
+	}
+	return true, nil
 }
 
 // fits reports whether the counts Zero writes of t, its prompt tokens
@@ -703,5 +778,6 @@ func newEncoder(o event.EncodeOptions, emit func([]byte) error) event.Encoder {
 		NewRunID: o.NewRunID, NewSessionID: o.NewSessionID,
 		SessionID: o.SessionID, Cwd: o.Cwd, Model: o.Model,
 		Keep: o.Keep, Risk: o.Risk, Effect: dec.EffectOf, Provider: o.Provider,
+		Report: o.Report,
 	}, emit)
 }

@@ -1,6 +1,7 @@
 package zero_test
 
 import (
+	"math/big"
 	"strings"
 	"testing"
 
@@ -230,7 +231,7 @@ func TestEncodeRunWithoutSessionPausedForAnAnswer(t *testing.T) {
 	evs := []event.Event{
 		call("call_9", "write_file"),
 		ask("write_file"), ask("execute"),
-		{Kind: event.Usage, Usage: &event.Tokens{Past: &event.PastCounts{}}},
+		{Kind: event.Usage, Usage: &event.Tokens{Past: &event.PastCounts{Input: new(big.Int).Lsh(big.NewInt(1), 64)}}},
 		{Kind: event.RunEnd, Status: event.StatusInterrupted},
 	}
 	for i := 1; i <= 2; i++ {

@@ -117,7 +117,7 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 	dst = d.endInput(dst)
 	d.open = typ != "run_end"
 	if base.Run = p.Str(v, "runId"); base.Run == "" && !v.Get("runId").Exists() {
-		p.Missing("runId")
+		p.MissingLenient("runId")
 	}
 	ev := base
 	switch typ {

@@ -150,7 +150,7 @@ func TestDecodeLinesNotOfZerosShape(t *testing.T) {
 		"text s @r",
 		"tool_call c x unknown  @r",
 		`tool_result c  failed=false truncated=false "" @r`,
-		"usage in=0 out=0 has=0 past=18446744073709551616/<nil>/<nil> @r",
+		"usage in=0 out=0 has=0 past=18446744073709551616/-1/<nil> @r",
 		"other @r", // a type newer than the decoder is kept, not dropped
 		"other @r", // restore is reserved: Zero writes none yet
 	})
