@@ -542,23 +542,25 @@ func appendString(dst []byte, s string, st Style, skip bool) []byte {
 				i++
 				continue
 			}
-			// Most strings are short (ids, names, types), as are most
-			// runs between two stops: a look at each byte here costs
-			// less than a call to the scanner, which takes over past
-			// sixteen plain bytes.
+			// Most strings are short (ids, names, types): their last
+			// bytes are looked at here, one by one. Past that, most runs
+			// between two stops are short too (a line of text): a few
+			// words are looked at before a call to the blocks.
+			i++
+			if len(s)-i >= 8 {
+				if st == GoStyle {
+					i = swar.PlainGoNear(unsafe.Slice(unsafe.StringData(s), len(s)), i)
+				} else {
+					i = swar.PlainPythonNear(unsafe.Slice(unsafe.StringData(s), len(s)), i)
+				}
+				continue
+			}
 			plain := &goPlainByte
 			if st == PythonStyle {
 				plain = &pythonPlainByte
 			}
-			i++
-			for end := min(i+16, len(s)); i < end && s[i] < 0x80 && plain[s[i]]; i++ {
-			}
-			if i < len(s) && s[i] < 0x80 && plain[s[i]] {
-				if st == GoStyle {
-					i = swar.PlainGo(unsafe.Slice(unsafe.StringData(s), len(s)), i)
-				} else {
-					i = swar.PlainPython(unsafe.Slice(unsafe.StringData(s), len(s)), i)
-				}
+			for i < len(s) && s[i] < 0x80 && plain[s[i]] {
+				i++
 			}
 			continue
 		}

@@ -188,6 +188,15 @@ func TestEventPathDecodedAheadHostileLines(t *testing.T) {
 		`{"schemaVersion":1,"type":"message","runId":"r3","text":"v1"}`,
 		`{"schemaVersion":3,"type":"text","runId":"r3"}`,
 		`{"schemaVersion":"2","type":"text","runId":"r3"}`,
+		// secrets an escape splits
+		`{"type":"text","content":"key sk-\u0061bcdefghijklmnopqrstuvwxyz0123 and \u0073k-abcdefghijklmnopqrstu"}`,
+		`{"schemaVersion":2,"type":"text","runId":"r1","delta":"ghp_\u0041BCDEFGHIJKLMNOPQRSTUVWXYZabcdefghij Bearer abc\u002edef"}`,
+		// lines about as long as the longest copied side by side with
+		// others (lineCopies), and a block's worth of them
+		`{"type":"text","content":"` + strings.Repeat("y\n", (lineBlock/4-28)/3) + `"}`,
+		`{"type":"text","content":"` + strings.Repeat("w", lineBlock/4-28) + `"}`,
+		`{"type":"text","content":"` + strings.Repeat("v", lineBlock/4-27) + `"}`,
+		`{"type":"text","content":"` + strings.Repeat("\u00e9", lineBlock/6) + `"}`,
 	}
 	opts := aheadOptions(t)
 	for _, l := range lines {

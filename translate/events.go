@@ -1,7 +1,6 @@
 package translate
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -267,16 +266,16 @@ func (t *Translator) eventLine(p *prepared) error {
 // event path, for aheadWorker to decode: the line is checked as the
 // event path reads it (p.eline), and a line that reading shows to be one
 // pre would take as it is (acceptsPlainly) is not prepared. The event
-// path reads a copy of the line, its own: decoders and encoders may hold
-// on to its strings past it, which then keep that line alone.
-func (t *Translator) readLineAhead(p *prepared, pre *preparer, l jsonl.Line) {
+// path reads a copy of the line (lc's), never written again: decoders and
+// encoders may hold on to its strings past it.
+func (t *Translator) readLineAhead(p *prepared, pre *preparer, lc *lineCopies, l jsonl.Line) {
 	p.decoded, p.input, p.derr, p.evs, p.steps = false, nil, nil, nil, nil
 	p.ahead = false
 	if jsonl.IsBlank(l.Bytes) {
 		pre.prepare(l, p)
 		return
 	}
-	line := bytes.Clone(l.Bytes)
+	line := lc.copy(l.Bytes)
 	if p.eline == nil {
 		p.eline = new(model.Line)
 	}

@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"sync"
@@ -175,9 +176,10 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 		lines = eventBatchLines
 	}
 	var b *batch
+	var lc lineCopies
 	prepare := func(l jsonl.Line, p *prepared) {
 		if events {
-			t.readLineAhead(p, &pre, l) // for aheadWorker
+			t.readLineAhead(p, &pre, &lc, l) // for aheadWorker
 		} else {
 			pre.prepare(l, p)
 		}
@@ -237,6 +239,29 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 			}
 		}
 	}
+}
+
+// lineCopies copies the lines the event path reads ahead
+// (readLineAhead), each into memory never written again, since decoders
+// and encoders may hold on to a line's strings past it: short lines
+// side by side in small blocks, so that a line costs no allocation of its
+// own, and a string kept holds on to one block at most.
+type lineCopies struct{ block []byte }
+
+// lineBlock is the size of lineCopies' blocks; a line longer than a
+// quarter of one gets memory of its own.
+const lineBlock = 16 << 10
+
+func (c *lineCopies) copy(line []byte) []byte {
+	if len(line) > lineBlock/4 {
+		return bytes.Clone(line)
+	}
+	if len(line) > cap(c.block)-len(c.block) {
+		c.block = make([]byte, 0, lineBlock)
+	}
+	start := len(c.block)
+	c.block = append(c.block, line...)
+	return c.block[start:len(c.block):len(c.block)]
 }
 
 // aheadWorker is the pipeline's worker when every line goes the event

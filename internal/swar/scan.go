@@ -1,5 +1,7 @@
 package swar
 
+import "encoding/binary"
+
 // The scanners: each looks sixteen bytes at a time at whole blocks where
 // the processor allows (blocks), then eight at a time with the portable
 // code.
@@ -25,6 +27,34 @@ func PlainPython(b []byte, i int) int {
 	}
 	return plainPython(b, i)
 }
+
+// PlainGoNear is PlainGo for text whose next stop is likely near (a
+// line of text): its first words are looked at eight bytes at a time,
+// without the blocks' start-up.
+func PlainGoNear(b []byte, i int) int {
+	for k := 0; k < nearWords && i+8 <= len(b); k++ {
+		if m := maskPlainGo(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			return first(i, m)
+		}
+		i += 8
+	}
+	return PlainGo(b, i)
+}
+
+// PlainPythonNear is PlainPython as PlainGoNear is PlainGo.
+func PlainPythonNear(b []byte, i int) int {
+	for k := 0; k < nearWords && i+8 <= len(b); k++ {
+		if m := maskPlainPython(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			return first(i, m)
+		}
+		i += 8
+	}
+	return PlainPython(b, i)
+}
+
+// nearWords is how many words PlainGoNear and PlainPythonNear look at
+// before the blocks.
+const nearWords = 4
 
 // MayHoldRedactWord reports whether b holds a word Zero's redaction
 // patterns need, "sk-" or "api" or "bea" (the last two in any case), or
