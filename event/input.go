@@ -47,6 +47,16 @@ func (in *Input) LineOwned(line []byte, num int, fn func(*Event, Step)) error {
 	return in.read(fn, nil, line, num, true)
 }
 
+// LineChecked is Line of a line l the caller read (Line.ReadOwned) and
+// checked, perhaps on another goroutine, so that it is read once, there;
+// the events' strings are copies, as Line's. l is the decoder's until
+// fn has had the line's events.
+func (in *Input) LineChecked(l *Line, num int, fn func(*Event, Step)) error {
+	in.checked = false
+	l.owned, l.arena = false, nil
+	return in.decode(fn, nil, l, num)
+}
+
 // AppendChecked is LineOwned of a line l the caller read (ReadOwned,
 // and Check, perhaps on another goroutine), appending the events to evs
 // and their steps to steps, in order, rather than giving them to a

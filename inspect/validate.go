@@ -161,6 +161,10 @@ type checked struct {
 	decoded bool // obj and err hold the protocol decoder's reading (decode)
 	err     *protocol.LineError
 	obj     protocol.Object
+	// line is raw read once, on the reading goroutine (Stream); ok says
+	// it is one JSON object.
+	line zevent.Line
+	ok   bool
 }
 
 // check reads l into c. It changes nothing of v.
@@ -168,6 +172,8 @@ func (v *Validator) check(l jsonl.Line, c *checked) {
 	c.num, c.typ, c.decoded, c.err = l.Num, "", false, nil
 	if c.blank = jsonl.IsBlank(l.Bytes); !c.blank {
 		c.raw = bytes.Clone(l.Bytes)
+		c.line.ReadOwned(c.raw)
+		c.ok = c.line.Check()
 	}
 }
 
@@ -195,9 +201,9 @@ func (v *Validator) apply(c *checked) {
 	v.last = c.num
 	// Most lines are one object, read once for the schema's fast path
 	// and the dialect's decoder; the others go through decode.
-	plain := !v.general && v.in.Check(c.raw) && v.plain(v.in.Checked())
+	plain := !v.general && c.ok && v.plain(&c.line)
 	if plain {
-		c.typ, _ = v.in.Checked().Type()
+		c.typ, _ = c.line.Type()
 	} else if !v.decode(c) {
 		v.diag(c.num, jsonl.SevError, "", c.err.Error())
 		return
@@ -210,7 +216,14 @@ func (v *Validator) apply(c *checked) {
 		// dialect's decoder reads that, as the schema does.
 		line = []byte(c.obj.Raw)
 	}
-	derr := v.in.Line(line, c.num, v.collect)
+	var derr error
+	read := &c.line // the line the decoder read, for its fields
+	if c.decoded && c.obj.Raw != string(c.raw) {
+		derr = v.in.Line(line, c.num, v.collect)
+		read = v.in.Checked()
+	} else {
+		derr = v.in.LineChecked(&c.line, c.num, v.collect)
+	}
 	dl := v.in.Dialect()
 	sch := v.opt.Schema
 	if sch == nil {
@@ -246,7 +259,7 @@ func (v *Validator) apply(c *checked) {
 		v.rulesOf(dl.Name).Decoded(derr, c.num, &v.chk)
 	}
 	for i := range v.evs {
-		v.event(&v.evs[i], v.steps[i], v.in.Checked(), c.num)
+		v.event(&v.evs[i], v.steps[i], read, c.num)
 	}
 	clear(v.evs)
 }
@@ -392,7 +405,7 @@ func (v *Validator) schema(c *checked, s *zevent.Schema, plain bool) bool {
 		}
 		v.schemas[s] = cs
 	}
-	if plain && cs.fast != nil && cs.fast.accepts(v.in.Checked(), c.typ) {
+	if plain && cs.fast != nil && cs.fast.accepts(&c.line, c.typ) {
 		v.fastLines++
 		return false
 	}
