@@ -208,7 +208,7 @@ func (t *Translator) eventLine(p *prepared) error {
 		// reports what it cannot write of it (Report).
 		derr = nil
 	}
-	bad := derr != nil && !t.passedAsRead()
+	bad := derr != nil && !t.passedAsRead() && !t.unmappedLine()
 	ep.report = ""
 	for i := range ep.evs {
 		le := &ep.evs[i]
@@ -427,6 +427,22 @@ func (t *Translator) passedAsRead() bool {
 		}
 	}
 	return true
+}
+
+// unmappedLine reports whether the line being read is of a type the
+// target has no counterpart for (pathRules.unmapped): unmapped, as
+// today's translate reads it, and not a bad line whatever its fields.
+func (t *Translator) unmappedLine() bool {
+	ep := &t.ep
+	if ep.rules == nil || ep.lineRule != nil {
+		return false
+	}
+	for i := range ep.evs {
+		if ev := &ep.evs[i].ev; ev.Dialect == ep.rules.from {
+			return ep.rules.unmapped(ev)
+		}
+	}
+	return false
 }
 
 // restorer is an encoder that restores its own dialect's lines another
