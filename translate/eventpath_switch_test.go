@@ -17,3 +17,26 @@ func TestEventPathUnmappedWrongTypedLineAsToday(t *testing.T) {
 		}
 	}
 }
+
+// TestEventPathPassesRepeatedKeysLastWins: an EvoScientist line to
+// EvoScientist with a key written twice is copied as it is today; the
+// event path writes it as every command reads it, each key once with
+// its last value (an accepted difference: docs/guarantees.md, duplicate
+// keys). Every other line is passed through byte for byte on both.
+func TestEventPathPassesRepeatedKeysLastWins(t *testing.T) {
+	in := `{"type": "text", "content": "a", "content": "b"}
+{"type": "done", "content": "x", "response": "x"}
+`
+	rest := `{"type": "done", "content": "x", "response": "x"}` + "\n"
+	for _, events := range []bool{false, true} {
+		opt := Options{To: EvoSci, eventPath: events}
+		out, diags, _ := run(t, opt, []byte(in))
+		want := in
+		if New(opt, nil).ep.every {
+			want = `{"type":"text","content":"b"}` + "\n" + rest
+		}
+		if string(out) != want || len(diags) != 0 {
+			t.Errorf("event path %v: wrote\n%s%q, want\n%s", events, out, diags, want)
+		}
+	}
+}
