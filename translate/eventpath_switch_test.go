@@ -40,3 +40,21 @@ func TestEventPathPassesRepeatedKeysLastWins(t *testing.T) {
 		}
 	}
 }
+
+// TestEventPathKeptZeroInputBackAsToday: Zero's input lines (message,
+// prompt) that an EvoScientist stream kept come back to Zero as Zero
+// keeps its input, their type prefixed and in no run, not as output
+// lines of a run zevo opens for them.
+func TestEventPathKeptZeroInputBackAsToday(t *testing.T) {
+	in := `{"type": "zero.message", "content": "Inspect this repo.", "role": "user", "schemaVersion": 2}
+{"type": "zero.prompt", "content": "Return only blockers.", "schemaVersion": 2}
+{"type": "text", "content": "x"}
+{"type": "zero.prompt", "content": "and after", "schemaVersion": 2}
+{"type": "done", "content": "x", "response": "x"}
+`
+	for _, to := range []Format{Zero, Zero1} {
+		for _, um := range []Unmapped{Keep, Drop} {
+			bothPaths(t, Options{To: to, RunID: "R", Unmapped: um}, in)
+		}
+	}
+}

@@ -59,6 +59,10 @@ type eventPath struct {
 	// the lines of type renameFrom are written as renameTo.
 	renameFrom, renameTo string
 	renameBuf            []byte
+	// startLater: the run the last line started is started by the next
+	// event, that line being Zero's input kept in another stream (which
+	// is in no run).
+	startLater bool
 	// registryOnly asks the registry about every EvoScientist-shaped line
 	// (no shortcut): the plain path TestEventPathShortcutAsTheRegistry
 	// holds the shortcut to.
@@ -358,6 +362,11 @@ func (t *Translator) encode(ev *model.Event, st model.Step) error {
 	if st.Closed != nil && ep.cutOther {
 		st.Closed.Cut = model.CutOtherDialect
 	}
+	if st.Closed != nil || ev == nil {
+		ep.startLater = false
+	} else if ep.startLater {
+		st.Start, ep.startLater = true, false
+	}
 	if ev != nil && ev.Dialect == ep.self {
 		switch enc := ep.enc.(type) {
 		case passer:
@@ -389,6 +398,14 @@ func (t *Translator) encode(ev *model.Event, st model.Step) error {
 		case zeroPasser:
 			o := *ev
 			o.Dialect, o.Type = ep.self, typ
+			if isZeroInput(typ) {
+				// Zero's input: kept as Zero keeps it, in no run; the
+				// run it starts starts with the next event.
+				o.Kind = model.Prompt
+				ep.startLater = ep.startLater || st.Start
+				st.Start = false
+				return t.encodeEvent(&o, st)
+			}
 			if typ == "run_start" {
 				// It restores the run with its own runId.
 				o.Kind, o.Run = model.RunStart, gjson.GetBytes(ev.Raw, "runId").Str
