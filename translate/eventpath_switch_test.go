@@ -1,6 +1,12 @@
 package translate
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	model "github.com/zevo/zevo/event"
+)
 
 // TestEventPathUnmappedWrongTypedLineAsToday: a line whose type the
 // target has no counterpart for is unmapped whatever its fields hold
@@ -55,6 +61,39 @@ func TestEventPathKeptZeroInputBackAsToday(t *testing.T) {
 	for _, to := range []Format{Zero, Zero1} {
 		for _, um := range []Unmapped{Keep, Drop} {
 			bothPaths(t, Options{To: to, RunID: "R", Unmapped: um}, in)
+		}
+	}
+}
+
+// TestEventPathUnknownTypeAmongZeroLinesAsToday: a line without
+// schemaVersion whose type no dialect claims, among Zero lines, is
+// EvoScientist's (Zero writes schemaVersion on every line), as today's
+// translate reads it: it cuts the Zero run around it and is written as
+// an unmapped EvoScientist line, not reported as a Zero line without
+// schemaVersion and runId.
+func TestEventPathUnknownTypeAmongZeroLinesAsToday(t *testing.T) {
+	in := `{"schemaVersion":2,"type":"run_start","runId":"r1"}
+{"schemaVersion":2,"type":"text","runId":"r1","delta":"a"}
+{"type":"t1","content":"x"}
+{"schemaVersion":2,"type":"text","runId":"r1","delta":"b"}
+{"schemaVersion":2,"type":"run_end","runId":"r1","status":"success","exitCode":0}
+`
+	for _, to := range []Format{Zero, EvoSci} {
+		for _, um := range []Unmapped{Keep, Drop} {
+			if to == Zero && um == Drop {
+				// A run of dropped lines alone: today's writes no
+				// run, the event path an empty one (not this test's).
+				continue
+			}
+			opt := Options{To: to, RunID: "R", Unmapped: um}
+			today, tdiags, _ := run(t, opt, []byte(in))
+			opt.eventPath = true
+			events, ediags, _ := run(t, opt, []byte(in))
+			// The run model's word for the cut (accepted).
+			e := strings.ReplaceAll(string(events), "the run was cut short: "+model.CutOtherDialect.String(), "the run was cut short: a line of another protocol came")
+			if string(today) != e || fmt.Sprint(tdiags) != fmt.Sprint(ediags) {
+				t.Errorf("--to %s (unmapped %d): the event path writes\n%s%q\ntoday's\n%s%q", to, um, events, ediags, today, tdiags)
+			}
 		}
 	}
 }
