@@ -97,3 +97,28 @@ func TestEventPathUnknownTypeAmongZeroLinesAsToday(t *testing.T) {
 		}
 	}
 }
+
+// TestEventPathBadLineTakesItsPlaceInRuns: a line today's translate finds
+// bad but that is still an object of its input (an unknown
+// schemaVersion) is written not at all and reported, yet takes its place
+// in the runs: it cuts the EvoScientist run before it and starts a Zero
+// one, which the next EvoScientist line cuts in turn.
+func TestEventPathBadLineTakesItsPlaceInRuns(t *testing.T) {
+	in := `{"type": "text", "content": "a"}
+{"schemaVersion": 3, "type": "text", "runId": "r", "delta": "unknown version"}
+{"type": "text", "content": "b"}
+{"type": "done", "content": "end", "response": "end"}
+`
+	for _, to := range []Format{Zero, Zero1, EvoSci} {
+		for _, um := range []Unmapped{Keep, Drop} {
+			opt := Options{To: to, RunID: "R", Unmapped: um}
+			today, tdiags, _ := run(t, opt, []byte(in))
+			opt.eventPath = true
+			events, ediags, _ := run(t, opt, []byte(in))
+			e := strings.ReplaceAll(string(events), "the run was cut short: "+model.CutOtherDialect.String(), "the run was cut short: a line of another protocol came")
+			if string(today) != e || fmt.Sprint(tdiags) != fmt.Sprint(ediags) {
+				t.Errorf("--to %s (unmapped %d): the event path writes\n%s%q\ntoday's\n%s%q", to, um, events, ediags, today, tdiags)
+			}
+		}
+	}
+}

@@ -144,7 +144,7 @@ func (t *Translator) onEventPath(p *prepared) bool {
 
 // eventLine translates a line on the event path.
 func (t *Translator) eventLine(p *prepared) error {
-	if p.bad != nil {
+	if p.bad != nil && !p.framesRuns() {
 		t.stats.Diagnosed++
 		return p.bad
 	}
@@ -213,6 +213,12 @@ func (t *Translator) eventLine(p *prepared) error {
 		derr = nil
 	}
 	bad := derr != nil && !t.passedAsRead() && !t.unmappedLine()
+	if p.bad != nil {
+		// A line today's reading finds bad (an unknown schemaVersion)
+		// that is still an object of its input: it takes its place in
+		// the runs, its events not written.
+		bad, derr = true, p.bad
+	}
 	ep.report = ""
 	for i := range ep.evs {
 		le := &ep.evs[i]
@@ -221,6 +227,13 @@ func (t *Translator) eventLine(p *prepared) error {
 		case bad && !le.st.Start && !le.st.End:
 			// Not written; the run it closes, if any, is closed.
 			werr = t.encode(nil, model.Step{Closed: le.st.Closed})
+		case bad && le.st.Start && !le.st.End && le.ev.Kind != model.RunStart:
+			// The run it starts is started, with none of its events.
+			if enc, ok := ep.enc.(zeroPasser); ok && le.ev.Dialect == ep.self {
+				_, werr = enc.Passed(&le.ev, le.st, func(*jsonl.Object, string) bool { return false })
+			} else {
+				werr = t.encodeEvent(framing(&le.ev), le.st)
+			}
 		default:
 			werr = t.encode(&le.ev, le.st)
 		}
@@ -231,6 +244,9 @@ func (t *Translator) eventLine(p *prepared) error {
 	}
 	if bad {
 		t.stats.Diagnosed++
+		if p.bad != nil {
+			return p.bad
+		}
 		return p.ev.diag("%s", derr.Error())
 	}
 	if ep.report != "" {
@@ -267,6 +283,11 @@ func (t *Translator) eventLine(p *prepared) error {
 	return nil
 }
 
+// framesRuns reports whether p, a bad line, still takes its place in
+// the runs (prepared.placed): its decoder reads it, for the runs it
+// starts, cuts or ends, and none of its events is written.
+func (p *prepared) framesRuns() bool { return p.placed && p.ev.Raw != "" }
+
 // readLineAhead prepares l into p on Stream's reading goroutine for the
 // event path, for aheadWorker to decode: the line is checked as the
 // event path reads it (p.eline), and a line that reading shows to be one
@@ -293,7 +314,7 @@ func (t *Translator) readLineAhead(p *prepared, pre *preparer, l jsonl.Line) {
 		p.ev.ahead, p.ev.aheadBuf = p.ev.ahead[:0], nil
 	} else {
 		pre.prepare(l, p)
-		if p.blank || p.bad != nil {
+		if p.blank || p.bad != nil && !p.framesRuns() {
 			return // eventLine reports a bad line
 		}
 		if p.ev.Raw != string(line) {
@@ -460,6 +481,13 @@ func (t *Translator) unmappedLine() bool {
 		}
 	}
 	return false
+}
+
+// framing is the start of the run a bad line's event ev starts, and
+// nothing of ev: no line of it to keep (Raw), no rule of its type.
+func framing(ev *model.Event) *model.Event {
+	return &model.Event{Kind: model.RunStart, Dialect: ev.Dialect, Type: ev.Type, Variant: ev.Variant,
+		Line: ev.Line, Run: ev.Run, Sub: ev.Sub}
 }
 
 // restorer is an encoder that restores its own dialect's lines another
