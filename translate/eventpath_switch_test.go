@@ -122,3 +122,16 @@ func TestEventPathBadLineTakesItsPlaceInRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestEventPathRunEndAloneEndsARunAsToday: a Zero run_end right after
+// its run's run_end is a run of its own (every command counts it), and
+// EvoScientist ends it with its done as today, not with nothing.
+func TestEventPathRunEndAloneEndsARunAsToday(t *testing.T) {
+	in := `{"schemaVersion":2,"type":"run_start","runId":"r1"}
+{"schemaVersion":2,"type":"run_end","runId":"r1","status":"success","exitCode":0}
+{"schemaVersion":2,"type":"run_end","runId":"r1","status":"success","exitCode":0}
+`
+	for _, um := range []Unmapped{Keep, Drop} {
+		bothPaths(t, Options{To: EvoSci, RunID: "R", Unmapped: um}, in)
+	}
+}
