@@ -70,3 +70,26 @@ func TestDetectAgreesWithFieldByFieldReading(t *testing.T) {
 		}
 	}
 }
+
+// TestUnclaimedLineAfterZeroIsNotZeros: Zero writes schemaVersion on
+// every line, so a line no dialect claims is not Zero's even after its
+// lines: it goes to the fallback (EvoScientist), whose line cuts the Zero
+// run, as translate reads it; every command counts the same three runs.
+func TestUnclaimedLineAfterZeroIsNotZeros(t *testing.T) {
+	in := NewInput(event.DecodeOptions{})
+	var dialectOf []string
+	for i, l := range []string{
+		`{"schemaVersion":2,"type":"run_start","runId":"r1"}`,
+		`{"type":"t1","content":"x"}`,
+		`{"schemaVersion":2,"type":"run_end","runId":"r1","status":"success","exitCode":0}`,
+	} {
+		err := in.Line([]byte(l), i+1, func(*event.Event, event.Step) {})
+		if err != nil {
+			t.Errorf("line %d: %v", i+1, err)
+		}
+		dialectOf = append(dialectOf, in.Dialect().Name)
+	}
+	if got := strings.Join(dialectOf, " "); got != "zero evosci zero" || in.Runs() != 3 {
+		t.Errorf("dialects %s, %d runs; want zero evosci zero, 3 runs", got, in.Runs())
+	}
+}

@@ -53,6 +53,10 @@ type Dialect struct {
 	// given the line as a Detector reads it once for all the dialects it
 	// asks (its type, and what it lacks). Detect asks it of a line's bytes.
 	DetectLine func(l *Line) Certainty
+	// Marked: DetectLine is Sure of every line the dialect writes (Zero's
+	// schemaVersion), so a line no dialect claims is not its even after
+	// its lines: an Input gives it to its fallback.
+	Marked bool
 	// NewDecoder starts decoding one input. A decoder keeps the state the
 	// dialect's lines need (open messages, items, calls) for that input
 	// only.

@@ -19,8 +19,8 @@ type Input struct {
 }
 
 // NewInput reads among dialects (in the registry's order). A JSON object
-// no dialect claims goes to the dialect of the lines before it, else to
-// fallback, whose decoder makes it an Other event (or a diagnostic).
+// no dialect claims goes to the dialect of the lines before it (unless
+// that one is Marked), else to fallback, whose decoder makes it an Other event (or a diagnostic).
 // Without a table of effects in opt, the dialects' own (EffectsOf).
 func NewInput(dialects []*Dialect, fallback *Dialect, opt DecodeOptions) *Input {
 	if opt.Effects == nil {
@@ -115,7 +115,7 @@ func (in *Input) decode(fn func(*Event, Step), k *kept, l *Line, num int) error 
 	}
 	dl := in.det.detect(l)
 	if dl == nil {
-		if dl = in.last; dl == nil {
+		if dl = in.last; dl == nil || dl.Marked {
 			dl = in.fallback
 		}
 	}

@@ -168,15 +168,11 @@ func TestEventPathAgainstTodaysTranslate(t *testing.T) {
 //     run_start came" (zero-runs);
 //   - a usage of 0/0, or a text delta "", is not written (edge.zero):
 //     EvoScientist never writes them, and zevo validate rejects the lines
-//     today's writes for them;
-//   - lines with fields of the wrong type (hostile/wrong-types) are read
-//     as far as they go and written, where today's reports them and
-//     writes nothing of them.
+//     today's writes for them.
 func TestEventPathWritesZeroToEvoSciAsToday(t *testing.T) {
 	differ := map[string]string{
-		"zero-runs/input.jsonl":  "the run model's word for a cut",
-		"edge.zero.jsonl":        "no 0/0 usage_stats",
-		"wrong-types.zero.jsonl": "lines the decoder reports are written",
+		"zero-runs/input.jsonl": "the run model's word for a cut",
+		"edge.zero.jsonl":       "no 0/0 usage_stats",
 	}
 	var files []string
 	for _, g := range []string{"translate/*.jsonl", "inspect/*.jsonl", "golden/*/input.jsonl", "hostile/*.jsonl", "compressed/*.log"} {

@@ -58,6 +58,10 @@ type eventPath struct {
 	// the lines of type renameFrom are written as renameTo.
 	renameFrom, renameTo string
 	renameBuf            []byte
+	// startLater: the run the last line started is started by the next
+	// event, that line being Zero's input kept in another stream (which
+	// is in no run).
+	startLater bool
 	// registryOnly asks the registry about every EvoScientist-shaped line
 	// (no shortcut): the plain path TestEventPathShortcutAsTheRegistry
 	// holds the shortcut to.
@@ -139,7 +143,7 @@ func (t *Translator) onEventPath(p *prepared) bool {
 
 // eventLine translates a line on the event path.
 func (t *Translator) eventLine(p *prepared) error {
-	if p.bad != nil {
+	if p.bad != nil && !p.framesRuns() {
 		t.stats.Diagnosed++
 		return p.bad
 	}
@@ -207,7 +211,13 @@ func (t *Translator) eventLine(p *prepared) error {
 		// reports what it cannot write of it (Report).
 		derr = nil
 	}
-	bad := derr != nil && !t.passedAsRead()
+	bad := derr != nil && !t.passedAsRead() && !t.unmappedLine()
+	if p.bad != nil {
+		// A line today's reading finds bad (an unknown schemaVersion)
+		// that is still an object of its input: it takes its place in
+		// the runs, its events not written.
+		bad, derr = true, p.bad
+	}
 	ep.report = ""
 	for i := range ep.evs {
 		le := &ep.evs[i]
@@ -216,6 +226,13 @@ func (t *Translator) eventLine(p *prepared) error {
 		case bad && !le.st.Start && !le.st.End:
 			// Not written; the run it closes, if any, is closed.
 			werr = t.encode(nil, model.Step{Closed: le.st.Closed})
+		case bad && le.st.Start && !le.st.End && le.ev.Kind != model.RunStart:
+			// The run it starts is started, with none of its events.
+			if enc, ok := ep.enc.(zeroPasser); ok && le.ev.Dialect == ep.self {
+				_, werr = enc.Passed(&le.ev, le.st, func(*jsonl.Object, string) bool { return false })
+			} else {
+				werr = t.encodeEvent(framing(&le.ev), le.st)
+			}
 		default:
 			werr = t.encode(&le.ev, le.st)
 		}
@@ -226,6 +243,9 @@ func (t *Translator) eventLine(p *prepared) error {
 	}
 	if bad {
 		t.stats.Diagnosed++
+		if p.bad != nil {
+			return p.bad
+		}
 		return p.ev.diag("%s", derr.Error())
 	}
 	if ep.report != "" {
@@ -262,6 +282,11 @@ func (t *Translator) eventLine(p *prepared) error {
 	return nil
 }
 
+// framesRuns reports whether p, a bad line, still takes its place in
+// the runs (prepared.placed): its decoder reads it, for the runs it
+// starts, cuts or ends, and none of its events is written.
+func (p *prepared) framesRuns() bool { return p.placed && p.ev.Raw != "" }
+
 // readLineAhead prepares l into p on Stream's reading goroutine for the
 // event path, for aheadWorker to decode: the line is checked as the
 // event path reads it (p.eline), and a line that reading shows to be one
@@ -288,7 +313,7 @@ func (t *Translator) readLineAhead(p *prepared, pre *preparer, lc *lineCopies, l
 		p.ev.ahead, p.ev.aheadBuf = p.ev.ahead[:0], nil
 	} else {
 		pre.prepare(l, p)
-		if p.blank || p.bad != nil {
+		if p.blank || p.bad != nil && !p.framesRuns() {
 			return // eventLine reports a bad line
 		}
 		if p.ev.Raw != string(line) {
@@ -357,6 +382,11 @@ func (t *Translator) encode(ev *model.Event, st model.Step) error {
 	if st.Closed != nil && ep.cutOther {
 		st.Closed.Cut = model.CutOtherDialect
 	}
+	if st.Closed != nil || ev == nil {
+		ep.startLater = false
+	} else if ep.startLater {
+		st.Start, ep.startLater = true, false
+	}
 	if ev != nil && ev.Dialect == ep.self {
 		switch enc := ep.enc.(type) {
 		case passer:
@@ -388,6 +418,14 @@ func (t *Translator) encode(ev *model.Event, st model.Step) error {
 		case zeroPasser:
 			o := *ev
 			o.Dialect, o.Type = ep.self, typ
+			if isZeroInput(typ) {
+				// Zero's input: kept as Zero keeps it, in no run; the
+				// run it starts starts with the next event.
+				o.Kind = model.Prompt
+				ep.startLater = ep.startLater || st.Start
+				st.Start = false
+				return t.encodeEvent(&o, st)
+			}
 			if typ == "run_start" {
 				// It restores the run with its own runId.
 				o.Kind, o.Run = model.RunStart, gjson.GetBytes(ev.Raw, "runId").Str
@@ -426,6 +464,29 @@ func (t *Translator) passedAsRead() bool {
 		}
 	}
 	return true
+}
+
+// unmappedLine reports whether the line being read is of a type the
+// target has no counterpart for (pathRules.unmapped): unmapped, as
+// today's translate reads it, and not a bad line whatever its fields.
+func (t *Translator) unmappedLine() bool {
+	ep := &t.ep
+	if ep.rules == nil || ep.lineRule != nil {
+		return false
+	}
+	for i := range ep.evs {
+		if ev := &ep.evs[i].ev; ev.Dialect == ep.rules.from {
+			return ep.rules.unmapped(ev)
+		}
+	}
+	return false
+}
+
+// framing is the start of the run a bad line's event ev starts, and
+// nothing of ev: no line of it to keep (Raw), no rule of its type.
+func framing(ev *model.Event) *model.Event {
+	return &model.Event{Kind: model.RunStart, Dialect: ev.Dialect, Type: ev.Type, Variant: ev.Variant,
+		Line: ev.Line, Run: ev.Run, Sub: ev.Sub}
 }
 
 // restorer is an encoder that restores its own dialect's lines another

@@ -66,7 +66,9 @@ func (t *Translator) pathRules() *pathRules {
 	r.rules = map[string]*mappings.Rule{}
 	user := false
 	for typ, rule := range tb.Events {
-		if rule.Unmapped || !rule.Builtin {
+		// A shipped rule into a type Zero v1 lacks is applied here too:
+		// its line is kept or dropped as unmapped, as the rule says.
+		if rule.Unmapped || !rule.Builtin || r.v1Lacks[rule.To] && rule.Handler == "" {
 			r.rules[typ] = rule
 		}
 		user = user || !rule.Builtin
@@ -108,6 +110,14 @@ func (r *pathRules) of(ep *eventPath, ev *model.Event) *mappings.Rule {
 		return nil
 	}
 	return rule
+}
+
+// unmapped reports whether the tables give ev's line no counterpart in
+// the target (a rule that says unmapped, or into a type Zero v1 lacks):
+// its line is unmapped whatever its fields hold, which are not checked.
+func (r *pathRules) unmapped(ev *model.Event) bool {
+	rule := r.rules[ev.Type]
+	return ev.Dialect == r.from && rule != nil && (rule.Unmapped || r.v1Lacks[rule.To] && rule.Handler == "")
 }
 
 // retypeLine returns line with its type replaced by the source type of

@@ -107,7 +107,8 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 	if !e.open || st.Run == nil {
 		return false, e.keep(ev)
 	}
-	if ev.Kind != event.Prompt && ev.Kind != event.RunEnd {
+	if ev.Kind != event.Prompt && (ev.Kind != event.RunEnd || st.Start) {
+		// (A run of its end alone is said: its done ends it.)
 		e.said = true
 	}
 	sub := ev.Sub != ""

@@ -24,6 +24,7 @@ var Dialect = &event.Dialect{
 	Versions:   versions,
 	Tables:     map[string][]byte{"evosci": toEvosci},
 	DetectLine: detectLine,
+	Marked:     true, // schemaVersion on every line
 	NewEncoder: newEncoder,
 	Outcome:    outcome,
 	Prompt:     Prompt,
