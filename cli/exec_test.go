@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/zevo/zevo/dialects/zero"
-	"github.com/zevo/zevo/internal/zerotest"
+	"github.com/zevo/zevo/dialects/zero/zerotest"
 	"github.com/zevo/zevo/supervise"
 )
 

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/zevo/zevo/dialects"
+	"github.com/zevo/zevo/dialects/zero/zerotest"
 	model "github.com/zevo/zevo/event"
-	"github.com/zevo/zevo/internal/zerotest"
 	"github.com/zevo/zevo/translate"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zevo/zevo/internal/zerotest"
+	"github.com/zevo/zevo/dialects/zero/zerotest"
 )
 
 // Adversarial streams: both protocols mixed, runs cut and concatenated,

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zevo/zevo/internal/zerotest"
+	"github.com/zevo/zevo/dialects/zero/zerotest"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
 )

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/zevo/zevo/dialects/zero"
+	"github.com/zevo/zevo/dialects/zero/zerotest"
 	"github.com/zevo/zevo/event"
-	"github.com/zevo/zevo/internal/zerotest"
 	"github.com/zevo/zevo/redact"
 )
 
