@@ -167,20 +167,27 @@ func (td *Traces) AppendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
+// appendJSONList appends, when there are items, open (a member's key and
+// its "[") and the items, each written by write, comma-separated.
+func appendJSONList[T any](b []byte, open string, items []T, write func(T, []byte) []byte) []byte {
+	if len(items) == 0 {
+		return b
+	}
+	b = append(b, open...)
+	for i := range items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = write(items[i], b)
+	}
+	return append(b, ']')
+}
+
 func (rs *ResourceSpans) appendJSON(b []byte) []byte {
 	b = append(b, `{"resource":{`...)
 	b = rs.Attributes.appendJSONField(b, false)
 	b = append(b, '}')
-	if len(rs.Scopes) > 0 {
-		b = append(b, `,"scopeSpans":[`...)
-		for i, ss := range rs.Scopes {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = ss.appendJSON(b)
-		}
-		b = append(b, ']')
-	}
+	b = appendJSONList(b, `,"scopeSpans":[`, rs.Scopes, (*ScopeSpans).appendJSON)
 	return append(b, '}')
 }
 
@@ -190,16 +197,7 @@ func (ss *ScopeSpans) appendJSON(b []byte) []byte {
 	b, more = appendStrField(b, more, "name", ss.Name)
 	b, _ = appendStrField(b, more, "version", ss.Version)
 	b = append(b, '}')
-	if len(ss.Spans) > 0 {
-		b = append(b, `,"spans":[`...)
-		for i, s := range ss.Spans {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = s.appendJSON(b)
-		}
-		b = append(b, ']')
-	}
+	b = appendJSONList(b, `,"spans":[`, ss.Spans, (*Span).appendJSON)
 	return append(b, '}')
 }
 

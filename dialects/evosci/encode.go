@@ -239,14 +239,9 @@ func (e *Encoder) Pass(ev *event.Event, st event.Step, first bool) error {
 	return e.pass(ev, st, first)
 }
 
-// Restore writes the line of ev, an EvoScientist event another stream
-// kept (--unmapped keep: its type prefixed "evosci."), in the run st
-// places it in, as EvoScientist wrote it: its type restored, without the
-// envelope the other stream gave it (envelope: those keys).
-func (e *Encoder) Restore(ev *event.Event, st event.Step, typ string, envelope ...string) error {
-	if _, err := e.Encode(nil, event.Step{Closed: st.Closed}); err != nil {
-		return err
-	}
+// frame places a line written as given (Restore, Rendered) in the run st
+// places it in, the run it cut already closed.
+func (e *Encoder) frame(st event.Step) error {
 	if err := e.endLeftOpen(); err != nil {
 		return err
 	}
@@ -257,6 +252,20 @@ func (e *Encoder) Restore(ev *event.Event, st event.Step, typ string, envelope .
 		e.open = false
 	} else if e.open {
 		e.said = true
+	}
+	return nil
+}
+
+// Restore writes the line of ev, an EvoScientist event another stream
+// kept (--unmapped keep: its type prefixed "evosci."), in the run st
+// places it in, as EvoScientist wrote it: its type restored, without the
+// envelope the other stream gave it (envelope: those keys).
+func (e *Encoder) Restore(ev *event.Event, st event.Step, typ string, envelope ...string) error {
+	if _, err := e.Encode(nil, event.Step{Closed: st.Closed}); err != nil {
+		return err
+	}
+	if err := e.frame(st); err != nil {
+		return err
 	}
 	e.head(typ)
 	gjson.ParseBytes(ev.Raw).ForEach(func(k, v gjson.Result) bool {
@@ -396,16 +405,8 @@ func (e *Encoder) Rendered(ev *event.Event, st event.Step, typ string, fill func
 	if err := e.close(st); err != nil {
 		return err
 	}
-	if err := e.endLeftOpen(); err != nil {
+	if err := e.frame(st); err != nil {
 		return err
-	}
-	if st.Start {
-		e.begin()
-	}
-	if st.End {
-		e.open = false
-	} else if e.open {
-		e.said = true
 	}
 	e.head(typ)
 	if !fill(&e.obj) {
