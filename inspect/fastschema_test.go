@@ -188,3 +188,28 @@ func FuzzFastSchema(f *testing.F) {
 		differ(t, "fuzz", []byte(s))
 	})
 }
+
+// Stream's reading goroutine tries each line on the fast path of the
+// schema the line before it was held to: on a generated corpus nearly
+// every line's answer comes from there (the differential tests above
+// hold those answers to the general validator's).
+func TestFastPathDecidedAheadOnStream(t *testing.T) {
+	for _, p := range []gen.Protocol{gen.Zero, gen.EvoSci} {
+		var buf bytes.Buffer
+		if _, err := gen.Write(&buf, gen.Options{Protocol: p, Size: 256 << 10, Seed: 3}); err != nil {
+			t.Fatal(err)
+		}
+		lines := bytes.Count(buf.Bytes(), []byte{'\n'})
+		v, err := NewValidator("x", ValidateOptions{}, func(jsonl.Diagnostic) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := v.Stream(bytes.NewReader(buf.Bytes()), "x", nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		v.End()
+		if v.aheadLines < lines/2 {
+			t.Errorf("%v: %d of %d lines decided ahead", p, v.aheadLines, lines)
+		}
+	}
+}

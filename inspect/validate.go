@@ -105,6 +105,11 @@ type Validator struct {
 	fastLines int  // lines the fast path accepted, for its tests
 
 	reader atomic.Pointer[jsonl.Reader] // Stream's, for Pending
+	// guess is the schema the last line applied was held to: Stream's
+	// reading goroutine tries each line on its fast path ahead (check),
+	// and apply takes that answer when the line's schema is the same.
+	guess      atomic.Pointer[compiledSchema]
+	aheadLines int // lines whose fast path answer check gave (tests)
 }
 
 // runRef is a run that ended, for the report (a late line may still
@@ -165,6 +170,10 @@ type checked struct {
 	// it is one JSON object.
 	line zevent.Line
 	ok   bool
+	// fastBy is the schema whose fast path check tried the line on
+	// (nil: none), fastOK its answer.
+	fastBy *compiledSchema
+	fastOK bool
 }
 
 // check reads l into c. It changes nothing of v.
@@ -174,6 +183,11 @@ func (v *Validator) check(l jsonl.Line, c *checked) {
 		c.raw = bytes.Clone(l.Bytes)
 		c.line.ReadOwned(c.raw)
 		c.ok = c.line.Check()
+	}
+	c.fastBy = nil
+	if g := v.guess.Load(); g != nil && g.fast != nil && !c.blank && !v.general && c.ok && v.plain(&c.line) {
+		typ, _ := c.line.Type()
+		c.fastBy, c.fastOK = g, g.fast.accepts(&c.line, typ)
 	}
 }
 
@@ -405,9 +419,18 @@ func (v *Validator) schema(c *checked, s *zevent.Schema, plain bool) bool {
 		}
 		v.schemas[s] = cs
 	}
-	if plain && cs.fast != nil && cs.fast.accepts(&c.line, c.typ) {
-		v.fastLines++
-		return false
+	v.guess.Store(cs)
+	if plain && cs.fast != nil {
+		ok := c.fastOK
+		if c.fastBy != cs {
+			ok = cs.fast.accepts(&c.line, c.typ)
+		} else {
+			v.aheadLines++
+		}
+		if ok {
+			v.fastLines++
+			return false
+		}
 	}
 	var dec *json.Decoder
 	if c.decoded {
