@@ -66,9 +66,14 @@ type eventPath struct {
 	// (no shortcut): the plain path TestEventPathShortcutAsTheRegistry
 	// holds the shortcut to.
 	registryOnly bool
-	// evs are the events of the line being read, held until its
-	// decoder has said whether it is a bad line (eventLine).
-	evs []lineEvent
+	// evs and steps are the events of the line being read and their
+	// places in the runs, held until its decoder has said whether it is
+	// a bad line (eventLine): those decoded ahead, or what the decoder
+	// gave here, in own and ownSteps.
+	evs      []model.Event
+	steps    []model.Step
+	own      []model.Event
+	ownSteps []model.Step
 	// report is what the target's encoder found wrong with the line
 	// (EncodeOptions.Report), its first problem; "" if none.
 	report string
@@ -182,13 +187,9 @@ func (t *Translator) eventLine(p *prepared) error {
 	var werr error
 	// The line's events are held until its decoder has said whether the
 	// line is a bad one: none of a bad line's events is written.
-	ep.evs = ep.evs[:0]
 	var derr error
 	if p.decoded {
-		for i := range p.evs {
-			ep.evs = append(ep.evs, lineEvent{p.evs[i], p.steps[i]})
-		}
-		derr = p.derr
+		ep.evs, ep.steps, derr = p.evs, p.steps, p.derr
 	} else {
 		// A copy: decoders may hold on to a line past it (a held init).
 		line := []byte(p.ev.Raw)
@@ -199,11 +200,14 @@ func (t *Translator) eventLine(p *prepared) error {
 		if ep.plain {
 			read = ep.in.Line // the reference: as the other commands read
 		}
+		own, ownSteps := ep.own[:0], ep.ownSteps[:0]
 		ep.mu.Lock()
 		derr = read(line, p.num, func(ev *model.Event, st model.Step) {
-			ep.evs = append(ep.evs, lineEvent{*ev, st})
+			own, ownSteps = append(own, *ev), append(ownSteps, st)
 		})
 		ep.mu.Unlock()
+		ep.own, ep.ownSteps = own, ownSteps
+		ep.evs, ep.steps = own, ownSteps
 	}
 	var lenient *model.LenientError
 	if errors.As(derr, &lenient) {
@@ -220,24 +224,25 @@ func (t *Translator) eventLine(p *prepared) error {
 	}
 	ep.report = ""
 	for i := range ep.evs {
-		le := &ep.evs[i]
+		ev, st := &ep.evs[i], ep.steps[i]
 		switch {
 		case werr != nil:
-		case bad && !le.st.Start && !le.st.End:
+		case bad && !st.Start && !st.End:
 			// Not written; the run it closes, if any, is closed.
-			werr = t.encode(nil, model.Step{Closed: le.st.Closed})
-		case bad && le.st.Start && !le.st.End && le.ev.Kind != model.RunStart:
+			werr = t.encode(nil, model.Step{Closed: st.Closed})
+		case bad && st.Start && !st.End && ev.Kind != model.RunStart:
 			// The run it starts is started, with none of its events.
-			if enc, ok := ep.enc.(zeroPasser); ok && le.ev.Dialect == ep.self {
-				_, werr = enc.Passed(&le.ev, le.st, func(*jsonl.Object, string) bool { return false })
+			if enc, ok := ep.enc.(zeroPasser); ok && ev.Dialect == ep.self {
+				_, werr = enc.Passed(ev, st, func(*jsonl.Object, string) bool { return false })
 			} else {
-				werr = t.encodeEvent(framing(&le.ev), le.st)
+				werr = t.encodeEvent(framing(ev), st)
 			}
 		default:
-			werr = t.encode(&le.ev, le.st)
+			werr = t.encode(ev, st)
 		}
 	}
-	clear(ep.evs)
+	clear(ep.own)
+	ep.evs, ep.steps = nil, nil
 	if werr != nil {
 		return werr
 	}
@@ -443,12 +448,6 @@ func (t *Translator) encode(ev *model.Event, st model.Step) error {
 	return t.encodeEvent(ev, st)
 }
 
-// lineEvent is an event of a line, and its place in the runs.
-type lineEvent struct {
-	ev model.Event
-	st model.Step
-}
-
 // passedAsRead reports whether the line being read is its target's own,
 // passed through as it is read (EvoScientist's): it is written as read,
 // with no diagnostic, whatever its fields hold, as the target's own
@@ -459,7 +458,7 @@ func (t *Translator) passedAsRead() bool {
 		return false
 	}
 	for i := range ep.evs {
-		if ep.evs[i].ev.Dialect != ep.self {
+		if ep.evs[i].Dialect != ep.self {
 			return false
 		}
 	}
@@ -475,7 +474,7 @@ func (t *Translator) unmappedLine() bool {
 		return false
 	}
 	for i := range ep.evs {
-		if ev := &ep.evs[i].ev; ev.Dialect == ep.rules.from {
+		if ev := &ep.evs[i]; ev.Dialect == ep.rules.from {
 			return ep.rules.unmapped(ev)
 		}
 	}
