@@ -164,19 +164,41 @@ func runExec(c *ucli.Context, e *env) error {
 		stdin = e.stdin
 	}
 
+	sigc, release := e.catchSignals()
+	defer release()
 	proc, err := supervise.Start(argv, stdin, e.stderr)
 	if err != nil {
-		var se *supervise.StartError
-		code := "agent_start_failed" // e.g. ARGS too long for the system
-		switch {
-		case errors.As(err, &se) && se.NotFound:
-			code = "agent_not_found"
-		case errors.Is(err, fs.ErrPermission):
-			code = "agent_not_executable"
-		}
-		return x.fail(code, err.Error(), ExitNoAgent, false)
+		return x.fail(startCode(err), err.Error(), ExitNoAgent, false)
 	}
-	return x.supervise(proc, grace, jq)
+	return x.supervise(proc, sigc, grace, jq)
+}
+
+// startCode is the error code of an AGENT that could not be started.
+func startCode(err error) string {
+	var se *supervise.StartError
+	switch {
+	case errors.As(err, &se) && se.NotFound:
+		return "agent_not_found"
+	case errors.Is(err, fs.ErrPermission):
+		return "agent_not_executable"
+	}
+	return "agent_start_failed" // e.g. ARGS too long for the system
+}
+
+// catchSignals holds SIGINT and SIGTERM for AGENT's supervision, from
+// before AGENT starts: a signal that comes while it starts (it may
+// already be writing) is passed on to its group once it has, rather than
+// stopping zevo and leaving the group running. release restores the
+// default stop.
+func (e *env) catchSignals() (sigc chan os.Signal, release func()) {
+	sigc = make(chan os.Signal, 4)
+	e.onSignal(func(s os.Signal) {
+		select {
+		case sigc <- s:
+		default:
+		}
+	})
+	return sigc, func() { e.onSignal(nil) }
 }
 
 // newExecRun makes the translator of one AGENT run, writing to w.
@@ -269,17 +291,10 @@ func (x *execRun) fail(errCode, msg string, code int, said bool) error {
 }
 
 // supervise translates AGENT's output until it ends and AGENT's group is
-// gone, passes signals on, and closes the run as its end requires.
-func (x *execRun) supervise(proc *supervise.Process, grace time.Duration, jq *translateJQ) error {
+// gone, passes the signals of sigc on, and closes the run as its end
+// requires.
+func (x *execRun) supervise(proc *supervise.Process, sigc <-chan os.Signal, grace time.Duration, jq *translateJQ) error {
 	e := x.e
-	sigc := make(chan os.Signal, 4)
-	e.onSignal(func(s os.Signal) {
-		select {
-		case sigc <- s:
-		default:
-		}
-	})
-	defer e.onSignal(nil)
 
 	flush := func() error {
 		e.mu.Lock()

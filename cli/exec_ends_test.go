@@ -141,3 +141,18 @@ func TestExecRunLeftOpenExitsAsTheTargetsCLI(t *testing.T) {
 		})
 	}
 }
+
+// A signal that comes as AGENT starts (here AGENT sends it to zevo as its
+// first act) is passed on to AGENT's group like any other: zevo does not
+// stop on its own and leave the group running.
+func TestExecSignalAsTheAgentStartsReachesItsGroup(t *testing.T) {
+	for _, sig := range []string{"INT", "TERM"} {
+		for i := 0; i < 5; i++ {
+			r := runExecCmd(t, "", "exec", "--to", "zero", "--", "AGENT", "signal-zevo", sig)
+			if got := endOf(t, "zero", r.stdout); r.code != 130 || got != `run_end ["interrupted","interrupted",130]` {
+				t.Fatalf("SIG%s: exit %d, output ends %s; want 130, an interrupted run_end\nstdout:\n%s\nstderr:\n%s", sig, r.code, got, r.stdout, r.stderr)
+			}
+			checkGroupGone(t, agentPid(t, r.dir))
+		}
+	}
+}

@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"errors"
-	"io/fs"
 	"strings"
 	"sync"
 	"syscall"
@@ -157,25 +156,20 @@ func runHostSession(c *ucli.Context, e *env, host *event.Host, opt translate.Opt
 			stdin = strings.NewReader(p)
 		}
 		var proc *supervise.Process
+		sigc, release := e.catchSignals()
 		if stdin != nil {
 			proc, err = supervise.Start(argv, stdin, e.stderr)
 		} else {
 			proc, err = supervise.Start(argv, nil, e.stderr)
 		}
 		if err != nil {
-			var se *supervise.StartError
-			code := "agent_start_failed"
-			switch {
-			case errors.As(err, &se) && se.NotFound:
-				code = "agent_not_found"
-			case errors.Is(err, fs.ErrPermission):
-				code = "agent_not_executable"
-			}
-			return x.fail(code, err.Error(), ExitNoAgent, false)
+			release()
+			return x.fail(startCode(err), err.Error(), ExitNoAgent, false)
 		}
 		s.setRunning(true)
-		err = x.supervise(proc, grace, jq)
+		err = x.supervise(proc, sigc, grace, jq)
 		s.setRunning(false)
+		release()
 		// The next message goes on with the session this run stated,
 		// where ARGS take {resume}.
 		if stated := x.tr.StatedSession(); stated != "" {

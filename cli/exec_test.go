@@ -67,6 +67,9 @@ func execCmd(t *testing.T, args ...string) (*exec.Cmd, string) {
 	dir := t.TempDir()
 	cmd := exec.Command(bin, a...)
 	cmd.Env = append(os.Environ(), "AGENT_DIR="+dir, "AGENT_GATE="+filepath.Join(dir, "gate"))
+	// The agent shares zevo's standard error: if zevo is killed and the
+	// agent lives on, Wait must still return, and the test fail.
+	cmd.WaitDelay = 10 * time.Second
 	return cmd, dir
 }
 
@@ -415,6 +418,12 @@ func waitFile(t *testing.T, path string) {
 func waitReady(t *testing.T, dir string) int {
 	t.Helper()
 	waitFile(t, filepath.Join(dir, "ready"))
+	return agentPid(t, dir)
+}
+
+// agentPid is the pid the agent noted in dir (its group's id).
+func agentPid(t *testing.T, dir string) int {
+	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, "pid"))
 	if err != nil {
 		t.Fatal(err)
