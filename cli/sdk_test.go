@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -74,8 +75,13 @@ func TestSDKQueryThroughExec(t *testing.T) {
 	node := needTool(t, "node")
 	npm := needTool(t, "npm")
 	sdk := t.TempDir()
-	install := exec.Command(npm, "install", "--prefix", sdk, "--no-audit", "--no-fund", "--ignore-scripts",
+	// A registry that does not answer fails the test in minutes rather
+	// than holding the whole suite until its timeout.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	install := exec.CommandContext(ctx, npm, "install", "--prefix", sdk, "--no-audit", "--no-fund", "--ignore-scripts",
 		"--loglevel=error", "@anthropic-ai/claude-agent-sdk@"+sdkVersion)
+	install.WaitDelay = 10 * time.Second
 	if out, err := install.CombinedOutput(); err != nil {
 		t.Fatalf("npm install: %v\n%s", err, out)
 	}
@@ -83,6 +89,7 @@ func TestSDKQueryThroughExec(t *testing.T) {
 	agentDir := t.TempDir()
 	drive, _ := filepath.Abs("testdata/sdk/drive.mjs")
 	cmd := exec.Command(node, drive, sdk, wrapper, agentDir)
+	cmd.WaitDelay = 10 * time.Second // node killed, its children gone or not
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	done := make(chan struct{})
