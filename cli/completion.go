@@ -97,11 +97,7 @@ Examples:
    zevo man | man -l -
    zevo man > /usr/local/share/man/man1/zevo.1`,
 		Action: func(c *ucli.Context) error {
-			page, err := newApp(e).ToManWithSection(1)
-			if err != nil {
-				return err
-			}
-			return writeOut(e, page)
+			return writeOut(e, manPage(newApp(e)))
 		},
 	}
 }

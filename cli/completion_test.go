@@ -122,7 +122,8 @@ func TestManPage(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(page, ".nh\n.TH zevo 1") {
 		t.Fatalf("man: exit %d %.80q %s", code, page, errs)
 	}
-	for _, want := range []string{"translate", "validate", "--totals", "--follow"} {
+	// Options are written with roff's minus signs (\-), as typed.
+	for _, want := range []string{"translate", "validate", `\-\-totals`, `\-\-follow`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("man page lacks %q", want)
 		}
