@@ -21,6 +21,15 @@ import (
 // These tests run the built zevo binary with real pipes, files and
 // signals: what a shell does to it.
 
+// The README's install line: no cgo, so that the binary is static and
+// loads no C library; urfave/cli without its Markdown documentation code
+// (zevo writes its man page itself). Both save start-up on every command
+// (cli/startup_test.go).
+const (
+	installEnv  = "CGO_ENABLED=0"
+	installTags = "urfave_cli_no_docs"
+)
+
 var (
 	binOnce sync.Once
 	binPath string
@@ -39,7 +48,11 @@ func zevoBinary(t *testing.T) string {
 			return
 		}
 		binPath = filepath.Join(dir, "zevo")
-		out, err := exec.Command("go", "build", "-o", binPath, "github.com/zevo/zevo/cmd/zevo").CombinedOutput()
+		// Built as the README's install line builds it
+		// (TestReadmeInstallLine).
+		cmd := exec.Command("go", "build", "-tags", installTags, "-o", binPath, "github.com/zevo/zevo/cmd/zevo")
+		cmd.Env = append(os.Environ(), installEnv)
+		out, err := cmd.CombinedOutput()
 		if err != nil {
 			binErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"debug/buildinfo"
+	"debug/elf"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -12,6 +13,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -29,10 +32,11 @@ func TestStartupInitAllocatesLittle(t *testing.T) {
 	const (
 		ours  = 32 << 10  // each zevo package
 		other = 256 << 10 // each library (gojq and the Markdown parser come near)
-		// All of them: 544 KB, 430 KB of it gojq's and the Markdown
-		// parser's, which no command can leave out. OTLP's data model
-		// took 90 KB more, a JSON Schema library alone 1.7 MB.
-		total = 600 << 10
+		// All of them: 331 KB, 219 KB of it gojq's, which no command
+		// can leave out. The Markdown parser under urfave/cli's man
+		// page code took 214 KB more, OTLP's data model 90 KB, a JSON
+		// Schema library alone 1.7 MB.
+		total = 400 << 10
 	)
 	cmd := exec.Command(zevoBinary(t), "--version")
 	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
@@ -89,6 +93,12 @@ func TestNoHeavyLibraryLinked(t *testing.T) {
 		// a terminal progress bar with colour markup, for stats' one line
 		"github.com/schollz/progressbar/v3",
 		"github.com/mitchellh/colorstring",
+		// urfave/cli's man page through Markdown: a dozen regular
+		// expressions and an HTML entity table at init (about 1.3
+		// million instructions); zevo writes its page itself and builds
+		// with urfave_cli_no_docs (the README's install line)
+		"github.com/cpuguy83/go-md2man/v2",
+		"github.com/russross/blackfriday/v2",
 	}
 	info, err := buildinfo.ReadFile(zevoBinary(t))
 	if err != nil {
@@ -103,6 +113,71 @@ func TestNoHeavyLibraryLinked(t *testing.T) {
 				t.Errorf("zevo links %s %s: its initialisation runs on every command", m.Path, m.Version)
 			}
 		}
+	}
+}
+
+// TestReadmeInstallLine: the README installs zevo as the tests build it
+// (zevoBinary), so that what they check of the start-up is what users
+// get.
+func TestReadmeInstallLine(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		installEnv + " go install -tags " + installTags + " github.com/zevo/zevo/cmd/zevo@latest",
+		installEnv + " go install -tags " + installTags + " ./cmd/zevo",
+		installEnv + " go build -tags " + installTags + " -o zevo ./cmd/zevo",
+	} {
+		if !strings.Contains(strings.Join(strings.Fields(string(readme)), " "), want) {
+			t.Errorf("README.md does not say %q", want)
+		}
+	}
+}
+
+// TestStaticBinary: built as the README says, zevo loads no C library:
+// the dynamic loader and libc's start cost each command about half a
+// million instructions and a hundred page faults.
+func TestStaticBinary(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads an ELF binary")
+	}
+	f, err := elf.Open(zevoBinary(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_INTERP {
+			t.Error("zevo asks for a dynamic loader")
+		}
+	}
+	if libs, err := f.ImportedLibraries(); err != nil || len(libs) > 0 {
+		t.Errorf("zevo links C libraries %v (%v)", libs, err)
+	}
+}
+
+// TestOnlyNetUsesCgo: the README's CGO_ENABLED=0 changes one thing, how
+// net resolves host names (README, Install). A package that needs cgo
+// for more than that would change what that build does.
+func TestOnlyNetUsesCgo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	cmd := exec.Command("go", "list", "-deps", "-f", "{{if .CgoFiles}}{{.ImportPath}}{{end}}", "github.com/zevo/zevo/cmd/zevo")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Skipf("go list with cgo: %v", err) // no C compiler: nothing to compare
+	}
+	pkgs := strings.Fields(string(out))
+	for _, p := range pkgs {
+		if p != "net" && p != "runtime/cgo" {
+			t.Errorf("%s uses cgo: CGO_ENABLED=0 would change it too (README, Install)", p)
+		}
+	}
+	if !slices.Contains(pkgs, "net") {
+		t.Errorf("cgo packages %v: net is not among them; if nothing needs cgo, the README's CGO_ENABLED=0 can go", pkgs)
 	}
 }
 
