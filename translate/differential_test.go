@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"math/rand"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -295,12 +298,16 @@ const (
 	// by the reading goroutine that follows which goroutine waits, the
 	// input read in ragged chunks.
 	streamAdaptive
+	// streamFile is Stream reading regular files, as zevo translate
+	// FILE does: every stage on one goroutine (pipeline.Pipe.Inline),
+	// whatever the file's size.
+	streamFile
 )
 
 func (w way) String() string {
 	return [...]string{"Line", "Line, its buffer overwritten", "Stream", "Stream rendering ahead, ragged reads",
 		"Stream, 5 lines of 8 prepared by the translating goroutine, ragged reads", "Stream, every line prepared by the translating goroutine",
-		"Stream sharing the lines as the goroutines' waits say, ragged reads"}[w]
+		"Stream sharing the lines as the goroutines' waits say, ragged reads", "Stream on regular files, one goroutine"}[w]
 }
 
 // translateFiles translates each of files as zevo translate does FILEs,
@@ -315,7 +322,7 @@ func translateFiles(t *testing.T, opt Options, files [][]byte, w way) translatio
 	var out strings.Builder
 	tr := New(opt, func(l []byte) error { out.Write(l); out.WriteByte('\n'); return nil })
 	tr.fixedLevel = map[way]int{streamPlain: shareLevels, streamRagged: 2 * shareLevels,
-		streamShared: 3, streamTranslatorPrepares: 0, streamAdaptive: -1}[w]
+		streamShared: 3, streamTranslatorPrepares: 0, streamAdaptive: -1, streamFile: -1}[w]
 	tr.cur.ev.Keep = w == lineIdeal
 	diag := func(d *jsonl.Diagnostic) error { res.diags = append(res.diags, d.Error()); return nil }
 	var scribbled []byte
@@ -323,8 +330,12 @@ func translateFiles(t *testing.T, opt Options, files [][]byte, w way) translatio
 		name := fmt.Sprintf("f%d", i)
 		if w >= streamPlain {
 			var r io.Reader = bytes.NewReader(f)
-			if w >= streamRagged && w != streamTranslatorPrepares {
+			if w >= streamRagged && w != streamTranslatorPrepares && w != streamFile {
 				r = &raggedReader{f, rand.New(rand.NewSource(int64(i)))}
+			}
+			if w == streamFile {
+				tr.oneBatch = math.MaxInt64
+				r = regularFile(t, f)
 			}
 			if err := tr.Stream(r, name, nil, func() error { return nil }, diag); err != nil {
 				t.Fatal(err)
@@ -415,7 +426,7 @@ func TestHostileStreamsTranslateAlikeEveryWay(t *testing.T) {
 				if len(want.out) == 0 || len(want.diags) == 0 {
 					t.Fatalf("%+v: no output or no diagnostics", opt)
 				}
-				for w := lineScribbled; w <= streamAdaptive; w++ {
+				for w := lineScribbled; w <= streamFile; w++ {
 					compareTranslations(t, fmt.Sprintf("%+v, %d files, %v", opt, len(fs), w), translateFiles(t, opt, fs, w), want)
 				}
 			}
@@ -446,8 +457,23 @@ func TestEverNewKeysAndTypesTranslateAlike(t *testing.T) {
 		if strings.Count(want.out, "\n") < 2*maxKeyCache {
 			t.Fatalf("%+v: only %d events written", opt, strings.Count(want.out, "\n"))
 		}
-		for w := lineScribbled; w <= streamAdaptive; w++ {
+		for w := lineScribbled; w <= streamFile; w++ {
 			compareTranslations(t, fmt.Sprintf("%+v, %v", opt, w), translateFiles(t, opt, fs, w), want)
 		}
 	}
+}
+
+// regularFile is data in a regular file, open for reading.
+func regularFile(t *testing.T, data []byte) *os.File {
+	t.Helper()
+	name := filepath.Join(t.TempDir(), "in.jsonl")
+	if err := os.WriteFile(name, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
 }

@@ -126,6 +126,11 @@ func (t *Translator) Stream(r io.Reader, name string, lk sync.Locker, flush func
 		return t.applyBatch(b, lk, diag)
 	}
 	t.pipe.Flush = flush
+	// A file a batch holds is read, decoded and written on this
+	// goroutine: the stages could not overlap, and the goroutines cost
+	// a small translation more than its own work (differential_test.go
+	// compares the two ways).
+	t.pipe.Inline = pipeline.OneBatch(r, t.oneBatch)
 	t.streamLines = 0
 	return t.pipe.Run(func(f *pipeline.Feed[batch]) error { return t.readAhead(f, r, name) })
 }

@@ -124,13 +124,17 @@ type Translator struct {
 	pre       preparer
 	placeName string
 	placeNum  int
-	cur       prepared                     // the line being translated by Line, reused
-	names     map[typeKey]string           // see unmappedName
-	pipe      *pipeline.Pipe[batch]        // Stream's, its batches reused from one input to the next
-	typesOut  [2]map[string][]byte         // by jsonl.Style: see typeOut
-	tmpl      map[*mappings.Rule]*template // see evoTemplate
-	lastTmpl  *template                    // the last one used
-	ep        eventPath                    // the lines of the other dialects: events.go
+	cur       prepared              // the line being translated by Line, reused
+	names     map[typeKey]string    // see unmappedName
+	pipe      *pipeline.Pipe[batch] // Stream's, its batches reused from one input to the next
+	// oneBatch: Stream reads a regular file of at most these bytes on
+	// one goroutine (pipeline.Pipe.Inline); batchBytes, which tests
+	// raise to read any file so.
+	oneBatch int64
+	typesOut [2]map[string][]byte         // by jsonl.Style: see typeOut
+	tmpl     map[*mappings.Rule]*template // see evoTemplate
+	lastTmpl *template                    // the last one used
+	ep       eventPath                    // the lines of the other dialects: events.go
 
 	// pipeEvents: pipe decodes every line ahead for the event path
 	// (aheadWorker).
@@ -166,7 +170,7 @@ func New(opt Options, emit func([]byte) error) *Translator {
 	if opt.bigValue == 0 {
 		opt.bigValue = 1 << 20
 	}
-	t := &Translator{opt: opt, tables: opt.Tables, emit: emit, fixedLevel: -1}
+	t := &Translator{opt: opt, tables: opt.Tables, emit: emit, fixedLevel: -1, oneBatch: batchBytes}
 	t.ep.every = opt.eventPath
 	t.ob.bigValue = opt.bigValue
 	t.pre = preparer{from: opt.From, tables: opt.Tables, plain: opt.Plain}

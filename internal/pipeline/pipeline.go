@@ -9,7 +9,11 @@
 // writer flushes right after writing it.
 package pipeline
 
-import "sync"
+import (
+	"io"
+	"io/fs"
+	"sync"
+)
 
 // Pipe is one pipeline's stages. Its batches are kept for the next Run
 // when a Run ends with all of them back.
@@ -40,6 +44,15 @@ type Pipe[B any] struct {
 	// Flush, when set, is called after writing a batch sent with Idle.
 	Flush func() error
 
+	// Inline, when set, runs read, the work and the writes on Run's
+	// goroutine: each batch sent is worked and written at once. For an
+	// input no bigger than a batch (OneBatch) the stages could not
+	// overlap anyway, and starting the goroutines and handing the batch
+	// from thread to thread cost a small input more than its own work.
+	// The goroutines are the reference; tests compare the two. Not with
+	// Drain, which runs while work goes on elsewhere.
+	Inline bool
+
 	spare []*B
 }
 
@@ -52,11 +65,12 @@ type item[B any] struct {
 
 // Feed is the reader's end of a running pipe.
 type Feed[B any] struct {
-	free  chan *B
-	work  chan item[B]
-	queue chan item[B]
-	stop  chan struct{}
-	needs func(*B) bool
+	inline func(item[B]) bool // Inline's: works and writes a batch sent
+	free   chan *B
+	work   chan item[B]
+	queue  chan item[B]
+	stop   chan struct{}
+	needs  func(*B) bool
 }
 
 // Run runs read on a goroutine of its own and writes what it sends on the
@@ -81,6 +95,9 @@ func (p *Pipe[B]) Run(read func(*Feed[B]) error) error {
 	}
 	for _, b := range p.spare {
 		f.free <- b
+	}
+	if p.Inline && p.Drain == nil {
+		return p.runInline(f, read)
 	}
 	var wg sync.WaitGroup
 	if p.Workers > 0 {
@@ -147,6 +164,37 @@ func (p *Pipe[B]) Run(read func(*Feed[B]) error) error {
 	return readErr
 }
 
+// runInline is Run with every stage on the caller's goroutine (Inline).
+func (p *Pipe[B]) runInline(f *Feed[B], read func(*Feed[B]) error) error {
+	var work func(*B)
+	if p.Workers > 0 {
+		work = p.Worker(f.stop)
+	}
+	var werr error
+	f.inline = func(it item[B]) bool {
+		if work != nil && (f.needs == nil || f.needs(it.b)) {
+			work(it.b)
+		}
+		werr = p.Write(it.b, false)
+		if werr == nil && it.flush && p.Flush != nil {
+			werr = p.Flush()
+		}
+		if werr != nil {
+			close(f.stop) // the reader's next Get or Send returns false
+			return false
+		}
+		f.free <- it.b
+		return true
+	}
+	err := read(f)
+	if werr != nil {
+		p.spare = nil // as Run: the reader may have kept one
+		return werr
+	}
+	close(f.stop)
+	return err
+}
+
 func (f *Feed[B]) worker(work func(*B)) {
 	for {
 		select {
@@ -194,6 +242,9 @@ func (f *Feed[B]) Idle(b *B) bool { return f.send(item[B]{b: b, flush: true}) }
 // SendWait sends b as Send does and returns once it is written, so that
 // memory b points into may be reused.
 func (f *Feed[B]) SendWait(b *B) bool {
+	if f.inline != nil {
+		return f.send(item[B]{b: b}) // written when send returns
+	}
 	it := item[B]{b: b, written: make(chan struct{})}
 	if !f.send(it) {
 		return false
@@ -221,6 +272,9 @@ func (f *Feed[B]) send(it item[B]) bool {
 	if f.Stopped() {
 		return false
 	}
+	if f.inline != nil {
+		return f.inline(it)
+	}
 	if f.work != nil && (f.needs == nil || f.needs(it.b)) {
 		it.worked = make(chan struct{})
 		select {
@@ -235,4 +289,16 @@ func (f *Feed[B]) send(it item[B]) bool {
 	case <-f.stop:
 		return false
 	}
+}
+
+// OneBatch tells whether r is a regular file of at most size bytes: an
+// input a batch of that size holds whole, which Inline suits. A pipe, a
+// terminal or a followed file is read as it comes: never inline.
+func OneBatch(r io.Reader, size int64) bool {
+	f, ok := r.(interface{ Stat() (fs.FileInfo, error) })
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode().IsRegular() && fi.Size() <= size
 }

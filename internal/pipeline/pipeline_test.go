@@ -1,7 +1,13 @@
 package pipeline
 
 import (
+	"bytes"
 	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -363,5 +369,116 @@ func TestNeedsWorkSkipsTheWorkers(t *testing.T) {
 	}
 	if worked.Load() != 5 || len(written) != 10 || written[9] != 9 {
 		t.Fatalf("%d batches worked, written %v; want 5 worked, 0 to 9 written", worked.Load(), written)
+	}
+}
+
+// TestInlineStopsAtAWriteError: run on one goroutine, a write's error
+// still stops the reader at its next Send and is what Run returns.
+func TestInlineStopsAtAWriteError(t *testing.T) {
+	stop := errors.New("stop")
+	var written []int
+	p := &Pipe[batch]{
+		Batches: 2, New: func() *batch { return &batch{} }, Inline: true,
+		Write: func(b *batch, _ bool) error {
+			if b.n == 3 {
+				return stop
+			}
+			written = append(written, b.n)
+			return nil
+		},
+	}
+	refused := false
+	err := p.Run(func(f *Feed[batch]) error {
+		for i := 0; ; i++ {
+			b, _, ok := f.Get()
+			if ok {
+				b.n = i
+				ok = f.Send(b)
+			}
+			if !ok {
+				refused = f.Stopped()
+				return nil
+			}
+		}
+	})
+	if err != stop || len(written) != 3 || !refused {
+		t.Fatalf("err %v, written %v, reader told %v; want %v after 0 1 2, told", err, written, refused, stop)
+	}
+	if p.spare != nil {
+		t.Fatal("a stopped run kept its batches")
+	}
+}
+
+// TestInlineWorksWritesAndFlushesInOrder: on one goroutine, each batch
+// is worked (unless NeedsWork says not), written and, when sent with
+// Idle, flushed before the reader goes on; SendWait's batch is written
+// when it returns; a read error comes back once all sent is written.
+func TestInlineWorksWritesAndFlushesInOrder(t *testing.T) {
+	readErr := errors.New("read")
+	var log []string
+	p := &Pipe[batch]{
+		Batches: 2, New: func() *batch { return &batch{} }, Inline: true,
+		Workers:   2,
+		Worker:    func(<-chan struct{}) func(*batch) { return func(b *batch) { b.sq = b.n * 10 } },
+		NeedsWork: func(b *batch) bool { return b.n != 2 },
+		Write: func(b *batch, waited bool) error {
+			log = append(log, "write "+strconv.Itoa(b.n)+" "+strconv.Itoa(b.sq)+" "+strconv.FormatBool(waited))
+			b.sq = 0
+			return nil
+		},
+		Flush: func() error { log = append(log, "flush"); return nil },
+	}
+	err := p.Run(func(f *Feed[batch]) error {
+		for i, send := range []func(*batch) bool{f.Send, f.Idle, f.Send, f.SendWait} {
+			b, waited, ok := f.Get()
+			if !ok || waited {
+				t.Fatalf("batch %d: ok %v, waited %v", i, ok, waited)
+			}
+			b.n = i
+			if !send(b) {
+				t.Fatalf("batch %d refused", i)
+			}
+			log = append(log, "sent "+strconv.Itoa(i))
+		}
+		return readErr
+	})
+	want := "write 0 0 false,sent 0,write 1 10 false,flush,sent 1,write 2 0 false,sent 2,write 3 30 false,sent 3"
+	if got := strings.Join(log, ","); got != want || err != readErr {
+		t.Fatalf("got %s, %v\nwant %s, %v", got, err, want, readErr)
+	}
+}
+
+// TestOneBatch: only a regular file no bigger than a batch is read
+// inline; a pipe or a reader of bytes is not, whatever its size.
+func TestOneBatch(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(name, make([]byte, 100), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	defer pw.Close()
+	for _, c := range []struct {
+		what string
+		r    io.Reader
+		size int64
+		want bool
+	}{
+		{"a pipe", pr, 1 << 20, false},
+		{"bytes", bytes.NewReader(make([]byte, 10)), 1 << 20, false},
+		{"a file bigger than a batch", f, 99, false},
+		{"a file a batch holds", f, 100, true},
+	} {
+		if got := OneBatch(c.r, c.size); got != c.want {
+			t.Errorf("%s: OneBatch %v, want %v", c.what, got, c.want)
+		}
 	}
 }
