@@ -79,6 +79,11 @@ type Line struct {
 	// lens has a bit for each field's key length (mod 64) once all the
 	// fields are read (done): a key whose bit is clear is not there.
 	lens uint64
+	// keys has a bit for each field's key by keyBit, once all the fields
+	// are read: as many bits as fields tells Dup no key is written twice
+	// without comparing keys (lens alone cannot: "type", "name" and
+	// "args" share a length).
+	keys uint64
 	// owned: Bytes is never written again (Input.LineOwned), so the
 	// strings read from the line share its memory, with no copy of
 	// their own.
@@ -153,11 +158,12 @@ func (l *Line) Check() bool {
 		if l.state != gjsons {
 			l.state = gjsons
 			if l.valid == 1 && !l.fields.EscapedKey {
-				lens := uint64(0)
+				lens, keys := uint64(0), uint64(0)
 				for _, f := range l.fields.List {
 					lens |= 1 << (len(f.Key) & 63)
+					keys |= keyBit(f.Key)
 				}
-				l.state, l.lens = done, lens
+				l.state, l.lens, l.keys = done, lens, keys
 			}
 		}
 		if l.state == gjsons {
@@ -557,7 +563,7 @@ func (l *Line) Dup() bool {
 		return false
 	}
 	fs := l.fields.List
-	if bits.OnesCount64(l.lens) == len(fs) { // every key a length of its own
+	if bits.OnesCount64(l.keys) == len(fs) { // every key a bit of its own
 		return false
 	}
 	if len(fs) > manyKeys {
@@ -580,6 +586,16 @@ func (l *Line) Dup() bool {
 		}
 	}
 	return false
+}
+
+// keyBit is a key's bit in Line.keys: a hash of its length and of its
+// bytes at both ends and in the middle (no key is empty's bit but "").
+func keyBit(k []byte) uint64 {
+	if len(k) == 0 {
+		return 1
+	}
+	h := uint(len(k))*0x9e3779b1 ^ uint(k[0])*0x85ebca6b ^ uint(k[len(k)-1])*0xc2b2ae35 ^ uint(k[len(k)/2])*0x27d4eb2f
+	return 1 << ((h ^ h>>29) & 63)
 }
 
 // manyKeys is the number of keys past which a line's keys are compared
