@@ -53,10 +53,19 @@ func (o *Object) add(key string, start int) {
 		return
 	}
 	i := len(o.kv) - 1
-	for ; i > 0 && o.kv[i-1].key > key; i-- {
+	for ; i > 0 && keyAfter(o.kv[i-1].key, key); i-- {
 		o.kv[i] = o.kv[i-1]
 	}
 	o.kv[i] = m
+}
+
+// keyAfter is a > b, told by the first bytes when they differ (most
+// keys), without a call to compare the strings.
+func keyAfter(a, b string) bool {
+	if len(a) > 0 && len(b) > 0 && a[0] != b[0] {
+		return a[0] > b[0]
+	}
+	return a > b
 }
 
 // sensitiveKey is redact.SensitiveKey, remembered for the keys asked
@@ -216,6 +225,23 @@ func (o *Object) Has(key string) bool {
 	return false
 }
 
+// appendKey is AppendString of an encoder's key: its keys are short and
+// plain ASCII, written as they are without AppendString's scan of them.
+func appendKey(dst []byte, key string, st Style) []byte {
+	plain := &goPlainByte
+	if st == PythonStyle {
+		plain = &pythonPlainByte
+	}
+	for i := 0; i < len(key); i++ {
+		if c := key[i]; c >= 0x80 || !plain[c] {
+			return AppendString(dst, key, st)
+		}
+	}
+	dst = append(dst, '"')
+	dst = append(dst, key...)
+	return append(dst, '"')
+}
+
 // AppendTo appends the object to dst.
 func (o *Object) AppendTo(dst []byte) []byte {
 	// Sorted: add keeps the members in order.
@@ -227,7 +253,7 @@ func (o *Object) AppendTo(dst []byte) []byte {
 				dst = append(dst, ' ')
 			}
 		}
-		dst = AppendString(dst, m.key, o.Style)
+		dst = appendKey(dst, m.key, o.Style)
 		dst = append(dst, ':')
 		if o.Style == PythonStyle {
 			dst = append(dst, ' ')

@@ -35,3 +35,31 @@ func TestObjectStylesAndRedacts(t *testing.T) {
 		t.Errorf("a malformed raw value was taken")
 	}
 }
+
+// appendKey writes every key as AppendString does, in both styles: each
+// byte alone between plain bytes, and keys of many bytes.
+func TestAppendKeyIsAppendString(t *testing.T) {
+	keys := []string{"", "type", "runId", "schemaVersion", "a<b", "k\u2028", "\xff", "é", "tab\tkey", `q"uote`, `back\slash`}
+	for c := 0; c < 256; c++ {
+		keys = append(keys, string([]byte{byte(c)}), "ab"+string([]byte{byte(c)})+"cd")
+	}
+	for _, st := range []Style{GoStyle, PythonStyle} {
+		for _, k := range keys {
+			if got, want := appendKey([]byte("x"), k, st), AppendString([]byte("x"), k, st); string(got) != string(want) {
+				t.Errorf("style %v, key %q: %s, want %s", st, k, got, want)
+			}
+		}
+	}
+}
+
+// keyAfter orders keys as the strings' > does.
+func TestKeyAfterIsGreater(t *testing.T) {
+	keys := []string{"", "a", "b", "ab", "ba", "runId", "schemaVersion", "type", "delta", "\xff", "A", "aa"}
+	for _, a := range keys {
+		for _, b := range keys {
+			if got := keyAfter(a, b); got != (a > b) {
+				t.Errorf("keyAfter(%q, %q) = %v", a, b, got)
+			}
+		}
+	}
+}
