@@ -58,6 +58,7 @@ type eventPath struct {
 	// the lines of type renameFrom are written as renameTo.
 	renameFrom, renameTo string
 	renameBuf            []byte
+	other                model.Event // asOther's
 	// startLater: the run the last line started is started by the next
 	// event, that line being Zero's input kept in another stream (which
 	// is in no run).
@@ -295,17 +296,17 @@ func (p *prepared) framesRuns() bool { return p.placed && p.ev.Raw != "" }
 // readLineAhead prepares l into p on Stream's reading goroutine for the
 // event path, for aheadWorker to decode: the line is checked as the
 // event path reads it (p.eline), and a line that reading shows to be one
-// pre would take as it is (acceptsPlainly) is not prepared. The event
-// path reads a copy of the line (lc's), never written again: decoders and
+// pre would take as it is (acceptsPlainly) is not prepared. l is a copy
+// of the line (readAhead's lineCopies), never written again: decoders and
 // encoders may hold on to its strings past it.
-func (t *Translator) readLineAhead(p *prepared, pre *preparer, lc *lineCopies, l jsonl.Line) {
+func (t *Translator) readLineAhead(p *prepared, pre *preparer, l jsonl.Line) {
 	p.decoded, p.input, p.derr, p.evs, p.steps = false, nil, nil, nil, nil
 	p.ahead = false
 	if jsonl.IsBlank(l.Bytes) {
 		pre.prepare(l, p)
 		return
 	}
-	line := lc.copy(l.Bytes)
+	line := l.Bytes
 	if p.eline == nil {
 		p.eline = new(model.Line)
 	}

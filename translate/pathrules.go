@@ -42,6 +42,10 @@ type pathRules struct {
 	omitEmpty bool
 	// v1Lacks: the target is Zero v1, which has none of these types.
 	v1Lacks map[string]bool
+	// the type rule looked up last, and its rule
+	lastType string
+	lastRule *mappings.Rule
+	lastSet  bool
 }
 
 type handling struct{ src, to string }
@@ -105,11 +109,19 @@ func (r *pathRules) of(ep *eventPath, ev *model.Event) *mappings.Rule {
 	if ep.lineRule != nil {
 		return ep.lineRule
 	}
-	rule := r.rules[ev.Type]
-	if rule == nil || ev.Dialect != r.from {
+	if ev.Dialect != r.from {
 		return nil
 	}
-	return rule
+	return r.rule(ev.Type)
+}
+
+// rule is rules[typ], the last type's answered again without a lookup:
+// most lines are of the type before them (a run of text deltas).
+func (r *pathRules) rule(typ string) *mappings.Rule {
+	if !r.lastSet || typ != r.lastType {
+		r.lastType, r.lastRule, r.lastSet = typ, r.rules[typ], true
+	}
+	return r.lastRule
 }
 
 // unmapped reports whether the tables give ev's line no counterpart in
@@ -157,18 +169,14 @@ func (t *Translator) applyPathRule(ev *model.Event, st model.Step, rule *mapping
 		}
 		// The target has no room for it: its line is kept (Keep) or
 		// dropped as those of the events the model does not name.
-		o := *ev
-		o.Kind = model.Other
-		return t.encodeEvent(&o, st)
+		return t.encodeEvent(ep.asOther(ev), st)
 	case rule.Handler != "":
 		h := r.handling[rule.Handler]
 		if rule.To == "" || rule.To == h.to || h.to == "" {
 			return t.encodeEvent(ev, st)
 		}
 		if r.v1Lacks[rule.To] {
-			o := *ev
-			o.Kind = model.Other
-			return t.encodeEvent(&o, st)
+			return t.encodeEvent(ep.asOther(ev), st)
 		}
 		if st.Closed != nil {
 			// The end of the run cut before it is the encoder's own.
@@ -212,6 +220,16 @@ func (t *Translator) applyPathRule(ev *model.Event, st model.Step, rule *mapping
 		}
 		return true
 	})
+}
+
+// asOther is ev as an event the model does not name (Other), in the
+// path's one scratch event: encoders keep no event past Encode, and one
+// made for each event the target has no room for (most of a corpus's
+// sub-agent lines) cost an allocation apiece.
+func (ep *eventPath) asOther(ev *model.Event) *model.Event {
+	ep.other = *ev
+	ep.other.Kind = model.Other
+	return &ep.other
 }
 
 // renamed is b, a line the encoder writes, with its type renameTo when

@@ -417,3 +417,15 @@ func TestEventPathWritesNoWrappedTokenTotal(t *testing.T) {
 		}
 	}
 }
+
+// rule answers as the map does, whatever the order of the types asked:
+// the same one again, another, one without a rule, "".
+func TestPathRuleIsTheMapsRule(t *testing.T) {
+	a, b := &mappings.Rule{To: "a"}, &mappings.Rule{To: "b"}
+	r := &pathRules{rules: map[string]*mappings.Rule{"x": a, "y": b, "": a}}
+	for _, typ := range []string{"x", "x", "y", "z", "z", "x", "", "y", "", "zz", "y"} {
+		if got := r.rule(typ); got != r.rules[typ] {
+			t.Errorf("rule(%q) = %v, want %v", typ, got, r.rules[typ])
+		}
+	}
+}

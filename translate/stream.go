@@ -184,11 +184,14 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 	var lc lineCopies
 	prepare := func(l jsonl.Line, p *prepared) {
 		if events {
-			t.readLineAhead(p, &pre, &lc, l) // for aheadWorker
+			t.readLineAhead(p, &pre, l) // for aheadWorker
 		} else {
 			pre.prepare(l, p)
 		}
 	}
+	// filled is how many bytes of lines the batch holds: the event path's
+	// are in lc's blocks, not in the batch's buffer.
+	filled := 0
 	get := func() bool {
 		var waited, ok bool
 		if b, waited, ok = f.Get(); !ok {
@@ -197,6 +200,7 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 		pre.balance(waited, b.waited)
 		b.reset()
 		pre.aheadArena = &b.ahead
+		filled = 0
 		return true
 	}
 	if !get() {
@@ -224,21 +228,31 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 			if b.n > 0 && (!f.Send(b) || !get()) {
 				return nil
 			}
+			if events {
+				l.Bytes = lc.copy(l.Bytes)
+			}
 			prepare(l, b.next())
 			if !f.SendWait(b) || !get() {
 				return nil
 			}
 			continue
 		}
-		start := len(b.buf)
-		b.buf = append(b.buf, l.Bytes...)
-		l.Bytes = b.buf[start:len(b.buf):len(b.buf)]
+		if events {
+			// Copied once, where the event path reads it (readLineAhead),
+			// not into the batch's buffer first.
+			l.Bytes = lc.copy(l.Bytes)
+		} else {
+			start := len(b.buf)
+			b.buf = append(b.buf, l.Bytes...)
+			l.Bytes = b.buf[start:len(b.buf):len(b.buf)]
+		}
+		filled += len(l.Bytes)
 		if p := b.next(); events || pre.here() {
 			prepare(l, p)
 		} else {
 			p.later, p.line = true, l
 		}
-		if len(b.buf) >= batchBytes || b.n >= lines {
+		if filled >= batchBytes || b.n >= lines {
 			if !f.Send(b) || !get() {
 				return nil
 			}
@@ -247,7 +261,7 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 }
 
 // lineCopies copies the lines the event path reads ahead
-// (readLineAhead), each into memory never written again, since decoders
+// (readLineAhead), as they are read, each into memory never written again, since decoders
 // and encoders may hold on to a line's strings past it: short lines
 // side by side in small blocks, so that a line costs no allocation of its
 // own, and a string kept holds on to one block at most.
