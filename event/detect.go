@@ -362,6 +362,22 @@ func (l *Line) Str(key string) (string, gjson.Type) {
 	return v.Str, v.Type
 }
 
+// Spelled is the inside of the string field key as the line writes it,
+// escapes kept, when the line is checked and that field (the first of
+// the name, as Str reads) is a string with escapes (ok); a string
+// without escapes is read as cheaply by Str.
+func (l *Line) Spelled(key string) (body string, ok bool) {
+	if !l.checked() || !plainKey(key) {
+		return "", false
+	}
+	f := l.find(key)
+	if f == nil || f.Value[0] != '"' || !f.Esc {
+		return "", false
+	}
+	start := cap(l.Bytes) - cap(f.Value)
+	return l.str()[start+1 : start+len(f.Value)-1], true
+}
+
 // checked: Check found a good object, and its fields are to be read.
 func (l *Line) checked() bool { return l.valid == 1 && l.state == done }
 

@@ -71,6 +71,11 @@ type Dialect struct {
 	// OneCallPerLine: a line holds at most one tool call, so its number
 	// alone tells the call apart (a synthetic trace's span ids hash it).
 	OneCallPerLine bool
+	// Respells: its encoder writes a tool's output from the spelling a
+	// decoder kept (Tool.OutputJSON) when it redacts nothing, so a
+	// translation into it asks the decoders to keep it
+	// (DecodeOptions.Spelled).
+	Respells bool
 	// RunTime, when set, is the time a run began as its id states it
 	// (ok false when the id states none).
 	RunTime func(run string) (at time.Time, ok bool)
@@ -142,6 +147,10 @@ const (
 // DecodeOptions are what every decoder is given.
 type DecodeOptions struct {
 	Effects *Effects // tool name → effect; nil knows no tool (every effect unknown)
+	// Spelled: a tool's output that its line writes with escapes is kept
+	// as spelled (Tool.OutputJSON), not unescaped, for an encoder that
+	// respells it (Dialect.Respells). A decoder may ignore it.
+	Spelled bool
 }
 
 // EffectOf is the effect of the tool called name under these options.

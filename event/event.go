@@ -9,6 +9,9 @@ package event
 import (
 	"encoding/json"
 	"math/big"
+	"unsafe"
+
+	"github.com/zevo/zevo/jsonl"
 )
 
 // Kind is what an event is.
@@ -130,6 +133,22 @@ type Tool struct {
 	Failed    bool   // ToolResult: the tool reported a failure
 	Output    string // ToolResult: its output, or its error message
 	Truncated bool   // ToolResult: the producer cut the output
+	// OutputJSON, when not "", is the output as its line spells it: the
+	// inside of a JSON string, escapes and all; Output is then "". A
+	// decoder gives it only when asked (DecodeOptions.Spelled), for an
+	// encoder that writes the output from its spelling (Dialect.Respells)
+	// rather than unescaped and escaped again. OutputText reads either.
+	OutputJSON string
+}
+
+// OutputText is the tool's output, unescaped from OutputJSON when the
+// decoder kept its spelling.
+func (t *Tool) OutputText() string {
+	if t.OutputJSON == "" {
+		return t.Output
+	}
+	text := jsonl.AppendUnescaped(nil, t.OutputJSON)
+	return unsafe.String(unsafe.SliceData(text), len(text))
 }
 
 // Permission is a request to run a tool, or the answer to one.

@@ -125,6 +125,19 @@ func (o *Object) Str(key, s string) {
 	o.add(key, start)
 }
 
+// StrSpelled is Str of the text whose JSON spelling is body (the inside
+// of a valid JSON string): respelled in o's style (AppendRespelled) when
+// there is no redaction, else unescaped and redacted as Str does.
+func (o *Object) StrSpelled(key, body string) {
+	if o.Redact != nil {
+		o.Str(key, string(AppendUnescaped(nil, body)))
+		return
+	}
+	start := len(o.buf)
+	o.buf = AppendRespelled(o.buf, body, o.Style)
+	o.add(key, start)
+}
+
 // memoText is the length up to which the strings Str redacts are
 // remembered with their rendering: the type, the run's id, a status, a
 // tool's name repeat from line to line.

@@ -350,3 +350,25 @@ func FuzzAcceptsPlainly(f *testing.F) {
 		}
 	})
 }
+
+// TestEventPathRespellsAsPlain: Zero's tool outputs written in Python's
+// spelling from their own (DecodeOptions.Spelled), held to the plain
+// path that unescapes them, on outputs of every escape and of text in
+// and out of ASCII.
+func TestEventPathRespellsAsPlain(t *testing.T) {
+	outputs := []string{`plain`, `a\nb\t\"c\"\\`, `\u003cdiv\u003e \u0026amp;`, `\u003C\/x\u003E`, `é \u00e9 \u2028`,
+		`\ud83d\ude00 😀 \ud83d lone`, `\u0000\u001f\u007f`, strings.Repeat(`日本 \u672c\n`, 20)}
+	var in strings.Builder
+	in.WriteString(`{"schemaVersion":2,"type":"run_start","runId":"r1","sessionId":"s","cwd":"/w","model":"m"}` + "\n")
+	for i, o := range outputs {
+		fmt.Fprintf(&in, `{"schemaVersion":2,"type":"tool_call","runId":"r1","id":"c%d","name":"read_file","args":{}}`+"\n", i)
+		fmt.Fprintf(&in, `{"schemaVersion":2,"type":"tool_result","runId":"r1","id":"c%d","name":"read_file","status":"ok","output":"%s"}`+"\n", i, o)
+		fmt.Fprintf(&in, `{"schemaVersion":2,"type":"tool_result","runId":"r1","id":"c%d","output":"%s","output":"again %s"}`+"\n", i, o, o)
+	}
+	in.WriteString(`{"schemaVersion":2,"type":"run_end","runId":"r1","status":"success","exitCode":0}` + "\n")
+	sameAsPlain(t, "outputs", []byte(in.String()), []Options{{To: EvoSci}, {To: EvoSci, Unmapped: Keep}, {To: EvoSci, Redact: true}})
+	got, _ := evOutput(t, Options{To: EvoSci, RunID: "R"}, []byte(in.String()), aheadStream)
+	if !strings.Contains(got, `"content": "<div> &amp;"`) || !strings.Contains(got, `\u65e5\u672c \u672c\n`) {
+		t.Errorf("the outputs are not in Python's spelling:\n%s", got)
+	}
+}

@@ -88,8 +88,9 @@ type eventPath struct {
 	ahead    *model.Input
 	aheadNew bool // ahead has decoded no line yet
 	mu       sync.Mutex
-	// plain: no line is decoded ahead (the reference the tests hold
-	// decoding ahead to).
+	// plain: no line is decoded ahead, and no output is respelled
+	// (DecodeOptions.Spelled): the reference the tests hold decoding
+	// ahead and respelling to.
 	plain bool
 }
 
@@ -378,7 +379,12 @@ func (t *Translator) decodeOptions() model.DecodeOptions {
 	for name, se := range t.tables.Between("evosci", "zero").SideEffects {
 		eff.Set(name, model.Effect(se))
 	}
-	return model.DecodeOptions{Effects: eff}
+	// A target that respells outputs is given their spelling, unless it
+	// redacts them (which reads their text); the plain path unescapes
+	// them, the reference the tests hold respelling to.
+	d, ok := dialects.ByName(t.opt.To.Name)
+	spelled := ok && d.Respells && t.opt.Redactor == nil && !t.ep.plain
+	return model.DecodeOptions{Effects: eff, Spelled: spelled}
 }
 
 // encode writes one event of the event path: as a mapping rule of the

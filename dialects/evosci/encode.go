@@ -165,7 +165,11 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 		}
 		e.head("tool_result")
 		e.obj.Str("name", name)
-		e.obj.Str("content", ev.Tool.Output)
+		if ev.Tool.OutputJSON != "" {
+			e.obj.StrSpelled("content", ev.Tool.OutputJSON)
+		} else {
+			e.obj.Str("content", ev.Tool.Output)
+		}
 		e.obj.Bool("success", !ev.Tool.Failed)
 		e.obj.Str("id", ev.Tool.ID)
 		return true, e.write()

@@ -34,6 +34,9 @@ var Dialect = &event.Dialect{
 	Agent:      "evoscientist",
 	// A line is one event: one tool call at most.
 	OneCallPerLine: true,
+	// Its encoder writes a Zero tool output's Go spelling in Python's
+	// without unescaping it first.
+	Respells: true,
 }
 
 // effects are what running the producer's own tools does.

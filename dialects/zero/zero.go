@@ -149,7 +149,12 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 			p.Add("status", strconv.Quote(st)+" is not ok or error")
 		}
 		ev.Tool = &event.Tool{ID: p.Str(v, "id"), Name: p.Str(v, "name"), Failed: st == "error",
-			Output: p.Str(v, "output"), Truncated: boolean(&p, v, "truncated")}
+			Truncated: boolean(&p, v, "truncated")}
+		if s, ok := v.Spelled("output"); ok && d.opt.Spelled {
+			ev.Tool.OutputJSON = s
+		} else {
+			ev.Tool.Output = p.Str(v, "output")
+		}
 	case "permission_request", "permission_decision", "permission":
 		ev.Kind, ev.Permission = permission(&p, v, typ)
 	case "usage":

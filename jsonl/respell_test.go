@@ -1,0 +1,58 @@
+package jsonl
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// respellEdges are string bodies (valid JSON) with every kind of escape
+// and byte the styles treat apart.
+var respellEdges = []string{
+	``, `plain`, `a\nb`, `\"q\"`, `\\`, `\/`, `\b\f\r\t`, `\u003c\u003e\u0026`, `\u003C`, `\u0041`,
+	`\u0000\u001f\u007f`, `é`, `\u00e9`, `\u2028\u2029`, "\u2028", `\ud83d\ude00`, "😀", `\ud83d`, `\ud83dx`,
+	`\ude00\ud83d`, `\ud83d\u0041`, "\x7f", `<a href="x">&amp;</a>`, `\u003cdiv\u003e` + strings.Repeat("x", 40) + `\n`,
+	strings.Repeat(`line \u0026 more\n`, 20), strings.Repeat("é\\n", 30), `end\`,
+	strings.Repeat("日本語", 40), strings.Repeat("日\\u672c", 30), strings.Repeat(`\ud83d\ude00`, 20),
+}
+
+// AppendRespelled writes what unescaping the body and writing the text
+// with AppendString writes, in both styles.
+func TestAppendRespelledIsUnescapeAndString(t *testing.T) {
+	for _, st := range []Style{GoStyle, PythonStyle} {
+		for _, body := range respellEdges {
+			if !validBody(body) {
+				continue
+			}
+			checkRespelled(t, body, st)
+		}
+	}
+}
+
+func FuzzAppendRespelled(f *testing.F) {
+	for _, body := range respellEdges {
+		f.Add(body)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		if !validBody(body) {
+			t.Skip()
+		}
+		checkRespelled(t, body, GoStyle)
+		checkRespelled(t, body, PythonStyle)
+	})
+}
+
+// validBody: body is the inside of a string every command takes (what a
+// checked line's strings are).
+func validBody(body string) bool {
+	_, ok := DecodeString([]byte(`"` + body + `"`))
+	return ok && utf8.ValidString(body)
+}
+
+func checkRespelled(t *testing.T, body string, st Style) {
+	t.Helper()
+	want := AppendString([]byte("x"), string(AppendUnescaped(nil, body)), st)
+	if got := AppendRespelled([]byte("x"), body, st); string(got) != string(want) {
+		t.Errorf("style %v, %q:\n got %s\nwant %s", st, body, got, want)
+	}
+}
