@@ -1,6 +1,10 @@
 package jsonl
 
 import (
+	"encoding/binary"
+	"math/bits"
+	"slices"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/zevo/zevo/internal/swar"
@@ -21,25 +25,64 @@ func AppendRespelled(dst []byte, body string, st Style) []byte {
 		plain = &pythonPlainByte
 	}
 	dst = append(dst, '"')
-	var tmp [64]byte
+	var tmp [16]byte
 	n := len(b)
 	for i := 0; i < n; {
-		// The run the style writes as it is.
-		j := i
-		if st == PythonStyle {
-			j = swar.PlainPython(b, i)
-		} else {
-			j = swar.PlainGo(b, i)
+		// The run the style writes as it is, a word at a time, each word
+		// copied whole as it is tested (what follows a stop in it is
+		// written over next): short runs, as a rule, between the
+		// escapes of a line of text.
+		for i+8 <= n {
+			if cap(dst)-len(dst) < 8 {
+				dst = slices.Grow(dst, n-i+8)
+			}
+			x := binary.LittleEndian.Uint64(b[i:])
+			w := len(dst)
+			binary.LittleEndian.PutUint64(dst[w:w+8], x)
+			var m uint64
+			if st == PythonStyle {
+				m = swar.MaskPlainPython(x)
+			} else {
+				m = swar.MaskPlainGo(x)
+			}
+			if m != 0 {
+				k := bits.TrailingZeros64(m) >> 3
+				dst, i = dst[:w+k], i+k
+				break
+			}
+			dst, i = dst[:w+8], i+8
 		}
-		dst = append(dst, b[i:j]...)
-		if i = j; i >= n {
+		for i < n && b[i] < 0x80 && plain[b[i]] {
+			dst = append(dst, b[i])
+			i++
+		}
+		if i >= n {
 			break
 		}
-		if b[i] == '\\' && i+1 < n {
+		c := b[i]
+		if c >= 0x80 {
+			// As appendString writes a character not in ASCII.
+			r, size := utf8.DecodeRune(b[i:])
+			if st == PythonStyle || r == utf8.RuneError && size == 1 || r == 0x2028 || r == 0x2029 {
+				if r == utf8.RuneError && size == 1 {
+					r = 0xFFFD
+				}
+				dst = AppendRuneEscape(dst, r)
+			} else {
+				dst = append(dst, b[i:i+size]...)
+			}
+			i += size
+			continue
+		}
+		if c == '\\' && i+1 < n {
 			switch b[i+1] {
 			case '"', '\\', 'n', 't', 'r', 'b', 'f':
 				// Written alike by every style.
-				dst = append(dst, b[i], b[i+1])
+				dst = append(dst, c, b[i+1])
+				i += 2
+				continue
+			case '/':
+				dst = append(dst, '/')
 				i += 2
 				continue
 			case 'u':
@@ -54,27 +97,17 @@ func AppendRespelled(dst []byte, body string, st Style) []byte {
 				}
 			}
 		}
-		// What is left up to the next byte written as it is (not part of
-		// an escape): unescaped, and written as AppendString writes it.
-		k := i
-		for k < n && (k == i || b[k] >= 0x80 || !plain[b[k]]) {
-			if k-i >= len(tmp)/2 && b[k]&0xC0 != 0x80 {
-				break // a long stretch (text not in ASCII): in pieces, at a character's start
-			}
-			if b[k] == '\\' {
-				k += escapeLen(b[k:])
-			} else {
-				k++
-			}
-		}
-		if k > n {
-			k = n
+		// Any other escape (a surrogate pair's two as one) or byte:
+		// unescaped, and written as appendString writes it, without the
+		// quotes it writes.
+		k := i + 1
+		if c == '\\' {
+			k = i + escapeLen(b[i:])
 		}
 		text := AppendUnescaped(tmp[:0], body[i:k])
-		start := len(dst)
+		at := len(dst)
 		dst = appendString(dst, unsafe.String(unsafe.SliceData(text), len(text)), st, true)
-		// (appendString quotes what it writes: the quotes go.)
-		copy(dst[start:], dst[start+1:len(dst)-1])
+		copy(dst[at:], dst[at+1:len(dst)-1])
 		dst = dst[:len(dst)-2]
 		i = k
 	}

@@ -56,3 +56,26 @@ func checkRespelled(t *testing.T, body string, st Style) {
 		t.Errorf("style %v, %q:\n got %s\nwant %s", st, body, got, want)
 	}
 }
+
+// respellBody is a tool's output as Zero spells it: code, with an
+// escape every dozen bytes, and some text not in ASCII.
+var respellBody = strings.Repeat(`func f(a, b int) bool {\n\tif a \u003c b \u0026\u0026 b \u003e 0 {\n\t\treturn \"é\" != \"x\"\n\t}\n}\n`, 40)
+
+// BenchmarkRespell: the output written in Python's spelling from Zero's,
+// against unescaping it and writing the text (the plain way).
+func BenchmarkRespell(b *testing.B) {
+	b.SetBytes(int64(len(respellBody)))
+	b.Run("respelled", func(b *testing.B) {
+		var dst []byte
+		for b.Loop() {
+			dst = AppendRespelled(dst[:0], respellBody, PythonStyle)
+		}
+	})
+	b.Run("unescaped", func(b *testing.B) {
+		var dst, text []byte
+		for b.Loop() {
+			text = AppendUnescaped(text[:0], respellBody)
+			dst = AppendString(dst[:0], string(text), PythonStyle)
+		}
+	})
+}

@@ -86,3 +86,12 @@ func MayHoldRedactWord(b []byte) bool {
 		b, padded = pad[:], true
 	}
 }
+
+// MaskPlainGo flags the bytes of the little-endian word x that Go's
+// encoding/json writes other than as themselves: the lowest flagged byte
+// (high bit) is the first such byte, those above it may be flagged
+// falsely. For a caller that copies the word as it tests it.
+func MaskPlainGo(x uint64) uint64 { return maskPlainGo(x) }
+
+// MaskPlainPython is MaskPlainGo for Python's json.dumps.
+func MaskPlainPython(x uint64) uint64 { return maskPlainPython(x) }
