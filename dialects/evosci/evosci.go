@@ -34,6 +34,7 @@ var Dialect = &event.Dialect{
 	Agent:      "evoscientist",
 	// A line is one event: one tool call at most.
 	OneCallPerLine: true,
+	Corpus:         corpus,
 }
 
 // effects are what running the producer's own tools does.

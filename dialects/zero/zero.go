@@ -37,6 +37,7 @@ var Dialect = &event.Dialect{
 	OneCallPerLine: true,
 	// A runId (run_YYYYMMDDhhmmss_xxxxxx) holds the UTC second its run began.
 	RunTime: protocol.ZeroRunIDTime,
+	Corpus:  corpus,
 }
 
 // detectLine: every Zero line, input or output, carries schemaVersion, and no
