@@ -44,7 +44,7 @@ type env struct {
 	account func(*translate.Stats)
 
 	// msgs redacts every message and diagnostic on stderr (see shown):
-	// Zero's rules until a command decides otherwise (redactorOf).
+	// the default rules until a command decides otherwise (redactorOf).
 	msgs *redact.Redactor
 }
 

@@ -33,7 +33,7 @@ status), a child span "execute_tool NAME" per tool call (error status when
 its result failed), permission requests and errors as span events. No
 prompt, text, argument or tool output is exported; error messages,
 permission reasons and every other text exported (models, tool names,
-codes) are redacted with Zero's rules (--redact-extra adds translate's
+codes) are redacted (--redact-extra adds translate's
 stronger patterns). Each run's cost, priced
 as zevo stats prices it (--pricing, --model), is its zevo.cost.usd.
 
