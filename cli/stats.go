@@ -76,7 +76,7 @@ type statsReport struct {
 func pricingFlags() []ucli.Flag {
 	return []ucli.Flag{
 		&ucli.StringFlag{Name: "pricing", Usage: "price models from `FILE`, in LiteLLM's model_prices_and_context_window.json format (before the shipped snapshot)"},
-		&ucli.StringFlag{Name: "model", Usage: "the `NAME` of the model of runs that name none (EvoScientist's)"},
+		&ucli.StringFlag{Name: "model", Usage: "the `NAME` of the model of runs whose stream names none"},
 	}
 }
 
