@@ -38,10 +38,14 @@ func Write(w io.Writer, style jsonl.Style, size int64, seed uint64, run func(g *
 		w:    bw,
 	}
 	for n := 1; g.err == nil; n++ {
-		last := g.n >= size
+		last, before := g.n >= size, g.n
 		run(g, n, last)
 		if last {
 			break
+		}
+		if g.n == before && g.err == nil {
+			// It would never reach size.
+			g.err = fmt.Errorf("corpusgen: run %d wrote nothing", n)
 		}
 	}
 	if g.err != nil {
