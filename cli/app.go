@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	ucli "github.com/urfave/cli/v2"
+	"github.com/zevo/zevo/dialects"
 	"github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/redact"
 	"github.com/zevo/zevo/translate"
@@ -44,7 +45,7 @@ type env struct {
 	account func(*translate.Stats)
 
 	// msgs redacts every message and diagnostic on stderr (see shown):
-	// Zero's rules until a command decides otherwise (redactorOf).
+	// the default rules until a command decides otherwise (redactorOf).
 	msgs *redact.Redactor
 }
 
@@ -151,17 +152,26 @@ func (e *env) takeSignal(sig os.Signal) bool {
 	return true
 }
 
+// dialectTitles lists the registry's dialects as people name them.
+func dialectTitles() string {
+	titles := make([]string, len(dialects.All))
+	for i, d := range dialects.All {
+		titles[i] = d.Title
+	}
+	return strings.Join(titles, ", ")
+}
+
 func newApp(e *env) *ucli.App {
 	app := &ucli.App{
 		Name:    "zevo",
 		Usage:   "translate, filter and inspect AI coding agents' event streams",
 		Version: Version,
-		Description: `zevo reads Zero (zero exec --output-format stream-json) and EvoScientist
-(EvoSci --output-format stream-json) event streams, translates either into the
-other, runs jq expressions on every line, and helps you read agent logs.
-Every command reads standard input when no FILE is given, reads gzip and
-zstd input as it is, and takes its flags anywhere ("--" ends them);
-zevo help COMMAND shows its options.
+		Description: `zevo reads the event streams of AI coding agents
+(` + dialectTitles() + `: zevo schema lists them),
+translates one agent's into another's, runs jq expressions on every line,
+and helps you read agent logs. Every command reads standard input when no
+FILE is given, reads gzip and zstd input as it is, and takes its flags
+anywhere ("--" ends them); zevo help COMMAND shows its options.
 
 Examples:
    EvoSci -p "fix the tests" --output-format stream-json | zevo translate --to zero

@@ -36,7 +36,7 @@ returns. SIGINT and SIGTERM are passed on to AGENT's process group; after
 --grace the group is killed.
 
 The prompt comes from --prompt, or from standard input (--input-format
-stream-json: Zero's input events; --input-format text: all of it). Every
+stream-json: ` + dialects.PromptInput.Title + `'s input events; --input-format text: all of it). Every
 {prompt} in ARGS is replaced by it; without {prompt} it is written to AGENT's
 standard input. Without a prompt option AGENT reads zevo's standard input.
 
@@ -67,7 +67,7 @@ func execFlags() []ucli.Flag {
 	}
 	return append(fs,
 		&ucli.StringFlag{Name: "prompt", Usage: "the prompt `TEXT`, for {prompt} in ARGS or AGENT's standard input"},
-		&ucli.StringFlag{Name: "input-format", Usage: "read the prompt from standard input as `FORMAT`: stream-json (Zero's input events) or text"},
+		&ucli.StringFlag{Name: "input-format", Usage: "read the prompt from standard input as `FORMAT`: stream-json (" + dialects.PromptInput.Title + "'s input events) or text"},
 		&ucli.StringFlag{Name: "agent-model", Hidden: true, Usage: "with --input-format stream-json, standing in for the agent of --to: its --model `NAME`, for {model} in ARGS"},
 		&ucli.StringFlag{Name: "agent-resume", Hidden: true, Usage: "with --input-format stream-json, standing in for the agent of --to: its --resume `SESSION`, for {resume} in ARGS"},
 		&ucli.DurationFlag{Name: "grace", Value: defaultGrace, Usage: "after SIGINT or SIGTERM, or when the output is closed, wait `DURATION` for AGENT's process group to end before SIGKILL"},

@@ -33,13 +33,12 @@ status), a child span "execute_tool NAME" per tool call (error status when
 its result failed), permission requests and errors as span events. No
 prompt, text, argument or tool output is exported; error messages,
 permission reasons and every other text exported (models, tool names,
-codes) are redacted with Zero's rules (--redact-extra adds translate's
+codes) are redacted (--redact-extra adds translate's
 stronger patterns). Each run's cost, priced
 as zevo stats prices it (--pricing, --model), is its zevo.cost.usd.
 
-Each input is read as the dialect of its first JSON line (--as auto): a
-Zero or EvoScientist log, or any other agent's log zevo reads (docs/otel.md
-says what each becomes); a later line of the other kind is named and not
+Each input is read as the dialect of its first JSON line (--as auto): any
+agent's log zevo reads (docs/otel.md says what each becomes); a later line of the other kind is named and not
 exported.
 
 The streams carry no timestamps. A run starts at the time in its runId
@@ -66,9 +65,9 @@ Examples:
 			&ucli.StringSliceFlag{Name: "header", Usage: "add `KEY=VALUE` to each OTLP/HTTP request (repeatable)"},
 			&ucli.DurationFlag{Name: "timeout", Value: 10 * time.Second, Usage: "give up on sending one run (retries included), and on the endpoint, after `DURATION`"},
 			&ucli.StringFlag{Name: "clock", Value: "read", Usage: "span times: `CLOCK` is read (when each line was read) or synthetic (1 ms per line, deterministic)"},
-			&ucli.StringFlag{Name: "model", Usage: "the `NAME` of the model of runs that name none (EvoScientist's), for gen_ai.request.model and the cost"},
+			&ucli.StringFlag{Name: "model", Usage: "the `NAME` of the model of runs whose stream names none, for gen_ai.request.model and the cost"},
 			&ucli.StringFlag{Name: "pricing", Usage: "price models from `FILE` for zevo.cost.usd, as zevo stats --pricing does"},
-			&ucli.StringFlag{Name: "provider", Usage: "the `NAME` of the provider of runs that name none, for gen_ai.provider.name (default: the agent, zero or evoscientist)"},
+			&ucli.StringFlag{Name: "provider", Usage: "the `NAME` of the provider of runs that name none, for gen_ai.provider.name (default: the agent's name)"},
 			&ucli.StringFlag{Name: "as", Value: "auto", Usage: "dialect: auto (each line by its own) or the `NAME` of one to read every line as (" + inspect.DialectNames() + ")"},
 			redactFlags()[1], // --redact-extra; a collector never gets secrets: no --no-redact
 		},

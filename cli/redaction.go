@@ -16,7 +16,7 @@ import (
 
 // The one redaction rule: what a person or a collector sees (an output, a
 // document, a table, a --json report, a diagnostic, a message on stderr)
-// is redacted with Zero's rules unless --no-redact; --redact-extra adds the
+// is redacted with the default rules (package redact) unless --no-redact; --redact-extra adds the
 // stronger patterns. Only translate's output to EvoScientist and jq's
 // results, which are the stream's own data, are written as they are by
 // default (translate --redact redacts them). See docs/guarantees.md,
@@ -26,15 +26,15 @@ import (
 // redact by default (view, stats, validate, otel).
 func redactFlags() []ucli.Flag {
 	return []ucli.Flag{
-		&ucli.BoolFlag{Name: "no-redact", Usage: "show secrets as they are, in the output and in messages (they are redacted with Zero's rules by default)"},
-		&ucli.BoolFlag{Name: "redact-extra", Usage: "redact with Zero's rules plus GitHub tokens, AWS access keys, PEM private keys, JWTs, Slack tokens and Google API keys"},
+		&ucli.BoolFlag{Name: "no-redact", Usage: "show secrets as they are, in the output and in messages (they are redacted by default)"},
+		&ucli.BoolFlag{Name: "redact-extra", Usage: "redact with the default rules plus GitHub tokens, AWS access keys, PEM private keys, JWTs, Slack tokens and Google API keys"},
 	}
 }
 
 // redactorOf decides, for every command, what it redacts: it returns the
 // redactor of the command's output (nil: shown as it is), byDefault
 // saying whether the output is redacted when no flag is given, and sets
-// the redactor of its messages (the output's, or Zero's rules when the
+// the redactor of its messages (the output's, or the default rules when the
 // output is not redacted by default; none with --no-redact).
 func redactorOf(c *ucli.Context, e *env, byDefault bool) (*redact.Redactor, error) {
 	var rd *redact.Redactor

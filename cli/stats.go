@@ -24,19 +24,18 @@ func statsCommand(e *env) *ucli.Command {
 		Usage:     "summarize runs: events, tokens, tool calls, permissions, errors, status",
 		ArgsUsage: "[FILE...]",
 		Description: `Summarizes each FILE (standard input when none is given, or for "-") per
-run, per file and in total, whatever agent wrote it (its first JSON line
-tells which; a later line of Zero's or EvoScientist's in another agent's
-input, or the converse, is a bad line): events by type, tokens (the sum of
-Zero's usage events, or of EvoScientist's usage_stats; for other agents,
-cache reads, cache writes and reasoning too, where the stream states
+run, per file and in total, whatever agent wrote it (each line is read as
+its agent's, told by the line or, for a shape several agents write, by the
+lines before it): events by type, tokens (the sum the stream's usage lines state: input and output,
+and cache reads, cache writes and reasoning where the stream states
 them), tool calls by name with their failures, permission requests and
 decisions, errors, how each run ended and the length of its final answer.
 Files are read concurrently and reported in the order given. Interrupted
 (SIGINT, SIGTERM), it writes the summary of what it has read so far before
 it exits 130 or 143, so that tail -f agent.log | zevo stats ends, on
 Ctrl-C, with the numbers. What the table and --json show from the input
-(event types, tool names, models, error messages) is redacted with Zero's
-rules, as view shows it, unless --no-redact; --redact-extra adds
+(event types, tool names, models, error messages) is redacted with the
+default rules, as view shows it, unless --no-redact; --redact-extra adds
 translate's stronger patterns.
 
 Each run's cost in USD comes from, in this order: the cost the stream
@@ -77,7 +76,7 @@ type statsReport struct {
 func pricingFlags() []ucli.Flag {
 	return []ucli.Flag{
 		&ucli.StringFlag{Name: "pricing", Usage: "price models from `FILE`, in LiteLLM's model_prices_and_context_window.json format (before the shipped snapshot)"},
-		&ucli.StringFlag{Name: "model", Usage: "the `NAME` of the model of runs that name none (EvoScientist's)"},
+		&ucli.StringFlag{Name: "model", Usage: "the `NAME` of the model of runs whose stream names none"},
 	}
 }
 

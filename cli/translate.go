@@ -8,6 +8,8 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"strings"
+	"sync"
 	"time"
 
 	ucli "github.com/urfave/cli/v2"
@@ -22,7 +24,7 @@ import (
 func translateCommand(e *env) *ucli.Command {
 	return &ucli.Command{
 		Name:      "translate",
-		Usage:     "translate agents' stream-json into Zero's, EvoScientist's or Claude Code's",
+		Usage:     "translate an agent's stream-json into another agent's",
 		ArgsUsage: "[FILE...]",
 		Description: `Reads each FILE in turn (standard input when none is given, or for "-"),
 detects each line's protocol, and writes the stream in the protocol of --to,
@@ -54,15 +56,15 @@ Examples:
 func translateFlags(hidden bool) []ucli.Flag {
 	return append([]ucli.Flag{
 		&ucli.StringFlag{Name: "to", Hidden: hidden, Usage: "target protocol `FORMAT`: " + translate.TargetNames()},
-		&ucli.StringFlag{Name: "from", Hidden: hidden, Value: "auto", Usage: "source protocol `FORMAT`: auto (per line), zero or evosci"},
+		&ucli.StringFlag{Name: "from", Hidden: hidden, Value: "auto", Usage: "source protocol `FORMAT`: " + orList(translate.Sources()) + " (auto: each line's own)"},
 		&ucli.StringFlag{Name: "run-id", Hidden: hidden, Usage: "use `ID` as the runId of the Zero runs zevo opens, and to derive Claude Code's ids from (later runs get .2, .3, …; default: derived from the FILEs, or from the time on standard input)"},
 		&ucli.StringFlag{Name: "session-id", Hidden: hidden, Usage: "use `ID` as the sessionId of the run_start events zevo writes (Claude Code: the session_id of every line)"},
 		&ucli.StringFlag{Name: "cwd", Hidden: hidden, Usage: "use `DIR` as the cwd of the run_start (Claude Code: system/init) events zevo writes, where the input has none (default: the working directory)"},
 		&ucli.StringFlag{Name: "model", Hidden: hidden, Usage: "use `NAME` as model and apiModel of the run_start events zevo writes"},
 		&ucli.StringFlag{Name: "unmapped", Hidden: hidden, Value: "drop", Usage: "events with no counterpart get `POLICY`: drop (counted on stderr), keep (type prefixed) or error"},
-		&ucli.BoolFlag{Name: "no-redact", Hidden: hidden, Usage: "do not apply Zero's redaction to Zero or Claude Code output"},
-		&ucli.BoolFlag{Name: "redact", Hidden: hidden, Usage: "apply Zero's redaction to EvoScientist output too"},
-		&ucli.BoolFlag{Name: "redact-extra", Hidden: hidden, Usage: "redact any output with Zero's rules plus GitHub tokens, AWS access keys, PEM private keys, JWTs, Slack tokens and Google API keys"},
+		&ucli.BoolFlag{Name: "no-redact", Hidden: hidden, Usage: redactUsage().no},
+		&ucli.BoolFlag{Name: "redact", Hidden: hidden, Usage: redactUsage().yes},
+		&ucli.BoolFlag{Name: "redact-extra", Hidden: hidden, Usage: "redact any output with the default rules plus GitHub tokens, AWS access keys, PEM private keys, JWTs, Slack tokens and Google API keys"},
 		&ucli.StringSliceFlag{Name: "mapping", Hidden: hidden, Usage: "load a mapping table `FILE` that adds or overrides rules (repeatable)"},
 		&ucli.BoolFlag{Name: "fail-fast", Hidden: hidden, Usage: "stop at the first bad line (exit 1)"},
 		&ucli.StringFlag{Name: "jq", Hidden: hidden, Usage: "run the jq `EXPR` on every translated event and write its results instead (see zevo jq --help)"},
@@ -122,6 +124,31 @@ func translateOptions(c *ucli.Context, e *env) (translate.Options, error) {
 		Redactor:  rd,
 		Tables:    tables,
 	}, nil
+}
+
+// redactUsage words --no-redact and --redact for the targets whose output
+// is redacted by default and the others, as translate decides; once a
+// process, for the command tree and translate's hidden copy of its flags.
+var redactUsage = sync.OnceValue(func() (u struct{ no, yes string }) {
+	var on, off []string
+	for _, n := range translate.Targets() {
+		if f, err := translate.ParseTarget(n); err == nil && translate.RedactsByDefault(f) {
+			on = append(on, n)
+		} else if err == nil {
+			off = append(off, n)
+		}
+	}
+	u.no = "do not redact the output (redacted by default with --to " + orList(on) + ")"
+	u.yes = "redact the output with --to " + orList(off) + " too"
+	return u
+})
+
+// orList writes names as "a, b or c".
+func orList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // runIDSource makes the run ids of a translation of files depend on the

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/translate"
 )
 
 // zevo translate --to claude writes what `zevo validate --as claude`
@@ -42,7 +43,7 @@ func TestTranslateToClaudeCommand(t *testing.T) {
 	if code, _, stderr := run(t, "", "translate", "--to", "claude", "--unmapped", "error", sampleZero); code == 0 || !strings.Contains(stderr, "has no claude counterpart") {
 		t.Errorf("--unmapped error: exit %d, %q", code, stderr)
 	}
-	if code, _, stderr := run(t, "", "translate", "--to", "codex", sampleZero); code == 0 || !strings.Contains(stderr, "want zero, zero@1, evosci or claude") {
+	if code, _, stderr := run(t, "", "translate", "--to", "codex", sampleZero); code == 0 || !strings.Contains(stderr, "want "+translate.TargetNames()) {
 		t.Errorf("--to codex: exit %d, %q", code, stderr)
 	}
 }

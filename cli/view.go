@@ -23,9 +23,9 @@ arguments summarized and its result cut to a few lines, permission prompts
 and errors highlighted, the final answer and token totals at the end of each
 run. Live input is shown event by event. Control sequences in the content
 (cursor moves, title changes, links, bidi overrides) are shown as visible
-escapes such as \x1b. Secrets are redacted with translate's rules (Zero's:
-values under keys such as password or apiKey, sk-… keys, api_key=…,
-Bearer …) unless --no-redact; --redact-extra adds translate's stronger
+escapes such as \x1b. Secrets are redacted with the default rules (values
+under keys such as password or apiKey, sk-… keys, api_key=…, Bearer …)
+unless --no-redact; --redact-extra adds translate's stronger
 patterns.
 
 --format markdown and --format html write a document instead, for a pull

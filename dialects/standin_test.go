@@ -3,6 +3,8 @@ package dialects_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/zevo/zevo/bench/corpus"
 	"github.com/zevo/zevo/cli"
 	"github.com/zevo/zevo/dialects"
 	"github.com/zevo/zevo/event"
@@ -32,6 +35,22 @@ var standIn = &event.Dialect{
 		return event.No
 	},
 	NewDecoder: func(opt event.DecodeOptions) event.Decoder { return &standInDecoder{opt: opt} },
+	Corpus: &event.Corpus{
+		Write: func(w io.Writer, size int64, seed uint64) (int64, error) {
+			var n int64
+			for n < size {
+				m, err := io.WriteString(w, standInLines)
+				if n += int64(m); err != nil {
+					return n, err
+				}
+			}
+			return n, nil
+		},
+		Huge: func(w io.Writer, size int) error {
+			_, err := fmt.Fprintf(w, `{"type":"toy.result","session":"s1","id":"c1","output":%q}`+"\n", strings.Repeat("x", size))
+			return err
+		},
+	},
 }
 
 func TestMain(m *testing.M) {
@@ -154,4 +173,19 @@ func TestStandInDialectReachesEveryCommand(t *testing.T) {
 	code, out, errs = zevo("otel", good)
 	must("otel", code, out, errs, 0, `"name":"invoke_agent"`, `"key":"gen_ai.usage.input_tokens","value":{"intValue":"120"}`,
 		`"name":"execute_tool zap"`, `"key":"zevo.tool.side_effect","value":{"stringValue":"shell"}`)
+
+	// Its generator, known through the registry too, writes the
+	// benchmarks' corpora (bench/corpus, bench/cmd/gen).
+	p, err := corpus.Lookup("toy-agent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gen strings.Builder
+	if n, err := corpus.Write(&gen, corpus.Options{Protocol: p, Size: 1000, Seed: 1}); err != nil || n < 1000 || !strings.HasPrefix(gen.String(), standInLines) {
+		t.Errorf("corpus.Write: %d, %v: %.100q", n, err, gen.String())
+	}
+	var huge strings.Builder
+	if err := corpus.WriteHuge(&huge, p, 100); err != nil || !strings.Contains(huge.String(), strings.Repeat("x", 100)) {
+		t.Errorf("corpus.WriteHuge: %v: %.100q", err, huge.String())
+	}
 }

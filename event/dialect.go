@@ -1,6 +1,7 @@
 package event
 
 import (
+	"io"
 	"time"
 )
 
@@ -79,6 +80,21 @@ type Dialect struct {
 	// RunTime, when set, is the time a run began as its id states it
 	// (ok false when the id states none).
 	RunTime func(run string) (at time.Time, ok bool)
+
+	// Corpus, optional, generates streams of the dialect for benchmarks
+	// and tests (bench/corpus, bench/cmd/gen).
+	Corpus *Corpus
+}
+
+// Corpus generates realistic streams of a dialect, serialized exactly as
+// its producer writes them.
+type Corpus struct {
+	// Write writes whole runs until at least size bytes are written, the
+	// last run cut short (the producer died), and returns the number of
+	// bytes written; the same seed gives the same bytes.
+	Write func(w io.Writer, size int64, seed uint64) (int64, error)
+	// Huge writes one line holding a tool's output of size bytes.
+	Huge func(w io.Writer, size int) error
 }
 
 // Detect tells from line alone whether it is the dialect's: DetectLine
@@ -87,6 +103,9 @@ func (d *Dialect) Detect(line []byte) Certainty {
 	l := ReadLine(line)
 	return d.DetectLine(&l)
 }
+
+// String is the dialect's name.
+func (d *Dialect) String() string { return d.Name }
 
 // AgentName is the name the dialect's producer goes by as an agent.
 func (d *Dialect) AgentName() string {

@@ -78,7 +78,7 @@ func TestFastSchemaSameDiagnostics(t *testing.T) {
 		}
 		fast += differ(t, f, b)
 	}
-	for _, p := range []*protocol.Protocol{protocol.EvoSci, protocol.ZeroV2} {
+	for _, p := range []gen.Protocol{gen.EvoSci, gen.Zero} {
 		var b bytes.Buffer
 		if _, err := gen.Write(&b, gen.Options{Protocol: p, Size: 200 << 10, Seed: 7}); err != nil {
 			t.Fatal(err)
@@ -144,7 +144,7 @@ func TestFastSchemaMutants(t *testing.T) {
 		}
 		add(b)
 	}
-	for _, p := range []*protocol.Protocol{protocol.EvoSci, protocol.ZeroV2} {
+	for _, p := range []gen.Protocol{gen.EvoSci, gen.Zero} {
 		var b bytes.Buffer
 		if _, err := gen.Write(&b, gen.Options{Protocol: p, Size: 100 << 10, Seed: 3}); err != nil {
 			t.Fatal(err)

@@ -125,7 +125,7 @@ func (h *htmlDoc) begin(dst []byte, d *docHead) []byte {
 		dst = h.esc(dst, d.Version, false)
 	}
 	if d.Redacted {
-		dst = append(dst, "; secrets redacted with Zero's rules"...)
+		dst = append(dst, "; secrets redacted"...)
 	} else {
 		dst = append(dst, "; not redacted"...)
 	}

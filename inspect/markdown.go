@@ -24,7 +24,7 @@ func (m *markdownDoc) begin(dst []byte, h *docHead) []byte {
 		dst = mdInline(dst, h.Version)
 	}
 	if h.Redacted {
-		dst = append(dst, "; secrets redacted with Zero's rules"...)
+		dst = append(dst, "; secrets redacted"...)
 	} else {
 		dst = append(dst, "; not redacted"...)
 	}

@@ -1,5 +1,6 @@
-// Package inspect checks, summarizes and renders Zero and EvoScientist
-// stream-json logs: the logic behind zevo validate, stats and view.
+// Package inspect checks, summarizes and renders agents' stream-json
+// logs, every dialect's through the event model: the logic behind zevo
+// validate, stats and view.
 package inspect
 
 import (

@@ -74,7 +74,7 @@ func TestStreamAsLine(t *testing.T) {
 	if err != nil || len(inputs) < 50 {
 		t.Fatalf("%d files under testdata: %v", len(inputs), err)
 	}
-	for i, p := range []*protocol.Protocol{protocol.EvoSci, protocol.ZeroV2} {
+	for i, p := range []gen.Protocol{gen.EvoSci, gen.Zero} {
 		var b bytes.Buffer
 		if _, err := gen.Write(&b, gen.Options{Protocol: p, Size: 1 << 20, Seed: uint64(40 + i)}); err != nil {
 			t.Fatal(err)

@@ -28,8 +28,8 @@ const (
 type DocOptions struct {
 	Format DocFormat
 	Full   bool // no clipping of long outputs, arguments and text
-	// Redact applies Zero's redaction to every value shown (Redactor, or
-	// Zero's own rules when it is nil).
+	// Redact applies the redaction to every value shown (Redactor, or
+	// the default rules when it is nil).
 	Redact   bool
 	Redactor *redact.Redactor
 	Version  string // zevo's version, named in the document

@@ -37,7 +37,7 @@ var errSyntax = errors.New("malformed JSON value")
 
 // AppendValue appends the JSON value raw to dst in style st, with
 // white space removed and separators of the style. Escapes already in raw
-// are kept as they are, so the value is unchanged. With rd not nil, Zero's
+// are kept as they are, so the value is unchanged. With rd not nil, rd's
 // redaction is applied: values under sensitive keys become "[REDACTED]",
 // secrets inside strings are replaced.
 func AppendValue(dst, raw []byte, st Style, rd *redact.Redactor) ([]byte, error) {

@@ -18,7 +18,7 @@ import (
 const SnapshotDate = "2025-10-31"
 
 // snapshotJSON holds the providers' public list prices (USD per token) for
-// the models Zero and EvoScientist commonly run, in LiteLLM's format. Only
+// the models coding agents commonly run, in LiteLLM's format. Only
 // plain per-token prices are in it: a model whose price depends on the
 // prompt's length (gemini-2.5-pro) is left out rather than priced wrongly.
 //

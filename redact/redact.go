@@ -1,5 +1,8 @@
-// Package redact applies Zero's output redaction: sensitive keys lose their
-// whole value, and secret-looking text inside strings becomes [REDACTED].
+// Package redact applies zevo's default redaction: sensitive keys lose
+// their whole value, and secret-looking text inside strings becomes
+// [REDACTED]. The default rules are an agent's own redaction of its
+// output, followed to the byte (which, and its cases: the dialect's
+// doc.md and tests); WithExtra adds stronger patterns.
 package redact
 
 import (
@@ -14,11 +17,12 @@ import (
 // Marker replaces what is redacted.
 const Marker = "[REDACTED]"
 
-// zeroPatterns are Zero's own, applied one after the other in this order.
+// defaultPatterns are the default rules, applied one after the other in
+// this order.
 // Like extraPatterns, they are compiled when a text first needs them, not
 // at every start of the program: most texts hold none of the words they
 // need, and compiling them all took a fifth of zevo's start-up time.
-var zeroPatterns = sync.OnceValue(func() []*regexp.Regexp {
+var defaultPatterns = sync.OnceValue(func() []*regexp.Regexp {
 	return []*regexp.Regexp{
 		regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{16,}`),
 		regexp.MustCompile(`(?i)(api[_-]?key)\s*[=:]\s*["']?[A-Za-z0-9._-]{12,}`),
@@ -38,11 +42,11 @@ var sensitiveNames = map[string]bool{
 
 var sensitiveSuffixes = []string{"apikey", "clientsecret", "accesstoken", "refreshtoken", "idtoken", "privatekey"}
 
-// zeroNeedles are cheap tests, one per Zero pattern, that pass every
+// defaultNeedles are cheap tests, one per default pattern, that pass every
 // string the pattern could match: a long text without them skips the
 // regular expression. (?i) folds no other character into a, p, i, b, e
 // or r, so an ASCII case-insensitive search is exact.
-var zeroNeedles = []func(string) bool{
+var defaultNeedles = []func(string) bool{
 	func(s string) bool { return strings.Contains(s, "sk-") },
 	func(s string) bool { return containsFold(s, "api") },
 	func(s string) bool { return containsFold(s, "bearer") },
@@ -63,7 +67,7 @@ func containsFold(s, w string) bool {
 }
 
 // Redactor redacts strings and tells sensitive keys. The zero value applies
-// exactly Zero's rules; WithExtra adds zevo's stronger patterns, and Extra
+// exactly the default rules; WithExtra adds zevo's stronger patterns, and Extra
 // any others (each whole match is replaced).
 type Redactor struct {
 	Extra  []*regexp.Regexp
@@ -80,8 +84,8 @@ func (r *Redactor) String(s string) string {
 
 // apply runs every pattern on s.
 func (r *Redactor) apply(s string) string {
-	for i, p := range zeroPatterns() {
-		if !zeroNeedles[i](s) || !p.MatchString(s) {
+	for i, p := range defaultPatterns() {
+		if !defaultNeedles[i](s) || !p.MatchString(s) {
 			continue
 		}
 		s = p.ReplaceAllStringFunc(s, keepPrefix)
@@ -99,10 +103,10 @@ func (r *Redactor) apply(s string) string {
 	return s
 }
 
-// keepPrefix decides as Zero does: the lowercased match starts with a kept
-// prefix, and that many bytes of the match are kept. Case folding makes
-// the two differ for the Kelvin sign (U+212A matches k in "(?i)api_key"):
-// Zero then keeps a shorter prefix, and so does zevo.
+// keepPrefix decides as the rules' author does: the lowercased match
+// starts with a kept prefix, and that many bytes of the match are kept.
+// Case folding makes the two differ for the Kelvin sign (U+212A matches k
+// in "(?i)api_key"): a shorter prefix is then kept, as there.
 func keepPrefix(match string) string {
 	lower := strings.ToLower(match)
 	for _, prefix := range keptPrefixes {
@@ -113,7 +117,7 @@ func keepPrefix(match string) string {
 	return Marker
 }
 
-// extraPatterns are secrets Zero does not look for, replaced whole with
+// extraPatterns are secrets the default rules do not look for, replaced whole with
 // WithExtra: GitHub tokens, AWS access key ids, PEM private keys (to the end
 // of the text when the END line was cut off), JWTs, Slack tokens and Google
 // API keys. Each has literals one of which any match holds.
@@ -142,7 +146,7 @@ func (p extraPattern) mayMatch(s string) bool {
 	return false
 }
 
-// WithExtra returns a Redactor that applies Zero's rules and then the
+// WithExtra returns a Redactor that applies the default rules and then the
 // extra patterns.
 func WithExtra() *Redactor {
 	return &Redactor{strong: true}
@@ -229,9 +233,9 @@ func hexASCII(h []byte) (byte, bool) {
 	return (h[2]-'0')<<4 | v, true
 }
 
-// SensitiveKey reports whether Zero redacts the whole value under key: the
-// key lowercased, with everything but a-z and 0-9 removed, is a known name
-// or ends in a known suffix.
+// SensitiveKey reports whether the default rules redact the whole value
+// under key: the key lowercased, with everything but a-z and 0-9 removed,
+// is a known name or ends in a known suffix.
 func SensitiveKey(key string) bool {
 	var buf [64]byte
 	n := normalize(buf[:0], key)
@@ -256,7 +260,7 @@ func normalize(dst []byte, key string) []byte {
 	}
 	if !ascii {
 		// strings.ToLower maps some non-ASCII letters to ASCII ones (the
-		// Kelvin sign to k), as Zero's normalisation does.
+		// Kelvin sign to k), as the rules' normalisation does.
 		key = strings.ToLower(key)
 	}
 	for i := 0; i < len(key); i++ {

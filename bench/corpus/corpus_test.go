@@ -6,16 +6,39 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zevo/zevo/protocol"
+	"github.com/zevo/zevo/dialects"
 )
 
-func TestUnknownProtocol(t *testing.T) {
-	var b bytes.Buffer
-	if _, err := Write(&b, Options{Protocol: protocol.ZeroV1, Size: 10}); err == nil || !strings.Contains(err.Error(), "zero@1") {
-		t.Fatalf("err = %v, want one naming the protocol", err)
+// A dialect without a generator, or none, is refused by name before a
+// byte is written, and the message names the dialects that have one.
+func TestNoGenerator(t *testing.T) {
+	claude, _ := dialects.ByName("claude")
+	for _, p := range []Protocol{claude, nil} {
+		var b bytes.Buffer
+		_, err := Write(&b, Options{Protocol: p, Size: 10})
+		if err == nil || !strings.Contains(err.Error(), "dialects with a generator: ") || !strings.Contains(err.Error(), "zero") || !strings.Contains(err.Error(), "evosci") {
+			t.Errorf("Write: err = %v, want one naming the dialects with a generator", err)
+		}
+		if err := WriteHuge(&b, p, 10); err == nil {
+			t.Errorf("WriteHuge: no error")
+		}
+		if b.Len() != 0 {
+			t.Errorf("wrote %d bytes without a generator", b.Len())
+		}
 	}
-	if b.Len() != 0 {
-		t.Fatalf("wrote %d bytes for a bad protocol", b.Len())
+	if _, err := Write(new(bytes.Buffer), Options{Protocol: claude}); err == nil || !strings.Contains(err.Error(), "no generator for claude") {
+		t.Errorf("err = %v, want one naming claude", err)
+	}
+	if _, err := Lookup("claude"); err == nil || !strings.Contains(err.Error(), "no generator for claude") {
+		t.Errorf("Lookup(claude): err = %v", err)
+	}
+	if _, err := Lookup("nope"); err == nil || !strings.Contains(err.Error(), `no dialect "nope"`) {
+		t.Errorf("Lookup(nope): err = %v", err)
+	}
+	for _, name := range []string{"zero", "evosci", "evoscientist"} {
+		if p, err := Lookup(name); err != nil || p.Corpus == nil {
+			t.Errorf("Lookup(%s) = %v, %v", name, p, err)
+		}
 	}
 }
 

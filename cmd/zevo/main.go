@@ -1,5 +1,5 @@
 // Command zevo translates, filters and inspects AI coding agents' event
-// streams (Zero and EvoScientist stream-json).
+// streams (their stream-json).
 package main
 
 import (

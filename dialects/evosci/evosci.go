@@ -37,6 +37,7 @@ var Dialect = &event.Dialect{
 	// Its encoder writes a Zero tool output's Go spelling in Python's
 	// without unescaping it first.
 	Respells: true,
+	Corpus:   corpus,
 }
 
 // effects are what running the producer's own tools does.

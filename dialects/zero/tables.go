@@ -21,6 +21,7 @@ type Renames struct {
 	Fields     map[string]string // v1 field → v2 field
 	BlockCodes map[string]string // v1 block code → v2 code
 	V2Only     map[string]bool   // event types v1 does not have
+	block      string            // v1's name of v2's block
 }
 
 // V1Renames is versions.json, read the first time it is asked for.
@@ -30,5 +31,10 @@ var V1Renames = sync.OnceValue(func() *Renames {
 	v.Get("fields").ForEach(func(k, val gjson.Result) bool { r.Fields[k.Str] = val.Str; return true })
 	v.Get("blockCodes").ForEach(func(k, val gjson.Result) bool { r.BlockCodes[k.Str] = val.Str; return true })
 	v.Get("v2Only").ForEach(func(_, val gjson.Result) bool { r.V2Only[val.Str] = true; return true })
+	for v1, v2 := range r.Fields {
+		if v2 == "block" {
+			r.block = v1
+		}
+	}
 	return r
 })

@@ -37,6 +37,7 @@ var Dialect = &event.Dialect{
 	OneCallPerLine: true,
 	// A runId (run_YYYYMMDDhhmmss_xxxxxx) holds the UTC second its run began.
 	RunTime: protocol.ZeroRunIDTime,
+	Corpus:  corpus,
 }
 
 // detectLine: every Zero line, input or output, carries schemaVersion, and no
@@ -278,8 +279,8 @@ func permission(p *event.Problems, v *event.Line, typ string) (event.Kind, *even
 		}
 	}
 	b := v.Get("block")
-	if !b.Exists() {
-		b = v.Get("violation")
+	if n := V1Renames().block; !b.Exists() && n != "" {
+		b = v.Get(n) // v1's name of it (violation)
 	}
 	if b.IsObject() {
 		pm.Block = &event.Block{Code: b.Get("code").String(), Reason: b.Get("reason").String(), Path: b.Get("path").String()}

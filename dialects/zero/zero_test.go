@@ -218,6 +218,27 @@ func TestDecodeV1ViolationGivesTheReason(t *testing.T) {
 	same(t, "errors", errs, nil)
 }
 
+// The field v1 names the block is the one versions.json renames to block,
+// not a name of the decoder's own: a field of another name is no block.
+func TestDecodeV1BlockNamedByTheTable(t *testing.T) {
+	v1 := ""
+	for old, now := range V1Renames().Fields {
+		if now == "block" {
+			v1 = old
+		}
+	}
+	if v1 == "" {
+		t.Fatal("versions.json renames no v1 field to block")
+	}
+	line := func(field string) string {
+		return `{"action":"prompt","id":"c1","name":"bash","runId":"r","schemaVersion":1,"type":"permission_request","` + field + `":{"code":"policy_denied","reason":"outside"}}`
+	}
+	got, _ := decodeAll(t, line(v1+"s"))
+	same(t, "a field versions.json does not name", got, []string{`permission_request c1 bash 0 "" action=prompt effect= risk= @r`})
+	got, _ = decodeAll(t, line(v1))
+	same(t, "versions.json's v1 name of block", got, []string{`permission_request c1 bash 0 "outside" action=prompt effect= risk= block={Code:policy_denied Reason:outside Path:} @r`})
+}
+
 func TestRunEndStatuses(t *testing.T) {
 	for zs, want := range map[string]event.Status{
 		"success": event.StatusSuccess, "error": event.StatusError, "incomplete": event.StatusIncomplete,

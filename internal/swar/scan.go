@@ -56,7 +56,7 @@ func PlainPythonNear(b []byte, i int) int {
 // before the blocks.
 const nearWords = 4
 
-// MayHoldRedactWord reports whether b holds a word Zero's redaction
+// MayHoldRedactWord reports whether b holds a word the default redaction
 // patterns need, "sk-" or "api" or "bea" (the last two in any case), or
 // an escape that may spell a letter or '-' (\u0040 to \u007f, \u002d):
 // false means certainly none, true certainly one.

@@ -196,7 +196,7 @@ func maskPlainPython(x uint64) uint64 {
 }
 
 // SkipRedact returns the index of the first byte at or after i that may
-// end a word Zero's redaction patterns need ("sk-", "api", "bearer"): '-',
+// end a word the default redaction patterns need ("sk-", "api", "bearer"): '-',
 // 'i', 'I', 'r', 'R' or '\\'; len(b) when there is none.
 func SkipRedact(b []byte, i int) int {
 	for ; i+8 <= len(b); i += 8 {

@@ -1,4 +1,5 @@
-// Command gen writes a deterministic EvoScientist or Zero stream-json corpus.
+// Command gen writes a deterministic stream of a dialect that has a
+// generator (bench/corpus).
 //
 //	go run ./bench/cmd/gen -protocol evosci -size 100MB -seed 1 > corpus.evosci.jsonl
 //	go run ./bench/cmd/gen -protocol zero -huge 200MB > huge.zero.jsonl
@@ -13,17 +14,16 @@ import (
 	"strings"
 
 	"github.com/zevo/zevo/bench/corpus"
-	"github.com/zevo/zevo/protocol"
 )
 
 func main() {
-	name := flag.String("protocol", "evosci", "evosci or zero")
+	name := flag.String("protocol", "evosci", "the `DIALECT` to write (one with a generator)")
 	size := flag.String("size", "10MB", "bytes to write at least (suffixes KB, MB, GB: powers of 1024)")
 	seed := flag.Uint64("seed", 1, "random seed; the same seed gives the same corpus")
 	huge := flag.String("huge", "", "write instead one tool_result line holding an output of this size")
 	flag.Parse()
 	w := bufio.NewWriterSize(os.Stdout, 1<<20)
-	p, err := protocol.Lookup(*name)
+	p, err := corpus.Lookup(*name)
 	switch {
 	case err != nil:
 	case *huge != "":

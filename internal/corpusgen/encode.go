@@ -1,4 +1,4 @@
-package corpus
+package corpusgen
 
 import (
 	"sort"
@@ -6,17 +6,13 @@ import (
 	"unicode/utf8"
 )
 
-// kv is one key and value of an object written in the order given.
-type kv struct {
-	k string
-	v any // string, int, int64, bool, nil, obj, []any
-}
+// Obj is a JSON object as its keys and values in turn (a key a string; a
+// value a string, int, int64, bool, nil, Obj or []any). Python's style
+// keeps its key order (Python dicts keep insertion order); Go's sorts its
+// keys at every level, as encoding/json writes a map.
+type Obj []any
 
-// obj is a JSON object whose key order is kept (Python dicts keep insertion
-// order; Zero's objects are sorted when written).
-type obj []kv
-
-// encoder writes values as one of the two producers does.
+// encoder writes values in one of the two styles.
 type encoder struct {
 	python bool // json.dumps defaults; else Go's encoding/json of a map
 }
@@ -42,16 +38,21 @@ func (e encoder) value(dst []byte, v any) []byte {
 			dst = e.value(dst, x)
 		}
 		return append(dst, ']')
-	case obj:
+	case Obj:
+		type kv struct {
+			k string
+			v any
+		}
+		fs := make([]kv, 0, len(v)/2)
+		for i := 0; i+1 < len(v); i += 2 {
+			fs = append(fs, kv{v[i].(string), v[i+1]})
+		}
 		if !e.python {
-			// Zero re-marshals a generic map: keys sorted at every level.
-			s := make(obj, len(v))
-			copy(s, v)
-			sort.SliceStable(s, func(i, j int) bool { return s[i].k < s[j].k })
-			v = s
+			// encoding/json sorts a map's keys.
+			sort.SliceStable(fs, func(i, j int) bool { return fs[i].k < fs[j].k })
 		}
 		dst = append(dst, '{')
-		for i, f := range v {
+		for i, f := range fs {
 			if i > 0 {
 				dst = e.sep(dst)
 			}
@@ -65,7 +66,7 @@ func (e encoder) value(dst []byte, v any) []byte {
 		}
 		return append(dst, '}')
 	}
-	panic("corpus: unsupported value")
+	panic("corpusgen: unsupported value")
 }
 
 func (e encoder) sep(dst []byte) []byte {
