@@ -193,7 +193,7 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 			return false, e.keep(ev)
 		}
 		if u := ev.Usage; u.Past != nil || !fits(u) {
-			// Counts that are no counts are written as stated, but a
+			// Counts that are no counts (and -0) are written as stated, but a
 			// count Zero's 64-bit integers cannot hold (or their total)
 			// only with Keep: otherwise the line is reported.
 			prompt, completion := statedCounts(u)
@@ -210,8 +210,8 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 			}
 			e.wrote = true
 			e.head("usage")
-			e.obj.Raw("promptTokens", prompt.Append(nil, 10))
-			e.obj.Raw("completionTokens", completion.Append(nil, 10))
+			e.obj.Raw("promptTokens", spelled(prompt, u.Past.InputRaw))
+			e.obj.Raw("completionTokens", spelled(completion, u.Past.OutputRaw))
 			e.obj.Raw("totalTokens", total.Append(nil, 10))
 			return true, e.write()
 		}
@@ -484,6 +484,15 @@ func statedCounts(t *event.Tokens) (prompt, completion *big.Int) {
 	}
 	in.Add(in, big.NewInt(t.CacheRead))
 	return in.Add(in, big.NewInt(t.CacheWrite)), out
+}
+
+// spelled is n in decimal, or raw, the producer's spelling of it (-0),
+// when n is 0 and it has one.
+func spelled(n *big.Int, raw string) []byte {
+	if raw != "" && n.Sign() == 0 {
+		return []byte(raw)
+	}
+	return n.Append(nil, 10)
 }
 
 // unfit reports ev, a usage whose field Zero's 64-bit integers cannot

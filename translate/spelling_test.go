@@ -1,0 +1,34 @@
+package translate
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestNegativeZeroCountsKeptAsSpelled: a token count written -0 is 0,
+// and is written back as -0 in either direction, as the producer wrote
+// it; a count beside it that is no count is still reported.
+func TestNegativeZeroCountsKeptAsSpelled(t *testing.T) {
+	for _, c := range []struct {
+		to   Format
+		in   string
+		want string
+	}{
+		{Zero, `{"type": "usage_stats", "input_tokens": -0, "output_tokens": 1}`,
+			`{"completionTokens":1,"promptTokens":-0,"runId":"R","schemaVersion":2,"totalTokens":1,"type":"usage"}`},
+		{Zero, `{"type": "usage_stats", "input_tokens": 2, "output_tokens": -0}`,
+			`{"completionTokens":-0,"promptTokens":2,"runId":"R","schemaVersion":2,"totalTokens":2,"type":"usage"}`},
+		{EvoSci, `{"schemaVersion":2,"type":"usage","runId":"r1","promptTokens":-0,"completionTokens":-0,"totalTokens":-0}`,
+			`{"type": "usage_stats", "input_tokens": -0, "output_tokens": -0}`},
+	} {
+		out, diags, _ := run(t, Options{To: c.to, RunID: "R", eventPath: true}, []byte(c.in+"\n"))
+		if !strings.Contains(string(out), c.want+"\n") || len(diags) != 0 {
+			t.Errorf("--to %s %s: wrote\n%s%q, want the line\n%s", c.to, c.in, out, diags, c.want)
+		}
+	}
+	_, diags, _ := run(t, Options{To: Zero, RunID: "R", eventPath: true},
+		[]byte(`{"type": "usage_stats", "input_tokens": -0, "output_tokens": 1.5}`+"\n"))
+	if len(diags) != 1 || !strings.Contains(diags[0], "output_tokens") {
+		t.Errorf("a count of 1.5 beside a -0: diagnostics %q, want one about output_tokens", diags)
+	}
+}
