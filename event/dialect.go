@@ -142,6 +142,11 @@ const (
 // DecodeOptions are what every decoder is given.
 type DecodeOptions struct {
 	Effects *Effects // tool name → effect; nil knows no tool (every effect unknown)
+	// Surrogates keeps a lone surrogate escape (\ud800) of a string in
+	// its text, as WTF-8 bytes that jsonl.AppendString writes back as
+	// the escape (a translation); without it, it reads as U+FFFD, as
+	// every JSON reader reads it.
+	Surrogates bool
 }
 
 // EffectOf is the effect of the tool called name under these options.

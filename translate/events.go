@@ -377,7 +377,7 @@ func (t *Translator) decodeOptions() model.DecodeOptions {
 	for name, se := range t.tables.Between("evosci", "zero").SideEffects {
 		eff.Set(name, model.Effect(se))
 	}
-	return model.DecodeOptions{Effects: eff}
+	return model.DecodeOptions{Effects: eff, Surrogates: true}
 }
 
 // encode writes one event of the event path: as a mapping rule of the

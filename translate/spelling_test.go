@@ -32,3 +32,30 @@ func TestNegativeZeroCountsKeptAsSpelled(t *testing.T) {
 		t.Errorf("a count of 1.5 beside a -0: diagnostics %q, want one about output_tokens", diags)
 	}
 }
+
+// TestLoneSurrogatesKeptAsEscaped: a string with a lone surrogate escape
+// (which JSON readers read as U+FFFD) is written with the escape as it
+// was, to every target; a pair stays one character.
+func TestLoneSurrogatesKeptAsEscaped(t *testing.T) {
+	in := `{"type": "text", "content": "a\udc00b"}
+{"type": "text", "content": "\ud83d\ude00 \ud800"}
+{"type": "done", "content": "\ud800", "response": "\ud800"}
+`
+	for _, c := range []struct {
+		to   Format
+		want []string
+	}{
+		{Zero, []string{`"delta":"a\udc00b"`, `"delta":"😀 \ud800"`, `"text":"\ud800"`}},
+		{EvoSci, []string{`"content": "a\udc00b"`, `"content": "\ud83d\ude00 \ud800"`}},
+	} {
+		out, diags, _ := run(t, Options{To: c.to, RunID: "R", eventPath: true}, []byte(in))
+		for _, w := range c.want {
+			if !strings.Contains(string(out), w) || len(diags) != 0 {
+				t.Errorf("--to %s: wrote\n%s%q, want %s in it", c.to, out, diags, w)
+			}
+		}
+		if strings.Contains(string(out), "\ufffd") || strings.Contains(string(out), `\ufffd`) {
+			t.Errorf("--to %s: wrote U+FFFD:\n%s", c.to, out)
+		}
+	}
+}
