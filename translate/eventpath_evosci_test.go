@@ -67,7 +67,6 @@ func TestEventPathWritesTodaysZeroFromEvoScientist(t *testing.T) {
 		// read; today's writes nothing for it (but its run's framing).
 		"hostile/wrong-types.evosci.jsonl":              "fields of the wrong type",
 		"golden/bad-input-validate-evosci/stream.jsonl": "fields of the wrong type",
-		"hostile/numbers.evosci.jsonl":                  "token counts that are no integers; -0",
 	}
 	// and a generated corpus: every shape of line the benchmarks read
 	var gen bytes.Buffer

@@ -59,3 +59,34 @@ func TestLoneSurrogatesKeptAsEscaped(t *testing.T) {
 		}
 	}
 }
+
+// TestDroppedRunNotWritten: a run made only of lines Zero has no room
+// for is not written at all when they are dropped (no empty run_start …
+// run_end), nor does it use up a run id; kept, it is written with them.
+func TestDroppedRunNotWritten(t *testing.T) {
+	in := `{"type": "summarization_start"}
+{"type": "summarization", "content": "s"}
+`
+	for _, to := range []Format{Zero, Zero1} {
+		out, diags, st := run(t, Options{To: to, RunID: "R", eventPath: true}, []byte(in))
+		if len(out) != 0 || len(diags) != 0 || st.Unmapped != 2 {
+			t.Errorf("--to %s, dropped: wrote\n%s%q, %d unmapped; want nothing, 2 unmapped", to, out, diags, st.Unmapped)
+		}
+		out, _, _ = run(t, Options{To: to, RunID: "R", Unmapped: Keep, eventPath: true}, []byte(in))
+		if !strings.Contains(string(out), `"type":"run_start"`) || !strings.Contains(string(out), `"type":"evosci.summarization"`) {
+			t.Errorf("--to %s, kept: wrote\n%s", to, out)
+		}
+	}
+	// The run after it is the first written: it takes the first run id.
+	out, _, _ := run(t, Options{To: Zero, RunID: "R", eventPath: true}, []byte(in+`{"schemaVersion":2,"type":"text","runId":"r1","delta":"a"}
+{"type": "text", "content": "b"}
+{"type": "usage_stats", "input_tokens": 1, "output_tokens": 2}
+{"type": "done", "content": "b", "response": "b"}
+`))
+	want := `{"provider":"evoscientist","runId":"R","schemaVersion":2,"type":"run_start"}
+{"delta":"b","runId":"R","schemaVersion":2,"type":"text"}
+{"completionTokens":2,"promptTokens":1,"runId":"R","schemaVersion":2,"totalTokens":3,"type":"usage"}`
+	if !strings.Contains(string(out), want) {
+		t.Errorf("the run after a dropped one: wrote\n%s\nwant in it\n%s", out, want)
+	}
+}
