@@ -181,8 +181,9 @@ func (p *Problems) Count(v *Line, key string, has *Has, bit Has) int64 {
 	n, err := strconv.ParseInt(f.Raw, 10, 64) // "-0" is 0
 	if err != nil || n < 0 {
 		if p.past = notCount(f.Raw); p.past == nil {
-			// No integer (1.5, 1e400): the line is a bad one.
-			p.Add(key, Clip(f.Raw)+" is not a token count")
+			// No integer (1.5, 1e400): the line is a bad one, worded
+			// as a value of the wrong type.
+			p.WrongType(key, "integer", f)
 			return 0
 		}
 		p.Lenient(key, Clip(f.Raw)+" is not a token count")
