@@ -450,34 +450,26 @@ func FuzzRoundTrip(f *testing.F) {
 }
 
 // TestZeroOmittedFieldsToEvo: Zero lines whose fields are omitted (or
-// null) are read as empty. Today's path writes their EvoScientist lines
-// with empty values; the event path writes no empty text or reasoning
-// and no usage of 0 and 0 tokens (an accepted difference: such events
-// say nothing), and counts those lines unmapped. Each path is held to
-// its own output: the one New routes them to (every line to the event
-// path when it is forced so). (Found by FuzzToEvoSci.)
+// null) are read as empty: no empty text or reasoning and no usage of 0
+// and 0 tokens is written (such events say nothing), and those lines
+// are counted unmapped, with the shortcuts and on the plain path.
+// (Found by FuzzToEvoSci.)
 func TestZeroOmittedFieldsToEvo(t *testing.T) {
 	in := []byte(`{"runId":"r","schemaVersion":2,"type":"reasoning"}
 {"runId":"r","schemaVersion":2,"type":"text","delta":null}
 {"runId":"r","schemaVersion":2,"type":"usage"}
 {"runId":"r","schemaVersion":2,"type":"tool_call"}
 `)
-	for _, events := range []bool{false, true} {
-		opt := Options{To: EvoSci, eventPath: events}
+	for _, plain := range []bool{false, true} {
+		opt := Options{To: EvoSci, Plain: plain}
 		r := translateAll(t, in, opt)
 		checkRun(t, in, opt, r)
 		want := []string{
-			`{"type": "thinking", "content": "", "id": 0}`,
-			`{"type": "text", "content": ""}`,
-			`{"type": "usage_stats", "input_tokens": 0, "output_tokens": 0}`,
 			`{"type": "tool_call", "name": "", "args": {}, "id": ""}`,
 			`{"type": "error", "message": "the input ended before the run finished"}`,
 		}
-		if New(opt, nil).ep.every {
-			want = want[3:]
-		}
 		if fmt.Sprintf("%q", r.out) != fmt.Sprintf("%q", want) {
-			t.Errorf("event path %v: output %q, want %q", events, r.out, want)
+			t.Errorf("plain %v: output %q, want %q", plain, r.out, want)
 		}
 	}
 }

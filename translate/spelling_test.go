@@ -21,12 +21,12 @@ func TestNegativeZeroCountsKeptAsSpelled(t *testing.T) {
 		{EvoSci, `{"schemaVersion":2,"type":"usage","runId":"r1","promptTokens":-0,"completionTokens":-0,"totalTokens":-0}`,
 			`{"type": "usage_stats", "input_tokens": -0, "output_tokens": -0}`},
 	} {
-		out, diags, _ := run(t, Options{To: c.to, RunID: "R", eventPath: true}, []byte(c.in+"\n"))
+		out, diags, _ := run(t, Options{To: c.to, RunID: "R"}, []byte(c.in+"\n"))
 		if !strings.Contains(string(out), c.want+"\n") || len(diags) != 0 {
 			t.Errorf("--to %s %s: wrote\n%s%q, want the line\n%s", c.to, c.in, out, diags, c.want)
 		}
 	}
-	_, diags, _ := run(t, Options{To: Zero, RunID: "R", eventPath: true},
+	_, diags, _ := run(t, Options{To: Zero, RunID: "R"},
 		[]byte(`{"type": "usage_stats", "input_tokens": -0, "output_tokens": 1.5}`+"\n"))
 	if len(diags) != 1 || !strings.Contains(diags[0], "output_tokens") {
 		t.Errorf("a count of 1.5 beside a -0: diagnostics %q, want one about output_tokens", diags)
@@ -48,7 +48,7 @@ func TestLoneSurrogatesKeptAsEscaped(t *testing.T) {
 		{Zero, []string{`"delta":"a\udc00b"`, `"delta":"😀 \ud800"`, `"text":"\ud800"`}},
 		{EvoSci, []string{`"content": "a\udc00b"`, `"content": "\ud83d\ude00 \ud800"`}},
 	} {
-		out, diags, _ := run(t, Options{To: c.to, RunID: "R", eventPath: true}, []byte(in))
+		out, diags, _ := run(t, Options{To: c.to, RunID: "R"}, []byte(in))
 		for _, w := range c.want {
 			if !strings.Contains(string(out), w) || len(diags) != 0 {
 				t.Errorf("--to %s: wrote\n%s%q, want %s in it", c.to, out, diags, w)
@@ -68,17 +68,17 @@ func TestDroppedRunNotWritten(t *testing.T) {
 {"type": "summarization", "content": "s"}
 `
 	for _, to := range []Format{Zero, Zero1} {
-		out, diags, st := run(t, Options{To: to, RunID: "R", eventPath: true}, []byte(in))
+		out, diags, st := run(t, Options{To: to, RunID: "R"}, []byte(in))
 		if len(out) != 0 || len(diags) != 0 || st.Unmapped != 2 {
 			t.Errorf("--to %s, dropped: wrote\n%s%q, %d unmapped; want nothing, 2 unmapped", to, out, diags, st.Unmapped)
 		}
-		out, _, _ = run(t, Options{To: to, RunID: "R", Unmapped: Keep, eventPath: true}, []byte(in))
+		out, _, _ = run(t, Options{To: to, RunID: "R", Unmapped: Keep}, []byte(in))
 		if !strings.Contains(string(out), `"type":"run_start"`) || !strings.Contains(string(out), `"type":"evosci.summarization"`) {
 			t.Errorf("--to %s, kept: wrote\n%s", to, out)
 		}
 	}
 	// The run after it is the first written: it takes the first run id.
-	out, _, _ := run(t, Options{To: Zero, RunID: "R", eventPath: true}, []byte(in+`{"schemaVersion":2,"type":"text","runId":"r1","delta":"a"}
+	out, _, _ := run(t, Options{To: Zero, RunID: "R"}, []byte(in+`{"schemaVersion":2,"type":"text","runId":"r1","delta":"a"}
 {"type": "text", "content": "b"}
 {"type": "usage_stats", "input_tokens": 1, "output_tokens": 2}
 {"type": "done", "content": "b", "response": "b"}

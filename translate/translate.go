@@ -1,18 +1,16 @@
-// Package translate converts EvoScientist and Zero stream-json into each
-// other, one line at a time, with the run framing, id correlation and
-// redaction the target's clients expect. The lines of the other agents'
-// dialects go through the event model instead (events.go), as does every
-// line for a target only the event model writes (Claude Code's).
+// Package translate converts one agent's stream into another's, one line
+// at a time: each line is decoded into events by its dialect's decoder
+// (package event, dialects/), the user's mapping rules are applied to
+// them (pathrules.go), and the target's encoder writes them with the run
+// framing, id correlation and redaction its clients expect (events.go).
 package translate
 
 import (
 	"bufio"
 	"crypto/rand"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -85,21 +83,16 @@ type Options struct {
 	Now      func() time.Time // for run ids; nil: time.Now
 	Rand     io.Reader        // for run ids; nil: crypto/rand
 	// Plain turns off every shortcut taken for speed: each line is
-	// decoded member by member (not by its producer's layout,
-	// protocol.Layouts), each event built field by field (no
-	// templates, template.go) and each value rendered where it is
-	// written (none rendered ahead by Stream's reading goroutine,
-	// ahead.go). The output is the same, byte for byte:
-	// Plain is the reference that the differential tests compare the
-	// shortcuts with.
+	// checked member by member (not by its producer's layout,
+	// protocol.Layouts) and decoded where it is written, as the other
+	// commands read lines (none decoded ahead by Stream's goroutines).
+	// The output is the same, byte for byte: Plain is the reference
+	// that the differential tests compare the shortcuts with.
 	Plain bool
 
 	// bigValue is the size from which a value is checked for being
 	// copied as it is (out.raw); 0: 1 MiB. Tests lower it.
 	bigValue int
-	// eventPath sends every line the event path (eventPath.every), for
-	// the tests that hold it to the other.
-	eventPath bool
 }
 
 // Translator translates lines of one or more inputs. It is not safe for
@@ -167,7 +160,7 @@ func New(opt Options, emit func([]byte) error) *Translator {
 		opt.bigValue = 1 << 20
 	}
 	t := &Translator{opt: opt, tables: opt.Tables, emit: emit, fixedLevel: -1}
-	t.ep.every = opt.eventPath
+	t.ep.plain = opt.Plain
 	t.ob.bigValue = opt.bigValue
 	t.pre = preparer{from: opt.From, tables: opt.Tables, plain: opt.Plain}
 	t.stats.UnmappedTypes = map[string]int{}
@@ -235,69 +228,13 @@ func (t *Translator) apply(p *prepared) error {
 		t.stats.Blank++
 		return nil
 	}
-	if t.onEventPath(p) {
-		return t.eventLine(p)
-	}
-	if t.ep.in != nil {
-		// A line of this path after the event path's: its run ends here.
-		if err := t.endEventPath(true); err != nil {
-			return err
-		}
-	}
-	ev, warn, bad := &p.ev, p.warn, p.bad
-	if bad != nil {
-		t.stats.Diagnosed++
-		if p.placed {
-			if err := t.placeBad(ev); err != nil {
-				return err
-			}
-		}
-		return bad
-	}
-	unmapped, err := t.dispatch(ev)
-	if err != nil {
-		var d *jsonl.Diagnostic // declared here: it escapes, and costs an allocation
-		if errors.As(err, &d) {
-			t.stats.Diagnosed++
-		}
-		return err
-	}
-	switch {
-	case warn != nil:
-		t.stats.Diagnosed++
-		return warn
-	case unmapped:
-		if t.opt.Unmapped == Error {
-			t.stats.Diagnosed++
-			return ev.diag("%s event %s has no %s counterpart (--unmapped error)", ev.kind, clip(strconv.Quote(ev.typ)), t.opt.To)
-		}
-		t.stats.Unmapped++
-		t.countUnmapped(t.unmappedName(ev))
-	default:
-		t.stats.Mapped++
-	}
-	return nil
+	return t.eventLine(p)
 }
 
 // End closes what the input left open (a run without its end). Call it at
 // the end of each input file, or when a stream goes idle.
 func (t *Translator) End(name string) error {
-	if err := t.endEventPath(false); err != nil {
-		return err
-	}
-	if r := t.runs.End(); r != nil {
-		if err := t.closeCut(r); err != nil {
-			return err
-		}
-	}
-	// A run whose end was a bad line is still open here.
-	if eventOnly(t.opt.To) {
-		return nil
-	}
-	if t.opt.To == EvoSci {
-		return t.endEvoRun(msgEOF)
-	}
-	return t.endZeroRun(msgEOF)
+	return t.endEventPath(false)
 }
 
 // write emits the event built in t.ob.
