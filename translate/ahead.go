@@ -120,17 +120,3 @@ func (p *preparer) dropped(ev *event) bool {
 	}
 	return drop
 }
-
-// renderedAhead returns raw as rendered ahead, if it was.
-func (o *out) renderedAhead(raw string) ([]byte, bool) {
-	for i := range o.ahead {
-		a := &o.ahead[i]
-		if unsafe.StringData(a.raw) == unsafe.StringData(raw) && len(a.raw) == len(raw) {
-			if a.same {
-				return unsafe.Slice(unsafe.StringData(raw), len(raw)), true
-			}
-			return o.aheadBuf[a.start:a.end], true
-		}
-	}
-	return nil, false
-}

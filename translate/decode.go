@@ -3,9 +3,10 @@ package translate
 import (
 	"bytes"
 	"fmt"
-	"github.com/zevo/zevo/dialects/zero"
 	"strings"
 	"unsafe"
+
+	"github.com/zevo/zevo/dialects/zero"
 
 	"github.com/tidwall/gjson"
 	model "github.com/zevo/zevo/event"

@@ -527,3 +527,23 @@ func (t *Translator) StatedSession() string {
 	}
 	return ""
 }
+
+// Interrupt ends the output of an interrupted translation as the target's
+// producer ends an interrupted run (Zero: error "interrupted" and run_end
+// "interrupted", exit code 130; EvoScientist: nothing).
+func (t *Translator) Interrupt() error {
+	if t.ep.in == nil {
+		return nil
+	}
+	return t.ep.enc.Interrupt()
+}
+
+// dropZero counts a field left out of Zero output.
+func (t *Translator) dropZero(path string) { t.countDropped("zero." + path) }
+
+func (t *Translator) redacted(s string) string {
+	if t.opt.Redactor == nil {
+		return s
+	}
+	return t.opt.Redactor.String(s)
+}

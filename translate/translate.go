@@ -10,7 +10,6 @@ import (
 	"crypto/rand"
 	"fmt"
 	"io"
-	"slices"
 	"sync/atomic"
 	"time"
 
@@ -105,25 +104,14 @@ type Translator struct {
 	stats  Stats
 	shape  *shape // of Zero output, or nil: see targetShape
 	dropFn func(path string)
-	keys   keyCache         // of the top level of output events
-	runs   protocol.Tracker // the runs of the input, by the rules every command follows
 
-	ob   out
-	line []byte // output scratch
-
-	toZero zeroState
-	toEvo  evoState
-
-	pre       preparer
-	placeName string
-	placeNum  int
-	cur       prepared                     // the line being translated by Line, reused
-	names     map[typeKey]string           // see unmappedName
-	pipe      *pipeline.Pipe[batch]        // Stream's, its batches reused from one input to the next
-	typesOut  [2]map[string][]byte         // by jsonl.Style: see typeOut
-	tmpl      map[*mappings.Rule]*template // see evoTemplate
-	lastTmpl  *template                    // the last one used
-	ep        eventPath                    // the lines of the other dialects: events.go
+	pre        preparer
+	placeName  string
+	placeNum   int
+	cur        prepared              // the line being translated by Line, reused
+	pipe       *pipeline.Pipe[batch] // Stream's, its batches reused from one input to the next
+	runsOpened int                   // runs named by newRunID
+	ep         eventPath             // the lines of the other dialects: events.go
 
 	// pipeEvents: pipe decodes every line ahead for the event path
 	// (aheadWorker).
@@ -161,13 +149,11 @@ func New(opt Options, emit func([]byte) error) *Translator {
 	}
 	t := &Translator{opt: opt, tables: opt.Tables, emit: emit, fixedLevel: -1}
 	t.ep.plain = opt.Plain
-	t.ob.bigValue = opt.bigValue
 	t.pre = preparer{from: opt.From, tables: opt.Tables, plain: opt.Plain}
 	t.stats.UnmappedTypes = map[string]int{}
 	t.stats.Dropped = map[string]int{}
 	t.shape = t.targetShape()
 	t.dropFn = t.dropZero
-	t.keys = keyCache{shape: t.shape, rd: opt.Redactor != nil}
 	return t
 }
 
@@ -211,11 +197,6 @@ func (t *Translator) Line(l jsonl.Line) error {
 	return t.apply(&t.cur)
 }
 
-// decode prepares a line as Line does, for tests.
-func (t *Translator) decode(l jsonl.Line) (*event, *jsonl.Diagnostic, *jsonl.Diagnostic) {
-	return t.pre.decode(l, &t.cur.ev)
-}
-
 // Place returns the input name and line number of the line being
 // translated (the last one, during End).
 func (t *Translator) Place() (name string, num int) { return t.placeName, t.placeNum }
@@ -235,14 +216,4 @@ func (t *Translator) apply(p *prepared) error {
 // the end of each input file, or when a stream goes idle.
 func (t *Translator) End(name string) error {
 	return t.endEventPath(false)
-}
-
-// write emits the event built in t.ob.
-func (t *Translator) write() error {
-	if t.ob.err != nil {
-		return t.ob.err
-	}
-	t.line = t.ob.appendTo(slices.Grow(t.line[:0], t.ob.size()))
-	t.stats.Written++
-	return t.emit(t.line)
 }
