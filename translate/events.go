@@ -238,7 +238,6 @@ func (t *Translator) readLineAhead(p *prepared, pre *preparer, lc *lineCopies, l
 		p.warn, p.bad = nil, nil
 		p.ev.name, p.ev.num = l.Name, l.Num // for eventLine's diagnostics
 		p.ev.Raw = unsafe.String(unsafe.SliceData(line), len(line))
-		p.ev.ahead, p.ev.aheadBuf = p.ev.ahead[:0], nil
 	} else {
 		pre.prepare(l, p)
 		if p.blank || p.bad != nil && !p.framesRuns() {

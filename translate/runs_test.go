@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/zevo/zevo/bench/corpus"
-	"github.com/zevo/zevo/protocol"
 )
 
 // runsInputs are the inputs the runs are tested on: every JSONL file of
@@ -58,24 +57,6 @@ func runsInputs(t *testing.T) map[string][]byte {
 {"schemaVersion":2,"type":"run_end","runId":"r\"8","status":"\u0064one"}
 `)
 	return in
-}
-
-func sameStep(a, b protocol.Step) bool {
-	same := func(x, y *protocol.Run) bool { return (x == nil) == (y == nil) && (x == nil || *x == *y) }
-	return same(a.Closed, b.Closed) && same(a.Run, b.Run) && a.Start == b.Start && a.End == b.End && a.Late == b.Late
-}
-
-func stepText(s protocol.Step) string {
-	var b bytes.Buffer
-	for _, r := range []*protocol.Run{s.Closed, s.Run} {
-		if r == nil {
-			b.WriteString("<nil> ")
-			continue
-		}
-		b.WriteString(jsonText(map[string]any{"protocol": r.Protocol.Name, "id": r.ID, "first": r.FirstLine, "last": r.LastLine, "status": r.Status, "cut": r.Cut.String()}) + " ")
-	}
-	b.WriteString(jsonText([]bool{s.Start, s.End, s.Late}))
-	return b.String()
 }
 
 // TestShortcutsChangeNothingOnRuns: on the inputs of the runs' tests
