@@ -199,7 +199,7 @@ func (t *Translator) applyPathRule(ev *model.Event, st model.Step, rule *mapping
 	return enc.Rendered(ev, st, rule.To, func(o *jsonl.Object) bool {
 		fe := rule.Render(get, r.omitEmpty, func(key, raw string) {
 			if t.shape != nil {
-				if f, known := t.shape.fields[key]; !known || !f.holds(gjson.Result{Type: rawType(raw), Raw: raw}) {
+				if f, known := t.shape.Field(key); !known || !f.Holds(gjson.Result{Type: rawType(raw), Raw: raw}) {
 					t.dropZero(rule.To + "." + key)
 					return
 				}

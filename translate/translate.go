@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/zevo/zevo/dialects/zero"
 	"github.com/zevo/zevo/internal/pipeline"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
@@ -102,7 +103,7 @@ type Translator struct {
 	tables *mappings.Set
 	emit   func([]byte) error
 	stats  Stats
-	shape  *shape // of Zero output, or nil: see targetShape
+	shape  *zero.Shape // of Zero output, or nil: see targetShape
 	dropFn func(path string)
 
 	pre        preparer
