@@ -90,3 +90,14 @@ func TestDroppedRunNotWritten(t *testing.T) {
 		t.Errorf("the run after a dropped one: wrote\n%s\nwant in it\n%s", out, want)
 	}
 }
+
+// TestEvoScientistToolEffectAsEveryDialectKnowsIt: an EvoScientist
+// call of a tool its own table does not list (bash) takes the effect the
+// dialects' tables know it by (shell), as the other commands read it,
+// where the direct engine wrote "unknown".
+func TestEvoScientistToolEffectAsEveryDialectKnowsIt(t *testing.T) {
+	out, diags, _ := run(t, Options{To: Zero, RunID: "R"}, []byte(`{"type": "tool_call", "name": "bash", "args": {"command": "ls"}, "id": "c1"}`+"\n"))
+	if !strings.Contains(string(out), `"name":"bash","runId":"R","schemaVersion":2,"sideEffect":"shell","type":"tool_call"`) || len(diags) != 0 {
+		t.Errorf("wrote\n%s%q", out, diags)
+	}
+}
