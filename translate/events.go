@@ -22,16 +22,14 @@ import (
 
 // eventPath is the state of the event path for the input being read.
 type eventPath struct {
-	det    *model.Detector
-	in     *model.Input // nil when the last line was not of this path
+	in     *model.Input // nil before the input's first line, and after its end
 	enc    dialects.Encoder
 	encErr error // the target has no encoder (none: every target has one)
 	// per line: what its events did
 	mapped bool
 	// the dialect and type of its first unmapped event (dialect "": none)
 	unmappedDialect, unmappedType string
-	cutOther                      bool // the run closed now is cut by the other path's line
-	sessions                      int  // session ids made, for their sequence number
+	sessions                      int // session ids made, for their sequence number
 	// rules are the mapping tables' rules the event path applies itself
 	// (pathrules.go); nil when there are none.
 	rules *pathRules
@@ -306,9 +304,6 @@ func (t *Translator) decodeOptions() model.DecodeOptions {
 // tables says, else as the target's encoder writes it.
 func (t *Translator) encode(ev *model.Event, st model.Step) error {
 	ep := &t.ep
-	if st.Closed != nil && ep.cutOther {
-		st.Closed.Cut = model.CutOtherDialect
-	}
 	if st.Closed != nil || ev == nil {
 		ep.startLater = false
 	} else if ep.startLater {
@@ -442,10 +437,9 @@ func (t *Translator) counted(ev *model.Event, mapped bool) {
 	}
 }
 
-// endEventPath ends the event path's input: what its decoders hold, and
-// the run it leaves open, cut (by the end of the input, or with other,
-// by a line of the other path).
-func (t *Translator) endEventPath(other bool) error {
+// endEventPath ends the input: what its decoders hold, and the run it
+// leaves open, cut by the end of the input.
+func (t *Translator) endEventPath() error {
 	ep := &t.ep
 	ep.mu.Lock()
 	defer ep.mu.Unlock()
@@ -457,9 +451,6 @@ func (t *Translator) endEventPath(other bool) error {
 	}
 	in := ep.in
 	ep.in = nil
-	ep.det = nil // the lines before this one no longer decide
-	ep.cutOther = other
-	defer func() { ep.cutOther = false }()
 	var werr error
 	in.End(func(ev *model.Event, st model.Step) {
 		if werr == nil {

@@ -216,5 +216,5 @@ func (t *Translator) apply(p *prepared) error {
 // End closes what the input left open (a run without its end). Call it at
 // the end of each input file, or when a stream goes idle.
 func (t *Translator) End(name string) error {
-	return t.endEventPath(false)
+	return t.endEventPath()
 }
