@@ -316,7 +316,7 @@ func testFollowHalfLine(t *testing.T, sc followScenario) {
 		a, b, b1, b2 string
 	}{
 		{[]string{"translate", "--to", "zero", "--follow"}, `"delta":"a1\n"`, `"cwd":"/new"`, `"delta":"b1\n"`, `"delta":"b2\n"`},
-		{[]string{"translate", "--to", "evosci", "-f"}, `"content": "a1\n"`, `a run_start came`, `"content": "b1\n"`, `"content": "b2\n"`},
+		{[]string{"translate", "--to", "evosci", "-f"}, `"content": "a1\n"`, `another run started`, `"content": "b1\n"`, `"content": "b2\n"`},
 		{[]string{"jq", "--follow", "-c", "."}, `"delta":"a1\n"`, `"cwd":"/new"`, `"delta":"b1\n"`, `"delta":"b2\n"`},
 		{[]string{"view", "-f"}, "a1", "/new ──", "b1", "b2"},
 	} {

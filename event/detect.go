@@ -91,6 +91,8 @@ type Line struct {
 	// arena, when set (Input.AppendLine's), is where strings with
 	// escapes are unescaped: blocks never written again once handed out.
 	arena *[]byte
+	// surrogates: see DecodeOptions.Surrogates.
+	surrogates bool
 }
 
 // arenaBlock is the size of an arena's blocks; a longer string than a
@@ -238,15 +240,19 @@ func (l *Line) value(f *field) gjson.Result {
 // escapes, in memory never written again: the arena's, else its own.
 func (l *Line) unescape(body string) string {
 	a := l.arena
+	unescape := jsonl.AppendUnescaped
+	if l.surrogates {
+		unescape = jsonl.AppendUnescapedKeep
+	}
 	if a == nil || len(body) > arenaBlock/4 {
-		text := jsonl.AppendUnescaped(nil, body)
+		text := unescape(nil, body)
 		return unsafe.String(unsafe.SliceData(text), len(text))
 	}
 	if cap(*a)-len(*a) < len(body) { // the text is never longer than body
 		*a = make([]byte, 0, arenaBlock)
 	}
 	n := len(*a)
-	*a = jsonl.AppendUnescaped(*a, body)
+	*a = unescape(*a, body)
 	return unsafe.String(unsafe.SliceData((*a)[n:]), len(*a)-n)
 }
 

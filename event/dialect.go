@@ -170,6 +170,11 @@ type DecodeOptions struct {
 	// as spelled (Tool.OutputJSON), not unescaped, for an encoder that
 	// respells it (Dialect.Respells). A decoder may ignore it.
 	Spelled bool
+	// Surrogates keeps a lone surrogate escape (\ud800) of a string in
+	// its text, as WTF-8 bytes that jsonl.AppendString writes back as
+	// the escape (a translation); without it, it reads as U+FFFD, as
+	// every JSON reader reads it.
+	Surrogates bool
 }
 
 // EffectOf is the effect of the tool called name under these options.

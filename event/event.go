@@ -268,6 +268,10 @@ const (
 // (past int64, or below 0), each nil when it is one.
 type PastCounts struct {
 	Input, Output, Total *big.Int
+	// InputRaw and OutputRaw are a count as the producer spelled it when
+	// its value does not say it (-0, which is 0), "" otherwise: a
+	// translation writes it back as it was.
+	InputRaw, OutputRaw string
 }
 
 // Total is every token counted once: input, cache reads and writes,

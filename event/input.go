@@ -113,6 +113,7 @@ func (in *Input) decode(fn func(*Event, Step), k *kept, l *Line, num int) error 
 		l.owned, l.arena = owned, arena
 		l.Check()
 	}
+	l.surrogates = in.opt.Surrogates
 	dl := in.det.detect(l)
 	if dl == nil {
 		if dl = in.last; dl == nil || dl.Marked {

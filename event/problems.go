@@ -17,6 +17,9 @@ import (
 type Problems struct {
 	list []problem
 	past *big.Int // the last count past int64 (TakePast)
+	// pastRaw is the last count whose value does not say its spelling
+	// (-0), as spelled (TakeRaw).
+	pastRaw string
 }
 
 // problem is one problem of a field (key) or of the line (key "").
@@ -139,6 +142,14 @@ func (p *Problems) TakePast() *big.Int {
 	return b
 }
 
+// TakeRaw is the spelling of the last count Count read whose value does
+// not say it (-0), "" if none.
+func (p *Problems) TakeRaw() string {
+	s := p.pastRaw
+	p.pastRaw = ""
+	return s
+}
+
 // Str is a string field; "" when absent or null, a problem when of
 // another type.
 func (p *Problems) Str(v *Line, key string) string {
@@ -158,6 +169,7 @@ func (p *Problems) Str(v *Line, key string) string {
 // below 0, is a (lenient) problem, kept exact for TakePast (stats still
 // counts the first; a translation writes both as stated).
 func (p *Problems) Count(v *Line, key string, has *Has, bit Has) int64 {
+	p.pastRaw = ""
 	f := v.Get(key)
 	if !f.Exists() || f.Type == gjson.Null {
 		return 0
@@ -169,12 +181,16 @@ func (p *Problems) Count(v *Line, key string, has *Has, bit Has) int64 {
 	n, err := strconv.ParseInt(f.Raw, 10, 64) // "-0" is 0
 	if err != nil || n < 0 {
 		if p.past = notCount(f.Raw); p.past == nil {
-			// No integer (1.5, 1e400): the line is a bad one.
-			p.Add(key, Clip(f.Raw)+" is not a token count")
+			// No integer (1.5, 1e400): the line is a bad one, worded
+			// as a value of the wrong type.
+			p.WrongType(key, "integer", f)
 			return 0
 		}
 		p.Lenient(key, Clip(f.Raw)+" is not a token count")
 		return 0
+	}
+	if n == 0 && f.Raw[0] == '-' {
+		p.pastRaw = f.Raw // -0 is 0, written back as it was
 	}
 	if has != nil {
 		*has |= bit

@@ -20,7 +20,7 @@ func TestProblemsWordAWrongTypedFieldAsValidate(t *testing.T) {
 		{`{"type":"text","content":[1]}`, `text.content: want string, got array`},
 		{`{"type":"text","content":{"a":1}}`, `text.content: want string, got object`},
 		{`{"type":"usage","content":"12"}`, `usage.content: want integer, got string "12"`},
-		{`{"type":"usage","content":1.5}`, `usage.content: 1.5 is not a token count`},
+		{`{"type":"usage","content":1.5}`, `usage.content: want integer, got number 1.5`},
 		{`{"type":"usage","content":-1}`, `usage.content: -1 is not a token count`},
 	} {
 		l := ReadLine([]byte(c.line))

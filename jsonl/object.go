@@ -2,6 +2,7 @@ package jsonl
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,8 +19,10 @@ type Object struct {
 	Redact *redact.Redactor
 	Sorted bool
 	kv     []objMember
-	buf    []byte
-	err    error
+	// unsorted: kv is to be sorted before it is written (add).
+	unsorted bool
+	buf      []byte
+	err      error
 	// sens caches redact.SensitiveKey by key: an encoder asks about the
 	// same few keys on every line.
 	sens *[64][2]sensSlot
@@ -36,7 +39,7 @@ type objMember struct {
 
 // Reset empties o for the next object, keeping its settings.
 func (o *Object) Reset() {
-	o.kv, o.buf, o.err = o.kv[:0], o.buf[:0], nil
+	o.kv, o.buf, o.err, o.unsorted = o.kv[:0], o.buf[:0], nil, false
 }
 
 // Err is the first error of a Raw value, if any.
@@ -53,6 +56,13 @@ func (o *Object) add(key string, start int) {
 		return
 	}
 	i := len(o.kv) - 1
+	if o.unsorted || i > insertMax && keyAfter(o.kv[i-1].key, key) {
+		// Many members out of order (an object of a million keys in
+		// reverse): sorted once, stably, when written, not moved one by
+		// one here, which takes time growing with their square.
+		o.unsorted = true
+		return
+	}
 	for ; i > 0 && keyAfter(o.kv[i-1].key, key); i-- {
 		o.kv[i] = o.kv[i-1]
 	}
@@ -67,6 +77,10 @@ func keyAfter(a, b string) bool {
 	}
 	return a > b
 }
+
+// insertMax is the number of members past which add no longer keeps
+// them in order as they come.
+const insertMax = 64
 
 // sensitiveKey is redact.SensitiveKey, remembered for the keys asked
 // before: a table of buckets by a hash of the key's length and bytes at
@@ -130,7 +144,7 @@ func (o *Object) Str(key, s string) {
 // there is no redaction, else unescaped and redacted as Str does.
 func (o *Object) StrSpelled(key, body string) {
 	if o.Redact != nil {
-		o.Str(key, string(AppendUnescaped(nil, body)))
+		o.Str(key, string(AppendUnescapedKeep(nil, body)))
 		return
 	}
 	start := len(o.buf)
@@ -257,7 +271,11 @@ func appendKey(dst []byte, key string, st Style) []byte {
 
 // AppendTo appends the object to dst.
 func (o *Object) AppendTo(dst []byte) []byte {
-	// Sorted: add keeps the members in order.
+	// Sorted: add keeps the members in order, or leaves them to this.
+	if o.unsorted {
+		slices.SortStableFunc(o.kv, func(a, b objMember) int { return strings.Compare(a.key, b.key) })
+		o.unsorted = false
+	}
 	dst = append(dst, '{')
 	for i, m := range o.kv {
 		if i > 0 {

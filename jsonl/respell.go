@@ -13,7 +13,8 @@ import (
 // AppendRespelled appends, quoted, the text whose JSON spelling is body
 // (the inside of a valid JSON string, escapes and all) exactly as
 // AppendString writes that text in style st: what
-// AppendString(dst, string(AppendUnescaped(nil, body)), st) appends,
+// AppendString(dst, string(AppendUnescapedKeep(nil, body)), st) appends
+// (a lone surrogate escape kept as its escape, as a translation keeps it),
 // without unescaping the whole text first. Runs the style writes as
 // they are are copied, as are the one-letter escapes it writes alike;
 // the rest (a \u escape, a byte the style escapes) is unescaped and
@@ -65,7 +66,11 @@ func AppendRespelled(dst []byte, body string, st Style) []byte {
 			r, size := utf8.DecodeRune(b[i:])
 			if st == PythonStyle || r == utf8.RuneError && size == 1 || r == 0x2028 || r == 0x2029 {
 				if r == utf8.RuneError && size == 1 {
-					r = 0xFFFD
+					// As appendString: a lone surrogate's WTF-8 bytes
+					// as its escape, any other bad byte as U+FFFD.
+					if r, size = surrogateAt(body, i); size == 0 {
+						r, size = 0xFFFD, 1
+					}
 				}
 				dst = AppendRuneEscape(dst, r)
 			} else {
@@ -104,7 +109,7 @@ func AppendRespelled(dst []byte, body string, st Style) []byte {
 		if c == '\\' {
 			k = i + escapeLen(b[i:])
 		}
-		text := AppendUnescaped(tmp[:0], body[i:k])
+		text := AppendUnescapedKeep(tmp[:0], body[i:k])
 		at := len(dst)
 		dst = appendString(dst, unsafe.String(unsafe.SliceData(text), len(text)), st, true)
 		copy(dst[at:], dst[at+1:len(dst)-1])

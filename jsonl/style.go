@@ -446,6 +446,15 @@ func decodeRune(b []byte, i int) (rune, int) {
 	return utf8.DecodeRune(b[i:])
 }
 
+// surrogateAt is the surrogate whose WTF-8 bytes are at s[i]
+// (AppendUnescapedKeep's), and 3; 0, 0 when there is none.
+func surrogateAt(s string, i int) (rune, int) {
+	if i+2 < len(s) && s[i] == 0xED && s[i+1]&0xE0 == 0xA0 && s[i+2]&0xC0 == 0x80 {
+		return 0xD000 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F), 3
+	}
+	return 0, 0
+}
+
 // decodeEscape decodes the escape at the start of b (\/ or \uXXXX, a
 // surrogate pair as one rune) and returns the rune and the bytes it took;
 // n is 0 when b holds no such escape. A lone surrogate is returned as is,
@@ -530,7 +539,11 @@ func appendString(dst []byte, s string, st Style, skip bool) []byte {
 			if st == PythonStyle || r == utf8.RuneError && size == 1 || r == 0x2028 || r == 0x2029 {
 				dst = append(dst, s[start:i]...)
 				if r == utf8.RuneError && size == 1 {
-					r = 0xFFFD
+					// A lone surrogate kept (AppendUnescapedKeep) is
+					// written as its escape, any other bad byte as U+FFFD.
+					if r, size = surrogateAt(s, i); size == 0 {
+						r, size = 0xFFFD, 1
+					}
 				}
 				dst = AppendRuneEscape(dst, r)
 				start = i + size
@@ -590,6 +603,18 @@ func AppendInt(dst []byte, n int64) []byte { return strconv.AppendInt(dst, n, 10
 // string, with its escapes decoded. A \u escape of a surrogate that is not
 // half of a pair becomes U+FFFD, as gjson and encoding/json decode it.
 func AppendUnescaped(dst []byte, body string) []byte {
+	return appendUnescaped(dst, body, false)
+}
+
+// AppendUnescapedKeep is AppendUnescaped, except that a lone surrogate
+// is kept as the three bytes UTF-8's scheme gives it (WTF-8: no valid
+// UTF-8), which AppendString writes back as its escape: a translation
+// then loses nothing of such a string.
+func AppendUnescapedKeep(dst []byte, body string) []byte {
+	return appendUnescaped(dst, body, true)
+}
+
+func appendUnescaped(dst []byte, body string, keep bool) []byte {
 	// The text is never longer than body: growing dst once, not append by
 	// append, means no copy of all of it, which on a huge string is a
 	// long stretch the scheduler cannot interrupt (copyPreemptible).
@@ -655,6 +680,11 @@ func AppendUnescaped(dst []byte, body string) []byte {
 		r, size := decodeEscape(b)
 		if size == 0 {
 			break
+		}
+		if keep && r >= 0xD800 && r < 0xE000 {
+			out[w], out[w+1], out[w+2] = 0xED, byte(0x80|r>>6&0x3F), byte(0x80|r&0x3F)
+			w, i = w+3, i+size
+			continue
 		}
 		w += utf8.EncodeRune(out[w:], r)
 		i += size

@@ -54,6 +54,9 @@ type Table struct {
 	SideEffects       map[string]string // source tool name → the target's sideEffect
 	DefaultSideEffect string
 	Risk              map[string]string // sideEffect → risk level
+	// handlers are the built-in handlings of the direction: those the
+	// shipped table's rules name, which a user's rule may name too.
+	handlers []string
 }
 
 // Set is every table of one translation: the shipped ones, each read
@@ -67,15 +70,6 @@ type entry struct {
 	data     []byte // the shipped table
 	once     sync.Once
 	t        *Table
-}
-
-// Handlers lists the built-in handlers of a direction ("FROM->TO"), for
-// checking the tables: the translator that runs them sets it. Nil accepts
-// any name.
-var Handlers func(direction string) []string
-
-func knownHandler(dir, name string) bool {
-	return Handlers == nil || slices.Contains(Handlers(dir), name)
 }
 
 // Default returns the shipped tables, none of them read yet.
@@ -143,7 +137,11 @@ func (e *entry) read() {
 	}
 	for _, r := range e.t.Events {
 		r.Builtin = true
+		if r.Handler != "" && !slices.Contains(e.t.handlers, r.Handler) {
+			e.t.handlers = append(e.t.handlers, r.Handler)
+		}
 	}
+	slices.Sort(e.t.handlers)
 }
 
 // pairs is the message of a table whose "from" and "to" no dialect ships
@@ -196,7 +194,6 @@ func (s *Set) loadTable(name string, t gjson.Result) error {
 
 // loadTable merges the table t, read from the file name, into table.
 func loadTable(table *Table, name string, t gjson.Result) error {
-	dir := table.From + "->" + table.To
 	var err error
 	fail := func(format string, a ...any) bool {
 		err = fmt.Errorf("%s: "+format, append([]any{name}, a...)...)
@@ -207,8 +204,10 @@ func loadTable(table *Table, name string, t gjson.Result) error {
 			return fail("events.%s: a rule is a JSON object", k.Str)
 		}
 		rule := &Rule{To: r.Get("to").String(), Handler: r.Get("handler").String(), Unmapped: r.Get("unmapped").Bool()}
-		if rule.Handler != "" && !knownHandler(dir, rule.Handler) {
-			return fail("events.%s: unknown handler %q (known: %s)", k.Str, rule.Handler, known(Handlers(dir)))
+		// The shipped table (read while table.handlers is nil) names
+		// the handlers there are.
+		if rule.Handler != "" && table.handlers != nil && !slices.Contains(table.handlers, rule.Handler) {
+			return fail("events.%s: unknown handler %q (known: %s)", k.Str, rule.Handler, known(table.handlers))
 		}
 		if !rule.Unmapped && rule.Handler == "" && rule.To == "" {
 			return fail(`events.%s: a rule needs "to", "handler" or "unmapped": true`, k.Str)

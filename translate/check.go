@@ -36,15 +36,6 @@ func typeErr(ev *event, key string, v gjson.Result, want jsonl.Kind) *jsonl.Diag
 	return ev.diag("%s", model.WrongType(ev.typ+"."+key, want.String(), v))
 }
 
-// int64Err checks that v, when present and not null, is an integer Go's
-// int64 holds.
-func int64Err(ev *event, key string, v gjson.Result) *jsonl.Diagnostic {
-	if !v.Exists() || v.Type == gjson.Null || holds(jsonl.KindInteger, v) {
-		return nil
-	}
-	return ev.diag("%s.%s: want an integer of at most 64 bits, as Zero's token counts (--unmapped keep writes it), got %s", ev.typ, key, jsonType(v))
-}
-
 func isInteger(raw string) bool {
 	return raw != "" && !strings.ContainsAny(raw, ".eE")
 }
@@ -65,24 +56,4 @@ func clipTo(s string, max int) string {
 		n--
 	}
 	return s[:n] + "..."
-}
-
-// check validates several fields at once: name, then the name of its
-// kind (jsonl.KindNamed), or "int64" (int64Err).
-func check(ev *event, spec ...string) *jsonl.Diagnostic {
-	for i := 0; i+1 < len(spec); i += 2 {
-		v := ev.Peek(spec[i])
-		var d *jsonl.Diagnostic
-		if spec[i+1] == "int64" {
-			d = int64Err(ev, spec[i], v)
-		} else if k, ok := jsonl.KindNamed(spec[i+1]); ok {
-			d = typeErr(ev, spec[i], v, k)
-		} else {
-			panic("check: unknown kind " + spec[i+1])
-		}
-		if d != nil {
-			return d
-		}
-	}
-	return nil
 }

@@ -9,8 +9,6 @@ import (
 	"testing"
 
 	"github.com/zevo/zevo/dialects/zero/zerotest"
-	"github.com/zevo/zevo/jsonl"
-	"github.com/zevo/zevo/protocol"
 )
 
 var zeroTypes = map[string]bool{"run_start": true, "reasoning": true, "text": true, "tool_call": true, "permission": true,
@@ -121,37 +119,5 @@ func checkEvo(t *testing.T, f string, i int, line string) {
 	}
 	if len(m) > len(fields)+1 {
 		t.Errorf("%s --to evosci, line %d: fields beyond %v\n%s", f, i+1, fields, line)
-	}
-}
-
-// TestShapeIsProtocolTables checks that the shapes read from Zero's
-// structs admit exactly the fields of protocol's tables at each version,
-// each with the table's kind.
-func TestShapeIsProtocolTables(t *testing.T) {
-	for _, c := range []struct {
-		sh *shape
-		p  *protocol.Protocol
-	}{{zeroV2Event(), protocol.ZeroV2}, {zeroV1Event(), protocol.ZeroV1}} {
-		want := map[string]jsonl.Kind{}
-		for _, f := range c.p.Envelope {
-			want[f.Name] = f.Kind
-		}
-		for _, e := range c.p.Events {
-			for _, f := range e.Fields {
-				want[f.Name] = f.Kind
-			}
-		}
-		for name, k := range want {
-			if f, ok := c.sh.fields[name]; !ok {
-				t.Errorf("v%d: the shape lacks %q", c.p.Version, name)
-			} else if f.kind != k {
-				t.Errorf("v%d: %q is %v in the shape, %v in the tables", c.p.Version, name, f.kind, k)
-			}
-		}
-		for name := range c.sh.fields {
-			if _, ok := want[name]; !ok {
-				t.Errorf("v%d: the shape has %q, the tables do not", c.p.Version, name)
-			}
-		}
 	}
 }

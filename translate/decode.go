@@ -3,9 +3,10 @@ package translate
 import (
 	"bytes"
 	"fmt"
-	"github.com/zevo/zevo/dialects/zero"
 	"strings"
 	"unsafe"
+
+	"github.com/zevo/zevo/dialects/zero"
 
 	"github.com/tidwall/gjson"
 	model "github.com/zevo/zevo/event"
@@ -56,28 +57,16 @@ type preparer struct {
 	// level and slot: see here and balance; fixedLevel, when not -1, is
 	// the level balance keeps (tests), whatever the goroutines' waits say.
 	level, slot, fixedLevel int
-	ahead                   aheadStyle // Stream's: see ahead.go
-	// aheadArena, Stream's, holds what is rendered ahead for the batch
-	// being filled.
-	aheadArena *[]byte
-	// layoutDropped: whether the table drops the events of each of
-	// protocol.Layouts (1) or not (-1), once asked (dropped).
-	layoutDropped []int8
 }
 
 func (p *preparer) prepare(l jsonl.Line, out *prepared) {
 	out.warn, out.bad = nil, nil
-	// Nothing rendered ahead for another line read in this slot.
-	out.ev.ahead, out.ev.aheadBuf = out.ev.ahead[:0], nil
 	out.name, out.num = l.Name, l.Num
 	out.blank = jsonl.IsBlank(l.Bytes)
 	out.placed = false
 	if !out.blank {
 		_, out.warn, out.bad = p.decode(l, &out.ev)
 		out.placed = out.bad != nil && out.ev.proto != nil
-		if out.bad == nil {
-			p.renderAhead(&out.ev)
-		}
 	}
 }
 
@@ -87,7 +76,7 @@ const shareLevels = 8
 
 // streamPreparer is the preparer of Stream's reading goroutine.
 func (t *Translator) streamPreparer() preparer {
-	return preparer{from: t.opt.From, tables: t.tables, plain: t.opt.Plain, level: shareLevels, fixedLevel: t.fixedLevel, ahead: t.aheadStyle()}
+	return preparer{from: t.opt.From, tables: t.tables, plain: t.opt.Plain, level: shareLevels, fixedLevel: t.fixedLevel}
 }
 
 // here reports whether the reading goroutine prepares the next line
@@ -99,9 +88,8 @@ func (p *preparer) here() bool {
 }
 
 // balance sets how much the reading goroutine does for the next batch.
-// level counts eighths of the lines: up to shareLevels, the share it
-// prepares (the translating goroutine prepares the rest); beyond, when it
-// renders ahead (ahead.go), the share it also renders ahead. More when the reading goroutine found
+// level counts eighths of the lines, the share it prepares (the
+// translating goroutine prepares the rest). More when the reading goroutine found
 // every batch full (the translating one is behind), less when the
 // translating goroutine waited for the batch coming back (this one is
 // behind). Only the time taken changes; the output does not.
@@ -109,8 +97,6 @@ func (p *preparer) balance(readerWaited, translatorWaited bool) {
 	switch {
 	case p.fixedLevel >= 0:
 		p.level = p.fixedLevel
-	case readerWaited && p.ahead.on:
-		p.level = min(p.level+1, 2*shareLevels)
 	case readerWaited:
 		p.level = min(p.level+1, shareLevels)
 	case translatorWaited:

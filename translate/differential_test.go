@@ -434,35 +434,6 @@ func TestHostileStreamsTranslateAlikeEveryWay(t *testing.T) {
 	}
 }
 
-// Past the bounds of the caches of keys (maxKeyCache) and of event types
-// as written (maxTypesOut), and of unmapped type names: every key and type
-// new, some spelled with escapes, translate alike every way.
-func TestEverNewKeysAndTypesTranslateAlike(t *testing.T) {
-	var b bytes.Buffer
-	for i := range maxKeyCache + 600 {
-		esc := ""
-		if i%3 == 0 {
-			esc = `\u006b` // k
-		}
-		// keys of one length, sensitive or not, plain or not: a key
-		// remembered as a view of a line that another line overwrites
-		// would answer for another
-		key := []string{"x%05dapikey", "x%05dapikex", "x%05dapi<ey"}[i%3]
-		fmt.Fprintf(&b, `{"type": "t%s%d", "content": "x", "%sey%d": "v", "`+key+`": "secret"}`+"\n", esc, i%(maxTypesOut+300), esc, i, i)
-		fmt.Fprintf(&b, `{"schemaVersion":2,"runId":"run_20260101000000_abcdef","type":"z%s%d","%sey%d":"sk-ABCDEFGHIJKLMNOPQRSTUV%d","`+key+`":"secret"}`+"\n", esc, i%(maxTypesOut+300), esc, i, i, i)
-	}
-	for _, opt := range []Options{{To: Zero, Redact: true, Unmapped: Keep}, {To: EvoSci, Unmapped: Keep, Redact: true}, {To: Zero1, Unmapped: Keep}} {
-		fs := [][]byte{b.Bytes()}
-		want := translateFiles(t, opt, fs, lineIdeal)
-		if strings.Count(want.out, "\n") < 2*maxKeyCache {
-			t.Fatalf("%+v: only %d events written", opt, strings.Count(want.out, "\n"))
-		}
-		for w := lineScribbled; w <= streamFile; w++ {
-			compareTranslations(t, fmt.Sprintf("%+v, %v", opt, w), translateFiles(t, opt, fs, w), want)
-		}
-	}
-}
-
 // regularFile is data in a regular file, open for reading.
 func regularFile(t *testing.T, data []byte) *os.File {
 	t.Helper()

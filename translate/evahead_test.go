@@ -37,7 +37,6 @@ func evOutput(t testing.TB, opt Options, input []byte, way aheadWay) (string, []
 		out.WriteByte('\n')
 		return nil
 	})
-	tr.ep.every = true
 	var diags []string
 	switch way {
 	case aheadPlain:
@@ -234,7 +233,6 @@ func TestEventPathDecodedAheadStopsWithStream(t *testing.T) {
 		out.Write(b)
 		return out.WriteByte('\n')
 	})
-	tr.ep.every = true
 	stop := errors.New("stop")
 	err := tr.Stream(bytes.NewReader(bad), "bad", nil, func() error { return nil }, func(*jsonl.Diagnostic) error { return stop })
 	if !errors.Is(err, stop) {

@@ -23,10 +23,6 @@ type event struct {
 	layout int
 	name   string // input name and line number, for diagnostics
 	num    int
-	// ahead are the values rendered by Stream's reading goroutine
-	// (ahead.go), their text in aheadBuf.
-	ahead    []ahead
-	aheadBuf []byte
 }
 
 func (e *event) diag(format string, a ...any) *jsonl.Diagnostic {

@@ -25,24 +25,18 @@ func TestEventPathUnmappedWrongTypedLineAsToday(t *testing.T) {
 }
 
 // TestEventPathPassesRepeatedKeysLastWins: an EvoScientist line to
-// EvoScientist with a key written twice is copied as it is today; the
-// event path writes it as every command reads it, each key once with
-// its last value (an accepted difference: docs/guarantees.md, duplicate
-// keys). Every other line is passed through byte for byte on both.
+// EvoScientist with a key written twice is written as every command
+// reads it, each key once with its last value (docs/guarantees.md,
+// duplicate keys). Every other line is passed through byte for byte.
 func TestEventPathPassesRepeatedKeysLastWins(t *testing.T) {
 	in := `{"type": "text", "content": "a", "content": "b"}
 {"type": "done", "content": "x", "response": "x"}
 `
-	rest := `{"type": "done", "content": "x", "response": "x"}` + "\n"
-	for _, events := range []bool{false, true} {
-		opt := Options{To: EvoSci, eventPath: events}
-		out, diags, _ := run(t, opt, []byte(in))
-		want := in
-		if New(opt, nil).ep.every {
-			want = `{"type":"text","content":"b"}` + "\n" + rest
-		}
+	want := `{"type":"text","content":"b"}` + "\n" + `{"type": "done", "content": "x", "response": "x"}` + "\n"
+	for _, plain := range []bool{false, true} {
+		out, diags, _ := run(t, Options{To: EvoSci, Plain: plain}, []byte(in))
 		if string(out) != want || len(diags) != 0 {
-			t.Errorf("event path %v: wrote\n%s%q, want\n%s", events, out, diags, want)
+			t.Errorf("plain %v: wrote\n%s%q, want\n%s", plain, out, diags, want)
 		}
 	}
 }
@@ -87,7 +81,7 @@ func TestEventPathUnknownTypeAmongZeroLinesAsToday(t *testing.T) {
 			}
 			opt := Options{To: to, RunID: "R", Unmapped: um}
 			today, tdiags, _ := run(t, opt, []byte(in))
-			opt.eventPath = true
+			opt.Plain = true
 			events, ediags, _ := run(t, opt, []byte(in))
 			if cutWords(today) != cutWords(events) || fmt.Sprint(tdiags) != fmt.Sprint(ediags) {
 				t.Errorf("--to %s (unmapped %d): the event path writes\n%s%q\ntoday's\n%s%q", to, um, events, ediags, today, tdiags)
@@ -111,7 +105,7 @@ func TestEventPathBadLineTakesItsPlaceInRuns(t *testing.T) {
 		for _, um := range []Unmapped{Keep, Drop} {
 			opt := Options{To: to, RunID: "R", Unmapped: um}
 			today, tdiags, _ := run(t, opt, []byte(in))
-			opt.eventPath = true
+			opt.Plain = true
 			events, ediags, _ := run(t, opt, []byte(in))
 			if cutWords(today) != cutWords(events) || fmt.Sprint(tdiags) != fmt.Sprint(ediags) {
 				t.Errorf("--to %s (unmapped %d): the event path writes\n%s%q\ntoday's\n%s%q", to, um, events, ediags, today, tdiags)

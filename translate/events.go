@@ -15,32 +15,21 @@ import (
 	"github.com/zevo/zevo/protocol"
 )
 
-// The event path: lines of a dialect that has no protocol of its own in
-// package protocol (every dialect of the registry but Zero's and
-// EvoScientist's, which keep the path of the rest of this package) are
-// read through the dialects' decoders (dialects.NewInput, with the run
-// rules of package event) and written by the target's encoder. For a
-// target that only this path writes (eventOnly: Claude Code's), every
-// line goes it, Zero's and EvoScientist's included.
-//
-// Mixed inputs: a line of the event path after lines of the other closes
-// the run they left open, cut (CutOtherProtocol), as does a line of the
-// other path after event-path lines (CutOtherDialect); each path then
-// starts its own run. Between the event path's own dialects, the run
-// rules of package event decide.
+// The event path: every line is read through the dialects' decoders
+// (dialects.NewInput, with the run rules of package event: between
+// dialects, they decide), the user's mapping rules applied to its events
+// (pathrules.go), and written by the target's encoder.
 
 // eventPath is the state of the event path for the input being read.
 type eventPath struct {
-	det    *model.Detector
-	in     *model.Input // nil when the last line was not of this path
+	in     *model.Input // nil before the input's first line, and after its end
 	enc    dialects.Encoder
 	encErr error // the target has no encoder (none: every target has one)
 	// per line: what its events did
 	mapped bool
 	// the dialect and type of its first unmapped event (dialect "": none)
 	unmappedDialect, unmappedType string
-	cutOther                      bool // the run closed now is cut by the other path's line
-	sessions                      int  // session ids made, for their sequence number
+	sessions                      int // session ids made, for their sequence number
 	// rules are the mapping tables' rules the event path applies itself
 	// (pathrules.go); nil when there are none.
 	rules *pathRules
@@ -63,10 +52,6 @@ type eventPath struct {
 	// event, that line being Zero's input kept in another stream (which
 	// is in no run).
 	startLater bool
-	// registryOnly asks the registry about every EvoScientist-shaped line
-	// (no shortcut): the plain path TestEventPathShortcutAsTheRegistry
-	// holds the shortcut to.
-	registryOnly bool
 	// evs and steps are the events of the line being read and their
 	// places in the runs, held until its decoder has said whether it is
 	// a bad line (eventLine): those decoded ahead, or what the decoder
@@ -78,10 +63,6 @@ type eventPath struct {
 	// report is what the target's encoder found wrong with the line
 	// (EncodeOptions.Report), its first problem; "" if none.
 	report string
-	// every sends every line the event path, whatever its dialect and the
-	// target: how the tests and benchmarks hold the event path to the
-	// other for Zero's and EvoScientist's input.
-	every bool
 	// ahead is the input Stream's reading goroutine decodes lines into
 	// (decodeAhead), in when every line read so far is translated; mu
 	// guards the input's use while that goroutine runs.
@@ -94,9 +75,7 @@ type eventPath struct {
 	plain bool
 }
 
-// allEvents reports whether every line goes the event path, whatever
-// it is (onEventPath needs no state of the translation to tell): then
-// Stream's reading goroutine decodes the lines ahead.
+// allEvents reports whether Stream's goroutines decode the lines ahead.
 func (t *Translator) allEvents() bool {
 	// A rule that retypes lines does so before they are decoded, on
 	// this goroutine.
@@ -105,47 +84,7 @@ func (t *Translator) allEvents() bool {
 		r = t.pathRules() // the encoder makes them on the first line
 	}
 	retypes := r != nil && r.retype != nil
-	return (eventOnly(t.opt.To) || t.ep.every) && !t.ep.plain && !retypes
-}
-
-// onEventPath reports whether the line p goes the event path: a line the
-// old path would read as EvoScientist's (so any line without Zero's
-// schemaVersion) that a dialect without a protocol here claims, or that
-// no dialect claims while the event path is reading.
-func (t *Translator) onEventPath(p *prepared) bool {
-	ev := &p.ev
-	if eventOnly(t.opt.To) || t.ep.every {
-		// Only the event path writes the target: every line goes it.
-		return !p.blank
-	}
-	if t.opt.From != Auto || p.blank || ev.prefix || ev.Raw == "" {
-		return false
-	}
-	if p.bad != nil {
-		// not a line any decoder reads: reported, and in the event
-		// path's runs it is nothing
-		return t.ep.in != nil
-	}
-	if ev.kind != EvoSci {
-		return false
-	}
-	if t.ep.in == nil && !t.ep.registryOnly && (ev.layout > 0 || protocol.EvoSci.OwnFields(ev.typ, ev.Members())) {
-		// An EvoScientist event with only its own fields, among lines
-		// of this path: the detector would say the same (such a line
-		// that another dialect may write too goes with the lines before
-		// it), without its cost.
-		return false
-	}
-	if t.ep.det == nil {
-		t.ep.det = model.NewDetector(dialects.All)
-	}
-	// The line is only read, not kept: no copy.
-	dl := t.ep.det.Detect(unsafe.Slice(unsafe.StringData(ev.Raw), len(ev.Raw)))
-	if dl == nil {
-		return t.ep.in != nil
-	}
-	_, err := protocol.Lookup(dl.Name)
-	return err != nil
+	return !t.ep.plain && !retypes
 }
 
 // eventLine translates a line on the event path.
@@ -156,24 +95,6 @@ func (t *Translator) eventLine(p *prepared) error {
 	}
 	ep := &t.ep
 	if ep.in == nil || p.input != nil {
-		// The other path's run, if one is open, ends here.
-		if r := t.runs.End(); r != nil {
-			r.Cut = protocol.CutOtherProtocol
-			if err := t.closeCut(r); err != nil {
-				return err
-			}
-		}
-		switch {
-		case eventOnly(t.opt.To):
-		case t.opt.To == EvoSci:
-			if err := t.endEvoRun(cutMessage(protocol.CutOtherProtocol)); err != nil {
-				return err
-			}
-		default:
-			if err := t.endZeroRun(cutMessage(protocol.CutOtherProtocol)); err != nil {
-				return err
-			}
-		}
 		if ep.in = p.input; ep.in == nil {
 			ep.mu.Lock()
 			ep.in = t.newInput()
@@ -317,7 +238,6 @@ func (t *Translator) readLineAhead(p *prepared, pre *preparer, l jsonl.Line) {
 		p.warn, p.bad = nil, nil
 		p.ev.name, p.ev.num = l.Name, l.Num // for eventLine's diagnostics
 		p.ev.Raw = unsafe.String(unsafe.SliceData(line), len(line))
-		p.ev.ahead, p.ev.aheadBuf = p.ev.ahead[:0], nil
 	} else {
 		pre.prepare(l, p)
 		if p.blank || p.bad != nil && !p.framesRuns() {
@@ -384,16 +304,13 @@ func (t *Translator) decodeOptions() model.DecodeOptions {
 	// them, the reference the tests hold respelling to.
 	d, ok := dialects.ByName(t.opt.To.Name)
 	spelled := ok && d.Respells && t.opt.Redactor == nil && !t.ep.plain
-	return model.DecodeOptions{Effects: eff, Spelled: spelled}
+	return model.DecodeOptions{Effects: eff, Spelled: spelled, Surrogates: true}
 }
 
 // encode writes one event of the event path: as a mapping rule of the
 // tables says, else as the target's encoder writes it.
 func (t *Translator) encode(ev *model.Event, st model.Step) error {
 	ep := &t.ep
-	if st.Closed != nil && ep.cutOther {
-		st.Closed.Cut = model.CutOtherDialect
-	}
 	if st.Closed != nil || ev == nil {
 		ep.startLater = false
 	} else if ep.startLater {
@@ -527,10 +444,9 @@ func (t *Translator) counted(ev *model.Event, mapped bool) {
 	}
 }
 
-// endEventPath ends the event path's input: what its decoders hold, and
-// the run it leaves open, cut (by the end of the input, or with other,
-// by a line of the other path).
-func (t *Translator) endEventPath(other bool) error {
+// endEventPath ends the input: what its decoders hold, and the run it
+// leaves open, cut by the end of the input.
+func (t *Translator) endEventPath() error {
 	ep := &t.ep
 	ep.mu.Lock()
 	defer ep.mu.Unlock()
@@ -542,9 +458,6 @@ func (t *Translator) endEventPath(other bool) error {
 	}
 	in := ep.in
 	ep.in = nil
-	ep.det = nil // the lines before this one no longer decide
-	ep.cutOther = other
-	defer func() { ep.cutOther = false }()
 	var werr error
 	in.End(func(ev *model.Event, st model.Step) {
 		if werr == nil {
@@ -610,4 +523,24 @@ func (t *Translator) StatedSession() string {
 		return s.StatedSession()
 	}
 	return ""
+}
+
+// Interrupt ends the output of an interrupted translation as the target's
+// producer ends an interrupted run (Zero: error "interrupted" and run_end
+// "interrupted", exit code 130; EvoScientist: nothing).
+func (t *Translator) Interrupt() error {
+	if t.ep.in == nil {
+		return nil
+	}
+	return t.ep.enc.Interrupt()
+}
+
+// dropZero counts a field left out of Zero output.
+func (t *Translator) dropZero(path string) { t.countDropped("zero." + path) }
+
+func (t *Translator) redacted(s string) string {
+	if t.opt.Redactor == nil {
+		return s
+	}
+	return t.opt.Redactor.String(s)
 }

@@ -26,10 +26,9 @@ func TestMixedInputClosesTheOtherPathsRun(t *testing.T) {
 {"schemaVersion":2,"type":"text","runId":"run_20260603100000_abc123","delta":"zero run"}
 `
 	input := evo + claude + codex + zero + claude
-	// On today's routing (Zero's and EvoScientist's lines on the other
-	// path) and with every line on the event path: the same runs.
-	for _, every := range []bool{false, true} {
-		mixedRuns(t, Options{To: Zero, RunID: "R", eventPath: every}, input)
+	// With the shortcuts and on the plain path: the same runs.
+	for _, plain := range []bool{false, true} {
+		mixedRuns(t, Options{To: Zero, RunID: "R", Plain: plain}, input)
 	}
 }
 
@@ -56,7 +55,7 @@ func mixedRuns(t *testing.T, opt Options, input string) {
 		"run_start:run_20260603100000_abc123 text error run_end:run_20260603100000_abc123:incomplete " +
 		"run_start:R.4 text error run_end:R.4:incomplete" // Claude's, cut by the end
 	if strings.Join(got, " ") != want {
-		t.Fatalf("event path %v: got\n%s\nwant\n%s\n%s", opt.eventPath, strings.Join(got, " "), want, out)
+		t.Fatalf("plain %v: got\n%s\nwant\n%s\n%s", opt.Plain, strings.Join(got, " "), want, out)
 	}
 }
 

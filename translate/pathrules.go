@@ -6,6 +6,7 @@ import (
 	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
+	"github.com/zevo/zevo/protocol"
 )
 
 // The mapping tables on the event path: the rules stage between the
@@ -206,7 +207,7 @@ func (t *Translator) applyPathRule(ev *model.Event, st model.Step, rule *mapping
 	return enc.Rendered(ev, st, rule.To, func(o *jsonl.Object) bool {
 		fe := rule.Render(get, r.omitEmpty, func(key, raw string) {
 			if t.shape != nil {
-				if f, known := t.shape.fields[key]; !known || !f.holds(gjson.Result{Type: rawType(raw), Raw: raw}) {
+				if f, known := t.shape.Field(key); !known || !f.Holds(gjson.Result{Type: rawType(raw), Raw: raw}) {
 					t.dropZero(rule.To + "." + key)
 					return
 				}
@@ -250,3 +251,6 @@ func (t *Translator) renamed(b []byte) []byte {
 	ep.renameBuf = out
 	return out
 }
+
+// rawType is the gjson type of a raw JSON value, from its first byte.
+func rawType(raw string) gjson.Type { return protocol.TypeOf(raw[0]) }

@@ -1,7 +1,6 @@
 package translate
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,15 +11,16 @@ import (
 	"github.com/zevo/zevo/mappings"
 )
 
-// bothPaths translates input on today's path and on the event path, and
-// fails unless both write the same lines and diagnostics.
+// bothPaths translates input with the shortcuts and on the plain path
+// (Options.Plain), and fails unless both write the same lines and
+// diagnostics.
 func bothPaths(t *testing.T, opt Options, input string) (out []byte, diags []string) {
 	t.Helper()
 	today, todayDiags, _ := run(t, opt, []byte(input))
-	opt.eventPath = true
+	opt.Plain = true
 	events, eventDiags, _ := run(t, opt, []byte(input))
 	if string(today) != string(events) || !slices.Equal(todayDiags, eventDiags) {
-		t.Fatalf("--to %s: the event path writes\n%s%q\ntoday's\n%s%q", opt.To, events, eventDiags, today, todayDiags)
+		t.Fatalf("--to %s: the plain path writes\n%s%q\nthe shortcuts\n%s%q", opt.To, events, eventDiags, today, todayDiags)
 	}
 	return events, eventDiags
 }
@@ -163,7 +163,7 @@ func TestShippedTablesDescribeTheEncoders(t *testing.T) {
 				continue
 			}
 			seen++
-			out, diags, _ := run(t, Options{To: to, RunID: "R", eventPath: true}, []byte(line+"\n"))
+			out, diags, _ := run(t, Options{To: to, RunID: "R"}, []byte(line+"\n"))
 			if len(diags) > 0 {
 				t.Errorf("%s.%s: %q", tb.From, typ, diags)
 			}
@@ -277,62 +277,6 @@ func TestEventPathWarnsOfNonFiniteNumbers(t *testing.T) {
 	}
 }
 
-// Zero into Zero passes each line through on the event path as today
-// (upgraded, or downgraded for zero@1, held to Zero's types unless
-// --unmapped keep, redacted, with its run's runId), for every Zero stream
-// of testdata, but for the streams listed here:
-//   - a run cut short by the next run's start says the run model's word
-//     for the cut, "another run started", where today's says Zero's, "a
-//     run_start came" (zero-runs);
-//   - a bad line (hostile/wrong-types) takes no place in the runs: a
-//     run_end that cannot be translated ends no run, where today's writes
-//     its run_end all the same.
-func TestEventPathWritesZeroToZeroAsToday(t *testing.T) {
-	differ := map[string]string{
-		"golden/zero-runs/input.jsonl":   "the run model's word for a cut",
-		"hostile/wrong-types.zero.jsonl": "a bad run_end ends no run",
-	}
-	var files []string
-	for _, g := range []string{"translate/*.jsonl", "inspect/*.jsonl", "golden/*/input.jsonl", "hostile/*.jsonl"} {
-		m, _ := filepath.Glob("../testdata/" + g)
-		files = append(files, m...)
-	}
-	n := 0
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !zeroStream(data) {
-			continue
-		}
-		n++
-		name := strings.TrimPrefix(f, "../testdata/")
-		for _, to := range []Format{Zero, Zero1} {
-			for i, redact := range []bool{false, true, false} {
-				opt := Options{To: to, RunID: "R", Cwd: "/work", Redact: redact}
-				if i == 2 {
-					opt.Unmapped = Keep
-				}
-				today, todayDiags, todaySt := run(t, opt, data)
-				opt.eventPath = true
-				events, eventDiags, eventSt := run(t, opt, data)
-				same := string(today) == string(events) && slices.Equal(todayDiags, eventDiags) &&
-					todaySt.Mapped == eventSt.Mapped && todaySt.Unmapped == eventSt.Unmapped && fmt.Sprint(todaySt.Dropped) == fmt.Sprint(eventSt.Dropped)
-				switch why, listed := differ[name]; {
-				case !same && !listed:
-					t.Errorf("%s --to %s redact=%v keep=%v: the event path writes\n%s%q %+v\ntoday's\n%s%q %+v", name, to, redact, i == 2, events, eventDiags, eventSt, today, todayDiags, todaySt)
-				case same && listed:
-					t.Errorf("%s: the event path now writes what today's does (listed: %s)", name, why)
-				}
-			}
-		}
-	}
-	if n < 15 {
-		t.Fatalf("only %d Zero streams", n)
-	}
-}
-
 // EvoScientist events a Zero stream kept (--unmapped keep) come back as
 // they were in EvoScientist output, on the event path, in the run around
 // them. (Today's path reads the kept line, its runId dropped, as of
@@ -347,7 +291,7 @@ func TestEventPathRestoresKeptEvoScientistEvents(t *testing.T) {
 	if _, err := Translate(strings.NewReader(in), "in", Options{To: Zero, RunID: "R", Unmapped: Keep}, &zero); err != nil {
 		t.Fatal(err)
 	}
-	out, diags, _ := run(t, Options{To: EvoSci, Unmapped: Keep, eventPath: true}, []byte(zero.String()))
+	out, diags, _ := run(t, Options{To: EvoSci, Unmapped: Keep}, []byte(zero.String()))
 	want := `{"type": "text", "content": "a"}
 {"type": "subagent_start", "description": "writes code", "name": "coder"}
 {"type": "panel_dispatch_start", "label": "A"}
@@ -391,7 +335,7 @@ func TestEventPathCountsADoneAfterAnErrorWithItsRun(t *testing.T) {
 	for _, u := range []Unmapped{Drop, Keep, Error} {
 		opt := Options{To: Zero, RunID: "R", Unmapped: u}
 		bothPaths(t, opt, in)
-		opt.eventPath = true
+		opt.Plain = true
 		if _, _, st := run(t, opt, []byte(in)); st.Unmapped != 0 || st.Mapped != 3 {
 			t.Errorf("--unmapped %v: %+v", u, st)
 		}
@@ -405,7 +349,7 @@ func TestEventPathCountsADoneAfterAnErrorWithItsRun(t *testing.T) {
 func TestEventPathWritesNoWrappedTokenTotal(t *testing.T) {
 	in := `{"type": "usage_stats", "input_tokens": 9223372036854775807, "output_tokens": 1}` + "\n"
 	for _, u := range []Unmapped{Drop, Keep} {
-		out, diags, st := run(t, Options{To: Zero, RunID: "R", Unmapped: u, eventPath: true}, []byte(in))
+		out, diags, st := run(t, Options{To: Zero, RunID: "R", Unmapped: u}, []byte(in))
 		if strings.Contains(string(out), `"totalTokens":-`) {
 			t.Errorf("--unmapped %v: a wrapped total\n%s", u, out)
 		}

@@ -2,14 +2,11 @@ package translate
 
 import (
 	"bytes"
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/zevo/zevo/bench/corpus"
-	"github.com/zevo/zevo/jsonl"
-	"github.com/zevo/zevo/protocol"
 )
 
 // runsInputs are the inputs the runs are tested on: every JSONL file of
@@ -60,71 +57,6 @@ func runsInputs(t *testing.T) map[string][]byte {
 {"schemaVersion":2,"type":"run_end","runId":"r\"8","status":"\u0064one"}
 `)
 	return in
-}
-
-// TestRunsFromDecodedFields: the runs translate places events in with the
-// "type" and "runId" its decoder read ahead (Tracker.EventOf) are the runs
-// Tracker.Event finds reading the same lines, for every source protocol;
-// and the protocol decode detects with the values it read is Detect's.
-func TestRunsFromDecodedFields(t *testing.T) {
-	for name, input := range runsInputs(t) {
-		for _, from := range []Format{Auto, Zero, EvoSci} {
-			pre := preparer{from: from, tables: New(Options{To: EvoSci}, nil).tables}
-			var plain, ahead protocol.Tracker
-			r := jsonl.NewReader(bytes.NewReader(input), name, nil)
-			placed := 0
-			for {
-				l, err := r.Next()
-				if err == io.EOF {
-					break
-				}
-				if err != nil {
-					t.Fatalf("%s: %v", name, err)
-				}
-				var p prepared
-				pre.prepare(l, &p)
-				if p.blank || p.bad != nil && !p.placed {
-					continue
-				}
-				placed++
-				ev := &p.ev
-				if !ev.prefix && ev.proto != nil && ev.proto != protocol.ZeroV1 && ev.proto != protocol.Detect(&ev.Object) {
-					// (a prefix or a v1 upgrade changes the object after detection)
-					t.Fatalf("%s:%d: decoded as %s, Detect says %s", name, l.Num, ev.proto.Name, protocol.Detect(&ev.Object).Name)
-				}
-				rp := ev.runProtocol()
-				got := ahead.EventOf(rp, ev.rawTyp, ev.runID, &ev.Object, ev.num)
-				want := plain.Event(rp, &ev.Object, ev.num)
-				if !sameStep(got, want) {
-					t.Fatalf("%s:%d (from %s): read ahead %s, plain %s", name, l.Num, from, stepText(got), stepText(want))
-				}
-			}
-			if g, w := ahead.End(), plain.End(); (g == nil) != (w == nil) || g != nil && *g != *w {
-				t.Fatalf("%s (from %s): end %v, plain %v", name, from, g, w)
-			}
-			if placed == 0 && len(bytes.TrimSpace(input)) > 0 && from == Auto {
-				t.Errorf("%s: no line placed", name)
-			}
-		}
-	}
-}
-
-func sameStep(a, b protocol.Step) bool {
-	same := func(x, y *protocol.Run) bool { return (x == nil) == (y == nil) && (x == nil || *x == *y) }
-	return same(a.Closed, b.Closed) && same(a.Run, b.Run) && a.Start == b.Start && a.End == b.End && a.Late == b.Late
-}
-
-func stepText(s protocol.Step) string {
-	var b bytes.Buffer
-	for _, r := range []*protocol.Run{s.Closed, s.Run} {
-		if r == nil {
-			b.WriteString("<nil> ")
-			continue
-		}
-		b.WriteString(jsonText(map[string]any{"protocol": r.Protocol.Name, "id": r.ID, "first": r.FirstLine, "last": r.LastLine, "status": r.Status, "cut": r.Cut.String()}) + " ")
-	}
-	b.WriteString(jsonText([]bool{s.Start, s.End, s.Late}))
-	return b.String()
 }
 
 // TestShortcutsChangeNothingOnRuns: on the inputs of the runs' tests

@@ -78,27 +78,3 @@ func count(m map[string]int, name string) {
 func (t *Translator) countUnmapped(name string) { count(t.stats.UnmappedTypes, name) }
 
 func (t *Translator) countDropped(path string) { count(t.stats.Dropped, path) }
-
-// typeKey names a source event type.
-type typeKey struct {
-	kind Format
-	typ  string
-}
-
-// unmappedName is "zero.TYPE" or "evosci.TYPE", made once per type.
-func (t *Translator) unmappedName(ev *event) string {
-	if n, ok := t.names[typeKey{ev.kind, ev.typ}]; ok {
-		return n
-	}
-	name := "evosci." + ev.typ
-	if ev.kind == Zero {
-		name = "zero." + ev.typ
-	}
-	if t.names == nil {
-		t.names = map[typeKey]string{}
-	}
-	if len(t.names) < 1024 {
-		t.names[typeKey{ev.kind, strings.Clone(ev.typ)}] = name
-	}
-	return name
-}

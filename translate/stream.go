@@ -35,7 +35,6 @@ type batch struct {
 	lines   []prepared        // reused, with their fields
 	text    []byte            // decoded strings of the lines (protocol.Object.Arena)
 	members []protocol.Member // the lines' members (protocol.Object.MemberArena)
-	ahead   []byte            // values rendered ahead (ahead.go)
 	// the events of the lines decoded ahead, and their steps (decodeAhead)
 	evs   []model.Event
 	steps []model.Step
@@ -57,17 +56,15 @@ func (b *batch) reset() {
 	if b.buf == nil {
 		b.buf = make([]byte, 0, 2*batchBytes)
 	}
-	// The lines' decoded strings and values rendered ahead are in two
-	// arenas of the batch, so that memory follows the batch's bytes, not
-	// its number of lines. Cleared: a view kept past its line reads as
-	// zero bytes (which tests notice), not as another line's text.
-	for _, a := range []*[]byte{&b.text, &b.ahead} {
-		if cap(*a) > 4*batchBytes {
-			*a = nil // after a long line
-		}
-		clear(*a)
-		*a = (*a)[:0]
+	// The lines' decoded strings are in an arena of the batch, so that
+	// memory follows the batch's bytes, not its number of lines.
+	// Cleared: a view kept past its line reads as zero bytes (which
+	// tests notice), not as another line's text.
+	if cap(b.text) > 4*batchBytes {
+		b.text = nil // after a long line
 	}
+	clear(b.text)
+	b.text = b.text[:0]
 	// The members of a batch's lines are in one array, in line order:
 	// the translating goroutine then reads, and the reading one later
 	// overwrites, consecutive memory, which the other core's cache
@@ -169,13 +166,12 @@ func (t *Translator) applyBatch(b *batch, lk sync.Locker, diag func(*jsonl.Diagn
 // error as *ReadError.
 func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string) error {
 	pre := t.streamPreparer()
-	// Every line goes the event path: this goroutine prepares each one
-	// and decodes it too (decodeAhead), the translating one only writes
-	// the events. Nothing is rendered ahead for the other path.
+	// Unless Plain: this goroutine prepares each line and a worker
+	// decodes it (decodeAhead), the translating one only writes the
+	// events.
 	events := t.allEvents()
 	lines := batchLines
 	if events {
-		pre.ahead.on = false
 		// A line decoded ahead keeps more (its events, its reading) in
 		// its batch: fewer a batch, so that memory stays as it was.
 		lines = eventBatchLines
@@ -199,7 +195,6 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 		}
 		pre.balance(waited, b.waited)
 		b.reset()
-		pre.aheadArena = &b.ahead
 		filled = 0
 		return true
 	}

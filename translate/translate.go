@@ -1,21 +1,19 @@
-// Package translate converts EvoScientist and Zero stream-json into each
-// other, one line at a time, with the run framing, id correlation and
-// redaction the target's clients expect. The lines of the other agents'
-// dialects go through the event model instead (events.go), as does every
-// line for a target only the event model writes (Claude Code's).
+// Package translate converts one agent's stream into another's, one line
+// at a time: each line is decoded into events by its dialect's decoder
+// (package event, dialects/), the user's mapping rules are applied to
+// them (pathrules.go), and the target's encoder writes them with the run
+// framing, id correlation and redaction its clients expect (events.go).
 package translate
 
 import (
 	"bufio"
 	"crypto/rand"
-	"errors"
 	"fmt"
 	"io"
-	"slices"
-	"strconv"
 	"sync/atomic"
 	"time"
 
+	"github.com/zevo/zevo/dialects/zero"
 	"github.com/zevo/zevo/internal/pipeline"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
@@ -85,21 +83,16 @@ type Options struct {
 	Now      func() time.Time // for run ids; nil: time.Now
 	Rand     io.Reader        // for run ids; nil: crypto/rand
 	// Plain turns off every shortcut taken for speed: each line is
-	// decoded member by member (not by its producer's layout,
-	// protocol.Layouts), each event built field by field (no
-	// templates, template.go) and each value rendered where it is
-	// written (none rendered ahead by Stream's reading goroutine,
-	// ahead.go). The output is the same, byte for byte:
-	// Plain is the reference that the differential tests compare the
-	// shortcuts with.
+	// checked member by member (not by its producer's layout,
+	// protocol.Layouts) and decoded where it is written, as the other
+	// commands read lines (none decoded ahead by Stream's goroutines).
+	// The output is the same, byte for byte: Plain is the reference
+	// that the differential tests compare the shortcuts with.
 	Plain bool
 
 	// bigValue is the size from which a value is checked for being
 	// copied as it is (out.raw); 0: 1 MiB. Tests lower it.
 	bigValue int
-	// eventPath sends every line the event path (eventPath.every), for
-	// the tests that hold it to the other.
-	eventPath bool
 }
 
 // Translator translates lines of one or more inputs. It is not safe for
@@ -110,31 +103,20 @@ type Translator struct {
 	tables *mappings.Set
 	emit   func([]byte) error
 	stats  Stats
-	shape  *shape // of Zero output, or nil: see targetShape
+	shape  *zero.Shape // of Zero output, or nil: see targetShape
 	dropFn func(path string)
-	keys   keyCache         // of the top level of output events
-	runs   protocol.Tracker // the runs of the input, by the rules every command follows
 
-	ob   out
-	line []byte // output scratch
-
-	toZero zeroState
-	toEvo  evoState
-
-	pre       preparer
-	placeName string
-	placeNum  int
-	cur       prepared              // the line being translated by Line, reused
-	names     map[typeKey]string    // see unmappedName
-	pipe      *pipeline.Pipe[batch] // Stream's, its batches reused from one input to the next
+	pre        preparer
+	placeName  string
+	placeNum   int
+	cur        prepared              // the line being translated by Line, reused
+	pipe       *pipeline.Pipe[batch] // Stream's, its batches reused from one input to the next
+	runsOpened int                   // runs named by newRunID
+	ep         eventPath             // the lines of the other dialects: events.go
 	// oneBatch: Stream reads a regular file of at most these bytes on
 	// one goroutine (pipeline.Pipe.Inline); batchBytes, which tests
 	// raise to read any file so.
 	oneBatch int64
-	typesOut [2]map[string][]byte         // by jsonl.Style: see typeOut
-	tmpl     map[*mappings.Rule]*template // see evoTemplate
-	lastTmpl *template                    // the last one used
-	ep       eventPath                    // the lines of the other dialects: events.go
 
 	// pipeEvents: pipe decodes every line ahead for the event path
 	// (aheadWorker).
@@ -171,14 +153,12 @@ func New(opt Options, emit func([]byte) error) *Translator {
 		opt.bigValue = 1 << 20
 	}
 	t := &Translator{opt: opt, tables: opt.Tables, emit: emit, fixedLevel: -1, oneBatch: batchBytes}
-	t.ep.every = opt.eventPath
-	t.ob.bigValue = opt.bigValue
+	t.ep.plain = opt.Plain
 	t.pre = preparer{from: opt.From, tables: opt.Tables, plain: opt.Plain}
 	t.stats.UnmappedTypes = map[string]int{}
 	t.stats.Dropped = map[string]int{}
 	t.shape = t.targetShape()
 	t.dropFn = t.dropZero
-	t.keys = keyCache{shape: t.shape, rd: opt.Redactor != nil}
 	return t
 }
 
@@ -222,11 +202,6 @@ func (t *Translator) Line(l jsonl.Line) error {
 	return t.apply(&t.cur)
 }
 
-// decode prepares a line as Line does, for tests.
-func (t *Translator) decode(l jsonl.Line) (*event, *jsonl.Diagnostic, *jsonl.Diagnostic) {
-	return t.pre.decode(l, &t.cur.ev)
-}
-
 // Place returns the input name and line number of the line being
 // translated (the last one, during End).
 func (t *Translator) Place() (name string, num int) { return t.placeName, t.placeNum }
@@ -239,77 +214,11 @@ func (t *Translator) apply(p *prepared) error {
 		t.stats.Blank++
 		return nil
 	}
-	if t.onEventPath(p) {
-		return t.eventLine(p)
-	}
-	if t.ep.in != nil {
-		// A line of this path after the event path's: its run ends here.
-		if err := t.endEventPath(true); err != nil {
-			return err
-		}
-	}
-	ev, warn, bad := &p.ev, p.warn, p.bad
-	if bad != nil {
-		t.stats.Diagnosed++
-		if p.placed {
-			if err := t.placeBad(ev); err != nil {
-				return err
-			}
-		}
-		return bad
-	}
-	unmapped, err := t.dispatch(ev)
-	if err != nil {
-		var d *jsonl.Diagnostic // declared here: it escapes, and costs an allocation
-		if errors.As(err, &d) {
-			t.stats.Diagnosed++
-		}
-		return err
-	}
-	switch {
-	case warn != nil:
-		t.stats.Diagnosed++
-		return warn
-	case unmapped:
-		if t.opt.Unmapped == Error {
-			t.stats.Diagnosed++
-			return ev.diag("%s event %s has no %s counterpart (--unmapped error)", ev.kind, clip(strconv.Quote(ev.typ)), t.opt.To)
-		}
-		t.stats.Unmapped++
-		t.countUnmapped(t.unmappedName(ev))
-	default:
-		t.stats.Mapped++
-	}
-	return nil
+	return t.eventLine(p)
 }
 
 // End closes what the input left open (a run without its end). Call it at
 // the end of each input file, or when a stream goes idle.
 func (t *Translator) End(name string) error {
-	if err := t.endEventPath(false); err != nil {
-		return err
-	}
-	if r := t.runs.End(); r != nil {
-		if err := t.closeCut(r); err != nil {
-			return err
-		}
-	}
-	// A run whose end was a bad line is still open here.
-	if eventOnly(t.opt.To) {
-		return nil
-	}
-	if t.opt.To == EvoSci {
-		return t.endEvoRun(msgEOF)
-	}
-	return t.endZeroRun(msgEOF)
-}
-
-// write emits the event built in t.ob.
-func (t *Translator) write() error {
-	if t.ob.err != nil {
-		return t.ob.err
-	}
-	t.line = t.ob.appendTo(slices.Grow(t.line[:0], t.ob.size()))
-	t.stats.Written++
-	return t.emit(t.line)
+	return t.endEventPath()
 }

@@ -159,23 +159,20 @@ func (t *Translator) upgradedV1(raw []byte) []byte {
 // putFitted adds key's value v to o, or, where Zero's types (sh, nil: all
 // are kept) cannot hold it, leaves it out and counts it: an object whose
 // members they hold only in part is written with those members.
-func (t *Translator) putFitted(o *jsonl.Object, key string, v gjson.Result, sh *shape, path string) {
+func (t *Translator) putFitted(o *jsonl.Object, key string, v gjson.Result, sh *zero.Shape, path string) {
 	if sh == nil {
 		o.Raw(key, []byte(v.Raw))
 		return
 	}
-	f, known := sh.fields[key]
-	if sh.values != nil {
-		f, known = *sh.values, true
-	}
-	if !known || !f.holds(v) {
+	f, known := sh.Field(key)
+	if !known || !f.Holds(v) {
 		t.dropZero(path + "." + key)
 		return
 	}
-	if f.sub != nil && v.IsObject() && !f.sub.fits(v) {
+	if f.Sub() != nil && v.IsObject() && !f.Sub().Fits(v) {
 		c := jsonl.Object{Style: jsonl.GoStyle, Redact: t.opt.Redactor, Sorted: true}
 		v.ForEach(func(k, cv gjson.Result) bool {
-			t.putFitted(&c, k.Str, cv, f.sub, path+"."+key)
+			t.putFitted(&c, k.Str, cv, f.Sub(), path+"."+key)
 			return true
 		})
 		o.Raw(key, c.AppendTo(nil))

@@ -424,11 +424,11 @@ func (e *Encoder) Rendered(ev *event.Event, st event.Step, typ string, fill func
 // Code's result) as what it adds to the usage written before it.
 func (e *Encoder) usageStats(u *event.Tokens) error {
 	if p := u.Past; p != nil {
-		// Counts that are no counts (below 0, past int64): written as
-		// the producer states them.
+		// Counts that are no counts (below 0, past int64, -0): written
+		// as the producer states them.
 		e.head("usage_stats")
-		e.obj.Raw("input_tokens", statedCount(p.Input, u.Input+u.CacheRead+u.CacheWrite))
-		e.obj.Raw("output_tokens", statedCount(p.Output, u.Output))
+		e.obj.Raw("input_tokens", statedCount(p.Input, p.InputRaw, u.Input+u.CacheRead+u.CacheWrite))
+		e.obj.Raw("output_tokens", statedCount(p.Output, p.OutputRaw, u.Output))
 		return e.write()
 	}
 	in, out := u.Input+u.CacheRead+u.CacheWrite, u.Output
@@ -450,10 +450,14 @@ func (e *Encoder) usageStats(u *event.Tokens) error {
 	return e.write()
 }
 
-// statedCount is past, a count as stated, else n.
-func statedCount(past *big.Int, n int64) []byte {
+// statedCount is past, a count as stated, else n: as spelled (raw, -0)
+// when that is what it is.
+func statedCount(past *big.Int, raw string, n int64) []byte {
 	if past != nil {
 		return past.Append(nil, 10)
+	}
+	if raw != "" && n == 0 {
+		return []byte(raw)
 	}
 	return strconv.AppendInt(nil, n, 10)
 }

@@ -169,10 +169,10 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 		ev.Kind = event.Usage
 		ev.Usage = &event.Tokens{}
 		ev.Usage.Input = p.Count(v, "input_tokens", &ev.Usage.Has, event.HasInput)
-		in := p.TakePast()
+		in, inRaw := p.TakePast(), p.TakeRaw()
 		ev.Usage.Output = p.Count(v, "output_tokens", &ev.Usage.Has, event.HasOutput)
-		if out := p.TakePast(); in != nil || out != nil {
-			ev.Usage.Past = &event.PastCounts{Input: in, Output: out}
+		if out, outRaw := p.TakePast(), p.TakeRaw(); in != nil || out != nil || inRaw != "" || outRaw != "" {
+			ev.Usage.Past = &event.PastCounts{Input: in, Output: out, InputRaw: inRaw, OutputRaw: outRaw}
 		}
 	case "interrupt":
 		return d.interrupt(dst, ev, v, &p), p.Err(typ)

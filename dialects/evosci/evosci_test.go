@@ -147,7 +147,7 @@ func TestDecodeLinesNotOfEvoScientistsShape(t *testing.T) {
 		"3: event.type: want string, got number 5",
 		"5: tool_call.args: want object, got number 42",
 		`6: tool_result: missing field "success"`,
-		"7: usage_stats.input_tokens: 18446744073709551616 is not a token count; usage_stats.output_tokens: 1.5 is not a token count",
+		"7: usage_stats.input_tokens: 18446744073709551616 is not a token count; usage_stats.output_tokens: want integer, got number 1.5",
 	})
 }
 

@@ -65,6 +65,12 @@ type Encoder struct {
 	// written is the run's usage written so far (wrote: some was).
 	written event.Tokens
 	wrote   bool
+	// later is the start of the run being written, not written yet: its
+	// first event was one Zero has no room for, dropped, and a run of
+	// such events alone is not written at all. Its run_start is written
+	// before the run's first line (head); laterErr is that write's error.
+	later    *event.Event
+	laterErr error
 }
 
 // NewEncoder writes to emit, one event a call without line end (the
@@ -86,6 +92,10 @@ func (e *Encoder) redacted(s string) string {
 }
 
 func (e *Encoder) head(typ string) {
+	if l := e.later; l != nil {
+		e.later = nil
+		e.laterErr = e.writeStart(l)
+	}
 	e.obj.Reset()
 	e.obj.Int("schemaVersion", int64(e.opt.Version))
 	e.obj.Str("type", typ)
@@ -93,6 +103,10 @@ func (e *Encoder) head(typ string) {
 }
 
 func (e *Encoder) write() error {
+	if err := e.laterErr; err != nil {
+		e.laterErr = nil
+		return err
+	}
 	if err := e.obj.Err(); err != nil {
 		return err
 	}
@@ -123,7 +137,12 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 		return false, e.keepInput(ev)
 	}
 	if st.Start {
-		if err := e.start(ev); err != nil {
+		if ev.Kind.Own() && !e.opt.Keep && ev.Dialect != Name {
+			// Dropped: the run is written from its first line on.
+			e.begin()
+			e.later = &event.Event{Dialect: ev.Dialect, Run: ev.Run, Session: ev.Session,
+				Cwd: ev.Cwd, Model: ev.Model, Provider: ev.Provider}
+		} else if err := e.start(ev); err != nil {
 			return false, err
 		}
 	}
@@ -193,7 +212,7 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 			return false, e.keep(ev)
 		}
 		if u := ev.Usage; u.Past != nil || !fits(u) {
-			// Counts that are no counts are written as stated, but a
+			// Counts that are no counts (and -0) are written as stated, but a
 			// count Zero's 64-bit integers cannot hold (or their total)
 			// only with Keep: otherwise the line is reported.
 			prompt, completion := statedCounts(u)
@@ -208,10 +227,14 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 					return e.unfit(ev, "totalTokens", total)
 				}
 			}
+			var inRaw, outRaw string
+			if u.Past != nil {
+				inRaw, outRaw = u.Past.InputRaw, u.Past.OutputRaw
+			}
 			e.wrote = true
 			e.head("usage")
-			e.obj.Raw("promptTokens", prompt.Append(nil, 10))
-			e.obj.Raw("completionTokens", completion.Append(nil, 10))
+			e.obj.Raw("promptTokens", spelled(prompt, inRaw))
+			e.obj.Raw("completionTokens", spelled(completion, outRaw))
 			e.obj.Raw("totalTokens", total.Append(nil, 10))
 			return true, e.write()
 		}
@@ -285,7 +308,7 @@ func (e *Encoder) Passed(ev *event.Event, st event.Step, fill func(o *jsonl.Obje
 		return false, err
 	}
 	if st.Start {
-		e.open, e.errored, e.final = true, false, nil
+		e.open, e.errored, e.final, e.later = true, false, nil, nil
 		e.runID = ev.Run
 		if !protocol.IsZeroID(e.runID) {
 			e.runID = e.opt.NewRunID()
@@ -332,7 +355,20 @@ func clip(s string) string {
 
 // start writes run_start for the run ev starts.
 func (e *Encoder) start(ev *event.Event) error {
-	e.open, e.errored, e.final = true, false, nil
+	e.begin()
+	return e.writeStart(ev)
+}
+
+// begin opens a run: the state of the last one is let go.
+func (e *Encoder) begin() {
+	e.open, e.errored, e.final, e.later = true, false, nil, nil
+	e.pending, e.used, e.perms = e.pending[:0], map[string]bool{}, map[string]bool{}
+	e.permAt, e.written, e.wrote = nil, event.Tokens{}, false
+}
+
+// writeStart writes the run_start of the run begin opened, with ev, the
+// event that started it.
+func (e *Encoder) writeStart(ev *event.Event) error {
 	e.runID = ev.Run
 	if ev.Dialect != Name || !protocol.IsZeroID(e.runID) {
 		// Zero's own runs keep their ids; another producer's run or
@@ -342,8 +378,6 @@ func (e *Encoder) start(ev *event.Event) error {
 			e.renamed(ev)
 		}
 	}
-	e.pending, e.used, e.perms = e.pending[:0], map[string]bool{}, map[string]bool{}
-	e.permAt, e.written, e.wrote = nil, event.Tokens{}, false
 	switch src := ev.Session; {
 	case e.opt.SessionID != "":
 		e.session = e.opt.SessionID
@@ -412,6 +446,11 @@ func zeroEnd(s event.Status) (string, int64) {
 // end writes the run's final answer, an error (code, msg) when the run
 // failed without one, and run_end.
 func (e *Encoder) end(s event.Status, exit *int, code, msg string) error {
+	if e.later != nil && e.final == nil {
+		// Nothing of the run was written: nor is its end.
+		e.later, e.open = nil, false
+		return nil
+	}
 	if e.final != nil {
 		e.head("final")
 		e.obj.StrOmit("text", *e.final)
@@ -484,6 +523,15 @@ func statedCounts(t *event.Tokens) (prompt, completion *big.Int) {
 	}
 	in.Add(in, big.NewInt(t.CacheRead))
 	return in.Add(in, big.NewInt(t.CacheWrite)), out
+}
+
+// spelled is n in decimal, or raw, the producer's spelling of it (-0),
+// when n is 0 and it has one.
+func spelled(n *big.Int, raw string) []byte {
+	if raw != "" && n.Sign() == 0 {
+		return []byte(raw)
+	}
+	return n.Append(nil, 10)
 }
 
 // unfit reports ev, a usage whose field Zero's 64-bit integers cannot

@@ -162,12 +162,12 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 		ev.Kind = event.Usage
 		ev.Usage = &event.Tokens{}
 		ev.Usage.Input = p.Count(v, "promptTokens", &ev.Usage.Has, event.HasInput)
-		in := p.TakePast()
+		in, inRaw := p.TakePast(), p.TakeRaw()
 		ev.Usage.Output = p.Count(v, "completionTokens", &ev.Usage.Has, event.HasOutput)
-		out := p.TakePast()
+		out, outRaw := p.TakePast(), p.TakeRaw()
 		ev.Usage.StatedTotal = p.Count(v, "totalTokens", &ev.Usage.Has, event.HasTotal)
-		if tot := p.TakePast(); in != nil || out != nil || tot != nil {
-			ev.Usage.Past = &event.PastCounts{Input: in, Output: out, Total: tot}
+		if tot := p.TakePast(); in != nil || out != nil || tot != nil || inRaw != "" || outRaw != "" {
+			ev.Usage.Past = &event.PastCounts{Input: in, Output: out, Total: tot, InputRaw: inRaw, OutputRaw: outRaw}
 		}
 		if c := v.Get("costUsd"); c.Exists() {
 			if f, ok := cost(c); ok {

@@ -161,7 +161,7 @@ func TestDecodeLinesNotOfZerosShape(t *testing.T) {
 		`4: text.schemaVersion: want integer, got string "2"`,
 		`5: tool_call.sideEffect: "delete" is not read, write, shell, network, none or unknown`,
 		`6: tool_result.status: "maybe" is not ok or error; tool_result.truncated: want boolean, got string "no"`,
-		"7: usage.promptTokens: 18446744073709551616 is not a token count; usage.completionTokens: -1 is not a token count; usage.totalTokens: 1.5 is not a token count; usage.costUsd: -2 is not a cost in USD",
+		"7: usage.promptTokens: 18446744073709551616 is not a token count; usage.completionTokens: -1 is not a token count; usage.totalTokens: want integer, got number 1.5; usage.costUsd: -2 is not a cost in USD",
 	})
 }
 

@@ -1,4 +1,4 @@
-package translate
+package zero
 
 import (
 	"testing"
@@ -16,7 +16,7 @@ func TestZeroStringArraysHoldOnlyStrings(t *testing.T) {
 		`["a", null]`: true, `[]`: true, `null`: true,
 		`[1]`: false, `["a", {}]`: false, `"a"`: false, `{}`: false,
 	} {
-		if got := changed.holds(gjson.Parse(v)); got != want {
+		if got := changed.Holds(gjson.Parse(v)); got != want {
 			t.Errorf("changedFiles holds %s: %v, want %v", v, got, want)
 		}
 	}
@@ -27,12 +27,12 @@ func TestZeroStringArraysHoldOnlyStrings(t *testing.T) {
 		`{"skipped": "a"}`:                false,
 		`{"sequence": 1.5}`:               false,
 	} {
-		if got := checkpoint.holds(gjson.Parse(v)) && checkpoint.sub.fits(gjson.Parse(v)); got != want {
+		if got := checkpoint.Holds(gjson.Parse(v)) && checkpoint.sub.Fits(gjson.Parse(v)); got != want {
 			t.Errorf("checkpoint %s fits: %v, want %v", v, got, want)
 		}
 	}
 	// An object is admitted whole; its members are fitted one by one.
-	if !checkpoint.holds(gjson.Parse(`{"files": [2]}`)) {
+	if !checkpoint.Holds(gjson.Parse(`{"files": [2]}`)) {
 		t.Error("checkpoint with a bad member not admitted for fitting")
 	}
 }
