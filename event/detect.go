@@ -75,6 +75,7 @@ type Line struct {
 	typed  int8          // 0: the type not read yet; 1: a string, typ; 2: not one
 	typ    string
 	valid  int8   // 0: not checked; 1: Check found a good object; 2: not one
+	dup    int8   // 0: Dup not asked yet; 1: a key written twice; 2: none
 	s      string // the line as a string, for the values read from it (str)
 	// lens has a bit for each field's key length (mod 64) once all the
 	// fields are read (done): a key whose bit is clear is not there.
@@ -552,10 +553,22 @@ func valueEnd(b []byte, i int) int {
 }
 
 // Dup reports a checked line that writes a top-level key more than once.
+// The answer is kept: validate and the decoder both ask it of each line.
 func (l *Line) Dup() bool {
 	if !l.checked() {
 		return false
 	}
+	if l.dup == 0 {
+		l.dup = 2
+		if l.dupKey() {
+			l.dup = 1
+		}
+	}
+	return l.dup == 1
+}
+
+// dupKey is Dup's answer, found.
+func (l *Line) dupKey() bool {
 	fs := l.fields.List
 	if bits.OnesCount64(l.lens) == len(fs) { // every key a length of its own
 		return false
