@@ -89,9 +89,10 @@ type top struct {
 func (t *top) Has(key string) bool { return t.line.Has(key) }
 
 // accepts reports whether the line l (checked: event.Line.Check), of
-// type typ, certainly passes. A line whose members it cannot read as
-// written (an escaped key) is left to the general validator.
-func (fs *fastSchema) accepts(l *zevent.Line, typ string) bool {
+// type typ, certainly passes; t is the caller's room for l as the checks
+// read it. A line whose members it cannot read as written (an escaped
+// key) is left to the general validator.
+func (fs *fastSchema) accepts(t *top, l *zevent.Line, typ string) bool {
 	def, ok := fs.byType[typ]
 	if !ok {
 		return false
@@ -100,7 +101,7 @@ func (fs *fastSchema) accepts(l *zevent.Line, typ string) bool {
 	if !ok {
 		return false
 	}
-	t := &top{line: l, fields: fields}
+	*t = top{line: l, fields: fields}
 	whole := gjson.Result{Type: gjson.JSON, Raw: view(l.Bytes)}
 	return fs.envelope.accepts(whole, t) && def.accepts(whole, t)
 }
