@@ -357,6 +357,31 @@ func (l *Line) Str(key string) (string, gjson.Type) {
 	return v.Str, v.Type
 }
 
+// Kind is Get(key).Type, without reading a string's text: a plain key of
+// a checked line is told by its value's first byte.
+func (l *Line) Kind(key string) gjson.Type {
+	if l.checked() && plainKey(key) {
+		f := l.find(key)
+		if f == nil {
+			return gjson.Null // Get's zero Result
+		}
+		switch f.Value[0] {
+		case '"':
+			return gjson.String
+		case '{', '[':
+			return gjson.JSON
+		case 't':
+			return gjson.True
+		case 'f':
+			return gjson.False
+		case 'n':
+			return gjson.Null
+		}
+		return gjson.Number
+	}
+	return l.Get(key).Type
+}
+
 // checked: Check found a good object, and its fields are to be read.
 func (l *Line) checked() bool { return l.valid == 1 && l.state == done }
 

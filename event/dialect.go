@@ -142,6 +142,12 @@ const (
 // DecodeOptions are what every decoder is given.
 type DecodeOptions struct {
 	Effects *Effects // tool name → effect; nil knows no tool (every effect unknown)
+	// SkipText: the events are read by their dialect's Rules alone
+	// (validate), so a decoder may leave empty the texts those rules do
+	// not read (a reasoning delta, a tool's output, and what it tells
+	// of them) rather than unescape them (Problems.Text). Everything
+	// else, and every problem of the line, is as without it.
+	SkipText bool
 }
 
 // EffectOf is the effect of the tool called name under these options.

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"io/fs"
 	"math/rand"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -226,4 +229,65 @@ func TestStreamAheadFlushesEachLiveLine(t *testing.T) {
 	if rep := v.End(); rep.Lines != 20 || rep.Errors < 20 {
 		t.Errorf("report: %d lines, %d errors; want 20 lines, 20 errors at least", rep.Lines, rep.Errors)
 	}
+}
+
+// Validation decodes no text the dialects' rules do not read
+// (event.DecodeOptions.SkipText); decoding every text, the reference,
+// gives the same diagnostics and report: generated corpora of both
+// dialects (seeds 1 to 3), spoiled with hostile lines, and every JSONL
+// file under testdata, as each dialect and as its own.
+func TestValidateSkippingTextsAsReadingThem(t *testing.T) {
+	seeds := []uint64{1, 2, 3}
+	if testing.Short() {
+		seeds = seeds[:1]
+	}
+	var inputs [][]byte
+	for _, seed := range seeds {
+		zero := corpusLines(t, protocol.ZeroV2, seed, 128<<10)
+		evo := corpusLines(t, protocol.EvoSci, seed, 128<<10)
+		inputs = append(inputs, zero, evo, spoiled(zero, evo, 17, int64(seed)), spoiled(evo, zero, 17, int64(seed)))
+	}
+	inputs = append(inputs, testdataStreams(t)...)
+	run := func(in []byte, opt ValidateOptions, skip bool) ([]jsonl.Diagnostic, []byte) {
+		var ds []jsonl.Diagnostic
+		v, err := newValidator("x", opt, func(d jsonl.Diagnostic) { ds = append(ds, d) }, skip)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := v.Stream(bytes.NewReader(in), "x", nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		rep, _ := json.Marshal(v.End())
+		return ds, rep
+	}
+	for i, in := range inputs {
+		for _, p := range []*protocol.Protocol{nil, protocol.ZeroV2, protocol.EvoSci} {
+			want, wantRep := run(in, asOpt(p), false)
+			got, gotRep := run(in, asOpt(p), true)
+			if !slices.Equal(got, want) {
+				t.Fatalf("input %d as %v: skipping texts\n%v\nreading them\n%v", i, p, firstDiff(got, want), firstDiff(want, got))
+			}
+			if !bytes.Equal(gotRep, wantRep) {
+				t.Fatalf("input %d as %v: reports differ:\n%s\n%s", i, p, gotRep, wantRep)
+			}
+		}
+	}
+}
+
+// testdataStreams are the JSONL files under testdata.
+func testdataStreams(t *testing.T) [][]byte {
+	t.Helper()
+	var out [][]byte
+	err := filepath.WalkDir("../testdata", func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".jsonl") {
+			b, err := os.ReadFile(path)
+			out = append(out, b)
+			return err
+		}
+		return err
+	})
+	if err != nil || len(out) < 50 {
+		t.Fatalf("%d files under testdata: %v", len(out), err)
+	}
+	return out
 }

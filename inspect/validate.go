@@ -122,13 +122,22 @@ type runRef struct {
 // NewValidator returns a validator of the input named name that passes
 // each diagnostic to emit, in line order.
 func NewValidator(name string, opt ValidateOptions, emit func(jsonl.Diagnostic)) (*Validator, error) {
+	return newValidator(name, opt, emit, true)
+}
+
+// newValidator is NewValidator; skipText has the decoders leave out the
+// texts no dialect's rules read (event.DecodeOptions.SkipText): false
+// is the reference its tests hold it to.
+func newValidator(name string, opt ValidateOptions, emit func(jsonl.Diagnostic), skipText bool) (*Validator, error) {
 	v := &Validator{opt: opt, emit: emit, rules: map[string]zevent.Rules{}, schemas: map[*zevent.Schema]*compiledSchema{}}
 	v.report.File = name
 	v.report.RunList = []RunReport{}
 	if d := opt.Dialect; d != nil {
-		v.in = zevent.NewInput([]*zevent.Dialect{d}, d, dialects.DecodeOptions())
+		dopt := dialects.DecodeOptions()
+		dopt.SkipText = skipText
+		v.in = zevent.NewInput([]*zevent.Dialect{d}, d, dopt)
 	} else {
-		v.in = dialects.NewInput(zevent.DecodeOptions{})
+		v.in = dialects.NewInput(zevent.DecodeOptions{SkipText: skipText})
 	}
 	v.collect = func(ev *zevent.Event, s zevent.Step) {
 		v.evs = append(v.evs, *ev)

@@ -134,7 +134,7 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 		if typ == "reasoning" {
 			ev.Kind = event.Reasoning
 		}
-		ev.Text = p.Str(v, "delta")
+		ev.Text = p.Text(v, "delta", d.opt.SkipText) // Zero's rules read no delta
 	case "tool_call":
 		ev.Kind = event.ToolCall
 		name := p.Str(v, "name")
@@ -149,7 +149,7 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 			p.Add("status", strconv.Quote(st)+" is not ok or error")
 		}
 		ev.Tool = &event.Tool{ID: p.Str(v, "id"), Name: p.Str(v, "name"), Failed: st == "error",
-			Output: p.Str(v, "output"), Truncated: boolean(&p, v, "truncated")}
+			Output: p.Text(v, "output", d.opt.SkipText), Truncated: boolean(&p, v, "truncated")}
 	case "permission_request", "permission_decision", "permission":
 		ev.Kind, ev.Permission = permission(&p, v, typ)
 	case "usage":
@@ -173,7 +173,7 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 			}
 		}
 	case "final":
-		ev.Kind, ev.Text = event.Final, p.Str(v, "text")
+		ev.Kind, ev.Text = event.Final, p.Text(v, "text", d.opt.SkipText)
 	case "warning":
 		ev.Kind, ev.Text = event.Warning, p.Str(v, "message")
 	case "error":
