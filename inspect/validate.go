@@ -260,8 +260,9 @@ func (v *Validator) apply(c *checked) {
 		derr = v.in.Line(line, c.num, v.collect)
 		read = v.in.Checked()
 	} else {
-		// The line is c.raw, a copy of its own never written again: the
-		// events' strings are cut from it, not from one more copy.
+		// The line is c.raw, a copy of its own never written again (its
+		// events' strings are cut from it); the events go straight into
+		// v.evs, not copied there out of a callback.
 		v.evs, v.steps, derr = v.in.AppendChecked(v.evs, v.steps, &c.line, c.num, nil)
 	}
 	dl := v.in.Dialect()
