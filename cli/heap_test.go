@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"io"
 	"math"
 	"runtime/debug"
+	"strings"
 	"testing"
 )
 
@@ -56,4 +58,32 @@ func TestRaiseHeapLimit(t *testing.T) {
 		t.Errorf("limit with one already set: %d, want 1 GiB kept", got)
 	}
 	undo()
+}
+
+// gcReader is an input that notes the collector's pace when it is read.
+type gcReader struct {
+	r    io.Reader
+	seen int
+}
+
+func (g *gcReader) Read(p []byte) (int, error) {
+	g.seen = debug.SetGCPercent(-1)
+	debug.SetGCPercent(g.seen)
+	return g.r.Read(p)
+}
+
+// validate paces the collector at 4x the live heap while it reads, and
+// gives back the pace it found.
+func TestValidatePacesTheCollector(t *testing.T) {
+	orig := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(orig)
+	in := &gcReader{r: strings.NewReader(`{"type": "text", "content": "hi"}` + "\n")}
+	var out, errb strings.Builder
+	Run([]string{"zevo", "validate"}, in, &out, &errb)
+	if in.seen != 400 {
+		t.Errorf("the collector's pace while validating: %d, want 400", in.seen)
+	}
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("the pace after: %d, want 100 given back", got)
+	}
 }

@@ -75,6 +75,7 @@ type Line struct {
 	typed  int8          // 0: the type not read yet; 1: a string, typ; 2: not one
 	typ    string
 	valid  int8   // 0: not checked; 1: Check found a good object; 2: not one
+	dup    int8   // 0: Dup not asked yet; 1: a key written twice; 2: none
 	s      string // the line as a string, for the values read from it (str)
 	// lens has a bit for each field's key length (mod 64) once all the
 	// fields are read (done): a key whose bit is clear is not there.
@@ -384,6 +385,31 @@ func (l *Line) Spelled(key string) (body string, ok bool) {
 	return l.str()[start+1 : start+len(f.Value)-1], true
 }
 
+// Kind is Get(key).Type, without reading a string's text: a plain key of
+// a checked line is told by its value's first byte.
+func (l *Line) Kind(key string) gjson.Type {
+	if l.checked() && plainKey(key) {
+		f := l.find(key)
+		if f == nil {
+			return gjson.Null // Get's zero Result
+		}
+		switch f.Value[0] {
+		case '"':
+			return gjson.String
+		case '{', '[':
+			return gjson.JSON
+		case 't':
+			return gjson.True
+		case 'f':
+			return gjson.False
+		case 'n':
+			return gjson.Null
+		}
+		return gjson.Number
+	}
+	return l.Get(key).Type
+}
+
 // checked: Check found a good object, and its fields are to be read.
 func (l *Line) checked() bool { return l.valid == 1 && l.state == done }
 
@@ -580,10 +606,22 @@ func valueEnd(b []byte, i int) int {
 }
 
 // Dup reports a checked line that writes a top-level key more than once.
+// The answer is kept: validate and the decoder both ask it of each line.
 func (l *Line) Dup() bool {
 	if !l.checked() {
 		return false
 	}
+	if l.dup == 0 {
+		l.dup = 2
+		if l.dupKey() {
+			l.dup = 1
+		}
+	}
+	return l.dup == 1
+}
+
+// dupKey is Dup's answer, found.
+func (l *Line) dupKey() bool {
 	fs := l.fields.List
 	if bits.OnesCount64(l.keys) == len(fs) { // every key a bit of its own
 		return false

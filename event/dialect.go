@@ -175,6 +175,12 @@ type DecodeOptions struct {
 	// the escape (a translation); without it, it reads as U+FFFD, as
 	// every JSON reader reads it.
 	Surrogates bool
+	// SkipText: the events are read by their dialect's Rules alone
+	// (validate), so a decoder may leave empty the texts those rules do
+	// not read (a reasoning delta, a tool's output, and what it tells
+	// of them) rather than unescape them (Problems.Text). Everything
+	// else, and every problem of the line, is as without it.
+	SkipText bool
 }
 
 // EffectOf is the effect of the tool called name under these options.

@@ -120,3 +120,25 @@ func FuzzDupAsASetOfKeys(f *testing.F) {
 		}
 	})
 }
+
+// Dup's answer is kept for the line it was asked of: a Line reset to
+// another line, or to the same line's last-value reading, answers anew.
+func TestDupAnswerBelongsToItsLine(t *testing.T) {
+	var l Line
+	l.Reset([]byte(`{"type":"a","type":"b"}`))
+	if !l.Check() || !l.Dup() || !l.Dup() {
+		t.Fatal("the duplicate key is not seen, or not twice")
+	}
+	l.Reset(l.LastWins())
+	if !l.Check() || l.Dup() {
+		t.Error("the last-value reading still answers as the line with the duplicate")
+	}
+	l.ReadOwned([]byte(`{"a":1,"a":2}`))
+	if !l.Check() || !l.Dup() {
+		t.Error("a line read owned after one without duplicates: its duplicate not seen")
+	}
+	l.Reset([]byte(`{"a":1,"a":2`)) // not an object: nothing to repeat
+	if l.Check() || l.Dup() {
+		t.Error("a broken line answered as one with a duplicate key")
+	}
+}

@@ -71,6 +71,9 @@ func sameAsGJSON(t *testing.T, line []byte) {
 			if s, typ := c.l.Str(k); s != want.Str || typ != want.Type {
 				t.Fatalf("%q read %s: Str(%q) = %q %v", line, c.how, k, s, typ)
 			}
+			if typ := c.l.Kind(k); typ != want.Type {
+				t.Fatalf("%q read %s: Kind(%q) = %v, want %v", line, c.how, k, typ, want.Type)
+			}
 			if k != "" && plainByte[k[0]] && !strings.ContainsAny(k, ".*?|#@\\!") && c.l.Has(k) != want.Exists() {
 				t.Fatalf("%q read %s: Has(%q) = %v", line, c.how, k, !want.Exists())
 			}

@@ -164,6 +164,21 @@ func (p *Problems) Str(v *Line, key string) string {
 	return ""
 }
 
+// Text is Str of a field whose text the caller may not read: when skip
+// (DecodeOptions.SkipText), "" with the problem Str notes of a field of
+// another type, the text itself not unescaped.
+func (p *Problems) Text(v *Line, key string, skip bool) string {
+	if !skip {
+		return p.Str(v, key)
+	}
+	switch v.Kind(key) {
+	case gjson.String, gjson.Null:
+		return ""
+	}
+	p.WrongType(key, "string", v.Get(key))
+	return ""
+}
+
 // Count is a token count: an integer from 0 to 2^63-1. has, when not
 // nil, gets bit when the count is stated. A count of 2^63 or more, or
 // below 0, is a (lenient) problem, kept exact for TakePast (stats still

@@ -9,7 +9,9 @@ import (
 // schema cannot express (which line answers which, what a run must begin
 // with), checked by validate after the run rules (runs.go) placed each
 // event. A dialect without them (Dialect.NewRules nil) has the rules
-// every dialect shares, in validate's own words.
+// every dialect shares, in validate's own words. validate decodes with
+// DecodeOptions.SkipText: a text the rules read must be one their
+// dialect's decoder keeps under it (the shared rules read none).
 type Rules interface {
 	// Event checks one event, placed in its run as s says, after the
 	// run s.Closed (if any) was given to Cut. f reads the fields of the

@@ -89,9 +89,10 @@ type top struct {
 func (t *top) Has(key string) bool { return t.line.Has(key) }
 
 // accepts reports whether the line l (checked: event.Line.Check), of
-// type typ, certainly passes. A line whose members it cannot read as
-// written (an escaped key) is left to the general validator.
-func (fs *fastSchema) accepts(l *zevent.Line, typ string) bool {
+// type typ, certainly passes; t is the caller's room for l as the checks
+// read it. A line whose members it cannot read as written (an escaped
+// key) is left to the general validator.
+func (fs *fastSchema) accepts(t *top, l *zevent.Line, typ string) bool {
 	def, ok := fs.byType[typ]
 	if !ok {
 		return false
@@ -100,7 +101,7 @@ func (fs *fastSchema) accepts(l *zevent.Line, typ string) bool {
 	if !ok {
 		return false
 	}
-	t := &top{line: l, fields: fields}
+	*t = top{line: l, fields: fields}
 	whole := gjson.Result{Type: gjson.JSON, Raw: view(l.Bytes)}
 	return fs.envelope.accepts(whole, t) && def.accepts(whole, t)
 }
@@ -195,7 +196,18 @@ func (c *shapeCompiler) keyword(kw string, arg any, parent map[string]any) check
 		if err != nil {
 			return undecided
 		}
-		return onString(func(s string) bool { return utf8.RuneCountInString(s) >= n })
+		return func(v gjson.Result, _ *top) bool {
+			if v.Type != gjson.String {
+				return true
+			}
+			if s, ok := plain(v); ok {
+				return utf8.RuneCountInString(s) >= n
+			}
+			// A string with escapes (EvoScientist writes every character
+			// past ASCII as one) has at least as many characters as
+			// leastRunes counts: no need to unescape it.
+			return len(v.Raw) >= 2 && leastRunes(v.Raw[1:len(v.Raw)-1]) >= n
+		}
 	case "pattern":
 		p, _ := arg.(string)
 		re, err := regexp.Compile(p)
@@ -236,8 +248,75 @@ func (c *shapeCompiler) keyword(kw string, arg any, parent map[string]any) check
 		}
 	case "properties", "additionalProperties":
 		return c.members(kw, parent)
+	case "not":
+		return notConsts(arg)
 	}
 	return undecided
+}
+
+// leastRunes is a lower bound of the characters of body, the inside of a
+// valid JSON string: a character written as itself is one, an escape at
+// least half of one (a character past U+FFFF is two \u escapes).
+func leastRunes(body string) int {
+	runes, escapes := 0, 0
+	for i := 0; i < len(body); {
+		if body[i] != '\\' {
+			_, size := utf8.DecodeRuneInString(body[i:])
+			i += size
+			runes++
+			continue
+		}
+		escapes++
+		if i+1 < len(body) && body[i+1] == 'u' {
+			i += 6
+		} else {
+			i += 2
+		}
+	}
+	return runes + (escapes+1)/2
+}
+
+// notConsts is the check of a "not" of properties that are each a
+// const alone (EvoScientist's usage_stats: not both counts 0): a line
+// certainly passes when one of them is there with a value certainly not
+// its const (another integer, or another JSON type than a number's). Any
+// other "not" is undecided.
+func notConsts(arg any) check {
+	node, _ := arg.(map[string]any)
+	props, _ := node["properties"].(map[string]any)
+	if len(node) != 1 || len(props) == 0 {
+		return undecided
+	}
+	want := map[string]json.Number{}
+	for name, sub := range props {
+		m, _ := sub.(map[string]any)
+		n, ok := m["const"].(json.Number)
+		if _, isInt := isInt(string(n)); len(m) != 1 || !ok || !isInt {
+			return undecided
+		}
+		want[name] = n
+	}
+	return func(v gjson.Result, top *top) bool {
+		if top == nil {
+			return false
+		}
+		for i := range top.fields {
+			m := &top.fields[i]
+			w, ok := want[view(m.Key)]
+			if !ok {
+				continue
+			}
+			got := value(m)
+			if got.Type != gjson.Number {
+				return true
+			}
+			wn, _ := isInt(string(w))
+			if n, ok := isInt(got.Raw); ok && n != wn {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // members compiles properties and additionalProperties together (the

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"io/fs"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	gen "github.com/zevo/zevo/bench/corpus"
 	"github.com/zevo/zevo/jsonl"
@@ -101,7 +103,7 @@ var mutants = []string{
 	`0`, `-0`, `1`, `2`, `-1`, `2.0`, `1.5`, `-1.5`, `1e3`, `9223372036854775807`, `9223372036854775808`,
 	`-9223372036854775809`, `true`, `false`, `null`, `[]`, `["a"]`, `[1]`, `{}`, `{"a":"b"}`, `{"a":1}`,
 	`{"level":"low"}`, `{"level":"x"}`, `{"a":"b","a":"c"}`, `{"\u0061":"b"}`, `[{"name":"x"}]`,
-	`{"sequence":1,"files":["a"]}`,
+	`{"sequence":1,"files":["a"]}`, `"\u2192 x"`, `"\ud83d\ude00"`, `"\ud83d"`, `"\n"`, `"0"`, `-0.0`, `0e1`,
 }
 
 var fullLines = []string{
@@ -110,6 +112,8 @@ var fullLines = []string{
 	`{"schemaVersion":2,"type":"tool_result","runId":"r1","id":"c1","name":"n","status":"ok","output":"o","truncated":false,"redacted":true,"changedFiles":["a"],"meta":{"k":"v"},"display":{"summary":"s"}}`,
 	`{"schemaVersion":2,"type":"checkpoint","runId":"r1","checkpoint":{"sequence":1,"tool":"t","files":["a"],"filesRestored":1,"filesDeleted":0,"skipped":[]}}`,
 	`{"schemaVersion":2,"type":"run_end","runId":"r1","status":"success","exitCode":0}`,
+	`{"type":"usage_stats","input_tokens":5,"output_tokens":0}`,
+	`{"type":"text","content":"\u2192"}`,
 	`{"type":"interrupt","interrupt_id":"i","action_requests":[{"name":"x","args":{},"description":"d"}],"review_configs":[]}`,
 	`{"type":"ask_user","interrupt_id":"i","questions":[{"question":"q","type":"text"}],"tool_call_id":"c"}`,
 	`{"type":"panel_dispatch_complete","eval_id":"e","id":"i","duration_ms":1.5}`,
@@ -215,5 +219,35 @@ func TestFastPathDecidedInCheck(t *testing.T) {
 		if v.fastLines < 100 || v.aheadLines < v.fastLines-1 {
 			t.Errorf("%v: %d of the %d lines the fast path accepted decided in check", p, v.aheadLines, v.fastLines)
 		}
+	}
+}
+
+// leastRunes never counts more characters than a string's text has, so
+// that minLength accepts no string too short; every kind of escape,
+// surrogate pairs and lone surrogates among them.
+func TestLeastRunesIsALowerBound(t *testing.T) {
+	parts := []string{`a`, `é`, `→`, `😀`, `\n`, `\"`, `\\`, `\/`, `\u0041`, `\u00e9`, `\u2192`, `\ud83d\ude00`, `\ud83d`, `\ude00`, `\u0000`}
+	r := rand.New(rand.NewSource(1))
+	exact := 0
+	for range 5000 {
+		var b strings.Builder
+		for range r.Intn(6) {
+			b.WriteString(parts[r.Intn(len(parts))])
+		}
+		body := b.String()
+		var s string
+		if err := json.Unmarshal([]byte(`"`+body+`"`), &s); err != nil {
+			t.Fatalf("%s: %v", body, err)
+		}
+		got, want := leastRunes(body), utf8.RuneCountInString(s)
+		if got > want {
+			t.Fatalf("leastRunes(%s) = %d, more than the %d characters of %q", body, got, want, s)
+		}
+		if got == want {
+			exact++
+		}
+	}
+	if exact < 1000 {
+		t.Errorf("leastRunes was exact only %d times of 5000: a bound that low decides nothing", exact)
 	}
 }

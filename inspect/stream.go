@@ -9,14 +9,15 @@ import (
 	"github.com/zevo/zevo/jsonl"
 )
 
-// Validating a line is two halves: what depends on no other line (reading
-// it from the input: check) and what does or words problems (its
-// dialect, schema, runs, calls, the order of events: apply; the dialect
-// of a line may be the lines' before it, so the line's one reading,
-// event.Line, is there too). Stream does the first half of each line on
-// a goroutine of its own, ahead; the second half stays in line order on
-// the caller's. The diagnostics are the same as Line's, line for line
-// (TestStreamAsLine).
+// Validating a line is three steps: what depends on no other line
+// (reading it from the input, once: check), trying it on the fast path
+// of its likely schema (tryFast), and what depends on the lines before
+// it or words problems (its dialect, events, schema, runs, calls:
+// apply). Stream does each on a goroutine of its own, so that the two
+// cores share the work whichever step costs most on an input; apply
+// stays in line order on the caller's, and alone changes the
+// Validator's state (an interruption reports the lines applied). The
+// diagnostics are the same as Line's, line for line (TestStreamAsLine).
 
 // Lines travel from the reading goroutine in batches; a few are recycled.
 const (
@@ -45,6 +46,14 @@ func (v *Validator) Stream(r io.Reader, name string, lk sync.Locker, flush func(
 	p := &pipeline.Pipe[checkBatch]{
 		Batches: checkBatches,
 		New:     func() *checkBatch { return &checkBatch{lines: make([]checked, checkBatchLines)} },
+		Workers: 1,
+		Worker: func(<-chan struct{}) func(*checkBatch) {
+			return func(b *checkBatch) {
+				for i := range b.n {
+					v.tryFast(&b.lines[i])
+				}
+			}
+		},
 		Write: func(b *checkBatch, _ bool) error {
 			if lk != nil {
 				lk.Lock()

@@ -122,13 +122,22 @@ type runRef struct {
 // NewValidator returns a validator of the input named name that passes
 // each diagnostic to emit, in line order.
 func NewValidator(name string, opt ValidateOptions, emit func(jsonl.Diagnostic)) (*Validator, error) {
+	return newValidator(name, opt, emit, true)
+}
+
+// newValidator is NewValidator; skipText has the decoders leave out the
+// texts no dialect's rules read (event.DecodeOptions.SkipText): false
+// is the reference its tests hold it to.
+func newValidator(name string, opt ValidateOptions, emit func(jsonl.Diagnostic), skipText bool) (*Validator, error) {
 	v := &Validator{opt: opt, emit: emit, rules: map[string]zevent.Rules{}, schemas: map[*zevent.Schema]*compiledSchema{}}
 	v.report.File = name
 	v.report.RunList = []RunReport{}
 	if d := opt.Dialect; d != nil {
-		v.in = zevent.NewInput([]*zevent.Dialect{d}, d, dialects.DecodeOptions())
+		dopt := dialects.DecodeOptions()
+		dopt.SkipText = skipText
+		v.in = zevent.NewInput([]*zevent.Dialect{d}, d, dopt)
 	} else {
-		v.in = dialects.NewInput(zevent.DecodeOptions{})
+		v.in = dialects.NewInput(zevent.DecodeOptions{SkipText: skipText})
 	}
 	v.collect = func(ev *zevent.Event, s zevent.Step) {
 		v.evs = append(v.evs, *ev)
@@ -153,6 +162,7 @@ func (v *Validator) diag(line int, sev jsonl.Severity, field, msg string) {
 // Line checks one line.
 func (v *Validator) Line(l jsonl.Line) {
 	v.check(l, &v.cur)
+	v.tryFast(&v.cur)
 	v.apply(&v.cur)
 }
 
@@ -170,24 +180,38 @@ type checked struct {
 	// it is one JSON object.
 	line zevent.Line
 	ok   bool
-	// fastBy is the schema whose fast path check tried the line on
-	// (nil: none), fastOK its answer.
+	// plain: ok, and event.Line read each member as written (no key
+	// escaped), once: decode has nothing to add of it.
+	plain bool
+	// fastBy is the schema whose fast path tryFast tried the line on
+	// (nil: none), fastOK its answer; top is the line as the fast path
+	// reads it (here, not allocated for each line).
 	fastBy *compiledSchema
 	fastOK bool
+	top    top
 }
 
 // check reads l into c. It changes nothing of v.
 func (v *Validator) check(l jsonl.Line, c *checked) {
 	c.num, c.typ, c.decoded, c.err = l.Num, "", false, nil
+	c.ok, c.plain, c.fastBy = false, false, nil
 	if c.blank = jsonl.IsBlank(l.Bytes); !c.blank {
 		c.raw = bytes.Clone(l.Bytes)
 		c.line.ReadOwned(c.raw)
 		c.ok = c.line.Check()
+		c.plain = !v.general && c.ok && plainLine(&c.line)
 	}
+}
+
+// tryFast tries c, a line check read, on the fast path of the schema the
+// last line applied was held to, for apply to take that answer when the
+// line's schema is the same. It changes nothing of v: Stream's worker
+// runs it, ahead of apply.
+func (v *Validator) tryFast(c *checked) {
 	c.fastBy = nil
-	if g := v.guess.Load(); g != nil && g.fast != nil && !c.blank && !v.general && c.ok && v.plain(&c.line) {
+	if g := v.guess.Load(); g != nil && g.fast != nil && c.plain {
 		typ, _ := c.line.Type()
-		c.fastBy, c.fastOK = g, g.fast.accepts(&c.line, typ)
+		c.fastBy, c.fastOK = g, g.fast.accepts(&c.top, &c.line, typ)
 	}
 }
 
@@ -215,7 +239,7 @@ func (v *Validator) apply(c *checked) {
 	v.last = c.num
 	// Most lines are one object, read once for the schema's fast path
 	// and the dialect's decoder; the others go through decode.
-	plain := !v.general && c.ok && v.plain(&c.line)
+	plain := c.plain
 	if plain {
 		c.typ, _ = c.line.Type()
 	} else if !v.decode(c) {
@@ -236,7 +260,10 @@ func (v *Validator) apply(c *checked) {
 		derr = v.in.Line(line, c.num, v.collect)
 		read = v.in.Checked()
 	} else {
-		derr = v.in.LineChecked(&c.line, c.num, v.collect)
+		// The line is c.raw, a copy of its own never written again (its
+		// events' strings are cut from it); the events go straight into
+		// v.evs, not copied there out of a callback.
+		v.evs, v.steps, derr = v.in.AppendChecked(v.evs, v.steps, &c.line, c.num, nil)
 	}
 	dl := v.in.Dialect()
 	sch := v.opt.Schema
@@ -278,9 +305,9 @@ func (v *Validator) apply(c *checked) {
 	clear(v.evs)
 }
 
-// plain reports a checked line whose members event.Line read as written
+// plainLine reports a checked line whose members event.Line read as written
 // (no key escaped), each once: decode has nothing to add of it.
-func (v *Validator) plain(l *zevent.Line) bool {
+func plainLine(l *zevent.Line) bool {
 	_, ok := l.Fields()
 	return ok && !l.Dup()
 }
@@ -423,7 +450,7 @@ func (v *Validator) schema(c *checked, s *zevent.Schema, plain bool) bool {
 	if plain && cs.fast != nil {
 		ok := c.fastOK
 		if c.fastBy != cs {
-			ok = cs.fast.accepts(&c.line, c.typ)
+			ok = cs.fast.accepts(&c.top, &c.line, c.typ)
 		} else {
 			v.aheadLines++
 		}

@@ -131,7 +131,9 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 		if typ == "thinking" {
 			ev.Kind = event.Reasoning
 		}
-		ev.Text = p.Str(v, "content")
+		// EvoScientist's rules join the run's text events (done's
+		// response says the same), and read no other text.
+		ev.Text = p.Text(v, "content", d.opt.SkipText && typ != "text")
 	case "subagent_start":
 		ev.Kind, ev.Text = event.SubStart, p.Str(v, "description")
 	case "subagent_end":
@@ -162,7 +164,7 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 		}
 	case "tool_result", "subagent_tool_result":
 		ev.Kind = event.ToolResult
-		out := p.Str(v, "content")
+		out := p.Text(v, "content", d.opt.SkipText)
 		ev.Tool = &event.Tool{ID: p.Str(v, "id"), Name: p.Str(v, "name"), Output: out,
 			Failed: !boolean(&p, v, "success", true), Truncated: strings.HasSuffix(out, truncated)}
 	case "usage_stats":

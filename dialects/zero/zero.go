@@ -135,7 +135,7 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 		if typ == "reasoning" {
 			ev.Kind = event.Reasoning
 		}
-		ev.Text = p.Str(v, "delta")
+		ev.Text = p.Text(v, "delta", d.opt.SkipText) // Zero's rules read no delta
 	case "tool_call":
 		ev.Kind = event.ToolCall
 		name := p.Str(v, "name")
@@ -154,7 +154,7 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 		if s, ok := v.Spelled("output"); ok && d.opt.Spelled {
 			ev.Tool.OutputJSON = s
 		} else {
-			ev.Tool.Output = p.Str(v, "output")
+			ev.Tool.Output = p.Text(v, "output", d.opt.SkipText)
 		}
 	case "permission_request", "permission_decision", "permission":
 		ev.Kind, ev.Permission = permission(&p, v, typ)
@@ -179,7 +179,7 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 			}
 		}
 	case "final":
-		ev.Kind, ev.Text = event.Final, p.Str(v, "text")
+		ev.Kind, ev.Text = event.Final, p.Text(v, "text", d.opt.SkipText)
 	case "warning":
 		ev.Kind, ev.Text = event.Warning, p.Str(v, "message")
 	case "error":
