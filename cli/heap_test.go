@@ -87,3 +87,19 @@ func TestValidatePacesTheCollector(t *testing.T) {
 		t.Errorf("the pace after: %d, want 100 given back", got)
 	}
 }
+
+// translate paces the collector as validate does, and gives the pace
+// back.
+func TestTranslatePacesTheCollector(t *testing.T) {
+	orig := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(orig)
+	in := &gcReader{r: strings.NewReader(`{"type": "text", "content": "hi"}` + "\n")}
+	var out, errb strings.Builder
+	Run([]string{"zevo", "translate", "--to", "zero"}, in, &out, &errb)
+	if in.seen != 400 {
+		t.Errorf("the collector's pace while translating: %d, want 400", in.seen)
+	}
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("the pace after: %d, want 100 given back", got)
+	}
+}
