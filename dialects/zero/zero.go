@@ -91,7 +91,7 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 	if _, t := v.Str("type"); t == gjson.Null {
 		p.Missing("type")
 	}
-	base := event.Event{Dialect: Name, Type: typ, Line: num, Raw: line, Variant: "zero@2"}
+	variant := "zero@2"
 	sv := v.Get("schemaVersion")
 	switch {
 	case sv.Raw == "1" || sv.Raw == "2":
@@ -104,11 +104,10 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 	}
 
 	if sv.Raw == "1" {
-		base.Variant = "zero@1"
+		variant = "zero@1"
 	}
 	if typ == "message" || typ == "prompt" {
-		ev := base
-		ev.Variant = "zero-input"
+		ev := event.Event{Dialect: Name, Type: typ, Line: num, Raw: line, Variant: "zero-input"}
 		ev.Kind, ev.Text = event.Prompt, p.Str(v, "content")
 		if !d.open {
 			last := ev
@@ -118,10 +117,14 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 	}
 	dst = d.endInput(dst)
 	d.open = typ != "run_end"
-	if base.Run = p.Str(v, "runId"); base.Run == "" && !v.Get("runId").Exists() {
+	run := p.Str(v, "runId")
+	if run == "" && !v.Get("runId").Exists() {
 		p.MissingLenient("runId")
 	}
-	ev := base
+	// The event is filled where it is returned: an Event is large, and
+	// one per line is copied enough after this.
+	dst = append(dst, event.Event{Dialect: Name, Type: typ, Line: num, Raw: line, Variant: variant, Run: run})
+	ev := &dst[len(dst)-1]
 	switch typ {
 	case "run_start":
 		ev.Kind = event.RunStart
@@ -201,7 +204,7 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 	default: // restore (reserved), and types newer than this decoder
 		ev.Kind = event.Other
 	}
-	return append(dst, ev), p.Err(typ)
+	return dst, p.Err(typ)
 }
 
 // End ends a run of input events still open; Zero's output runs are
