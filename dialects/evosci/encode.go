@@ -48,6 +48,10 @@ type Encoder struct {
 	passed, leftOpen bool
 	pending          []passCall // the passed run's calls without a result, oldest first
 	answered         map[string]bool
+
+	// plain: every line goes through obj (no direct writes), the
+	// reference the direct lines are tested against.
+	plain bool
 }
 
 // passCall is a call of a run passed through.
@@ -86,6 +90,38 @@ func (e *Encoder) write() error {
 	e.line = e.obj.AppendTo(e.line[:0])
 	e.lastDone = bytes.HasPrefix(e.line, []byte(`{"type": "done"`))
 	return e.emit(e.line)
+}
+
+// direct: the line is written as the object would write it, straight
+// to the line: with no redaction, every string of the common events is
+// AppendString's, and the members go in the order added, so the object's
+// bookkeeping and its second copy of each value are saved (the object
+// stays the reference: TestDirectLinesAreTheObjects).
+func (e *Encoder) direct() bool { return e.opt.Redactor == nil && !e.plain }
+
+// writeLine emits the line written directly (direct), not a done.
+func (e *Encoder) writeLine() error {
+	e.line = append(e.line, '}')
+	e.lastDone = false
+	return e.emit(e.line)
+}
+
+// toolResult writes a tool_result directly (direct).
+func (e *Encoder) toolResult(t *event.Tool, name string) error {
+	e.line = jsonl.AppendString(append(e.line[:0], `{"type": "tool_result", "name": `...), name, jsonl.PythonStyle)
+	e.line = append(e.line, `, "content": `...)
+	if t.OutputJSON != "" {
+		e.line = jsonl.AppendRespelled(e.line, t.OutputJSON, jsonl.PythonStyle)
+	} else {
+		e.line = jsonl.AppendString(e.line, t.Output, jsonl.PythonStyle)
+	}
+	if t.Failed {
+		e.line = append(e.line, `, "success": false, "id": `...)
+	} else {
+		e.line = append(e.line, `, "success": true, "id": `...)
+	}
+	e.line = jsonl.AppendString(e.line, t.ID, jsonl.PythonStyle)
+	return e.writeLine()
 }
 
 // Encode writes ev, placed in its run by st (ev nil: st only closes a
@@ -135,12 +171,21 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 				e.text = append(e.text, ev.Text...)
 			}
 		}
+		if e.direct() {
+			e.line = jsonl.AppendString(append(e.line[:0], `{"type": "text", "content": `...), ev.Text, jsonl.PythonStyle)
+			return true, e.writeLine()
+		}
 		e.head("text")
 		e.obj.Str("content", ev.Text)
 		return true, e.write()
 	case event.Reasoning:
 		if sub || ev.Text == "" {
 			return false, e.keep(ev)
+		}
+		if e.direct() {
+			e.line = jsonl.AppendString(append(e.line[:0], `{"type": "thinking", "content": `...), ev.Text, jsonl.PythonStyle)
+			e.line = append(e.line, `, "id": 0`...)
+			return true, e.writeLine()
 		}
 		e.head("thinking")
 		e.obj.Str("content", ev.Text)
@@ -162,6 +207,9 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 		name := ev.Tool.Name
 		if name == "" {
 			name = e.calls[ev.Tool.ID].name
+		}
+		if e.direct() {
+			return true, e.toolResult(ev.Tool, name)
 		}
 		e.head("tool_result")
 		e.obj.Str("name", name)
