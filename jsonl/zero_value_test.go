@@ -7,7 +7,8 @@ import (
 	"github.com/zevo/zevo/redact"
 )
 
-// TestAppendStrValueIsStr holds AppendStrValue to the value Str writes,
+// TestAppendStrValueIsStr holds AppendStrValue and AppendTextValue to
+// the value Str writes,
 // with and without redaction, under sensitive and plain keys, for
 // strings short (the memo) and long, and strings to redact.
 func TestAppendStrValueIsStr(t *testing.T) {
@@ -24,15 +25,18 @@ func TestAppendStrValueIsStr(t *testing.T) {
 						o.Reset()
 						o.Str(key, s)
 						want := string(o.AppendTo(nil))
-						got := `{"` + key + `":` + string(o.AppendStrValue(nil, key, s)) + `}`
+						sep := ":"
 						if st == PythonStyle {
-							got = `{"` + key + `": ` + string(o.AppendStrValue(nil, key, s)) + `}`
+							sep = ": "
 						}
-						if strings.Contains(got, redact.Marker) {
-							marked++
-						}
-						if got != want {
-							t.Errorf("redactor %v, style %v, %s=%q:\n got %s\nwant %s", r != nil, st, key, s, got, want)
+						for _, value := range []func([]byte, string, string) []byte{o.AppendStrValue, o.AppendTextValue} {
+							got := `{"` + key + `"` + sep + string(value(nil, key, s)) + `}`
+							if strings.Contains(got, redact.Marker) {
+								marked++
+							}
+							if got != want {
+								t.Errorf("redactor %v, style %v, %s=%q:\n got %s\nwant %s", r != nil, st, key, s, got, want)
+							}
 						}
 					}
 				}

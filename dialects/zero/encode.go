@@ -295,7 +295,7 @@ func (e *Encoder) writeText(reasoning bool, typ, text string) error {
 		tail = e.tails[1]
 	}
 	e.line = append(e.line[:0], `{"delta":`...)
-	e.line = e.obj.AppendStrValue(e.line, "delta", text)
+	e.line = e.obj.AppendTextValue(e.line, "delta", text)
 	e.line = append(e.line, tail...)
 	return e.emit(e.line)
 }
