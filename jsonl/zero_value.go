@@ -8,24 +8,26 @@ import "github.com/zevo/zevo/redact"
 // text deltas: the rest of the line is the same for the whole run)
 // without building the object.
 func (o *Object) AppendStrValue(dst []byte, key, s string) []byte {
-	return o.appendStrValue(dst, key, s, true)
+	if o.Sensitive(key) {
+		return AppendString(dst, redact.Marker, o.Style)
+	}
+	if o.Redact != nil && len(s) <= memoText {
+		return o.memoString(dst, s)
+	}
+	return o.AppendTextValue(dst, s)
+}
+
+// Sensitive reports whether o writes the marker for any value under key.
+func (o *Object) Sensitive(key string) bool {
+	return o.Redact != nil && o.sensitiveKey(key)
 }
 
 // AppendTextValue is AppendStrValue of a text that seldom repeats (a
-// model's delta): not looked up in, nor kept in, the table of short
-// strings Str remembers, which would cost more than it saves.
-func (o *Object) AppendTextValue(dst []byte, key, s string) []byte {
-	return o.appendStrValue(dst, key, s, false)
-}
-
-func (o *Object) appendStrValue(dst []byte, key, s string, memo bool) []byte {
+// model's delta) under a key that is not Sensitive (the caller asked
+// once): neither the key nor the table of short strings Str remembers is
+// looked up, which would cost more than it saves.
+func (o *Object) AppendTextValue(dst []byte, s string) []byte {
 	if o.Redact != nil {
-		if o.sensitiveKey(key) {
-			return AppendString(dst, redact.Marker, o.Style)
-		}
-		if memo && len(s) <= memoText {
-			return o.memoString(dst, s)
-		}
 		s = o.Redact.String(s)
 	}
 	return AppendString(dst, s, o.Style)

@@ -29,7 +29,13 @@ func TestAppendStrValueIsStr(t *testing.T) {
 						if st == PythonStyle {
 							sep = ": "
 						}
-						for _, value := range []func([]byte, string, string) []byte{o.AppendStrValue, o.AppendTextValue} {
+						text := func(dst []byte, key, s string) []byte {
+							if o.Sensitive(key) {
+								return AppendString(dst, redact.Marker, o.Style)
+							}
+							return o.AppendTextValue(dst, s)
+						}
+						for _, value := range []func([]byte, string, string) []byte{o.AppendStrValue, text} {
 							got := `{"` + key + `"` + sep + string(value(nil, key, s)) + `}`
 							if strings.Contains(got, redact.Marker) {
 								marked++

@@ -295,16 +295,20 @@ func (e *Encoder) writeText(reasoning bool, typ, text string) error {
 		tail = e.tails[1]
 	}
 	e.line = append(e.line[:0], `{"delta":`...)
-	e.line = e.obj.AppendTextValue(e.line, "delta", text)
+	e.line = e.obj.AppendTextValue(e.line, text)
 	e.line = append(e.line, tail...)
 	return e.emit(e.line)
 }
 
 // renderTails renders the text and reasoning lines of the run with an
 // empty delta, and keeps what follows it; false if a line does not start
-// with the delta (writeText then builds each line).
+// with the delta, or the delta is redacted whole (writeText then builds
+// each line).
 func (e *Encoder) renderTails() bool {
 	e.tailRun = e.runID
+	if e.obj.Sensitive("delta") {
+		return false
+	}
 	for i, typ := range [2]string{"text", "reasoning"} {
 		e.head(typ)
 		e.obj.Str("delta", "")
