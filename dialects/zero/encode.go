@@ -71,6 +71,15 @@ type Encoder struct {
 	// before the run's first line (head); laterErr is that write's error.
 	later    *event.Event
 	laterErr error
+	// tails are the text and reasoning lines' members after the delta,
+	// rendered for the run tailRun (runText).
+	tails   [2][]byte
+	tailRun string
+	tailSet bool // tails are of tailRun
+	tailOK  bool // and usable
+	// plain builds every line member by member: the reference the
+	// tests hold writeText to.
+	plain bool
 }
 
 // NewEncoder writes to emit, one event a call without line end (the
@@ -170,6 +179,9 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 			// A sub-agent's words are not the run's answer.
 			return false, e.keep(ev)
 		}
+		if e.later == nil && e.laterErr == nil && !e.plain {
+			return true, e.writeText(ev.Kind == event.Reasoning, typ, ev.Text)
+		}
 		e.head(typ)
 		e.obj.Str("delta", ev.Text)
 		return true, e.write()
@@ -263,6 +275,54 @@ func (e *Encoder) Encode(ev *event.Event, st event.Step) (mapped bool, err error
 	// Prompt (Zero's input, not its output), Checkpoint (Zero's needs
 	// the files), Other.
 	return false, e.keep(ev)
+}
+
+// writeText writes a text or reasoning line (typ) of the run being
+// written, as head, Str("delta", text) and write would: the delta, then
+// the members after it (runId, schemaVersion, type), rendered once a run
+// (most lines of a stream are these).
+func (e *Encoder) writeText(reasoning bool, typ, text string) error {
+	if !e.tailSet || e.tailRun != e.runID {
+		e.tailOK, e.tailSet = e.renderTails(), true
+	}
+	if !e.tailOK {
+		e.head(typ)
+		e.obj.Str("delta", text)
+		return e.write()
+	}
+	tail := e.tails[0]
+	if reasoning {
+		tail = e.tails[1]
+	}
+	e.line = append(e.line[:0], `{"delta":`...)
+	e.line = e.obj.AppendTextValue(e.line, text)
+	e.line = append(e.line, tail...)
+	return e.emit(e.line)
+}
+
+// renderTails renders the text and reasoning lines of the run with an
+// empty delta, and keeps what follows it; false if a line does not start
+// with the delta, or the delta is redacted whole (writeText then builds
+// each line).
+func (e *Encoder) renderTails() bool {
+	e.tailRun = e.runID
+	if e.obj.Sensitive("delta") {
+		return false
+	}
+	for i, typ := range [2]string{"text", "reasoning"} {
+		e.head(typ)
+		e.obj.Str("delta", "")
+		if e.obj.Err() != nil {
+			return false
+		}
+		head := e.obj.AppendStrValue([]byte(`{"delta":`), "delta", "")
+		line := e.obj.AppendTo(nil)
+		if len(line) < len(head) || string(line[:len(head)]) != string(head) {
+			return false
+		}
+		e.tails[i] = append(e.tails[i][:0], line[len(head):]...)
+	}
+	return true
 }
 
 // Rendered writes, in the run st places ev in, one line of type typ
