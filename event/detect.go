@@ -133,7 +133,7 @@ func (l *Line) Reset(line []byte) {
 // The last line's fields are cleared, not only let go: a Line kept for
 // a slot of lines holds on to its own line alone.
 func (l *Line) ReadOwned(line []byte) {
-	l.Clear()
+	clear(l.fields.List) // Reset below forgets the rest
 	l.Reset(line)
 	l.owned = true
 }

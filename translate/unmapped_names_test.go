@@ -79,3 +79,12 @@ func TestUnmappedNamesOutliveTheirLine(t *testing.T) {
 		t.Errorf("counted %v, want %v", got, want)
 	}
 }
+
+// integral finds a fraction or an exponent where bytes.IndexAny does.
+func TestIntegralAsIndexAny(t *testing.T) {
+	for _, n := range []string{"0", "-1", "12345678901234567890", "1.5", "1e3", "1E3", "-0.0", "2e-7", "7.", "", "e", "."} {
+		if got, want := integral([]byte(n)), bytes.IndexAny([]byte(n), ".eE") < 0; got != want {
+			t.Errorf("integral(%q) = %v, want %v", n, got, want)
+		}
+	}
+}
