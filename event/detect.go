@@ -133,7 +133,7 @@ func (l *Line) Reset(line []byte) {
 // The last line's fields are cleared, not only let go: a Line kept for
 // a slot of lines holds on to its own line alone.
 func (l *Line) ReadOwned(line []byte) {
-	l.Clear()
+	clear(l.fields.List) // Reset below forgets the rest
 	l.Reset(line)
 	l.owned = true
 }
@@ -312,6 +312,11 @@ func (l *Line) Fields() (fields []jsonl.Member, ok bool) {
 // key).Exists() does of a plain key (no path: a detector's question).
 func (l *Line) Has(key string) bool {
 	if l.absent(key) { // most of the detectors' questions: told here
+		return false
+	}
+	if l.checked() && l.keys&keyBit(key) == 0 {
+		// Most of the others: fields a line lacks whose length some
+		// field shares ("session_id", "tool_input").
 		return false
 	}
 	if f := l.find(key); f != nil || l.state != gjsons {
@@ -650,7 +655,7 @@ func (l *Line) dupKey() bool {
 
 // keyBit is a key's bit in Line.keys: a hash of its length and of its
 // bytes at both ends and in the middle (no key is empty's bit but "").
-func keyBit(k []byte) uint64 {
+func keyBit[K string | []byte](k K) uint64 {
 	if len(k) == 0 {
 		return 1
 	}

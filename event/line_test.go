@@ -23,6 +23,7 @@ var lineKeys = []string{
 	"completionTokens", "totalTokens", "costUsd", "text", "message", "code", "checkpoint",
 	"exitCode", "success", "input_tokens", "output_tokens", "tool_call_id", "interrupt_id",
 	"questions", "action_requests", "response", "instance_id", "subagent", "a", "b", "",
+	"session_id", "tool_input", "model_call_id", "call_id", "timestamp_ms", "subtype",
 	"block.reason", "violation.reason", "checkpoint.files", "checkpoint.sequence",
 	"a.b", "a.b.c", "message.content", "usage.input_tokens", "questions.#.question",
 	"questions.0", "args.command", "ty*e", "typ?", "type|@this", "@this", "#", "a\\.b",
@@ -137,6 +138,7 @@ var lineEdges = []string{
 	`{"a":` + strings.Repeat("[", jsonl.MaxDepth) + strings.Repeat("]", jsonl.MaxDepth) + `}`,
 	`{"type":"x","block":{"reason":"r"},"block":{"reason":"s"}}`, `{"block":"reason"}`,
 	`{"questions":[{"question":"q1"},{"question":2},{"question":"q3"}]}`, `{"a.b":1,"a":{"b":2}}`,
+	`{"session_ix":1,"tool_inpuT":2,"type":"x","call_ie":3}`, `{"session_id":1,"call_id":2}`,
 	`{"":1,"a":""}`, `{"a":"b"`, `{"a":"b\`, `{`, `}`, `{}`, ``, `[]`, `"x"`, `1`, `null`,
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"unsafe"
 
@@ -29,7 +30,8 @@ type eventPath struct {
 	mapped bool
 	// the dialect and type of its first unmapped event (dialect "": none)
 	unmappedDialect, unmappedType string
-	sessions                      int // session ids made, for their sequence number
+	unmappedNames                 map[[2]string]string // unmappedName's
+	sessions                      int                  // session ids made, for their sequence number
 	// rules are the mapping tables' rules the event path applies itself
 	// (pathrules.go); nil when there are none.
 	rules *pathRules
@@ -132,8 +134,7 @@ func (t *Translator) eventLine(p *prepared) error {
 		ep.own, ep.ownSteps = own, ownSteps
 		ep.evs, ep.steps = own, ownSteps
 	}
-	var lenient *model.LenientError
-	if errors.As(derr, &lenient) {
+	if derr != nil && lenientErr(derr) {
 		// The line is written all the same; the target's encoder
 		// reports what it cannot write of it (Report).
 		derr = nil
@@ -205,9 +206,36 @@ func (t *Translator) eventLine(p *prepared) error {
 		return p.ev.diag("%s event %s has no %s counterpart (--unmapped error)", from, clip(strconv.Quote(ep.unmappedType)), t.opt.To)
 	default:
 		t.stats.Unmapped++
-		t.countUnmapped(ep.unmappedDialect + "." + ep.unmappedType)
+		t.countUnmapped(ep.unmappedName())
 	}
 	return nil
+}
+
+// lenientErr reports a decoder's *model.LenientError. (Apart from
+// eventLine: the variable errors.As is given escapes, and would be
+// allocated for every line, error or not.)
+func lenientErr(err error) bool {
+	var lenient *model.LenientError
+	return errors.As(err, &lenient)
+}
+
+// unmappedName is the name an unmapped line of the last unmapped event's
+// dialect and type is counted under ("evosci.subagent_text"): made once
+// for each, not for each line, while there are few.
+func (ep *eventPath) unmappedName() string {
+	k := [2]string{ep.unmappedDialect, ep.unmappedType}
+	if name, ok := ep.unmappedNames[k]; ok {
+		return name
+	}
+	name := ep.unmappedDialect + "." + ep.unmappedType
+	if ep.unmappedNames == nil {
+		ep.unmappedNames = map[[2]string]string{}
+	}
+	if len(ep.unmappedNames) < maxUnmappedTypes {
+		// Keys cloned: a type may be cut from a line's memory.
+		ep.unmappedNames[[2]string{strings.Clone(k[0]), strings.Clone(k[1])}] = name
+	}
+	return name
 }
 
 // framesRuns reports whether p, a bad line, still takes its place in
