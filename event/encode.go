@@ -35,6 +35,10 @@ type EncodeOptions struct {
 	// line it is writing (a runId its target cannot write, replaced), in
 	// words for the line's diagnostic; the line is written all the same.
 	Report func(msg string)
+	// Plain writes every line the general way, without the shortcuts an
+	// encoder takes for its common lines: the reference its differential
+	// tests hold the shortcuts to (translate's Options.Plain).
+	Plain bool
 }
 
 // CutMessage is why an encoder says a run it closes cut short ended (its

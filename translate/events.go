@@ -513,6 +513,7 @@ func (t *Translator) encoder() error {
 			Cwd:          t.opt.Cwd,
 			Model:        t.opt.Model,
 			Risk:         t.tables.RiskInto(target.Name),
+			Plain:        t.opt.Plain,
 			Report: func(msg string) {
 				if ep.report == "" {
 					ep.report = msg

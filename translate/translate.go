@@ -85,8 +85,9 @@ type Options struct {
 	// Plain turns off every shortcut taken for speed: each line is
 	// checked member by member (not by its producer's layout,
 	// protocol.Layouts) and decoded where it is written, as the other
-	// commands read lines (none decoded ahead by Stream's goroutines).
-	// The output is the same, byte for byte: Plain is the reference
+	// commands read lines (none decoded ahead by Stream's goroutines),
+	// and the target's encoder writes every line the general way
+	// (event.EncodeOptions.Plain). The output is the same, byte for byte: Plain is the reference
 	// that the differential tests compare the shortcuts with.
 	Plain bool
 

@@ -18,7 +18,9 @@ func encodeBoth(t *testing.T, opt evosci.EncodeOptions, evs []event.Event) int {
 	t.Helper()
 	var got, want []string
 	enc := evosci.NewEncoder(opt, func(b []byte) error { got = append(got, string(b)); return nil })
-	ref := evosci.NewPlainEncoder(opt, func(b []byte) error { want = append(want, string(b)); return nil })
+	plain := opt
+	plain.Plain = true
+	ref := evosci.NewEncoder(plain, func(b []byte) error { want = append(want, string(b)); return nil })
 	var runs event.Runs
 	for i := range evs {
 		st := runs.Place(&evs[i])

@@ -14,6 +14,8 @@ import (
 
 // EncodeOptions configure an Encoder.
 type EncodeOptions struct {
+	// Plain writes every line through its object (Encoder.plain).
+	Plain bool
 	// Redactor redacts every value written; nil writes them as they are.
 	Redactor *redact.Redactor
 	// Keep writes the lines the target has no event for, their type
@@ -73,7 +75,7 @@ const (
 // NewEncoder writes to emit, one event a call without line end (the
 // slice is reused after emit returns).
 func NewEncoder(opt EncodeOptions, emit func([]byte) error) *Encoder {
-	e := &Encoder{opt: opt, emit: emit}
+	e := &Encoder{opt: opt, emit: emit, plain: opt.Plain}
 	e.obj = jsonl.Object{Style: jsonl.PythonStyle, Redact: opt.Redactor}
 	return e
 }
@@ -650,5 +652,5 @@ func outcome(line []byte) event.Outcome {
 
 // newEncoder is the Dialect's NewEncoder.
 func newEncoder(o event.EncodeOptions, emit func([]byte) error) event.Encoder {
-	return NewEncoder(EncodeOptions{Redactor: o.Redactor, Keep: o.Keep}, emit)
+	return NewEncoder(EncodeOptions{Redactor: o.Redactor, Keep: o.Keep, Plain: o.Plain}, emit)
 }

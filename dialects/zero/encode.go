@@ -15,6 +15,8 @@ import (
 // EncodeOptions configure an Encoder.
 type EncodeOptions struct {
 	Version int // 2 (the default) or 1
+	// Plain builds every line member by member (Encoder.plain).
+	Plain bool
 	// Redactor redacts every value written; nil writes them as they are.
 	Redactor *redact.Redactor
 	// NewRunID names each run the encoder opens (Zero's format).
@@ -88,7 +90,7 @@ func NewEncoder(opt EncodeOptions, emit func([]byte) error) *Encoder {
 	if opt.Version == 0 {
 		opt.Version = 2
 	}
-	e := &Encoder{opt: opt, emit: emit}
+	e := &Encoder{opt: opt, emit: emit, plain: opt.Plain}
 	e.obj = jsonl.Object{Style: jsonl.GoStyle, Redact: opt.Redactor, Sorted: true}
 	return e
 }
@@ -886,6 +888,6 @@ func newEncoder(o event.EncodeOptions, emit func([]byte) error) event.Encoder {
 		NewRunID: o.NewRunID, NewSessionID: o.NewSessionID,
 		SessionID: o.SessionID, Cwd: o.Cwd, Model: o.Model,
 		Keep: o.Keep, Risk: o.Risk, Effect: dec.EffectOf, Provider: o.Provider,
-		Report: o.Report,
+		Report: o.Report, Plain: o.Plain,
 	}, emit)
 }

@@ -61,13 +61,11 @@ func encodeLines(t *testing.T, opt zero.EncodeOptions, evs []event.Event, plain 
 	opt.NewRunID = func() string { n++; return "run_" + strings.Repeat("x", n%3) }
 	opt.NewSessionID = func() string { return "zero_s" }
 	var out bytes.Buffer
+	opt.Plain = plain
 	enc := zero.NewEncoder(opt, func(b []byte) error {
 		out.Write(b)
 		return out.WriteByte('\n')
 	})
-	if plain {
-		zero.SetPlain(enc)
-	}
 	var runs event.Runs
 	for i := range evs {
 		ev := evs[i]
