@@ -54,10 +54,24 @@ func (m *Members) Read(b []byte) bool {
 		}
 		start := skipWS(b, i+1)
 		esc = false
-		if start < len(b) && b[start] == '"' { // most values: no call for containers
+		// Most values are scalars, checked here: value's loop and the
+		// deferred store of its stack are for containers (a line's
+		// schemaVersion cost more there than its text).
+		switch {
+		case start >= len(b):
+			return false
+		case b[start] == '"':
 			i, esc, ok = validString(b, start)
-		} else {
+		case b[start] == '{' || b[start] == '[':
 			i, ok = m.value(b, start)
+		case b[start] == 't':
+			i, ok = literal(b, start, "true")
+		case b[start] == 'f':
+			i, ok = literal(b, start, "false")
+		case b[start] == 'n':
+			i, ok = literal(b, start, "null")
+		default:
+			i, ok = validNumber(b, start)
 		}
 		if !ok {
 			return false

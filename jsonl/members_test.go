@@ -58,6 +58,9 @@ var memberCases = []string{
 	`{"a":` + strings.Repeat("[", MaxDepth-1) + strings.Repeat("]", MaxDepth-1) + `}`,
 	`{"a":` + strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth) + `}`,
 	`{"a":"` + strings.Repeat(`x\n\u003c`, 50) + `"}`,
+	// Scalars checked by Read itself, broken at every point.
+	`{"a":2,"b":true,"c":null,"d":false,"e":-1.5e-2}`, `{"a":t}`, `{"a":fals}`, `{"a":n`, `{"a":2`,
+	`{"a":-`, `{"a":x}`, `{"a": }`, `{"a":}`, `{"a":truex}`, `{"a":1.5.}`, `{"a":2 }`, `{"a":+1}`,
 }
 
 // Members.Read checks a line as the check it replaces did, and splits it
