@@ -125,7 +125,12 @@ func (l *Line) Reset(line []byte) {
 	if cap(f.List) > 1<<12 {
 		f = jsonl.Members{}
 	}
-	*l = Line{Bytes: line, fields: f}
+	// Field by field, not *l = Line{...}: that clears the whole struct
+	// through the runtime's pointer-aware clear, for every line read.
+	// TestResetForgets holds this to a new Line's zero value.
+	l.Bytes, l.fields, l.pos, l.state, l.typed, l.typ = line, f, 0, reading, 0, ""
+	l.valid, l.dup, l.s, l.lens, l.keys = 0, 0, "", 0, 0
+	l.owned, l.arena, l.surrogates = false, nil, false
 }
 
 // ReadOwned is Reset for a line never written again (Input.AppendChecked):
