@@ -41,6 +41,13 @@ func membersAsGJSON(t *testing.T, line []byte) {
 		i++
 		return true
 	})
+	lens, keys := uint64(0), uint64(0)
+	for _, f := range m.List {
+		lens, keys = lens|1<<(len(f.Key)&63), keys|KeyBit(f.Key)
+	}
+	if lens != m.Lens || keys != m.Keys {
+		t.Fatalf("%q: Lens %x Keys %x, its keys' %x %x", line, m.Lens, m.Keys, lens, keys)
+	}
 	if i != len(m.List) || esc != m.EscapedKey {
 		t.Fatalf("%q: %d members (escaped key %v), gjson %d (%v)", line, len(m.List), m.EscapedKey, i, esc)
 	}
