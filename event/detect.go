@@ -80,7 +80,7 @@ type Line struct {
 	// lens has a bit for each field's key length (mod 64) once all the
 	// fields are read (done): a key whose bit is clear is not there.
 	lens uint64
-	// keys has a bit for each field's key by keyBit, once all the fields
+	// keys has a bit for each field's key by jsonl.KeyBit, once all the fields
 	// are read: as many bits as fields tells Dup no key is written twice
 	// without comparing keys (lens alone cannot: "type", "name" and
 	// "args" share a length).
@@ -125,7 +125,12 @@ func (l *Line) Reset(line []byte) {
 	if cap(f.List) > 1<<12 {
 		f = jsonl.Members{}
 	}
-	*l = Line{Bytes: line, fields: f}
+	// Field by field, not *l = Line{...}: that clears the whole struct
+	// through the runtime's pointer-aware clear, for every line read.
+	// TestResetForgets holds this to a new Line's zero value.
+	l.Bytes, l.fields, l.pos, l.state, l.typed, l.typ = line, f, 0, reading, 0, ""
+	l.valid, l.dup, l.s, l.lens, l.keys = 0, 0, "", 0, 0
+	l.owned, l.arena, l.surrogates = false, nil, false
 }
 
 // ReadOwned is Reset for a line never written again (Input.AppendChecked):
@@ -161,12 +166,7 @@ func (l *Line) Check() bool {
 		if l.state != gjsons {
 			l.state = gjsons
 			if l.valid == 1 && !l.fields.EscapedKey {
-				lens, keys := uint64(0), uint64(0)
-				for _, f := range l.fields.List {
-					lens |= 1 << (len(f.Key) & 63)
-					keys |= keyBit(f.Key)
-				}
-				l.state, l.lens, l.keys = done, lens, keys
+				l.state, l.lens, l.keys = done, l.fields.Lens, l.fields.Keys
 			}
 		}
 		if l.state == gjsons {
@@ -314,7 +314,7 @@ func (l *Line) Has(key string) bool {
 	if l.absent(key) { // most of the detectors' questions: told here
 		return false
 	}
-	if l.checked() && l.keys&keyBit(key) == 0 {
+	if l.checked() && l.keys&jsonl.KeyBit(key) == 0 {
 		// Most of the others: fields a line lacks whose length some
 		// field shares ("session_id", "tool_input").
 		return false
@@ -651,16 +651,6 @@ func (l *Line) dupKey() bool {
 		}
 	}
 	return false
-}
-
-// keyBit is a key's bit in Line.keys: a hash of its length and of its
-// bytes at both ends and in the middle (no key is empty's bit but "").
-func keyBit[K string | []byte](k K) uint64 {
-	if len(k) == 0 {
-		return 1
-	}
-	h := uint(len(k))*0x9e3779b1 ^ uint(k[0])*0x85ebca6b ^ uint(k[len(k)-1])*0xc2b2ae35 ^ uint(k[len(k)/2])*0x27d4eb2f
-	return 1 << ((h ^ h>>29) & 63)
 }
 
 // manyKeys is the number of keys past which a line's keys are compared

@@ -6,9 +6,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/jsonl"
@@ -203,3 +205,43 @@ func (typeDecoder) DecodeLine(dst []Event, l *Line, num int) ([]Event, error) {
 }
 
 func (typeDecoder) End(dst []Event) []Event { return dst }
+
+// Reset leaves nothing of the last line but its fields' room: every
+// field of Line set (through reflection, so a field added later is
+// covered) reads as a new Line's once Reset.
+func TestResetForgets(t *testing.T) {
+	var l Line
+	l.Reset([]byte(`{"type":"x","a":1}`))
+	l.Check()
+	v := reflect.ValueOf(&l).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		f := v.Field(i)
+		f = reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
+		switch f.Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int64:
+			f.SetInt(3)
+		case reflect.Uint64:
+			f.SetUint(7)
+		case reflect.Bool:
+			f.SetBool(true)
+		case reflect.String:
+			f.SetString("stale")
+		case reflect.Slice:
+			f.Set(reflect.ValueOf([]byte("stale")))
+		case reflect.Pointer:
+			f.Set(reflect.New(f.Type().Elem()))
+		case reflect.Struct: // fields: its List is kept, emptied; Read sets the rest
+		default:
+			t.Fatalf("field %s: set it here", v.Type().Field(i).Name)
+		}
+	}
+	line := []byte(`{"b":2}`)
+	l.Reset(line)
+	if len(l.fields.List) != 0 || cap(l.fields.List) == 0 {
+		t.Fatalf("fields: %+v, want none, their room kept", l.fields)
+	}
+	l.fields = jsonl.Members{}
+	if want := ReadLine(line); !reflect.DeepEqual(l, want) {
+		t.Fatalf("Reset left %+v, want %+v", l, want)
+	}
+}

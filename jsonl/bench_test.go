@@ -99,3 +99,21 @@ func BenchmarkAppendValuePythonToolResult(b *testing.B) {
 	}
 	benchAppendLines(b, in, PythonStyle, nil)
 }
+
+// BenchmarkMembersZero reads Zero's lines as every command checks them.
+func BenchmarkMembersZero(b *testing.B) {
+	lines := splitLines(genCorpus(b, corpus.Zero))
+	var m Members
+	perLine(b, bytes.Join(lines, []byte{'\n'}), func() int {
+		n := 0
+		for b.Loop() {
+			for _, l := range lines {
+				if !m.Read(l) {
+					b.Fatalf("%q", l)
+				}
+			}
+			n++
+		}
+		return n
+	})
+}

@@ -25,13 +25,17 @@ type Members struct {
 	// EscapedKey: a key is written with escapes (its Key is as written),
 	// so a lookup by name has to unescape the keys.
 	EscapedKey bool
+	// Lens has a bit for each key's length (mod 64), Keys one for each
+	// key by KeyBit, read in the same pass: a lookup tells most keys a
+	// line lacks by them, comparing none.
+	Lens, Keys uint64
 	stack      []byte // the containers open inside a member's value
 }
 
 // Read reads line b, and reports whether it is such an object. When it
 // is not, List holds the members read before the problem.
 func (m *Members) Read(b []byte) bool {
-	m.List, m.EscapedKey = m.List[:0], false
+	m.List, m.EscapedKey, m.Lens, m.Keys = m.List[:0], false, 0, 0
 	i := skipWS(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return false
@@ -49,15 +53,31 @@ func (m *Members) Read(b []byte) bool {
 		}
 		key := b[i+1 : end-1]
 		m.EscapedKey = m.EscapedKey || esc
+		m.Lens |= 1 << (len(key) & 63)
+		m.Keys |= KeyBit(key)
 		if i = skipWS(b, end); i >= len(b) || b[i] != ':' {
 			return false
 		}
 		start := skipWS(b, i+1)
 		esc = false
-		if start < len(b) && b[start] == '"' { // most values: no call for containers
+		// Most values are scalars, checked here: value's loop and the
+		// deferred store of its stack are for containers (a line's
+		// schemaVersion cost more there than its text).
+		switch {
+		case start >= len(b):
+			return false
+		case b[start] == '"':
 			i, esc, ok = validString(b, start)
-		} else {
+		case b[start] == '{' || b[start] == '[':
 			i, ok = m.value(b, start)
+		case b[start] == 't':
+			i, ok = literal(b, start, "true")
+		case b[start] == 'f':
+			i, ok = literal(b, start, "false")
+		case b[start] == 'n':
+			i, ok = literal(b, start, "null")
+		default:
+			i, ok = validNumber(b, start)
 		}
 		if !ok {
 			return false
@@ -265,4 +285,14 @@ func skipWS(b []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// KeyBit is a key's bit in Members.Keys: a hash of its length and of its
+// bytes at both ends and in the middle (no key is empty's bit but "").
+func KeyBit[K string | []byte](k K) uint64 {
+	if len(k) == 0 {
+		return 1
+	}
+	h := uint(len(k))*0x9e3779b1 ^ uint(k[0])*0x85ebca6b ^ uint(k[len(k)-1])*0xc2b2ae35 ^ uint(k[len(k)/2])*0x27d4eb2f
+	return 1 << ((h ^ h>>29) & 63)
 }

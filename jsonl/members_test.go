@@ -41,6 +41,13 @@ func membersAsGJSON(t *testing.T, line []byte) {
 		i++
 		return true
 	})
+	lens, keys := uint64(0), uint64(0)
+	for _, f := range m.List {
+		lens, keys = lens|1<<(len(f.Key)&63), keys|KeyBit(f.Key)
+	}
+	if lens != m.Lens || keys != m.Keys {
+		t.Fatalf("%q: Lens %x Keys %x, its keys' %x %x", line, m.Lens, m.Keys, lens, keys)
+	}
 	if i != len(m.List) || esc != m.EscapedKey {
 		t.Fatalf("%q: %d members (escaped key %v), gjson %d (%v)", line, len(m.List), m.EscapedKey, i, esc)
 	}
@@ -58,6 +65,9 @@ var memberCases = []string{
 	`{"a":` + strings.Repeat("[", MaxDepth-1) + strings.Repeat("]", MaxDepth-1) + `}`,
 	`{"a":` + strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth) + `}`,
 	`{"a":"` + strings.Repeat(`x\n\u003c`, 50) + `"}`,
+	// Scalars checked by Read itself, broken at every point.
+	`{"a":2,"b":true,"c":null,"d":false,"e":-1.5e-2}`, `{"a":t}`, `{"a":fals}`, `{"a":n`, `{"a":2`,
+	`{"a":-`, `{"a":x}`, `{"a": }`, `{"a":}`, `{"a":truex}`, `{"a":1.5.}`, `{"a":2 }`, `{"a":+1}`,
 }
 
 // Members.Read checks a line as the check it replaces did, and splits it
