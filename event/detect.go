@@ -398,19 +398,7 @@ func (l *Line) Kind(key string) gjson.Type {
 		if f == nil {
 			return gjson.Null // Get's zero Result
 		}
-		switch f.Value[0] {
-		case '"':
-			return gjson.String
-		case '{', '[':
-			return gjson.JSON
-		case 't':
-			return gjson.True
-		case 'f':
-			return gjson.False
-		case 'n':
-			return gjson.Null
-		}
-		return gjson.Number
+		return TypeOf(f.Value[0])
 	}
 	return l.Get(key).Type
 }
@@ -711,4 +699,22 @@ func (l *Line) LastWins() []byte {
 		b = append(b, fs[last].Value...)
 	}
 	return append(b, '}')
+}
+
+// TypeOf is the gjson type of a valid JSON value that begins with c
+// (objects and arrays are JSON, as gjson says).
+func TypeOf(c byte) gjson.Type {
+	switch c {
+	case '"':
+		return gjson.String
+	case '{', '[':
+		return gjson.JSON
+	case 't':
+		return gjson.True
+	case 'f':
+		return gjson.False
+	case 'n':
+		return gjson.Null
+	}
+	return gjson.Number
 }

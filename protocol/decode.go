@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/internal/swar"
 	"github.com/zevo/zevo/jsonl"
 )
@@ -229,7 +230,7 @@ func (d *Decoder) members(b []byte, raw string, i int, o *Object) (int, bool) {
 			if i, ok = d.value(b, i, 1); !ok {
 				return i, false
 			}
-			m.raw, m.typ = raw[start:i], TypeOf(c)
+			m.raw, m.typ = raw[start:i], event.TypeOf(c)
 		}
 		o.put(&m, true)
 		i = skipSpace(b, i)
@@ -344,24 +345,6 @@ func (d *Decoder) key(b []byte, i int) (int, bool) {
 		return d.failAt(b, i)
 	}
 	return i + 1, true
-}
-
-// TypeOf is the gjson type of a valid JSON value that begins with c
-// (objects and arrays are JSON, as gjson says).
-func TypeOf(c byte) gjson.Type {
-	switch c {
-	case '"':
-		return gjson.String
-	case '{', '[':
-		return gjson.JSON
-	case 't':
-		return gjson.True
-	case 'f':
-		return gjson.False
-	case 'n':
-		return gjson.Null
-	}
-	return gjson.Number
 }
 
 func hasAt(b []byte, i int, lit string) bool {

@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
 )
 
@@ -180,7 +181,7 @@ func (d *Decoder) decodeLayout(l *Layout, b []byte, o *Object) bool {
 			if !ok {
 				return false
 			}
-			a.start, a.end, a.typ, a.esc = i, end, TypeOf(c), false
+			a.start, a.end, a.typ, a.esc = i, end, event.TypeOf(c), false
 		}
 		i = at[k].end
 		lit := l.lits[k+1]

@@ -6,7 +6,6 @@ import (
 	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
-	"github.com/zevo/zevo/protocol"
 )
 
 // The mapping tables on the event path: the rules stage between the
@@ -253,4 +252,4 @@ func (t *Translator) renamed(b []byte) []byte {
 }
 
 // rawType is the gjson type of a raw JSON value, from its first byte.
-func rawType(raw string) gjson.Type { return protocol.TypeOf(raw[0]) }
+func rawType(raw string) gjson.Type { return model.TypeOf(raw[0]) }
