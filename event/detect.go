@@ -702,19 +702,6 @@ func (l *Line) LastWins() []byte {
 }
 
 // TypeOf is the gjson type of a valid JSON value that begins with c
-// (objects and arrays are JSON, as gjson says).
-func TypeOf(c byte) gjson.Type {
-	switch c {
-	case '"':
-		return gjson.String
-	case '{', '[':
-		return gjson.JSON
-	case 't':
-		return gjson.True
-	case 'f':
-		return gjson.False
-	case 'n':
-		return gjson.Null
-	}
-	return gjson.Number
-}
+// (objects and arrays are JSON, as gjson says): jsonl's, which the line
+// decoder there needs without this package.
+func TypeOf(c byte) gjson.Type { return jsonl.TypeOf(c) }

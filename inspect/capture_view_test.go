@@ -10,7 +10,6 @@ import (
 	"github.com/zevo/zevo/dialects"
 	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
-	"github.com/zevo/zevo/protocol"
 )
 
 // captureFacts is what a capture's events say, from the decoders alone:
@@ -55,8 +54,8 @@ func viewFactsOf(t *testing.T, data []byte) captureFacts {
 			f.finals = append(f.finals, ev.Text)
 		}
 	}
-	var dec protocol.Decoder
-	var o protocol.Object
+	var dec jsonl.Decoder
+	var o jsonl.LineObject
 	for i, l := range bytes.Split(data, []byte("\n")) {
 		if b, err := objectLine(&dec, &o, jsonl.Line{Bytes: l, Num: i + 1}); err == nil && b != nil {
 			in.Line(b, i+1, note)

@@ -9,7 +9,6 @@ import (
 
 	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
-	"github.com/zevo/zevo/protocol"
 )
 
 // What zevo view and the transcript documents share to read events.
@@ -18,7 +17,7 @@ import (
 // reads a line, and returns a copy of it for the decoders (non-finite
 // numbers, which Python's json writes, read as null). A blank line is nil
 // and no problem.
-func objectLine(dec *protocol.Decoder, o *protocol.Object, l jsonl.Line) ([]byte, *protocol.LineError) {
+func objectLine(dec *jsonl.Decoder, o *jsonl.LineObject, l jsonl.Line) ([]byte, *jsonl.LineError) {
 	if jsonl.IsBlank(l.Bytes) {
 		return nil, nil
 	}

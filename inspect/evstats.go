@@ -12,7 +12,6 @@ import (
 
 	evt "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
-	"github.com/zevo/zevo/protocol"
 )
 
 // EventSummarizer builds the statistics of one input from its events,
@@ -38,8 +37,8 @@ type EventSummarizer struct {
 	last     *evRun // the run of the last event
 	counted  int    // the last line counted (a line counts once, in its first event's run)
 	dialects []string
-	dec      protocol.Decoder // words a bad line's problem, as every command does
-	obj      protocol.Object
+	dec      jsonl.Decoder // words a bad line's problem, as every command does
+	obj      jsonl.LineObject
 }
 
 // evRun is a run being summarized, with what only summing needs.
@@ -98,7 +97,7 @@ func (s *EventSummarizer) Line(l jsonl.Line) {
 // dialects (event.Input.Check); anything else goes through the
 // protocol decoder, which words the problem, and whose non-finite numbers
 // (NaN, Infinity) read as null.
-func (s *EventSummarizer) object(b []byte) ([]byte, *protocol.LineError) {
+func (s *EventSummarizer) object(b []byte) ([]byte, *jsonl.LineError) {
 	if s.in.Check(b) { // read once, for the check and the decoder
 		return b, nil
 	}

@@ -3,6 +3,7 @@ package inspect
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/zevo/zevo/dialects/zero"
 	"io/fs"
 	"math/rand"
 	"os"
@@ -14,7 +15,6 @@ import (
 
 	gen "github.com/zevo/zevo/bench/corpus"
 	"github.com/zevo/zevo/jsonl"
-	"github.com/zevo/zevo/protocol"
 )
 
 // differ validates input both ways, each line checked as its own
@@ -24,7 +24,7 @@ import (
 func differ(t testing.TB, name string, input []byte) int {
 	t.Helper()
 	fast := 0
-	for _, as := range append([]*protocol.Protocol{nil}, protocol.All...) {
+	for _, as := range append([]*jsonl.Protocol{nil}, zero.Protocols...) {
 		opt := asOpt(as)
 		var got, want []jsonl.Diagnostic
 		gotRep, gotErr := validate(bytes.NewReader(input), name, opt, func(d jsonl.Diagnostic) { got = append(got, d) }, false)
@@ -124,14 +124,14 @@ var fullLines = []string{
 func TestFastSchemaMutants(t *testing.T) {
 	var samples [][]byte
 	seen := map[string]bool{}
-	var dec protocol.Decoder
-	var o protocol.Object
+	var dec jsonl.Decoder
+	var o jsonl.LineObject
 	add := func(b []byte) {
 		for _, l := range bytes.Split(b, []byte("\n")) {
 			if jsonl.IsBlank(l) || dec.Decode(bytes.Clone(l), &o) != nil {
 				continue
 			}
-			key := protocol.Detect(&o).Name + " " + o.Str("type")
+			key := zero.Detect(&o).Name + " " + o.Str("type")
 			if !seen[key] {
 				seen[key] = true
 				samples = append(samples, bytes.Clone(l))

@@ -1,24 +1,25 @@
 package inspect
 
 import (
+	"github.com/zevo/zevo/dialects/evosci"
+	"github.com/zevo/zevo/dialects/zero"
 	"io"
 
 	"github.com/zevo/zevo/dialects"
 	evt "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
-	"github.com/zevo/zevo/protocol"
 )
 
 // Short names for the tests.
 var (
-	Auto      *protocol.Protocol // each line's own
-	Zero      = protocol.ZeroV2
-	Zero1     = protocol.ZeroV1
-	ZeroInput = protocol.ZeroInput
-	EvoSci    = protocol.EvoSci
+	Auto      *jsonl.Protocol // each line's own
+	Zero      = zero.V2
+	Zero1     = zero.V1
+	ZeroInput = zero.Input
+	EvoSci    = evosci.Protocol
 )
 
-type Protocol = *protocol.Protocol
+type Protocol = *jsonl.Protocol
 
 // NewSummarizer is stats' summarizer of the input named name: each line
 // read as the dialect that claims it, or with as, every line as the
@@ -71,5 +72,5 @@ func parseProtocol(s string) (Protocol, error) {
 	if s == "auto" {
 		return nil, nil
 	}
-	return protocol.Lookup(s)
+	return zero.Lookup(s)
 }

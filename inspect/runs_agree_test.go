@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/zevo/zevo/dialects/zero"
+	"github.com/zevo/zevo/dialects/zero/zerotest"
 	"strings"
 	"testing"
 
 	"github.com/zevo/zevo/jsonl"
-	"github.com/zevo/zevo/protocol"
 	"github.com/zevo/zevo/translate"
 )
 
@@ -63,15 +64,15 @@ var mixedInputs = map[string]string{
 // trackerRuns is the run rules' answer: each run, ended or incomplete
 // (runs of Zero input events left out).
 func trackerRuns(t *testing.T, in string) []string {
-	var tr protocol.Tracker
-	var dec protocol.Decoder
-	var o protocol.Object
-	var runs []*protocol.Run
+	var tr zerotest.Tracker
+	var dec jsonl.Decoder
+	var o jsonl.LineObject
+	var runs []*zerotest.Run
 	for i, line := range strings.Split(strings.TrimSpace(in), "\n") {
 		if err := dec.Decode([]byte(line), &o); err != nil {
 			t.Fatal(err)
 		}
-		if s := tr.Event(protocol.Detect(&o), &o, i+1); s.Start {
+		if s := tr.Event(zero.Detect(&o), &o, i+1); s.Start {
 			runs = append(runs, s.Run)
 		}
 	}
@@ -79,8 +80,8 @@ func trackerRuns(t *testing.T, in string) []string {
 	var out []string
 	for _, r := range runs {
 		switch r.Status {
-		case protocol.StatusInput:
-		case protocol.StatusIncomplete:
+		case zerotest.StatusInput:
+		case zerotest.StatusIncomplete:
 			out = append(out, "incomplete")
 		default:
 			out = append(out, "ended")

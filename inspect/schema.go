@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/zevo/zevo/jsonl"
 	"math/big"
 	"sort"
 	"strings"
 
 	"github.com/tidwall/gjson"
 	zevent "github.com/zevo/zevo/event"
-	"github.com/zevo/zevo/protocol"
 )
 
 // compiledSchema is one shipped schema, compiled. Besides the whole schema
@@ -164,18 +164,18 @@ func leafProblems(e *schemaError, typ string, known bool, w *zevent.SchemaWords)
 	case kindRequired:
 		var out []problem
 		for _, m := range k.Missing {
-			out = append(out, problem{field, "missing field " + protocol.Quote(m)})
+			out = append(out, problem{field, "missing field " + jsonl.Quote(m)})
 		}
 		return out
 	case kindAdditional:
 		var out []problem
 		for _, name := range k.Properties {
-			msg := "field " + protocol.Quote(name) + " is not part of " + article(typ) + " event"
+			msg := "field " + jsonl.Quote(name) + " is not part of " + article(typ) + " event"
 			if w.Unknown != "" {
-				msg = "unknown field " + protocol.Quote(name) + w.Unknown
+				msg = "unknown field " + jsonl.Quote(name) + w.Unknown
 			}
 			if typ == "event" || len(e.loc) > 0 || (w.UnknownTypeFields && !known) {
-				msg = "unknown field " + protocol.Quote(name)
+				msg = "unknown field " + jsonl.Quote(name)
 			}
 			out = append(out, problem{field, msg})
 		}
@@ -208,7 +208,7 @@ func leafProblems(e *schemaError, typ string, known bool, w *zevent.SchemaWords)
 	case kindMinItems:
 		return one(fmt.Sprintf("needs at least %d item(s)", k.Want))
 	case kindPattern:
-		return one(protocol.Quote(k.Got) + " does not match " + k.Want)
+		return one(jsonl.Quote(k.Got) + " does not match " + k.Want)
 	case kindNot:
 		if msg, ok := w.Not[field]; ok {
 			return one(msg)
@@ -240,7 +240,7 @@ func asResult(v any) gjson.Result {
 func display(v any) string {
 	switch x := v.(type) {
 	case string:
-		return protocol.Quote(x)
+		return jsonl.Quote(x)
 	case nil:
 		return "null"
 	case map[string]any:

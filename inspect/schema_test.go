@@ -2,14 +2,13 @@ package inspect
 
 import (
 	"encoding/json"
+	"github.com/zevo/zevo/jsonl"
 	"math/big"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/zevo/zevo/protocol"
 )
 
 // Checking the envelope and the type's definition finds exactly what the
@@ -25,8 +24,8 @@ func TestSchemaFastPathMatchesRoot(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, line := range strings.Split(string(data), "\n") {
-			var d protocol.Decoder
-			var o protocol.Object
+			var d jsonl.Decoder
+			var o jsonl.LineObject
 			if d.Decode([]byte(line), &o) != nil {
 				continue
 			}

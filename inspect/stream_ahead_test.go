@@ -3,6 +3,8 @@ package inspect
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/zevo/zevo/dialects/evosci"
+	"github.com/zevo/zevo/dialects/zero"
 	"io"
 	"io/fs"
 	"math/rand"
@@ -16,7 +18,6 @@ import (
 
 	gen "github.com/zevo/zevo/bench/corpus"
 	"github.com/zevo/zevo/jsonl"
-	"github.com/zevo/zevo/protocol"
 )
 
 // hostile is what a producer gone wrong, or someone else, may write
@@ -127,7 +128,7 @@ func TestStreamAheadAsLineInOrder(t *testing.T) {
 			input{"zero spoiled", spoiled(zero, evo, 23, int64(seed))},
 			input{"evosci spoiled", spoiled(evo, zero, 23, int64(seed))})
 	}
-	opts := map[string]ValidateOptions{"auto": {}, "zero": asOpt(protocol.ZeroV2), "evosci": asOpt(protocol.EvoSci),
+	opts := map[string]ValidateOptions{"auto": {}, "zero": asOpt(zero.V2), "evosci": asOpt(evosci.Protocol),
 		"auto unfinished": {AllowUnfinished: true}}
 	for i, in := range inputs {
 		for optName, opt := range opts {
@@ -261,7 +262,7 @@ func TestValidateSkippingTextsAsReadingThem(t *testing.T) {
 		return ds, rep
 	}
 	for i, in := range inputs {
-		for _, p := range []*protocol.Protocol{nil, protocol.ZeroV2, protocol.EvoSci} {
+		for _, p := range []*jsonl.Protocol{nil, zero.V2, evosci.Protocol} {
 			want, wantRep := run(in, asOpt(p), false)
 			got, gotRep := run(in, asOpt(p), true)
 			if !slices.Equal(got, want) {

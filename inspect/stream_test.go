@@ -3,6 +3,8 @@ package inspect
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/zevo/zevo/dialects/evosci"
+	"github.com/zevo/zevo/dialects/zero"
 	"io"
 	"io/fs"
 	"math/rand"
@@ -14,7 +16,6 @@ import (
 
 	gen "github.com/zevo/zevo/bench/corpus"
 	"github.com/zevo/zevo/jsonl"
-	"github.com/zevo/zevo/protocol"
 )
 
 // lineByLine validates input with Line alone, on one goroutine: the
@@ -91,7 +92,7 @@ func TestStreamAsLine(t *testing.T) {
 	}
 	flushes := 0
 	for i, in := range inputs {
-		for _, as := range []*protocol.Protocol{nil, protocol.ZeroV2, protocol.EvoSci} {
+		for _, as := range []*jsonl.Protocol{nil, zero.V2, evosci.Protocol} {
 			opt := asOpt(as)
 			want, wantRep := lineByLine(t, in, opt)
 			for ragged := range 2 {

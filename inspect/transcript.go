@@ -12,7 +12,6 @@ import (
 	"github.com/zevo/zevo/dialects"
 	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
-	"github.com/zevo/zevo/protocol"
 	"github.com/zevo/zevo/redact"
 )
 
@@ -200,8 +199,8 @@ type Document struct {
 	fileNo  int   // index of the current file in head.Files, -1 before the first
 
 	in      *model.Input // the current input's lines read through every dialect; nil before its first
-	dec     protocol.Decoder
-	obj     protocol.Object
+	dec     jsonl.Decoder
+	obj     jsonl.LineObject
 	run     *runHead
 	runNo   int // runs begun in the current file
 	runBase int // runs of earlier files

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/zevo/zevo/dialects/zero"
 	"io"
 	"slices"
 	"strings"
@@ -14,7 +15,6 @@ import (
 	"github.com/zevo/zevo/dialects"
 	zevent "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
-	"github.com/zevo/zevo/protocol"
 )
 
 // validate reads every line as every command does: its dialect through
@@ -77,7 +77,7 @@ type Validator struct {
 	emit   func(jsonl.Diagnostic)
 	report FileReport
 	last   int // number of the last non-blank line
-	dec    protocol.Decoder
+	dec    jsonl.Decoder
 	cur    checked // the line Line checks
 	names  []string
 
@@ -174,8 +174,8 @@ type checked struct {
 	raw     []byte // the line, a copy
 	typ     string
 	decoded bool // obj and err hold the protocol decoder's reading (decode)
-	err     *protocol.LineError
-	obj     protocol.Object
+	err     *jsonl.LineError
+	obj     jsonl.LineObject
 	// line is raw read once, on the reading goroutine (Stream); ok says
 	// it is one JSON object.
 	line zevent.Line
@@ -222,7 +222,7 @@ func (v *Validator) decode(c *checked) bool {
 	// obj.Keep: values taken from the line are kept (names, ids,
 	// messages) after the reader reuses its buffer.
 	c.obj.Keep, c.decoded = true, true
-	if _, c.err = v.dec.DecodeLayouts(c.raw, &c.obj, protocol.Layouts); c.err != nil {
+	if _, c.err = v.dec.DecodeLayouts(c.raw, &c.obj, zero.PairLayouts); c.err != nil {
 		return false
 	}
 	c.typ = c.obj.Str("type")
@@ -290,10 +290,10 @@ func (v *Validator) apply(c *checked) {
 	if c.decoded {
 		prefix := prefixOr(c.typ)
 		for _, tok := range c.obj.NonFinite {
-			v.diag(c.num, jsonl.SevWarning, prefix, protocol.NonFiniteMessage(tok))
+			v.diag(c.num, jsonl.SevWarning, prefix, jsonl.NonFiniteMessage(tok))
 		}
 		if c.obj.Dup != "" {
-			v.diag(c.num, jsonl.SevWarning, prefix, protocol.DuplicateMessage(c.obj.Dup))
+			v.diag(c.num, jsonl.SevWarning, prefix, jsonl.DuplicateMessage(c.obj.Dup))
 		}
 	}
 	if bad := v.schema(c, sch, plain); derr != nil && !bad {
@@ -533,7 +533,7 @@ func (d *sharedRules) Event(ev *zevent.Event, s zevent.Step, _ zevent.Fields, li
 			d.calls[ev.Tool.ID] = true
 		case zevent.ToolResult:
 			if !d.calls[ev.Tool.ID] {
-				c.Report(ev.Line, jsonl.SevError, prefixOr(ev.Type), "tool result "+protocol.Quote(ev.Tool.ID)+" answers no earlier tool call of this run")
+				c.Report(ev.Line, jsonl.SevError, prefixOr(ev.Type), "tool result "+jsonl.Quote(ev.Tool.ID)+" answers no earlier tool call of this run")
 			}
 		}
 	}
@@ -548,7 +548,7 @@ func (d *sharedRules) Cut(r *zevent.Run, ev *zevent.Event, line int, c *zevent.C
 	case zevent.CutRunStart:
 		c.Report(line, jsonl.SevError, prefixOr(ev.Type), fmt.Sprintf("starts a run inside %s: no end of run", runName(r)))
 	case zevent.CutRunID:
-		c.Report(line, jsonl.SevError, prefixOr(ev.Type), fmt.Sprintf("belongs to run %s, inside %s: no end of run", protocol.Quote(ev.Run), runName(r)))
+		c.Report(line, jsonl.SevError, prefixOr(ev.Type), fmt.Sprintf("belongs to run %s, inside %s: no end of run", jsonl.Quote(ev.Run), runName(r)))
 	case zevent.CutOtherDialect:
 		c.Report(line, c.Unfinished, "", fmt.Sprintf("a line of %s starts a new run inside %s: no end of run", ev.Name(), runName(r)))
 	case zevent.CutEndOfInput:
@@ -569,5 +569,5 @@ func runName(r *zevent.Run) string {
 	if r.ID == "" {
 		return fmt.Sprintf("the run that began at line %d", r.FirstLine)
 	}
-	return fmt.Sprintf("run %s (line %d)", protocol.Quote(r.ID), r.FirstLine)
+	return fmt.Sprintf("run %s (line %d)", jsonl.Quote(r.ID), r.FirstLine)
 }

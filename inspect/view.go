@@ -10,7 +10,6 @@ import (
 	"github.com/zevo/zevo/dialects"
 	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
-	"github.com/zevo/zevo/protocol"
 )
 
 // ViewOptions configure the transcript.
@@ -42,8 +41,8 @@ type Viewer struct {
 	buf []byte
 
 	in  *model.Input // the input's lines read through every dialect; nil before its first
-	dec protocol.Decoder
-	obj protocol.Object
+	dec jsonl.Decoder
+	obj jsonl.LineObject
 	// headless: the open run started with the user's prompt, and its
 	// heading waits for the agent's first event (a run of prompts
 	// alone gets none).

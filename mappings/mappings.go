@@ -14,7 +14,6 @@ import (
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/dialects"
 	"github.com/zevo/zevo/jsonl"
-	"github.com/zevo/zevo/protocol"
 )
 
 // Field copies one source field into one target field.
@@ -232,7 +231,7 @@ func loadTable(table *Table, name string, t gjson.Result) error {
 					return fail("events.%s.fields.%s: unknown type %q", k.Str, fk.Str, typ)
 				}
 			}
-			f.Path = protocol.IsPath(f.From)
+			f.Path = jsonl.IsPath(f.From)
 			rule.Fields = append(rule.Fields, f)
 			return true
 		})

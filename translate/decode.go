@@ -2,6 +2,7 @@ package translate
 
 import (
 	"fmt"
+	"github.com/zevo/zevo/dialects/evosci"
 	"strings"
 	"unsafe"
 
@@ -11,7 +12,6 @@ import (
 	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
-	"github.com/zevo/zevo/protocol"
 )
 
 // prepared is a line validated and split, ready for apply.
@@ -50,7 +50,7 @@ type preparer struct {
 	from   Format
 	tables *mappings.Set
 	plain  bool // Options.Plain: no line decoded by its layout
-	dec    protocol.Decoder
+	dec    jsonl.Decoder
 	// lastRunID is the runId of the last Zero line, see readRunID.
 	lastRunID string
 	// level and slot: see here and balance; fixedLevel, when not -1, is
@@ -108,12 +108,12 @@ func (p *preparer) balance(readerWaited, translatorWaited bool) {
 func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *jsonl.Diagnostic) {
 	ev.name, ev.num, ev.prefix, ev.proto, ev.typ = l.Name, l.Num, false, nil, ""
 	ev.rawTyp, ev.runID, ev.layout = "", "", 0
-	k, e := -1, (*protocol.LineError)(nil)
+	k, e := -1, (*jsonl.LineError)(nil)
 	if p.plain {
-		e = p.dec.Decode(l.Bytes, &ev.Object)
+		e = p.dec.Decode(l.Bytes, &ev.LineObject)
 	} else {
 		// The lines the producers write most, split by their layout.
-		k, e = p.dec.DecodeLayouts(l.Bytes, &ev.Object, protocol.Layouts)
+		k, e = p.dec.DecodeLayouts(l.Bytes, &ev.LineObject, zero.PairLayouts)
 	}
 	if e != nil {
 		return nil, nil, ev.problem(e.Error())
@@ -123,9 +123,9 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *jsonl.D
 		// whose varying values are strings: what the checks below find
 		// of such a line, every time (the differential tests). Other
 		// lines in a layout go through them.
-		z := &protocol.Layouts[k]
+		z := &zero.PairLayouts[k]
 		kind := Zero
-		if z.Protocol.Family == protocol.FamilyEvoSci {
+		if z.Protocol.Family == evosci.Family {
 			kind = EvoSci
 		}
 		if (p.from == Auto || p.from == kind) && z.Layout.Strings() {
@@ -135,10 +135,10 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *jsonl.D
 		}
 	}
 	if len(ev.NonFinite) > 0 {
-		warn = ev.problem(protocol.NonFiniteMessage(ev.NonFinite[0]))
+		warn = ev.problem(jsonl.NonFiniteMessage(ev.NonFinite[0]))
 	}
 	typ, sv := ev.Get("type"), ev.Peek("schemaVersion")
-	ev.proto = protocol.DetectBy(sv, typ)
+	ev.proto = zero.DetectBy(sv, typ)
 	p.readRunID(ev)
 	if typ.Type != gjson.String {
 		return nil, nil, ev.problem(`no string "type" field`)
@@ -153,7 +153,7 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *jsonl.D
 		ev.Del("runId")
 		ev.runID = ""
 		sv = gjson.Result{}
-	case ev.proto.Family == protocol.FamilyEvoSci:
+	case ev.proto.Family == evosci.Family:
 		ev.kind = EvoSci
 	default:
 		ev.kind = Zero
@@ -189,7 +189,7 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *jsonl.D
 }
 
 // readRunID keeps Str("runId") for the runs, where the line is Zero's,
-// as a string of its own (protocol.Tracker.EventOf): the same string as
+// as a string of its own: the same string as
 // for the line before when the id is the same, so that the runs compare
 // no bytes, and one copy a run.
 func (p *preparer) readRunID(ev *event) { p.readRunIDAt(ev, -1) }
@@ -198,7 +198,7 @@ func (p *preparer) readRunID(ev *event) { p.readRunIDAt(ev, -1) }
 // Members (a line in a layout, layoutRunID), or anywhere for i < 0.
 func (p *preparer) readRunIDAt(ev *event, i int) {
 	ev.runID = ""
-	if ev.proto.Family != protocol.FamilyZero {
+	if ev.proto.Family != zero.Family {
 		return
 	}
 	var id string
@@ -213,11 +213,11 @@ func (p *preparer) readRunIDAt(ev *event, i int) {
 	ev.runID = p.lastRunID
 }
 
-// layoutRunID is, for each of protocol.Layouts, the place of runId among
+// layoutRunID is, for each of zero.PairLayouts, the place of runId among
 // its lines' members (-1 for EvoScientist's).
 var layoutRunID = func() []int {
-	at := make([]int, len(protocol.Layouts))
-	for k, z := range protocol.Layouts {
+	at := make([]int, len(zero.PairLayouts))
+	for k, z := range zero.PairLayouts {
 		at[k] = z.Layout.Index("runId")
 	}
 	return at
@@ -316,7 +316,7 @@ func integral(num []byte) bool {
 
 // plainlyOfKind reports the common cases of a value of kind k, decided
 // from its type alone: typeErr decides the others.
-func plainlyOfKind(m protocol.Member, k jsonl.Kind) bool {
+func plainlyOfKind(m jsonl.LineMember, k jsonl.Kind) bool {
 	t := m.Type()
 	switch k {
 	case jsonl.KindString:
@@ -331,7 +331,7 @@ func plainlyOfKind(m protocol.Member, k jsonl.Kind) bool {
 	return t == gjson.Null
 }
 
-// kindTable is protocol.ZeroFieldKind as a table made once, to look up
+// kindTable is zero.FieldKind as a table made once, to look up
 // every field of every Zero line: buckets by a cheap hash of the name.
 type kindTable [64][]kindEntry
 
@@ -360,11 +360,11 @@ func (t *kindTable) get(name string) jsonl.Kind {
 var zeroFieldKinds = func() *kindTable {
 	var t kindTable
 	// A name's kind is that of its first field in this order, the order
-	// protocol.ZeroFieldKind looks in (asking it for each field cost
+	// zero.FieldKind looks in (asking it for each field cost
 	// every command tens of thousands of instructions at init).
 	seen := map[string]bool{}
-	for _, p := range []*protocol.Protocol{protocol.ZeroV2, protocol.ZeroV1, protocol.ZeroInput} {
-		add := func(fs []protocol.Field) {
+	for _, p := range []*jsonl.Protocol{zero.V2, zero.V1, zero.Input} {
+		add := func(fs []jsonl.Field) {
 			for _, f := range fs {
 				if seen[f.Name] {
 					continue

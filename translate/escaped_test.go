@@ -41,7 +41,7 @@ func escapeLetters(line []byte) []byte {
 }
 
 // A string decoded from escapes lives in memory reused from line to line
-// (protocol.Object.Get): whatever the translator keeps of a line (run ids,
+// (jsonl.LineObject.Get): whatever the translator keeps of a line (run ids,
 // tool names and ids, texts for done) must be a copy. Spelled with escapes,
 // every input must translate exactly as it does plainly, through Line and
 // through Stream, whose read-ahead batches reuse objects.

@@ -4,21 +4,20 @@ import (
 	"fmt"
 
 	"github.com/zevo/zevo/jsonl"
-	"github.com/zevo/zevo/protocol"
 )
 
 // event is one decoded input line: its top-level object, split, and what
 // translation needs to know of it.
 type event struct {
-	protocol.Object
-	proto *protocol.Protocol // as protocol.Detect names the line
-	kind  Format             // Zero or EvoSci, after undoing a kept prefix
-	typ   string             // without the "zero." / "evosci." prefix
+	jsonl.LineObject
+	proto *jsonl.Protocol // as zero.Detect names the line
+	kind  Format          // Zero or EvoSci, after undoing a kept prefix
+	typ   string          // without the "zero." / "evosci." prefix
 	// rawTyp and runID are Str("type") and Str("runId") as the runs need
 	// them (runID only where ev.proto is Zero's), read while decoding.
 	rawTyp, runID string
 	prefix        bool // the line was a kept event of the other protocol
-	// layout is 1 + the index in protocol.Layouts of the layout the line
+	// layout is 1 + the index in zero.PairLayouts of the layout the line
 	// was taken in, and whose checks it skipped; 0 for another line.
 	layout int
 	name   string // input name and line number, for diagnostics

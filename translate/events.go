@@ -3,6 +3,7 @@ package translate
 import (
 	"errors"
 	"fmt"
+	"github.com/zevo/zevo/dialects/zero"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,7 +14,6 @@ import (
 	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
-	"github.com/zevo/zevo/protocol"
 )
 
 // The event path: every line is read through the dialects' decoders
@@ -200,7 +200,7 @@ func (t *Translator) eventLine(p *prepared) error {
 		// (a Zero line is read as version 2, any version upgraded).
 		t.stats.Diagnosed++
 		from := ep.unmappedDialect
-		if p, err := protocol.Lookup(from); err == nil {
+		if p, err := zero.Lookup(from); err == nil {
 			from = p.String()
 		}
 		return p.ev.diag("%s event %s has no %s counterpart (--unmapped error)", from, clip(strconv.Quote(ep.unmappedType)), t.opt.To)

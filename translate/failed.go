@@ -2,9 +2,9 @@ package translate
 
 import (
 	"encoding/json"
+	"github.com/zevo/zevo/dialects/zero"
 
 	"github.com/zevo/zevo/jsonl"
-	"github.com/zevo/zevo/protocol"
 )
 
 // Failed writes a run that ended before any event of its own: an error
@@ -16,7 +16,7 @@ import (
 func (t *Translator) Failed(code, msg, status string, exitCode int) error {
 	id := t.opt.RunID
 	if id == "" {
-		id = protocol.NewZeroRunID(t.opt.Now(), t.opt.Rand)
+		id = zero.NewRunID(t.opt.Now(), t.opt.Rand)
 	}
 	type zeroEvent struct {
 		SchemaVersion int    `json:"schemaVersion"`

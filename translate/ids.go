@@ -2,8 +2,7 @@ package translate
 
 import (
 	"fmt"
-
-	"github.com/zevo/zevo/protocol"
+	"github.com/zevo/zevo/dialects/zero"
 )
 
 // newRunID names a run zevo opens in Zero output: --run-id (then .2, .3,
@@ -16,5 +15,5 @@ func (t *Translator) newRunID() string {
 		}
 		return fmt.Sprintf("%s.%d", t.opt.RunID, t.runsOpened)
 	}
-	return protocol.NewZeroRunID(t.opt.Now(), t.opt.Rand)
+	return zero.NewRunID(t.opt.Now(), t.opt.Rand)
 }

@@ -2,26 +2,26 @@ package translate
 
 import (
 	"fmt"
+	"github.com/zevo/zevo/dialects/zero"
 	"regexp"
 	"strings"
 	"sync"
 
 	"github.com/zevo/zevo/dialects"
 	"github.com/zevo/zevo/jsonl"
-	"github.com/zevo/zevo/protocol"
 )
 
 // eventTargets are the targets written only by the event path (events.go):
 // the dialects of the registry that zevo writes and that have no protocol
-// of their own in package protocol (Claude Code's). Their Format names the
+// of their own in zero.Protocols (Claude Code's). Their Format names the
 // dialect and has no Family.
 var eventTargets = func() []Format {
 	var out []Format
 	for _, d := range dialects.All {
-		if _, err := protocol.Lookup(d.Name); err == nil || !dialects.Writes(d) {
+		if _, err := zero.Lookup(d.Name); err == nil || !dialects.Writes(d) {
 			continue
 		}
-		out = append(out, &protocol.Protocol{Name: d.Name, Aliases: d.Aliases, Title: d.Name,
+		out = append(out, &jsonl.Protocol{Name: d.Name, Aliases: d.Aliases, Title: d.Name,
 			Style: jsonl.GoStyle, SchemaFile: d.Name + ".schema.json"})
 	}
 	return out
@@ -51,7 +51,7 @@ func TargetNames() string {
 // dialect only the event path writes (claude), or another name the
 // registries know for them.
 func ParseTarget(name string) (Format, error) {
-	p, err := protocol.Lookup(name)
+	p, err := zero.Lookup(name)
 	if err == nil && (p == Zero || p == Zero1 || p == EvoSci) {
 		return p, nil
 	}
@@ -74,7 +74,7 @@ func ParseSource(name string) (Format, error) {
 	if name == "auto" {
 		return Auto, nil
 	}
-	p, err := protocol.Lookup(name)
+	p, err := zero.Lookup(name)
 	if err != nil || (p != Zero && p != EvoSci) {
 		s := Sources()
 		return nil, fmt.Errorf("unknown format %q (want %s or %s)", name, strings.Join(s[:len(s)-1], ", "), s[len(s)-1])

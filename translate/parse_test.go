@@ -31,7 +31,7 @@ func TestParseTargetAndSource(t *testing.T) {
 			t.Errorf("ParseTarget(%q) = %v, %v; want %v", name, got, err, want)
 		}
 	}
-	// A dialect zevo writes and package protocol does not know is the
+	// A dialect zevo writes and zero.Protocols does not know is the
 	// event path's target, by its name or an alias.
 	cl, err := ParseTarget("claude")
 	if err != nil || cl.Name != "claude" || !eventOnly(cl) {

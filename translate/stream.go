@@ -9,7 +9,6 @@ import (
 	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/internal/pipeline"
 	"github.com/zevo/zevo/jsonl"
-	"github.com/zevo/zevo/protocol"
 )
 
 // ReadError is an error reading an input, as Stream returns it.
@@ -32,9 +31,9 @@ const (
 
 type batch struct {
 	buf     []byte
-	lines   []prepared        // reused, with their fields
-	text    []byte            // decoded strings of the lines (protocol.Object.Arena)
-	members []protocol.Member // the lines' members (protocol.Object.MemberArena)
+	lines   []prepared         // reused, with their fields
+	text    []byte             // decoded strings of the lines (jsonl.LineObject.Arena)
+	members []jsonl.LineMember // the lines' members (jsonl.LineObject.MemberArena)
 	// the events of the lines decoded ahead, and their steps (decodeAhead)
 	evs   []model.Event
 	steps []model.Step

@@ -9,6 +9,7 @@ import (
 	"bufio"
 	"crypto/rand"
 	"fmt"
+	"github.com/zevo/zevo/dialects/evosci"
 	"io"
 	"sync/atomic"
 	"time"
@@ -17,20 +18,19 @@ import (
 	"github.com/zevo/zevo/internal/pipeline"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
-	"github.com/zevo/zevo/protocol"
 	"github.com/zevo/zevo/redact"
 )
 
-// Format is a protocol of the registry (package protocol); the nil Auto
+// Format is a protocol of zero.Protocols; the nil Auto
 // reads each line's protocol from the line.
-type Format = *protocol.Protocol
+type Format = *jsonl.Protocol
 
 // The formats a Translator reads and writes.
 var (
 	Auto   Format // detect each line
-	Zero   = protocol.ZeroV2
-	Zero1  = protocol.ZeroV1 // output only
-	EvoSci = protocol.EvoSci
+	Zero   = zero.V2
+	Zero1  = zero.V1 // output only
+	EvoSci = evosci.Protocol
 )
 
 // Unmapped says what happens to an event that has no counterpart.
@@ -84,7 +84,7 @@ type Options struct {
 	Rand     io.Reader        // for run ids; nil: crypto/rand
 	// Plain turns off every shortcut taken for speed: each line is
 	// checked member by member (not by its producer's layout,
-	// protocol.Layouts) and decoded where it is written, as the other
+	// zero.PairLayouts) and decoded where it is written, as the other
 	// commands read lines (none decoded ahead by Stream's goroutines),
 	// and the target's encoder writes every line the general way
 	// (event.EncodeOptions.Plain). The output is the same, byte for byte: Plain is the reference

@@ -7,7 +7,6 @@ import (
 
 	"github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
-	"github.com/zevo/zevo/protocol"
 )
 
 // rules are the stream rules of EvoScientist's lines that its schema does
@@ -58,9 +57,9 @@ func (e *rules) Event(ev *event.Event, s event.Step, f event.Fields, _ int, c *e
 		id := f.Get("id")
 		switch {
 		case id.Exists() && !e.calls[id.Str]:
-			c.Report(line, jsonl.SevError, "tool_result.id", protocol.Quote(id.Str)+" answers no earlier tool_call of this run")
+			c.Report(line, jsonl.SevError, "tool_result.id", jsonl.Quote(id.Str)+" answers no earlier tool_call of this run")
 		case !id.Exists() && e.pending[name] == 0:
-			c.Report(line, jsonl.SevError, "tool_result", "has no id and answers no earlier tool_call named "+protocol.Quote(name))
+			c.Report(line, jsonl.SevError, "tool_result", "has no id and answers no earlier tool_call named "+jsonl.Quote(name))
 		}
 		if e.pending[name] > 0 {
 			e.pending[name]--
@@ -71,7 +70,7 @@ func (e *rules) Event(ev *event.Event, s event.Step, f event.Fields, _ int, c *e
 		}
 	case "subagent_tool_result":
 		if id := f.Get("id"); id.Exists() && !e.subCalls[id.Str] {
-			c.Report(line, jsonl.SevError, "subagent_tool_result.id", protocol.Quote(id.Str)+" answers no earlier subagent_tool_call of this run")
+			c.Report(line, jsonl.SevError, "subagent_tool_result.id", jsonl.Quote(id.Str)+" answers no earlier subagent_tool_call of this run")
 		}
 	case "done":
 		if s.Start && lastDone > 0 {

@@ -3,6 +3,7 @@ package zero_test
 import (
 	"bytes"
 	"fmt"
+	"github.com/zevo/zevo/dialects/zero/zerotest"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,12 +16,11 @@ import (
 	"github.com/zevo/zevo/dialects/zero"
 	"github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
-	"github.com/zevo/zevo/protocol"
 )
 
 // The differential tests: on every stream of testdata/ that package
 // protocol reads as Zero or EvoScientist, the runs that event.Runs makes
-// of the two decoders' events are those of package protocol's tracker
+// of the two decoders' events are those of zerotest's tracker
 // (which translate to Zero or EvoScientist reads runs by; every other
 // command reads the model's), but for the differences listed in
 // knownDifferences, each with its reason. (Their tokens and cost are what
@@ -33,7 +33,7 @@ type modelRun struct {
 }
 
 // feed is what a command reading events will do with one input: the JSON
-// layer passes JSON objects only (protocol.Decoder is today's gate); the
+// layer passes JSON objects only (jsonl.Decoder is today's gate); the
 // Detector names each line's dialect; its decoder decodes it; event.Runs
 // places the events. A decoder is ended (End) when a line of another
 // dialect comes, as well as at the end of the input: what it holds (Zero's
@@ -57,9 +57,9 @@ func newFeed(t testing.TB, file string) *feed {
 	return &feed{t: t, file: file, det: event.NewDetector([]*event.Dialect{zero.Dialect, evosci.Dialect}), decs: map[*event.Dialect]event.Decoder{}}
 }
 
-func (f *feed) line(b []byte, num int, today *protocol.Protocol) {
+func (f *feed) line(b []byte, num int, today *jsonl.Protocol) {
 	dl := f.det.Detect(b)
-	if dl != nil && (dl == zero.Dialect) != (today.Family != protocol.FamilyEvoSci) {
+	if dl != nil && (dl == zero.Dialect) != (today.Family != evosci.Family) {
 		f.t.Errorf("%s:%d: today's protocol %s, the model's dialect %s", f.file, num, today, dl.Name)
 	}
 	if dl == nil {
@@ -124,8 +124,8 @@ func (f *feed) end() []*modelRun {
 func modelRunsOf(t testing.TB, name string, data []byte) (*feed, []*modelRun) {
 	f := newFeed(t, name)
 	r := jsonl.NewReader(bytes.NewReader(data), name, nil)
-	var dec protocol.Decoder
-	var o protocol.Object
+	var dec jsonl.Decoder
+	var o jsonl.LineObject
 	for {
 		l, err := r.Next()
 		if err == io.EOF {
@@ -138,7 +138,7 @@ func modelRunsOf(t testing.TB, name string, data []byte) (*feed, []*modelRun) {
 		if jsonl.IsBlank(b) || dec.Decode(b, &o) != nil {
 			continue // not an event today either
 		}
-		f.line(b, l.Num, protocol.Detect(&o))
+		f.line(b, l.Num, zero.Detect(&o))
 	}
 	return f, f.end()
 }
@@ -162,11 +162,11 @@ func streams(t testing.TB) []string {
 
 // cuts names today's cuts as the model does.
 var cuts = map[string]event.Cut{
-	protocol.NotCut.String():           event.NotCut,
-	protocol.CutEndOfInput.String():    event.CutEndOfInput,
-	protocol.CutOtherProtocol.String(): event.CutOtherDialect,
-	protocol.CutRunStart.String():      event.CutRunStart,
-	protocol.CutRunID.String():         event.CutRunID,
+	zerotest.NotCut.String():           event.NotCut,
+	zerotest.CutEndOfInput.String():    event.CutEndOfInput,
+	zerotest.CutOtherProtocol.String(): event.CutOtherDialect,
+	zerotest.CutRunStart.String():      event.CutRunStart,
+	zerotest.CutRunID.String():         event.CutRunID,
 }
 
 func cutName(c event.Cut) string {
@@ -181,9 +181,9 @@ func cutName(c event.Cut) string {
 // status is today's status of a run as the model names it.
 func status(today *trackerRun, m *modelRun) event.Status {
 	switch today.Status {
-	case protocol.StatusIncomplete:
+	case zerotest.StatusIncomplete:
 		return event.StatusIncomplete
-	case protocol.StatusInput:
+	case zerotest.StatusInput:
 		// Zero input events: a run of their own, which the model ends
 		// "ended" (the producer says nothing of how).
 		return event.StatusEnded
@@ -195,7 +195,7 @@ func status(today *trackerRun, m *modelRun) event.Status {
 		}
 		return event.StatusSuccess
 	}
-	if today.Protocol == protocol.EvoSci.Name { // "error"
+	if today.Protocol == evosci.Protocol.Name { // "error"
 		return event.Status(today.Status)
 	}
 	return zero.Status(today.Status)
@@ -211,18 +211,18 @@ var knownDifferences = map[string]string{
 	"hostile/not-objects.jsonl": "objects without an EvoScientist type, first in an input, have no dialect",
 }
 
-// trackerRun is one run as package protocol's tracker cuts it.
+// trackerRun is one run as zerotest's tracker cuts it.
 type trackerRun struct {
 	Protocol, Status, Cut string
 	FirstLine, LastLine   int
 }
 
-// trackerRuns are the runs package protocol's tracker makes of data, in
+// trackerRuns are the runs zerotest's tracker makes of data, in
 // the order they end.
 func trackerRuns(t testing.TB, file string, data []byte) []trackerRun {
-	var tr protocol.Tracker
-	var dec protocol.Decoder
-	var runs []*protocol.Run
+	var tr zerotest.Tracker
+	var dec jsonl.Decoder
+	var runs []*zerotest.Run
 	lr := jsonl.NewReader(bytes.NewReader(data), file, nil)
 	for {
 		l, err := lr.Next()
@@ -232,11 +232,11 @@ func trackerRuns(t testing.TB, file string, data []byte) []trackerRun {
 		if err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
-		var o protocol.Object
+		var o jsonl.LineObject
 		if jsonl.IsBlank(l.Bytes) || dec.Decode(bytes.Clone(l.Bytes), &o) != nil {
 			continue
 		}
-		s := tr.Event(protocol.Detect(&o), &o, l.Num)
+		s := tr.Event(zero.Detect(&o), &o, l.Num)
 		if s.Closed != nil {
 			runs = append(runs, s.Closed)
 		}
@@ -255,7 +255,7 @@ func trackerRuns(t testing.TB, file string, data []byte) []trackerRun {
 }
 
 // runsDiff lists where the model's runs of data differ from today's
-// tracker's (package protocol's).
+// tracker's (zerotest's).
 func runsDiff(t testing.TB, file string, data []byte) (string, []*modelRun) {
 	today := trackerRuns(t, file, data)
 	f, model := modelRunsOf(t, file, data)

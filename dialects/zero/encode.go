@@ -8,7 +8,6 @@ import (
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
-	"github.com/zevo/zevo/protocol"
 	"github.com/zevo/zevo/redact"
 )
 
@@ -372,7 +371,7 @@ func (e *Encoder) Passed(ev *event.Event, st event.Step, fill func(o *jsonl.Obje
 	if st.Start {
 		e.open, e.errored, e.final, e.later = true, false, nil, nil
 		e.runID = ev.Run
-		if !protocol.IsZeroID(e.runID) {
+		if !IsID(e.runID) {
 			e.runID = e.opt.NewRunID()
 			e.renamed(ev)
 		}
@@ -397,7 +396,7 @@ func (e *Encoder) renamed(ev *event.Event) {
 	}
 	got := "missing"
 	if r := gjson.GetBytes(ev.Raw, "runId"); r.Exists() {
-		got = clip(r.Raw) + " does not match " + protocol.ZeroIDPattern
+		got = clip(r.Raw) + " does not match " + IDPattern
 	}
 	e.opt.Report("runId " + got + ": its run is written as " + e.runID)
 }
@@ -432,7 +431,7 @@ func (e *Encoder) begin() {
 // event that started it.
 func (e *Encoder) writeStart(ev *event.Event) error {
 	e.runID = ev.Run
-	if ev.Dialect != Name || !protocol.IsZeroID(e.runID) {
+	if ev.Dialect != Name || !IsID(e.runID) {
 		// Zero's own runs keep their ids; another producer's run or
 		// session id may name several runs.
 		e.runID = e.opt.NewRunID()

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/zevo/zevo/jsonl"
-	"github.com/zevo/zevo/protocol"
 )
 
 // TestStructsAreTheProtocolTables holds Zero's structs to protocol's field
@@ -16,8 +15,8 @@ import (
 func TestStructsAreTheProtocolTables(t *testing.T) {
 	for _, c := range []struct {
 		typ reflect.Type
-		p   *protocol.Protocol
-	}{{reflect.TypeFor[Event](), protocol.ZeroV2}, {reflect.TypeFor[EventV1](), protocol.ZeroV1}} {
+		p   *jsonl.Protocol
+	}{{reflect.TypeFor[Event](), V2}, {reflect.TypeFor[EventV1](), V1}} {
 		if msg := structAgrees(c.typ, c.p); msg != "" {
 			t.Errorf("%s and the v%d tables:%s", c.typ, c.p.Version, msg)
 		}
@@ -51,7 +50,7 @@ func TestStructCheckFailsOnADrift(t *testing.T) {
 		reflect.TypeFor[extra]():     `"violation" is not in the tables`,
 		reflect.TypeFor[required]():  `"block" is written always`,
 	} {
-		if msg := structAgrees(typ, protocol.ZeroV2); !strings.Contains(msg, want) {
+		if msg := structAgrees(typ, V2); !strings.Contains(msg, want) {
 			t.Errorf("%s: got %q, want %q", typ.Name(), msg, want)
 		}
 	}
@@ -59,12 +58,12 @@ func TestStructCheckFailsOnADrift(t *testing.T) {
 
 // structAgrees compares struct type typ with p's tables and says how they
 // differ, or "".
-func structAgrees(typ reflect.Type, p *protocol.Protocol) string {
+func structAgrees(typ reflect.Type, p *jsonl.Protocol) string {
 	fields := map[string]reflect.StructField{}
 	jsonFields(typ, fields)
 	var b strings.Builder
 	seen := map[string]bool{}
-	check := func(f protocol.Field) {
+	check := func(f jsonl.Field) {
 		if seen[f.Name] {
 			return
 		}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
-	"github.com/zevo/zevo/protocol"
 )
 
 // rules are the stream rules of Zero's lines that its schemas do not
@@ -55,14 +54,14 @@ func (z *rules) Event(ev *event.Event, s event.Step, f event.Fields, _ int, c *e
 		// Events after a run_end that carry its runId are reported below;
 		// so was a run cut just now that had the same runId.
 		if prev, ok := z.used[r.ID]; ok && r.ID != "" && !byID && (cut == nil || cut.ID != r.ID) && (r.Started || z.ended[r.ID] == 0) {
-			c.Report(line, jsonl.SevWarning, "", fmt.Sprintf("runId %s was already used by the run at line %d", protocol.Quote(r.ID), prev))
+			c.Report(line, jsonl.SevWarning, "", fmt.Sprintf("runId %s was already used by the run at line %d", jsonl.Quote(r.ID), prev))
 		}
 		z.used[r.ID] = line
 		z.version = f.Get("schemaVersion").Raw
 		if !r.Started {
 			switch {
 			case z.ended[r.ID] > 0:
-				c.Report(line, jsonl.SevError, prefixOr(typ), fmt.Sprintf("comes after the run_end of run %s (line %d)", protocol.Quote(r.ID), z.ended[r.ID]))
+				c.Report(line, jsonl.SevError, prefixOr(typ), fmt.Sprintf("comes after the run_end of run %s (line %d)", jsonl.Quote(r.ID), z.ended[r.ID]))
 				z.reported = true
 			case typ == "error" || typ == "run_end":
 				// Zero reports a failure before the run starts as error + run_end.
@@ -89,7 +88,7 @@ func (z *rules) Event(ev *event.Event, s event.Step, f event.Fields, _ int, c *e
 		}
 	case "tool_result":
 		if id := ev.Tool.ID; id != "" && !z.calls[id] {
-			c.Report(line, jsonl.SevError, "tool_result.id", protocol.Quote(id)+" answers no earlier tool_call of this run")
+			c.Report(line, jsonl.SevError, "tool_result.id", jsonl.Quote(id)+" answers no earlier tool_call of this run")
 		}
 	case "run_end":
 		z.ended[r.ID] = line
@@ -102,16 +101,16 @@ func (z *rules) Cut(r *event.Run, ev *event.Event, line int, c *event.Check) {
 	switch r.Cut {
 	case event.CutRunStart:
 		if !z.reported || r.Started {
-			c.Report(line, jsonl.SevError, "run_start", fmt.Sprintf("run %s (line %d) has no run_end before this run_start", protocol.Quote(r.ID), r.FirstLine))
+			c.Report(line, jsonl.SevError, "run_start", fmt.Sprintf("run %s (line %d) has no run_end before this run_start", jsonl.Quote(r.ID), r.FirstLine))
 		}
 	case event.CutRunID:
-		c.Report(line, jsonl.SevError, prefixOr(ev.Type)+".runId", fmt.Sprintf("%s differs from the run's runId %s (line %d)", protocol.Quote(ev.Run), protocol.Quote(r.ID), r.FirstLine))
+		c.Report(line, jsonl.SevError, prefixOr(ev.Type)+".runId", fmt.Sprintf("%s differs from the run's runId %s (line %d)", jsonl.Quote(ev.Run), jsonl.Quote(r.ID), r.FirstLine))
 	case event.CutOtherDialect:
-		c.Report(line, c.Unfinished, "", fmt.Sprintf("a line of %s starts a new run inside run %s (line %d): no run_end", ev.Name(), protocol.Quote(r.ID), r.FirstLine))
+		c.Report(line, c.Unfinished, "", fmt.Sprintf("a line of %s starts a new run inside run %s (line %d): no run_end", ev.Name(), jsonl.Quote(r.ID), r.FirstLine))
 	case event.CutEndOfInput:
 		// A run whose start was already found wrong is not reported again.
 		if r.Started || !z.reported {
-			c.Report(line, c.Unfinished, "", fmt.Sprintf("the input ends inside run %s (line %d): no run_end", protocol.Quote(r.ID), r.FirstLine))
+			c.Report(line, c.Unfinished, "", fmt.Sprintf("the input ends inside run %s (line %d): no run_end", jsonl.Quote(r.ID), r.FirstLine))
 		}
 	}
 }

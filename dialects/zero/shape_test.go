@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/zevo/zevo/jsonl"
-	"github.com/zevo/zevo/protocol"
 )
 
 // TestShapeIsProtocolTables checks that the shapes read from Zero's
@@ -13,8 +12,8 @@ import (
 func TestShapeIsProtocolTables(t *testing.T) {
 	for _, c := range []struct {
 		sh *Shape
-		p  *protocol.Protocol
-	}{{EventShape(2), protocol.ZeroV2}, {EventShape(1), protocol.ZeroV1}} {
+		p  *jsonl.Protocol
+	}{{EventShape(2), V2}, {EventShape(1), V1}} {
 		want := map[string]jsonl.Kind{}
 		for _, f := range c.p.Envelope {
 			want[f.Name] = f.Kind

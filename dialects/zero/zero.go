@@ -10,7 +10,6 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/event"
-	"github.com/zevo/zevo/protocol"
 )
 
 // Name is the dialect's name.
@@ -36,7 +35,7 @@ var Dialect = &event.Dialect{
 	// A Zero line is one event: one tool call at most.
 	OneCallPerLine: true,
 	// A runId (run_YYYYMMDDhhmmss_xxxxxx) holds the UTC second its run began.
-	RunTime: protocol.ZeroRunIDTime,
+	RunTime: RunIDTime,
 	Corpus:  corpus,
 }
 

@@ -1,4 +1,4 @@
-package protocol_test
+package jsonl_test
 
 import (
 	"bytes"
@@ -10,13 +10,12 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/bench/corpus"
-	"github.com/zevo/zevo/jsonl"
-	. "github.com/zevo/zevo/protocol"
+	. "github.com/zevo/zevo/jsonl"
 )
 
 func decodeErr(line string) string {
 	var d Decoder
-	var o Object
+	var o LineObject
 	if err := d.Decode([]byte(line), &o); err != nil {
 		return err.Error()
 	}
@@ -55,8 +54,8 @@ func TestDecodeBadLines(t *testing.T) {
 		{`true`, "not a JSON object: a boolean"},
 		{`{"a": NaN, "b": }`, "not valid JSON at byte 7: unexpected 'N'"},
 		{`{"a": Nope}`, "not valid JSON at byte 7: unexpected 'N'"},
-		{strings.Repeat("[", jsonl.MaxDepth+1), "not valid JSON at byte 10001: nested deeper than 10000 levels"},
-		{`{"a":` + strings.Repeat("[", jsonl.MaxDepth) + strings.Repeat("]", jsonl.MaxDepth) + "}", "not valid JSON at byte 10005: nested deeper than 10000 levels"},
+		{strings.Repeat("[", MaxDepth+1), "not valid JSON at byte 10001: nested deeper than 10000 levels"},
+		{`{"a":` + strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth) + "}", "not valid JSON at byte 10005: nested deeper than 10000 levels"},
 		{"", "not valid JSON at byte 1: the line ends inside a value"},
 	} {
 		if got := decodeErr(tc.line); got != tc.want {
@@ -64,7 +63,7 @@ func TestDecodeBadLines(t *testing.T) {
 		}
 	}
 	// 10000 levels in all are allowed.
-	deep := `{"a":` + strings.Repeat("[", jsonl.MaxDepth-1) + strings.Repeat("]", jsonl.MaxDepth-1) + "}"
+	deep := `{"a":` + strings.Repeat("[", MaxDepth-1) + strings.Repeat("]", MaxDepth-1) + "}"
 	if got := decodeErr(deep); got != "" {
 		t.Errorf("10000 levels: %s", got)
 	}
@@ -75,7 +74,7 @@ func TestDecodeBadLines(t *testing.T) {
 
 func TestDecodeNonFinite(t *testing.T) {
 	var d Decoder
-	var o Object
+	var o LineObject
 	if err := d.Decode([]byte(`{"type": "tool_call", "args": {"x": NaN, "y": [-Infinity, "NaN"]}, "z": Infinity}`), &o); err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +95,7 @@ func TestDecodeNonFinite(t *testing.T) {
 
 func TestDecodeDuplicateKeys(t *testing.T) {
 	var d Decoder
-	var o Object
+	var o LineObject
 	if err := d.Decode([]byte(`{"type": "a", "x": 1, "type": "b", "x": 2}`), &o); err != nil {
 		t.Fatal(err)
 	}
@@ -118,11 +117,11 @@ func TestDecodeDuplicateKeys(t *testing.T) {
 func checkAsReference(t *testing.T, line []byte) {
 	t.Helper()
 	var d Decoder
-	var o Object
+	var o LineObject
 	err := d.Decode(line, &o)
-	want := utf8.Valid(line) && json.Valid(line) && !jsonl.TooDeep(line)
-	if nf, n := jsonl.ReplaceNonFinite(line, func(dst []byte, _ string, _ int) []byte { return append(dst, "null"...) }); !want && n > 0 {
-		want = utf8.Valid(nf) && json.Valid(nf) && !jsonl.TooDeep(nf)
+	want := utf8.Valid(line) && json.Valid(line) && !TooDeep(line)
+	if nf, n := ReplaceNonFinite(line, func(dst []byte, _ string, _ int) []byte { return append(dst, "null"...) }); !want && n > 0 {
+		want = utf8.Valid(nf) && json.Valid(nf) && !TooDeep(nf)
 		line = nf
 	}
 	isObj := want && gjson.ParseBytes(line).IsObject()

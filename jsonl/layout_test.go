@@ -1,4 +1,4 @@
-package protocol
+package jsonl_test
 
 import (
 	"bytes"
@@ -6,7 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zevo/zevo/jsonl"
+	"github.com/zevo/zevo/dialects/zero"
+	. "github.com/zevo/zevo/jsonl"
 )
 
 // layoutAgrees checks one line: when a layout takes it, Decode splits it
@@ -14,8 +15,8 @@ import (
 func layoutAgrees(t *testing.T, b []byte) (taken bool) {
 	t.Helper()
 	var d Decoder
-	for i, z := range Layouts {
-		var lo Object
+	for i, z := range zero.PairLayouts {
+		var lo LineObject
 		if !z.Layout.Decode(b, &lo) {
 			continue
 		}
@@ -23,7 +24,7 @@ func layoutAgrees(t *testing.T, b []byte) (taken bool) {
 			t.Fatalf("%q: taken by two layouts", b)
 		}
 		taken = true
-		var do Object
+		var do LineObject
 		if err := d.Decode(b, &do); err != nil {
 			t.Fatalf("layout %d takes %q, which Decode refuses: %v", i, b, err)
 		}
@@ -36,7 +37,7 @@ func layoutAgrees(t *testing.T, b []byte) (taken bool) {
 		}
 		for j := range lm {
 			l, m := lm[j], dm[j]
-			if l.Key != m.Key || l.raw != m.raw || l.typ != m.typ || l.esc != m.esc || l.decoded != m.decoded {
+			if l.Key != m.Key || StateOf(l) != StateOf(m) {
 				t.Fatalf("%q: member %d by layout %+v, by Decode %+v", b, j, l, m)
 			}
 			if k := z.Layout.Index(l.Key); k != j || lo.StrAt(j) != do.Str(l.Key) {
@@ -48,8 +49,8 @@ func layoutAgrees(t *testing.T, b []byte) (taken bool) {
 				t.Fatalf("%q: Get(%q) by layout %+v, by Decode %+v", b, k, lv, dv)
 			}
 		}
-		if Detect(&lo) != z.Protocol || lo.Str("type") != z.Type {
-			t.Fatalf("%q: detected %v, type %q; layout of %s %q", b, Detect(&lo).Name, lo.Str("type"), z.Protocol.Name, z.Type)
+		if zero.Detect(&lo) != z.Protocol || lo.Str("type") != z.Type {
+			t.Fatalf("%q: detected %v, type %q; layout of %s %q", b, zero.Detect(&lo).Name, lo.Str("type"), z.Protocol.Name, z.Type)
 		}
 	}
 	return taken
@@ -93,7 +94,7 @@ func TestLayoutAsDecode(t *testing.T) {
 		case 3:
 			line, members = []byte(`{"type": "text", "content": "`+delta+`"}`), 2
 		}
-		var o Object
+		var o LineObject
 		if ok := layoutAgrees(t, line); ok != (d.Decode(line, &o) == nil && o.Dup == "" && len(o.NonFinite) == 0 && o.Len() == members) {
 			t.Fatalf("%q: taken by a layout %v, accepted by Decode %v", line, ok, !ok)
 		} else if ok {
@@ -153,8 +154,8 @@ func TestLayoutAsDecode(t *testing.T) {
 
 // A layout with no varying string takes its line and nothing longer.
 func TestLayoutOfFixedValues(t *testing.T) {
-	l := NewLayout(jsonl.PythonStyle, LayoutField{Key: "type", Raw: `"done"`}, LayoutField{Key: "n", Raw: "1"})
-	var o Object
+	l := NewLayout(PythonStyle, LayoutField{Key: "type", Raw: `"done"`}, LayoutField{Key: "n", Raw: "1"})
+	var o LineObject
 	if !l.Decode([]byte(`{"type": "done", "n": 1}`), &o) || o.Str("type") != "done" || o.Get("n").Num != 1 {
 		t.Fatalf("not taken: %+v", o.Members())
 	}

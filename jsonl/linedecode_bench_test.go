@@ -1,11 +1,11 @@
-package protocol_test
+package jsonl_test
 
 import (
 	"bytes"
 	"testing"
 
 	"github.com/zevo/zevo/bench/corpus"
-	. "github.com/zevo/zevo/protocol"
+	. "github.com/zevo/zevo/jsonl"
 )
 
 // BenchmarkDecode decodes every line of a 4 MB corpus of each protocol,
@@ -36,7 +36,7 @@ func BenchmarkDecode(b *testing.B) {
 				lines = kept
 			}
 			var d Decoder
-			var o Object
+			var o LineObject
 			b.SetBytes(int64(size))
 			b.ResetTimer()
 			for range b.N {

@@ -1,4 +1,4 @@
-package protocol
+package jsonl
 
 import (
 	"fmt"
@@ -7,22 +7,20 @@ import (
 	"unsafe"
 
 	"github.com/tidwall/gjson"
-	"github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/internal/swar"
-	"github.com/zevo/zevo/jsonl"
 )
 
 // The line policy, the same for every command:
-//   - a line must be one JSON object, UTF-8, nested at most jsonl.MaxDepth
+//   - a line must be one JSON object, UTF-8, nested at most MaxDepth
 //     levels (the object itself is level 1);
 //   - positions are bytes of the line, counted from 1;
 //   - the first problem from the left is the one reported;
 //   - bare NaN, Infinity and -Infinity outside strings (Python writes
-//     them) are read as null and listed in Object.NonFinite, for the caller
+//     them) are read as null and listed in LineObject.NonFinite, for the caller
 //     to warn about;
 //   - of duplicate top-level keys the last wins; the first key seen twice
-//     is in Object.Dup;
-//   - the byte order mark is removed at the start of an input (jsonl.Reader);
+//     is in LineObject.Dup;
+//   - the byte order mark is removed at the start of an input (Reader);
 //     on any other line it is an error.
 
 // LineError is why a line is not a JSON object. Its text reads
@@ -75,7 +73,7 @@ type Decoder struct {
 // Decode checks line b and splits it into o (which is reused). b must stay
 // unchanged while o is used: o's values point into it, unless NaN was
 // repaired. A blank line is an error; callers skip blank lines first.
-func (d *Decoder) Decode(b []byte, o *Object) *LineError {
+func (d *Decoder) Decode(b []byte, o *LineObject) *LineError {
 	raw := unsafe.String(unsafe.SliceData(b), len(b))
 	o.reset(raw)
 	defer o.seal()
@@ -85,7 +83,7 @@ func (d *Decoder) Decode(b []byte, o *Object) *LineError {
 		if d.why == rUTF8 || d.why == rDepth {
 			return first
 		}
-		fixed, n := jsonl.ReplaceNonFinite(b, func(dst []byte, tok string, _ int) []byte {
+		fixed, n := ReplaceNonFinite(b, func(dst []byte, tok string, _ int) []byte {
 			o.NonFinite = append(o.NonFinite, tok)
 			return append(dst, "null"...)
 		})
@@ -120,16 +118,16 @@ func (d *Decoder) error(b []byte) *LineError {
 	case rUTF8:
 		e.What = "invalid UTF-8"
 	case rDepth:
-		e.Detail = fmt.Sprintf("nested deeper than %d levels", jsonl.MaxDepth)
+		e.Detail = fmt.Sprintf("nested deeper than %d levels", MaxDepth)
 	case rTrailing:
-		e.Detail = jsonl.QuoteChar(b, at) + " after the end of the value"
+		e.Detail = QuoteChar(b, at) + " after the end of the value"
 	default:
 		if r, n := utf8.DecodeRune(b[at:]); r == utf8.RuneError && n == 1 {
 			e.What, e.Detail = "invalid UTF-8", ""
 		} else if at == 0 && len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
 			e.Detail = "a byte order mark, allowed only at the start of the input"
 		} else {
-			e.Detail = "unexpected " + jsonl.QuoteChar(b, at)
+			e.Detail = "unexpected " + QuoteChar(b, at)
 		}
 	}
 	return e
@@ -167,7 +165,7 @@ func (d *Decoder) fail(i int, why reason) (int, bool) {
 
 // line scans b (raw is the same bytes as a string). valid reports JSON;
 // object that it is an object, whose members are then in o.
-func (d *Decoder) line(b []byte, raw string, o *Object) (valid, object bool) {
+func (d *Decoder) line(b []byte, raw string, o *LineObject) (valid, object bool) {
 	d.why = rNone
 	i := skipSpace(b, 0)
 	if i < len(b) && b[i] == '{' {
@@ -187,7 +185,7 @@ func (d *Decoder) line(b []byte, raw string, o *Object) (valid, object bool) {
 }
 
 // members scans the top-level object from after its '{'.
-func (d *Decoder) members(b []byte, raw string, i int, o *Object) (int, bool) {
+func (d *Decoder) members(b []byte, raw string, i int, o *LineObject) (int, bool) {
 	i = skipSpace(b, i)
 	if i < len(b) && b[i] == '}' {
 		return i + 1, true
@@ -199,11 +197,11 @@ func (d *Decoder) members(b []byte, raw string, i int, o *Object) (int, bool) {
 		if b[i] != '"' {
 			return d.fail(i, rUnexpected)
 		}
-		end, esc, why := stringEnd(b, i)
+		end, esc, why := scanString(b, i)
 		if why != rNone {
 			return d.fail(end, why)
 		}
-		var m Member
+		var m LineMember
 		if esc {
 			m.Key = gjson.Parse(raw[i:end]).Str
 		} else {
@@ -220,7 +218,7 @@ func (d *Decoder) members(b []byte, raw string, i int, o *Object) (int, bool) {
 		}
 		c := b[i]
 		if c == '"' {
-			if end, m.esc, why = stringEnd(b, i); why != rNone {
+			if end, m.esc, why = scanString(b, i); why != rNone {
 				return d.fail(end, why)
 			}
 			i = end
@@ -230,7 +228,7 @@ func (d *Decoder) members(b []byte, raw string, i int, o *Object) (int, bool) {
 			if i, ok = d.value(b, i, 1); !ok {
 				return i, false
 			}
-			m.raw, m.typ = raw[start:i], event.TypeOf(c)
+			m.raw, m.typ = raw[start:i], TypeOf(c)
 		}
 		o.put(&m, true)
 		i = skipSpace(b, i)
@@ -261,7 +259,7 @@ func (d *Decoder) value(b []byte, i, depth int) (int, bool) {
 		}
 		switch c := b[i]; c {
 		case '{', '[':
-			if depth+len(stack) >= jsonl.MaxDepth {
+			if depth+len(stack) >= MaxDepth {
 				return d.fail(i, rDepth)
 			}
 			i = skipSpace(b, i+1)
@@ -278,7 +276,7 @@ func (d *Decoder) value(b []byte, i, depth int) (int, bool) {
 			continue
 		case '"':
 			var why reason
-			if i, _, why = stringEnd(b, i); why != rNone {
+			if i, _, why = scanString(b, i); why != rNone {
 				return d.fail(i, why)
 			}
 		case 't':
@@ -336,7 +334,7 @@ func (d *Decoder) key(b []byte, i int) (int, bool) {
 	if i >= len(b) || b[i] != '"' {
 		return d.failAt(b, i)
 	}
-	i, _, why := stringEnd(b, i)
+	i, _, why := scanString(b, i)
 	if why != rNone {
 		return d.fail(i, why)
 	}
@@ -358,14 +356,10 @@ func skipSpace(b []byte, i int) int {
 	return i
 }
 
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
-
-// stringEnd validates the JSON string opening at i and returns the index
+// scanString validates the JSON string opening at i and returns the index
 // just past its closing quote and whether it holds escapes; or the index
 // of the problem and why.
-func stringEnd(b []byte, i int) (end int, esc bool, why reason) {
+func scanString(b []byte, i int) (end int, esc bool, why reason) {
 	i++
 	for {
 		// Past the plain text and the escapes valid as they are: all but
@@ -436,13 +430,6 @@ func utf8Len(b []byte, i int) int {
 		return 0
 	}
 	return n
-}
-
-func digits(b []byte, i int) int {
-	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-		i++
-	}
-	return i
 }
 
 // number scans a JSON number at i: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?

@@ -1,4 +1,4 @@
-package protocol
+package jsonl
 
 import (
 	"bytes"
@@ -6,23 +6,21 @@ import (
 	"unsafe"
 
 	"github.com/tidwall/gjson"
-	"github.com/zevo/zevo/event"
-	"github.com/zevo/zevo/jsonl"
 )
 
 // A producer writes each kind of event the same way: the same keys in the
-// same order, the same separators, some values always the same. Zero
-// writes a reasoning delta as
+// same order, the same separators, some values always the same, as in a
+// streamed text delta
 //
 //	{"delta":"…","runId":"…","schemaVersion":2,"type":"reasoning"}
 //
-// and such lines are most of a stream (EvoScientist's thinking and text
-// likewise). A Layout is one such way of
+// and such lines are most of a stream. A Layout is one such way of
 // writing: the bytes of the line but for some string values. A line in
 // the layout is checked by comparing those bytes and validating the
 // strings, instead of being scanned member by member; it is split into
 // the members Decoder.Decode gives it (TestLayoutAsDecode,
-// FuzzLayoutAsDecode). Any other line is left to Decode.
+// FuzzLayoutAsDecode). Any other line is left to Decode. The layouts
+// themselves are facts of a dialect, in its folder.
 
 // LayoutField is one member of a layout: its key, and its value as raw
 // JSON, or "" for a string that varies from line to line, or AnyValue for
@@ -37,12 +35,12 @@ const AnyValue = "*"
 
 // Layout is a way of writing a line; see NewLayout.
 type Layout struct {
-	lits    [][]byte // the bytes before, between and after the varying values
-	members []Member // the line's members, those of the varying values without one
-	slots   []int    // for each varying value, its member
-	anyv    []bool   // for each varying value, whether it is AnyValue, not a string
-	strings bool     // no varying value is AnyValue (Strings)
-	lens    uint64   // the members' Object.lens
+	lits    [][]byte     // the bytes before, between and after the varying values
+	members []LineMember // the line's members, those of the varying values without one
+	slots   []int        // for each varying value, its member
+	anyv    []bool       // for each varying value, whether it is AnyValue, not a string
+	strings bool         // no varying value is AnyValue (Strings)
+	lens    uint64       // the members' LineObject.lens
 	// The line's first and last bytes (up to 8 each) as words, under
 	// their masks: most lines are told apart from a layout by them
 	// alone, without a call.
@@ -50,13 +48,13 @@ type Layout struct {
 }
 
 // NewLayout returns the layout of a line of fields, in this order,
-// written in style st (jsonl.GoStyle: no spaces; jsonl.PythonStyle: ", "
+// written in style st (GoStyle: no spaces; PythonStyle: ", "
 // and ": "). Keys must be distinct and need no escapes; fixed values must
 // be valid JSON as st writes them. It panics otherwise: layouts are made
 // from constants.
-func NewLayout(st jsonl.Style, fields ...LayoutField) *Layout {
+func NewLayout(st Style, fields ...LayoutField) *Layout {
 	sep, colon := ",", ":"
-	if st == jsonl.PythonStyle {
+	if st == PythonStyle {
 		sep, colon = ", ", ": "
 	}
 	l := &Layout{}
@@ -68,8 +66,8 @@ func NewLayout(st jsonl.Style, fields ...LayoutField) *Layout {
 			lit = append(lit, sep...)
 			sample = append(sample, sep...)
 		}
-		if !jsonl.PlainString(f.Key) {
-			panic("protocol: layout key needs escapes: " + f.Key)
+		if !PlainString(f.Key) {
+			panic("jsonl: layout key needs escapes: " + f.Key)
 		}
 		key := `"` + f.Key + `"` + colon
 		lit = append(lit, key...)
@@ -96,12 +94,12 @@ func NewLayout(st jsonl.Style, fields ...LayoutField) *Layout {
 	l.tail, l.tailMask = binary.LittleEndian.Uint64(w[:]), ^uint64(0)<<(64-8*n)
 	// The members as the decoder makes them, fixed values included.
 	var d Decoder
-	var o Object
+	var o LineObject
 	if err := d.Decode(sample, &o); err != nil || o.Dup != "" || o.Len() != len(fields) {
-		panic("protocol: bad layout " + string(sample))
+		panic("jsonl: bad layout " + string(sample))
 	}
 	if len(l.slots) > maxSlots {
-		panic("protocol: a layout of more than 8 varying values")
+		panic("jsonl: a layout of more than 8 varying values")
 	}
 	l.members, l.lens = append(l.members, o.Members()...), o.lens
 	l.strings = true
@@ -113,7 +111,7 @@ func NewLayout(st jsonl.Style, fields ...LayoutField) *Layout {
 }
 
 // maxSlots is the most varying values a layout may have: their places
-// are found in an array on the stack before the Object is touched.
+// are found in an array on the stack before the LineObject is touched.
 const maxSlots = 8
 
 // Strings reports a layout whose varying values are all strings: its
@@ -121,7 +119,7 @@ const maxSlots = 8
 func (l *Layout) Strings() bool { return l.strings }
 
 // Index is the place of key among the members of the layout's lines
-// (Object.Members), -1 when it has none.
+// (LineObject.Members), -1 when it has none.
 func (l *Layout) Index(key string) int {
 	for i, m := range l.members {
 		if m.Key == key {
@@ -134,13 +132,13 @@ func (l *Layout) Index(key string) int {
 // Decode reports whether b is a line in the layout, and if it is, splits
 // it into o as Decoder.Decode does (o is reused; its values point into b).
 // When it is not, o is left as it was.
-func (l *Layout) Decode(b []byte, o *Object) bool {
+func (l *Layout) Decode(b []byte, o *LineObject) bool {
 	var d Decoder
 	return d.decodeLayout(l, b, o)
 }
 
 // decodeLayout is l.Decode, with d for the values that are not strings.
-func (d *Decoder) decodeLayout(l *Layout, b []byte, o *Object) bool {
+func (d *Decoder) decodeLayout(l *Layout, b []byte, o *LineObject) bool {
 	if len(b) >= 8 && (binary.LittleEndian.Uint64(b)&l.headMask != l.head || binary.LittleEndian.Uint64(b[len(b)-8:])&l.tailMask != l.tail) {
 		return false
 	}
@@ -167,7 +165,7 @@ func (d *Decoder) decodeLayout(l *Layout, b []byte, o *Object) bool {
 		a := &at[k]
 		switch c := b[i]; {
 		case c == '"':
-			end, esc, why := stringEnd(b, i)
+			end, esc, why := scanString(b, i)
 			if why != rNone {
 				return false
 			}
@@ -181,7 +179,7 @@ func (d *Decoder) decodeLayout(l *Layout, b []byte, o *Object) bool {
 			if !ok {
 				return false
 			}
-			a.start, a.end, a.typ, a.esc = i, end, event.TypeOf(c), false
+			a.start, a.end, a.typ, a.esc = i, end, TypeOf(c), false
 		}
 		i = at[k].end
 		lit := l.lits[k+1]
@@ -209,9 +207,9 @@ func (d *Decoder) decodeLayout(l *Layout, b []byte, o *Object) bool {
 }
 
 // DecodeLayouts is Decode for a line that may be in one of ls: such a
-// line is split by its layout, into the same Object. k is the index of
+// line is split by its layout, into the same LineObject. k is the index of
 // its layout in ls, -1 for a line in none.
-func (d *Decoder) DecodeLayouts(b []byte, o *Object, ls []TypeLayout) (k int, err *LineError) {
+func (d *Decoder) DecodeLayouts(b []byte, o *LineObject, ls []TypeLayout) (k int, err *LineError) {
 	for k := range ls {
 		if d.decodeLayout(ls[k].Layout, b, o) {
 			return k, nil
@@ -225,38 +223,4 @@ type TypeLayout struct {
 	Protocol *Protocol
 	Type     string
 	Layout   *Layout
-}
-
-// Layouts are the layouts in which the producers write their commonest
-// events, the lines most of a stream is made of:
-//   - Zero (schema version 2: sorted keys, no spaces): reasoning and text
-//     deltas, tool calls, tool results and usage without their optional
-//     fields;
-//   - EvoScientist (Python's json.dumps: ", " and ": "): thinking, text,
-//     tool calls and tool results.
-var Layouts = []TypeLayout{
-	zeroLayout("reasoning", []LayoutField{{Key: "delta"}}, nil),
-	zeroLayout("text", []LayoutField{{Key: "delta"}}, nil),
-	zeroLayout("tool_call", []LayoutField{{Key: "args", Raw: AnyValue}, {Key: "id"}, {Key: "name"}}, []LayoutField{{Key: "sideEffect"}}),
-	// truncated is always there; false but for a cut output
-	zeroLayout("tool_result", []LayoutField{{Key: "id"}, {Key: "name"}, {Key: "output"}}, []LayoutField{{Key: "status"}, {Key: "truncated", Raw: "false"}}),
-	zeroLayout("usage", []LayoutField{{Key: "completionTokens", Raw: AnyValue}, {Key: "promptTokens", Raw: AnyValue}}, []LayoutField{{Key: "totalTokens", Raw: AnyValue}}),
-	evoLayout("thinking", LayoutField{Key: "content"}, LayoutField{Key: "id", Raw: "0"}),
-	evoLayout("text", LayoutField{Key: "content"}),
-	evoLayout("tool_call", LayoutField{Key: "name"}, LayoutField{Key: "args", Raw: AnyValue}, LayoutField{Key: "id"}),
-	evoLayout("tool_result", LayoutField{Key: "name"}, LayoutField{Key: "content"}, LayoutField{Key: "success", Raw: AnyValue}, LayoutField{Key: "id"}),
-}
-
-// zeroLayout is the layout of a Zero event of type typ: the fields
-// before runId and schemaVersion, and those between them and type.
-func zeroLayout(typ string, before, after []LayoutField) TypeLayout {
-	fields := append(before, LayoutField{Key: "runId"}, LayoutField{Key: "schemaVersion", Raw: "2"})
-	fields = append(append(fields, after...), LayoutField{Key: "type", Raw: `"` + typ + `"`})
-	return TypeLayout{ZeroV2, typ, NewLayout(jsonl.GoStyle, fields...)}
-}
-
-// evoLayout is the layout of an EvoScientist event of type typ: type
-// first, then fields.
-func evoLayout(typ string, fields ...LayoutField) TypeLayout {
-	return TypeLayout{EvoSci, typ, NewLayout(jsonl.PythonStyle, append([]LayoutField{{Key: "type", Raw: `"` + typ + `"`}}, fields...)...)}
 }

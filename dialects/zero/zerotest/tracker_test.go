@@ -1,7 +1,10 @@
-package protocol
+package zerotest
 
 import (
 	"fmt"
+	"github.com/zevo/zevo/dialects/evosci"
+	"github.com/zevo/zevo/dialects/zero"
+	"github.com/zevo/zevo/jsonl"
 	"strings"
 	"testing"
 )
@@ -11,8 +14,8 @@ import (
 func cut(t *testing.T, lines ...string) string {
 	t.Helper()
 	var tr Tracker
-	var d Decoder
-	var o Object
+	var d jsonl.Decoder
+	var o jsonl.LineObject
 	var runs []*Run
 	for i, l := range lines {
 		if l == "" {
@@ -23,7 +26,7 @@ func cut(t *testing.T, lines ...string) string {
 		if err := d.Decode([]byte(l), &o); err != nil {
 			t.Fatalf("%s: %v", l, err)
 		}
-		s := tr.Event(Detect(&o), &o, i+1)
+		s := tr.Event(zero.Detect(&o), &o, i+1)
 		if s.Closed != nil && s.Closed.Open() {
 			t.Fatalf("line %d: closed run still open", i+1)
 		}
@@ -100,14 +103,14 @@ func TestRunRules(t *testing.T) {
 // The late done of rule 7 belongs to the run the error ended.
 func TestRunLateDone(t *testing.T) {
 	var tr Tracker
-	var d Decoder
-	var o Object
+	var d jsonl.Decoder
+	var o jsonl.LineObject
 	var steps []Step
 	for i, l := range []string{eText, eErr, eDone} {
 		if err := d.Decode([]byte(l), &o); err != nil {
 			t.Fatal(err)
 		}
-		steps = append(steps, tr.Event(Detect(&o), &o, i+1))
+		steps = append(steps, tr.Event(zero.Detect(&o), &o, i+1))
 	}
 	if !steps[1].End || !steps[2].Late || steps[2].Run != steps[0].Run || steps[2].Start || steps[2].End || tr.Runs() != 1 || tr.End() != nil {
 		t.Errorf("steps %+v, runs %d", steps, tr.Runs())
@@ -115,23 +118,23 @@ func TestRunLateDone(t *testing.T) {
 }
 
 func TestDetect(t *testing.T) {
-	for line, want := range map[string]*Protocol{
-		zStart: ZeroV2, z1Text: ZeroV1, zIn: ZeroInput, eText: EvoSci,
-		`{"schemaVersion":"2","type":"text"}`:                ZeroV2,
-		`{"schemaVersion":3,"type":"text"}`:                  ZeroV2,
-		`{"schemaVersion":null,"type":"message"}`:            ZeroInput,
-		`{"type":"evosci.subagent_text","schemaVersion":2}`:  ZeroV2,
-		`{"type":"zero.checkpoint","checkpoint":{}}`:         EvoSci,
-		`{"type":"text","content":"schemaVersion"}`:          EvoSci,
-		`{"type":"text","args":{"schemaVersion":2}}`:         EvoSci,
-		`{"schem\u0061Version":2,"type":"text","runId":"r"}`: ZeroV2,
+	for line, want := range map[string]*jsonl.Protocol{
+		zStart: zero.V2, z1Text: zero.V1, zIn: zero.Input, eText: evosci.Protocol,
+		`{"schemaVersion":"2","type":"text"}`:                zero.V2,
+		`{"schemaVersion":3,"type":"text"}`:                  zero.V2,
+		`{"schemaVersion":null,"type":"message"}`:            zero.Input,
+		`{"type":"evosci.subagent_text","schemaVersion":2}`:  zero.V2,
+		`{"type":"zero.checkpoint","checkpoint":{}}`:         evosci.Protocol,
+		`{"type":"text","content":"schemaVersion"}`:          evosci.Protocol,
+		`{"type":"text","args":{"schemaVersion":2}}`:         evosci.Protocol,
+		`{"schem\u0061Version":2,"type":"text","runId":"r"}`: zero.V2,
 	} {
-		var d Decoder
-		var o Object
+		var d jsonl.Decoder
+		var o jsonl.LineObject
 		if err := d.Decode([]byte(line), &o); err != nil {
 			t.Fatal(err)
 		}
-		if got := Detect(&o); got != want {
+		if got := zero.Detect(&o); got != want {
 			t.Errorf("%s: %v, want %v", line, got, want)
 		}
 	}
@@ -140,13 +143,13 @@ func TestDetect(t *testing.T) {
 // A run's id outlives the line buffer it was read from.
 func TestRunIDOwnsItsBytes(t *testing.T) {
 	var tr Tracker
-	var d Decoder
-	var o Object
+	var d jsonl.Decoder
+	var o jsonl.LineObject
 	buf := []byte(zStart)
 	if err := d.Decode(buf, &o); err != nil {
 		t.Fatal(err)
 	}
-	s := tr.Event(Detect(&o), &o, 1)
+	s := tr.Event(zero.Detect(&o), &o, 1)
 	copy(buf, strings.Repeat("x", len(buf)))
 	if s.Run.ID != "r1" {
 		t.Errorf("run id %q after the buffer was reused", s.Run.ID)

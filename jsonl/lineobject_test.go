@@ -1,4 +1,4 @@
-package protocol_test
+package jsonl_test
 
 import (
 	"encoding/json"
@@ -8,10 +8,10 @@ import (
 	"testing"
 
 	"github.com/tidwall/gjson"
-	. "github.com/zevo/zevo/protocol"
+	. "github.com/zevo/zevo/jsonl"
 )
 
-// Object's lookups (a key's length and first byte, then the rest; an
+// LineObject's lookups (a key's length and first byte, then the rest; an
 // index past a few members) against a plain map, on objects with empty
 // keys, keys of one length that differ only late, repeated keys, and
 // enough members to take the index.
@@ -22,7 +22,7 @@ func TestObjectLookupAsMap(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
 	var d Decoder
-	var o Object
+	var o LineObject
 	for n := 0; n < 3000; n++ {
 		want := map[string]string{}
 		var b strings.Builder
@@ -77,8 +77,8 @@ func TestMemberArenaAsOwnMembers(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for round := range 50 {
 		var d Decoder
-		var arena []Member
-		objs := make([]Object, 40)
+		var arena []LineMember
+		objs := make([]LineObject, 40)
 		seq := make([]string, len(objs))
 		for i := range objs {
 			seq[i] = lines[rng.IntN(len(lines))]
@@ -90,7 +90,7 @@ func TestMemberArenaAsOwnMembers(t *testing.T) {
 			}
 		}
 		for i := range objs {
-			var own Object
+			var own LineObject
 			d.Decode([]byte(seq[i]), &own)
 			if i < len(objs)-1 && objs[i].Has("added") {
 				own.Set("added", gjson.Parse(`"v"`))
@@ -106,7 +106,7 @@ func TestMemberArenaAsOwnMembers(t *testing.T) {
 	}
 }
 
-func describeMembers(o *Object) string {
+func describeMembers(o *LineObject) string {
 	var b strings.Builder
 	for _, m := range o.Members() {
 		b.WriteString(strconv.Quote(m.Key) + "=" + m.Raw() + ";")

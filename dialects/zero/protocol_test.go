@@ -1,13 +1,16 @@
-package protocol
+package zero_test
 
 import (
 	"encoding/json"
 	"os"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/zevo/zevo/dialects/evosci"
+	"github.com/zevo/zevo/dialects/zero"
 	"github.com/zevo/zevo/jsonl"
 )
 
@@ -19,20 +22,20 @@ type schemaDoc struct {
 
 // schemaText is the text of a protocol's schema file, in its dialect's
 // folder.
-func schemaText(t *testing.T, f Family, file string) []byte {
+func schemaText(t *testing.T, f jsonl.Family, file string) []byte {
 	t.Helper()
-	dir := "zero"
-	if f == FamilyEvoSci {
-		dir = "evosci"
+	dir := "."
+	if f == evosci.Family {
+		dir = "../evosci"
 	}
-	b, err := os.ReadFile("../dialects/" + dir + "/" + file)
+	b, err := os.ReadFile(dir + "/" + file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return b
 }
 
-func readSchema(t *testing.T, p *Protocol) schemaDoc {
+func readSchema(t *testing.T, p *jsonl.Protocol) schemaDoc {
 	t.Helper()
 	var root map[string]any
 	if err := json.Unmarshal(schemaText(t, p.Family, p.SchemaFile), &root); err != nil {
@@ -136,7 +139,7 @@ func valueKind(v any) jsonl.Kind {
 	return jsonl.KindAny
 }
 
-func fieldNames(fs []Field, required bool) []string {
+func fieldNames(fs []jsonl.Field, required bool) []string {
 	var out []string
 	for _, f := range fs {
 		if !required || f.Required {
@@ -150,7 +153,7 @@ func fieldNames(fs []Field, required bool) []string {
 // The field tables and the shipped schemas say the same: the same event
 // types, the same fields with the same JSON types, the same required ones.
 func TestSchemasMatchFieldTables(t *testing.T) {
-	for _, p := range All {
+	for _, p := range zero.Protocols {
 		s := readSchema(t, p)
 		env := s.shape(t, s.def(t, "#/$defs/envelope"))
 		envNames := fieldNames(p.Envelope, false)
@@ -237,15 +240,41 @@ func sorted(s []string) []string {
 func TestLookup(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		want *Protocol
-	}{{"zero", ZeroV2}, {"zero@2", ZeroV2}, {"zero@1", ZeroV1}, {"zero-input", ZeroInput}, {"evosci", EvoSci}, {"evoscientist", EvoSci}} {
-		if p, err := Lookup(tc.name); err != nil || p != tc.want {
-			t.Errorf("Lookup(%q) = %v, %v", tc.name, p, err)
+		want *jsonl.Protocol
+	}{{"zero", zero.V2}, {"zero@2", zero.V2}, {"zero@1", zero.V1}, {"zero-input", zero.Input}, {"evosci", evosci.Protocol}, {"evoscientist", evosci.Protocol}} {
+		if p, err := zero.Lookup(tc.name); err != nil || p != tc.want {
+			t.Errorf("zero.Lookup(%q) = %v, %v", tc.name, p, err)
 		}
 	}
 	for _, bad := range []string{"zero@3", "Zero", "", "auto"} {
-		if _, err := Lookup(bad); err == nil || !strings.Contains(err.Error(), "want zero@2, zero, zero@1, zero-input, evosci, evoscientist") {
-			t.Errorf("Lookup(%q): %v", bad, err)
+		if _, err := zero.Lookup(bad); err == nil || !strings.Contains(err.Error(), "want zero@2, zero, zero@1, zero-input, evosci, evoscientist") {
+			t.Errorf("zero.Lookup(%q): %v", bad, err)
+		}
+	}
+}
+
+// The families, numbered in two folders, are distinct and not none: a
+// line of one never joins a run of another.
+func TestFamiliesDiffer(t *testing.T) {
+	fs := []jsonl.Family{zero.Family, zero.InputFamily, evosci.Family}
+	for i, f := range fs {
+		if f == 0 || slices.Contains(fs[i+1:], f) {
+			t.Errorf("families %v", fs)
+		}
+	}
+}
+
+func TestIsIDIsThePattern(t *testing.T) {
+	re := regexp.MustCompile(zero.IDPattern)
+	for _, s := range []string{"", "r", "run_20260101000000_abcdef", "-r", "_r", "r-", "a:b.c_d-e", "bad id!", "r\u00fcn", "r\n",
+		strings.Repeat("r", 128), strings.Repeat("r", 129), "9", "Z.", "a/b"} {
+		if zero.IsID(s) != re.MatchString(s) {
+			t.Errorf("zero.IsID(%q) = %v, the pattern says %v", s, zero.IsID(s), re.MatchString(s))
+		}
+	}
+	for _, f := range []string{zero.V1.SchemaFile, zero.V2.SchemaFile} {
+		if !strings.Contains(string(schemaText(t, zero.V2.Family, f)), `"pattern": "`+zero.IDPattern+`"`) {
+			t.Errorf("%s does not give runId the pattern %s", f, zero.IDPattern)
 		}
 	}
 }

@@ -1,12 +1,22 @@
-package protocol
+package zerotest
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/zevo/zevo/dialects/evosci"
+	"github.com/zevo/zevo/dialects/zero"
+	"github.com/zevo/zevo/jsonl"
+)
+
+// The run rules of the line-by-line readers, which event.Runs replaced:
+// kept for the tests that hold event.Runs to them (agree_test.go here,
+// inspect's runs_agree_test.go).
 
 // The run rules, the same for every command (docs/runs.md says them for
 // users):
 //  1. Each input (file) is cut into runs on its own; a run still open at
 //     its end is closed there, cut (CutEndOfInput).
-//  2. Each line's protocol is detected on its own (Detect). A line of
+//  2. Each line's protocol is detected on its own (zero.Detect). A line of
 //     another protocol family than the open run closes that run, cut
 //     (CutOtherProtocol), and starts a new run.
 //  3. Zero: run_start starts a run; a run still open is closed first, cut
@@ -50,8 +60,8 @@ const (
 
 // Run is one run of one input.
 type Run struct {
-	Protocol  *Protocol // of its first line
-	ID        string    // Zero's runId; "" for EvoScientist
+	Protocol  *jsonl.Protocol // of its first line
+	ID        string          // Zero's runId; "" for EvoScientist
 	FirstLine int
 	LastLine  int  // of its last event
 	Started   bool // Zero: it has a run_start
@@ -89,36 +99,26 @@ type Tracker struct {
 // Runs is the number of runs so far.
 func (t *Tracker) Runs() int { return t.n }
 
-// Event places the event o of protocol p (as Detect names it), on line,
+// Event places the event o of protocol p (as zero.Detect names it), on line,
 // and reports what it does.
-func (t *Tracker) Event(p *Protocol, o *Object, line int) Step {
+func (t *Tracker) Event(p *jsonl.Protocol, o *jsonl.LineObject, line int) Step {
 	runID := ""
-	if p.Family == FamilyZero {
+	if p.Family == zero.Family {
 		runID = o.Str("runId")
 	}
-	return t.event(p, o.Str("type"), runID, false, o, line)
+	return t.event(p, o.Str("type"), runID, o, line)
 }
 
-// EventOf is Event for a caller that has read the event's "type" and, for
-// Zero, its "runId" already (as o.Str returns them; runID is ignored for
-// EvoScientist): translate reads them ahead, on its reading goroutine.
-// runID must not point into a buffer that is reused: a run it starts
-// keeps it as its ID, uncopied, so that the next event of the run, given
-// the same string, is told apart without comparing the bytes.
-func (t *Tracker) EventOf(p *Protocol, typ, runID string, o *Object, line int) Step {
-	return t.event(p, typ, runID, true, o, line)
-}
-
-// event is Event; owned says runID may be kept as it is.
-func (t *Tracker) event(p *Protocol, typ, runID string, owned bool, o *Object, line int) Step {
-	if p.Family != FamilyZero {
+// event is Event, with the event's type and runId read.
+func (t *Tracker) event(p *jsonl.Protocol, typ, runID string, o *jsonl.LineObject, line int) Step {
+	if p.Family != zero.Family {
 		runID = ""
 	}
 	last := t.last
 	t.last = nil
 	var s Step
-	if p.Family == FamilyEvoSci && t.cur == nil && typ == "done" && last != nil &&
-		last.Protocol.Family == FamilyEvoSci && last.Status == "error" {
+	if p.Family == evosci.Family && t.cur == nil && typ == "done" && last != nil &&
+		last.Protocol.Family == evosci.Family && last.Status == "error" {
 		last.LastLine = line
 		return Step{Run: last, Late: true}
 	}
@@ -126,18 +126,16 @@ func (t *Tracker) event(p *Protocol, typ, runID string, owned bool, o *Object, l
 		switch {
 		case c.Protocol.Family != p.Family:
 			s.Closed = t.close(CutOtherProtocol)
-		case p.Family == FamilyZero && typ == "run_start":
+		case p.Family == zero.Family && typ == "run_start":
 			s.Closed = t.close(CutRunStart)
-		case p.Family == FamilyZero && runID != c.ID:
+		case p.Family == zero.Family && runID != c.ID:
 			s.Closed = t.close(CutRunID)
 		}
 	}
 	if t.cur == nil {
 		t.n++
-		if !owned {
-			// The id may point into the caller's line buffer: the run keeps a copy.
-			runID = strings.Clone(runID)
-		}
+		// The id may point into the caller's line buffer: the run keeps a copy.
+		runID = strings.Clone(runID)
 		t.cur = &Run{Protocol: p, ID: runID, FirstLine: line, Started: typ == "run_start"}
 		s.Start = true
 	}
@@ -145,12 +143,12 @@ func (t *Tracker) event(p *Protocol, typ, runID string, owned bool, o *Object, l
 	r.LastLine = line
 	s.Run = r
 	switch {
-	case p.Family == FamilyZero && typ == "run_end":
+	case p.Family == zero.Family && typ == "run_end":
 		// A copy: the run outlives its last line.
 		if r.Status = strings.Clone(o.Str("status")); r.Status == "" {
 			r.Status = "ended"
 		}
-	case p.Family == FamilyEvoSci && (typ == "done" || typ == "error"):
+	case p.Family == evosci.Family && (typ == "done" || typ == "error"):
 		r.Status = "error" // constants: the run outlives its last line
 		if typ == "done" {
 			r.Status = "done"
@@ -167,7 +165,7 @@ func (t *Tracker) event(p *Protocol, typ, runID string, owned bool, o *Object, l
 func (t *Tracker) close(why Cut) *Run {
 	r := t.cur
 	t.cur = nil
-	if r.Protocol.Family == FamilyZeroInput {
+	if r.Protocol.Family == zero.InputFamily {
 		r.Status = StatusInput
 		return r
 	}
