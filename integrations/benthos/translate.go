@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -43,11 +44,11 @@ max_keys, is closed as zevo closes a stream at the end of its input (a run
 still open ends as incomplete); its events are derived from the key's last
 message, so they keep its metadata.`).
 		Field(service.NewStringEnumField("to", translate.Targets()...).
-			Description("Target dialect, as zevo translate --to: "+translate.TargetNames()+" (zero: schema version 2).")).
+			Description("Target dialect, as zevo translate --to: "+translate.TargetNames()+targetAliases()+".")).
 		Field(service.NewStringEnumField("from", translate.Sources()...).
 			Description("Source protocol: auto detects each message.").Default("auto").Advanced()).
 		Field(service.NewInterpolatedStringField("run_id").
-			Description("runId of the Zero runs opened for a key (later runs of the key get .2, .3, ...); evaluated on the key's first message. Unset: Zero's own format with a random part.").
+			Description("Run id of the runs opened for a key, as zevo translate --run-id (later runs of the key get .2, .3, ...); evaluated on the key's first message. Unset: the target's own format with a random part.").
 			Example(`${! meta("kafka_key") }`).Optional()).
 		Field(service.NewInterpolatedStringField("session_id").
 			Description("sessionId of the run_start events written for a key; evaluated on the key's first message.").Optional()).
@@ -61,9 +62,9 @@ message, so they keep its metadata.`).
 		Field(service.NewStringListField("mappings").
 			Description("Mapping table files that add or override rules, as zevo translate --mapping.").Default([]any{})).
 		Field(service.NewBoolField("redact").
-			Description("Apply Zero's redaction to the output. Unset: as zevo translate (on, but for EvoScientist output).").Optional()).
+			Description("Redact the output with the default rules. Unset: as zevo translate (on with to: "+redactedTargets()+").").Optional()).
 		Field(service.NewBoolField("redact_extra").
-			Description("Redact with Zero's rules plus GitHub tokens, AWS access keys, PEM private keys, JWTs, Slack tokens and Google API keys.").Default(false)).
+			Description("Redact with the default rules plus GitHub tokens, AWS access keys, PEM private keys, JWTs, Slack tokens and Google API keys.").Default(false)).
 		Field(service.NewInterpolatedStringField("key").
 			Description("The stream a message belongs to; translation state is kept per key. Empty: all messages are one stream.").
 			Examples(`${! meta("kafka_key") }`, `${! meta("path") }`).Default("")).
@@ -83,6 +84,36 @@ pipeline:
         run_id: ${! meta("kafka_key") }
         idle_timeout: 10m
 `)
+}
+
+// targetAliases names, for the description of to, the targets that are
+// another's alias: " (zero is zero@2)".
+func targetAliases() string {
+	var out []string
+	for _, n := range translate.Targets() {
+		if f, err := translate.ParseTarget(n); err == nil && fmt.Sprint(f) != n {
+			out = append(out, n+" is "+fmt.Sprint(f))
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(out, ", ") + ")"
+}
+
+// redactedTargets lists the targets whose output is redacted when redact
+// is unset, as translate.RedactsByDefault decides.
+func redactedTargets() string {
+	var on []string
+	for _, n := range translate.Targets() {
+		if f, err := translate.ParseTarget(n); err == nil && translate.RedactsByDefault(f) {
+			on = append(on, n)
+		}
+	}
+	if len(on) < 2 {
+		return strings.Join(on, "")
+	}
+	return strings.Join(on[:len(on)-1], ", ") + " or " + on[len(on)-1]
 }
 
 // translateProc is the zevo_translate processor: a Translator per key.
