@@ -203,8 +203,8 @@ func (c *shapeCompiler) keyword(kw string, arg any, parent map[string]any) check
 			if s, ok := plain(v); ok {
 				return utf8.RuneCountInString(s) >= n
 			}
-			// A string with escapes (EvoScientist writes every character
-			// past ASCII as one) has at least as many characters as
+			// A string with escapes (Python's json.dumps writes every
+			// character past ASCII as one) has at least as many characters as
 			// leastRunes counts: no need to unescape it.
 			return len(v.Raw) >= 2 && leastRunes(v.Raw[1:len(v.Raw)-1]) >= n
 		}
@@ -277,7 +277,7 @@ func leastRunes(body string) int {
 }
 
 // notConsts is the check of a "not" of properties that are each a
-// const alone (EvoScientist's usage_stats: not both counts 0): a line
+// const alone (a usage event's two counts not both 0): a line
 // certainly passes when one of them is there with a value certainly not
 // its const (another integer, or another JSON type than a number's). Any
 // other "not" is undecided.
