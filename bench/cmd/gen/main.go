@@ -14,10 +14,13 @@ import (
 	"strings"
 
 	"github.com/zevo/zevo/bench/corpus"
+	"github.com/zevo/zevo/dialects"
 )
 
 func main() {
-	name := flag.String("protocol", "evosci", "the `DIALECT` to write (one with a generator)")
+	// The default is the registry's fallback, the dialect it reads a line
+	// no dialect claims as: the corpus this command always wrote unasked.
+	name := flag.String("protocol", dialects.Fallback.Name, "the `DIALECT` to write (one with a generator)")
 	size := flag.String("size", "10MB", "bytes to write at least (suffixes KB, MB, GB: powers of 1024)")
 	seed := flag.Uint64("seed", 1, "random seed; the same seed gives the same corpus")
 	huge := flag.String("huge", "", "write instead one tool_result line holding an output of this size")
