@@ -16,8 +16,8 @@ import (
 //   - positions are bytes of the line, counted from 1;
 //   - the first problem from the left is the one reported;
 //   - bare NaN, Infinity and -Infinity outside strings (Python writes
-//     them) are read as null and listed in LineObject.NonFinite, for the caller
-//     to warn about;
+//     them) are read as null and listed in LineObject.NonFinite, for the
+//     caller to warn about;
 //   - of duplicate top-level keys the last wins; the first key seen twice
 //     is in LineObject.Dup;
 //   - the byte order mark is removed at the start of an input (Reader);

@@ -5,8 +5,8 @@ import "github.com/zevo/zevo/jsonl"
 // Family is EvoScientist's protocol family (Zero's are 1 and 2).
 const Family jsonl.Family = 3
 
-// Protocol is EvoScientist's protocol, as the line decoder's readers name
-// it.
+// Protocol is EvoScientist's protocol, as translate reads it line by line
+// (zero.Protocols).
 var Protocol = &jsonl.Protocol{
 	Name: Name, Aliases: []string{"evoscientist"}, Title: "EvoScientist events",
 	Family: Family, Style: jsonl.PythonStyle, SchemaFile: "evosci.schema.json",

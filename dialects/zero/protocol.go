@@ -15,7 +15,7 @@ const (
 	InputFamily jsonl.Family = 2
 )
 
-// Zero's protocols, as the line decoder's readers name them.
+// Zero's protocols, as translate reads them line by line (Protocols).
 var (
 	V2 = &jsonl.Protocol{
 		Name: "zero@2", Aliases: []string{"zero"}, Title: "Zero output events, schema version 2",
