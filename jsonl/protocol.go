@@ -21,9 +21,6 @@ type Protocol struct {
 	// SchemaFile is the file of its JSON Schema, in its dialect's folder
 	// (dialects/NAME), which embeds it.
 	SchemaFile string
-	// Truncated is what the producer appends to content it cut short, and
-	// TruncatedField the field that holds such content.
-	Truncated, TruncatedField string
 	// Strict: the producer's own decoder refuses unknown fields;
 	// otherwise readers ignore them.
 	Strict bool

@@ -10,7 +10,6 @@ const Family jsonl.Family = 3
 var Protocol = &jsonl.Protocol{
 	Name: Name, Aliases: []string{"evoscientist"}, Title: "EvoScientist events",
 	Family: Family, Style: jsonl.PythonStyle, SchemaFile: "evosci.schema.json",
-	Truncated: "\n... (truncated)", TruncatedField: "content",
 	Envelope: envelope, Events: events,
 }
 

@@ -20,13 +20,13 @@ var (
 	V2 = &jsonl.Protocol{
 		Name: "zero@2", Aliases: []string{"zero"}, Title: "Zero output events, schema version 2",
 		Family: Family, Version: 2, Style: jsonl.GoStyle, SchemaFile: "zero-v2.schema.json",
-		Truncated: "\n[truncated]", TruncatedField: "output", Strict: true,
+		Strict:   true,
 		Envelope: envelope, Events: v2Events,
 	}
 	V1 = &jsonl.Protocol{
 		Name: "zero@1", Title: "Zero output events, schema version 1",
 		Family: Family, Version: 1, Style: jsonl.GoStyle, SchemaFile: "zero-v1.schema.json",
-		Truncated: "\n[truncated]", TruncatedField: "output", Strict: true,
+		Strict:   true,
 		Envelope: envelope, Events: v1Events,
 	}
 	Input = &jsonl.Protocol{
