@@ -203,14 +203,24 @@ func (z *zstdReader) nextBlock() error {
 		return zstdErr("block of %d bytes, more than %d", size, zstdMaxBlock)
 	}
 	// Everything decoded has been read: history past the window goes.
-	if keep := z.window; len(z.hist) >= keep+max(keep, 1<<20) {
+	// hist then never holds more than the window, up to half as much
+	// again (at least a MiB, so that small windows are not copied at
+	// every block), and a block; it grows to that as the frame needs.
+	keep := z.window
+	slide := keep + max(keep/2, 1<<20)
+	if len(z.hist) >= slide {
 		n := copy(z.hist, z.hist[len(z.hist)-keep:])
 		z.hist, z.out = z.hist[:n], n
+	}
+	if cap(z.hist)-len(z.hist) < zstdMaxBlock {
+		nh := make([]byte, len(z.hist), min(max(2*cap(z.hist), len(z.hist)+zstdMaxBlock), slide+zstdMaxBlock))
+		copy(nh, z.hist)
+		z.hist = nh
 	}
 	start := len(z.hist)
 	switch typ {
 	case 0: // raw
-		z.hist = grow(z.hist, size)
+		z.hist = z.hist[:start+size]
 		if err := z.readFull(z.hist[start:]); err != nil {
 			return err
 		}
@@ -218,7 +228,7 @@ func (z *zstdReader) nextBlock() error {
 		if err := z.readFull(h[:1]); err != nil {
 			return err
 		}
-		z.hist = grow(z.hist, size)
+		z.hist = z.hist[:start+size]
 		for i := start; i < len(z.hist); i++ {
 			z.hist[i] = h[0]
 		}
@@ -487,6 +497,9 @@ func (z *zstdReader) sequences(lits, data []byte, start int) error {
 		return err
 	}
 	ll, of, ml := z.ll.init(&br), z.of.init(&br), z.ml.init(&br)
+	// nextBlock left room for a whole block after start: the checks
+	// below keep the block within it.
+	h := z.hist
 	for i := range nseq {
 		llc, ofc, mlc := z.ll.tab[ll].sym, z.of.tab[of].sym, z.ml.tab[ml].sym
 		if int(llc) >= len(zstdLLBase) || int(mlc) >= len(zstdMLBase) || ofc > 31 {
@@ -525,28 +538,39 @@ func (z *zstdReader) sequences(lits, data []byte, start int) error {
 		if llen > len(lits) {
 			return zstdErr("sequence takes more literals than there are")
 		}
-		z.hist = append(z.hist, lits[:llen]...)
-		lits = lits[llen:]
-		// A match copies from the frame's output so far, within the
-		// window.
-		have := z.decoded + uint64(len(z.hist)-start)
-		if off == 0 || uint64(off) > have || int(off) > len(z.hist) {
-			return zstdErr("match offset %d outside the %d bytes decoded", off, have)
-		}
-		if len(z.hist)-start+mlen > zstdMaxBlock {
+		n := len(h)
+		if n-start+llen+mlen > zstdMaxBlock {
 			return zstdErr("block decodes to more than %d bytes", zstdMaxBlock)
 		}
-		n := len(z.hist)
-		z.hist = grow(z.hist, mlen)
-		if int(off) >= mlen {
-			copy(z.hist[n:], z.hist[n-int(off):n-int(off)+mlen])
+		h = h[:n+llen]
+		copy(h[n:], lits[:llen])
+		lits = lits[llen:]
+		n += llen
+		// A match copies from the frame's output so far, within the
+		// window.
+		have := z.decoded + uint64(n-start)
+		if off == 0 || uint64(off) > have || int(off) > n {
+			return zstdErr("match offset %d outside the %d bytes decoded", off, have)
+		}
+		h = h[:n+mlen]
+		if o := int(off); o >= 8 && n+mlen+8 <= cap(h) {
+			// Eight bytes at a time, past the end if need be (within
+			// the room nextBlock left): each word read was written
+			// before, at least eight bytes back.
+			w := h[:cap(h)]
+			for j := n; j < n+mlen; j += 8 {
+				binary.LittleEndian.PutUint64(w[j:], binary.LittleEndian.Uint64(w[j-o:]))
+			}
+		} else if o >= mlen {
+			copy(h[n:], h[n-o:n-o+mlen])
 		} else {
 			// The match overlaps what it writes: byte by byte.
 			for j := n; j < n+mlen; j++ {
-				z.hist[j] = z.hist[j-int(off)]
+				h[j] = h[j-o]
 			}
 		}
 	}
+	z.hist = h
 	if br.pos != 0 {
 		return zstdErr("sequences bitstream not consumed exactly")
 	}
@@ -562,6 +586,8 @@ func (z *zstdReader) sequences(lits, data []byte, start int) error {
 type backBits struct {
 	b   []byte
 	pos int // bits [0, pos) are unread; below 0 the stream reads as zeros
+	// fast: bits from p up (0 <= p < fast) are read as one word
+	fast uint
 }
 
 func (r *backBits) init(b []byte) error {
@@ -570,29 +596,38 @@ func (r *backBits) init(b []byte) error {
 	}
 	r.b = b
 	r.pos = (len(b)-1)*8 + bits.Len8(b[len(b)-1]) - 1
+	r.fast = uint(max(len(b)-7, 0)) * 8
 	return nil
 }
 
 // peek returns the n (at most 32) bits below pos, the highest first.
 func (r *backBits) peek(n uint8) uint32 {
 	p := r.pos - int(n)
+	if uint(p) >= r.fast {
+		return r.edge(p, n)
+	}
+	return uint32(binary.LittleEndian.Uint64(r.b[p>>3:]) >> (p & 7) & (1<<n - 1))
+}
+
+func (r *backBits) read(n uint8) uint32 {
+	p := r.pos - int(n)
+	r.pos = p
+	if uint(p) >= r.fast {
+		return r.edge(p, n)
+	}
+	return uint32(binary.LittleEndian.Uint64(r.b[p>>3:]) >> (p & 7) & (1<<n - 1))
+}
+
+// edge is peek near either end of the stream: the n bits from bit p up.
+func (r *backBits) edge(p int, n uint8) uint32 {
 	if p < 0 {
-		hi := r.pos
+		hi := p + int(n)
 		if hi <= 0 {
 			return 0
 		}
 		return uint32(r.load(0)&(1<<hi-1)) << uint(-p)
 	}
 	return uint32(r.load(p) & (1<<n - 1))
-}
-
-func (r *backBits) read(n uint8) uint32 {
-	if n == 0 {
-		return 0
-	}
-	v := r.peek(n)
-	r.pos -= int(n)
-	return v
 }
 
 // load returns the bits from bit p up, at least 56 of them (zeros past
