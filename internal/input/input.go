@@ -12,8 +12,6 @@ import (
 	"io"
 	"os"
 	"strconv"
-
-	"github.com/klauspost/compress/zstd"
 )
 
 // StdinName names standard input in diagnostics.
@@ -127,11 +125,7 @@ func Decompress(r io.ReadCloser) (io.ReadCloser, error) {
 		zr.Multistream(false)
 		format, dr = "gzip", &gzipMembers{zr: zr, br: br}
 	case bytes.HasPrefix(head, zstdMagic):
-		zr, zerr := zstd.NewReader(whole, zstd.WithDecoderConcurrency(1))
-		if zerr != nil {
-			return nil, fmt.Errorf("zstd data is corrupt: %w", zerr)
-		}
-		format, dr = "zstd", zr.IOReadCloser()
+		format, dr = "zstd", newZstdReader(whole)
 	default:
 		return whole, nil
 	}
