@@ -10,9 +10,12 @@ import "encoding/binary"
 // encoding/json writes other than as itself ('"', '\\', a control
 // character, '<', '>', '&' or a non-ASCII byte); len(b) when none.
 func PlainGo(b []byte, i int) int {
-	i, found := plainGoBlocks(b, i)
-	if found {
-		return i
+	if len(b)-i >= blockLen {
+		j, found := plainGoBlocks(b, i)
+		if found {
+			return j
+		}
+		i = j
 	}
 	return plainGo(b, i)
 }
@@ -21,12 +24,19 @@ func PlainGo(b []byte, i int) int {
 // Python's json.dumps writes other than as itself ('"', '\\', a control
 // character, 0x7f or a non-ASCII byte); len(b) when none.
 func PlainPython(b []byte, i int) int {
-	i, found := plainPythonBlocks(b, i)
-	if found {
-		return i
+	if len(b)-i >= blockLen {
+		j, found := plainPythonBlocks(b, i)
+		if found {
+			return j
+		}
+		i = j
 	}
 	return plainPython(b, i)
 }
+
+// blockLen is the length of the blocks: with fewer bytes left, PlainGo
+// and PlainPython make no call to theirs (the end of most strings).
+const blockLen = 16
 
 // PlainGoNear is PlainGo for text whose next stop is likely near (a
 // line of text): its first words are looked at eight bytes at a time,
