@@ -88,6 +88,20 @@ func (l *Line) GetKey(k *Key) gjson.Result {
 	return gjson.Result{}
 }
 
+// RawKey is GetKey(k).Raw, without the rest of the Result (a number's
+// value), for a checked line (ok); not ok for any other line, whose
+// field GetKey reads.
+func (l *Line) RawKey(k *Key) (raw string, ok bool) {
+	if !l.checked() || !k.plain {
+		return "", false
+	}
+	if f := l.findKey(k); f != nil {
+		start := cap(l.Bytes) - cap(f.Value)
+		return l.str()[start : start+len(f.Value)], true
+	}
+	return "", true
+}
+
 // StrKey is Str(k.Name()).
 func (l *Line) StrKey(k *Key) (string, gjson.Type) {
 	if !l.checked() || !k.plain {

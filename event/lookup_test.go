@@ -48,6 +48,13 @@ func sameByKey(t *testing.T, line []byte) {
 				got.Str != want.Str || !sameNum(got.Num, want.Num) || got.Index != want.Index {
 				t.Fatalf("%q read %s: GetKey(%q) = %#v, want %#v", line, how, name, got, want)
 			}
+			if raw, ok := byKey.RawKey(k); ok {
+				if want := byName.Get(name).Raw; raw != want {
+					t.Fatalf("%q read %s: RawKey(%q) = %q, want %q", line, how, name, raw, want)
+				}
+			} else if byKey.checked() && k.plain {
+				t.Fatalf("%q read %s: RawKey(%q) not ok", line, how, name)
+			}
 			if s, typ := byKey.StrKey(k); true {
 				if ws, wtyp := byName.Str(name); s != ws || typ != wtyp {
 					t.Fatalf("%q read %s: StrKey(%q) = %q %v, want %q %v", line, how, name, s, typ, ws, wtyp)

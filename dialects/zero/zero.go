@@ -101,18 +101,22 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 		p.Missing("type")
 	}
 	variant := "zero@2"
-	sv := v.GetKey(keySchemaVersion)
-	switch {
-	case sv.Raw == "1" || sv.Raw == "2":
-	case !sv.Exists():
-		p.Missing("schemaVersion")
-	case sv.Type != gjson.Number:
-		p.WrongType("schemaVersion", "integer", sv)
-	default:
-		p.Add("schemaVersion", event.Clip(sv.Raw)+" is not 1 or 2")
+	// The version as written, read whole (its value as gjson reads it)
+	// only when it is not 1 or 2.
+	raw, ok := v.RawKey(keySchemaVersion)
+	if !ok || raw != "1" && raw != "2" {
+		sv := v.GetKey(keySchemaVersion)
+		switch raw = sv.Raw; {
+		case raw == "1" || raw == "2":
+		case !sv.Exists():
+			p.Missing("schemaVersion")
+		case sv.Type != gjson.Number:
+			p.WrongType("schemaVersion", "integer", sv)
+		default:
+			p.Add("schemaVersion", event.Clip(sv.Raw)+" is not 1 or 2")
+		}
 	}
-
-	if sv.Raw == "1" {
+	if raw == "1" {
 		variant = "zero@1"
 	}
 	if typ == "message" || typ == "prompt" {
