@@ -136,8 +136,9 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 	}
 	// The event is filled where it is returned: an Event is large, and
 	// one per line is copied enough after this.
-	dst = append(dst, event.Event{Dialect: Name, Type: typ, Line: num, Raw: line, Variant: variant, Run: run})
+	dst = append(dst, event.Event{})
 	ev := &dst[len(dst)-1]
+	ev.Dialect, ev.Type, ev.Line, ev.Raw, ev.Variant, ev.Run = Name, typ, num, line, variant, run
 	switch typ {
 	case "run_start":
 		ev.Kind = event.RunStart
