@@ -40,10 +40,6 @@ var scanners = func() (fns []scanner) {
 			return c == '"' || c == '\\' || c < 0x20 || c == '<' || c == '>' || c == '&' || c >= 0x80
 		}},
 		{"PlainPython", PlainPython, plainPython, func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c >= 0x7f }},
-		{"PlainGoNear", PlainGoNear, plainGo, func(c byte) bool {
-			return c == '"' || c == '\\' || c < 0x20 || c == '<' || c == '>' || c == '&' || c >= 0x80
-		}},
-		{"PlainPythonNear", PlainPythonNear, plainPython, func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c >= 0x7f }},
 		{"SkipRedact", SkipRedact, SkipRedact, func(c byte) bool {
 			return c == '-' || c == 'i' || c == 'I' || c == 'r' || c == 'R' || c == '\\'
 		}},
