@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/bench/corpus"
 	. "github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/redact"
@@ -116,4 +117,29 @@ func BenchmarkMembersZero(b *testing.B) {
 		}
 		return n
 	})
+}
+
+// BenchmarkAppendStringDeltas writes the text deltas of Zero's corpus in
+// each style, as an encoder writes an event's text: short strings, most
+// of them plain.
+func BenchmarkAppendStringDeltas(b *testing.B) {
+	var deltas []string
+	n := 0
+	for _, l := range splitLines(genCorpus(b, corpus.Zero)) {
+		if d := gjson.GetBytes(l, "delta"); d.Exists() {
+			deltas = append(deltas, d.Str)
+			n += len(d.Str)
+		}
+	}
+	for _, st := range []Style{GoStyle, PythonStyle} {
+		b.Run(map[Style]string{GoStyle: "go", PythonStyle: "python"}[st], func(b *testing.B) {
+			b.SetBytes(int64(n))
+			var dst []byte
+			for b.Loop() {
+				for _, d := range deltas {
+					dst = AppendString(dst[:0], d, st)
+				}
+			}
+		})
+	}
 }

@@ -29,6 +29,17 @@ func AppendRespelled(dst []byte, body string, st Style) []byte {
 	var tmp [16]byte
 	n := len(b)
 	for i := 0; i < n; {
+		if st == PythonStyle && n-i >= restyleBlocks {
+			// Long text: sixteen bytes at a time, with the common
+			// escapes and characters respelled without a return here
+			// (swar.RespellPython); the rest is left to the loop below.
+			if cap(dst)-len(dst) < restyleBlocks {
+				dst = slices.Grow(dst, n-i+restyleBlocks)
+			}
+			if dst, i = swar.RespellPython(dst, b, i); i >= n {
+				break
+			}
+		}
 		// The run the style writes as it is, a word at a time, each word
 		// copied whole as it is tested (what follows a stop in it is
 		// written over next): short runs, as a rule, between the

@@ -14,6 +14,7 @@ var respellEdges = []string{
 	`\ude00\ud83d`, `\ud83d\u0041`, "\x7f", `<a href="x">&amp;</a>`, `\u003cdiv\u003e` + strings.Repeat("x", 40) + `\n`,
 	strings.Repeat(`line \u0026 more\n`, 20), strings.Repeat("é\\n", 30), `end\`,
 	strings.Repeat("日本語", 40), strings.Repeat("日\\u672c", 30), strings.Repeat(`\ud83d\ude00`, 20),
+	`\u0022\u005c\u005C\u000a\u0009\u0008\u000C`, `\u00e9\u00E9\u00Ff\u007F\u0080`, `\\\\\n\\\"`, `—ß中`,
 }
 
 // AppendRespelled writes what unescaping the body and writing the text
@@ -25,6 +26,25 @@ func TestAppendRespelledIsUnescapeAndString(t *testing.T) {
 				continue
 			}
 			checkRespelled(t, body, st)
+		}
+	}
+}
+
+// Each edge inside long text, at every place in a block of sixteen
+// bytes and repeated: Python's spelling of long text is respelled
+// sixteen bytes at a time (swar.RespellPython), with the loop of
+// AppendRespelled for what the blocks leave to it.
+func TestAppendRespelledLongText(t *testing.T) {
+	for _, st := range []Style{GoStyle, PythonStyle} {
+		for _, e := range respellEdges {
+			for _, f := range respellEdges {
+				for k := range 18 {
+					body := strings.Repeat("x", k) + e + strings.Repeat(e, k%3) + f + strings.Repeat("y", 33-k)
+					if validBody(body) {
+						checkRespelled(t, body, st)
+					}
+				}
+			}
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package jsonl
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"math/bits"
@@ -505,9 +506,12 @@ func AppendString(dst []byte, s string, st Style) []byte {
 }
 
 // appendString is AppendString; with skip, runs of bytes written as they
-// are are found eight at a time (without, byte by byte: the plain path,
-// kept for tests of the other).
+// are are found eight at a time (appendWords; without, byte by byte: the
+// plain path, kept for tests of the other).
 func appendString(dst []byte, s string, st Style, skip bool) []byte {
+	if skip {
+		return appendWords(dst, s, st)
+	}
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -551,30 +555,7 @@ func appendString(dst []byte, s string, st Style, skip bool) []byte {
 			i += size
 			continue
 		default:
-			if !skip {
-				i++
-				continue
-			}
-			// Most strings are short (ids, names, types): their last
-			// bytes are looked at here, one by one. Past that, most runs
-			// between two stops are short too (a line of text): a few
-			// words are looked at before a call to the blocks.
 			i++
-			if len(s)-i >= 8 {
-				if st == GoStyle {
-					i = swar.PlainGoNear(unsafe.Slice(unsafe.StringData(s), len(s)), i)
-				} else {
-					i = swar.PlainPythonNear(unsafe.Slice(unsafe.StringData(s), len(s)), i)
-				}
-				continue
-			}
-			plain := &goPlainByte
-			if st == PythonStyle {
-				plain = &pythonPlainByte
-			}
-			for i < len(s) && s[i] < 0x80 && plain[s[i]] {
-				i++
-			}
 			continue
 		}
 		dst = append(dst, s[start:i]...)
@@ -584,6 +565,105 @@ func appendString(dst []byte, s string, st Style, skip bool) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// appendWords is appendString with skip. Most strings written are short
+// (text deltas, ids, names) and most of their bytes are written as they
+// are: each word of eight is stored in dst as it is tested, what follows
+// a stop in it written over next, so that a run costs no copy of its own
+// and no call to a scanner. A string's last bytes are the top of its
+// last word, shifted down, followed by spaces (written as they are).
+func appendWords(dst []byte, s string, st Style) []byte {
+	dst = append(dst, '"')
+	b := unsafe.Slice(unsafe.StringData(s), len(s))
+	n := len(b)
+	for i := 0; i < n; {
+		if n < 8 {
+			// Too short for a word: byte by byte.
+			plain := &goPlainByte
+			if st == PythonStyle {
+				plain = &pythonPlainByte
+			}
+			for i < n && b[i] < 0x80 && plain[b[i]] {
+				dst = append(dst, b[i])
+				i++
+			}
+		} else {
+			for i < n {
+				if cap(dst)-len(dst) < 8 {
+					dst = slices.Grow(dst, n-i+8)
+				}
+				var x uint64
+				r := n - i
+				if r >= 8 {
+					x, r = binary.LittleEndian.Uint64(b[i:]), 8
+				} else {
+					x = binary.LittleEndian.Uint64(b[n-8:])>>(64-8*r) | spaces<<(8*r)
+				}
+				w := len(dst)
+				binary.LittleEndian.PutUint64(dst[w:w+8], x)
+				var m uint64
+				if st == PythonStyle {
+					m = swar.MaskPlainPython(x)
+				} else {
+					m = swar.MaskPlainGo(x)
+				}
+				if m != 0 {
+					// The first flagged byte is a stop, and one of s: the
+					// spaces after s are flagged only past one.
+					k := bits.TrailingZeros64(m) >> 3
+					dst, i = dst[:w+k], i+k
+					break
+				}
+				dst, i = dst[:w+r], i+r
+			}
+		}
+		if i >= n {
+			break
+		}
+		dst, i = appendStop(dst, s, i, st)
+	}
+	return append(dst, '"')
+}
+
+// spaces is a word of spaces.
+const spaces = 0x2020202020202020
+
+// appendStop appends the byte (or character) at s[i], one that style st
+// does not write as it is, as appendString writes it, and returns the
+// index past it.
+func appendStop(dst []byte, s string, i int, st Style) ([]byte, int) {
+	switch c := s[i]; {
+	case c == '"':
+		return append(dst, '\\', '"'), i + 1
+	case c == '\\':
+		return append(dst, '\\', '\\'), i + 1
+	case c == '\n':
+		return append(dst, '\\', 'n'), i + 1
+	case c == '\r':
+		return append(dst, '\\', 'r'), i + 1
+	case c == '\t':
+		return append(dst, '\\', 't'), i + 1
+	case c == '\b':
+		return append(dst, '\\', 'b'), i + 1
+	case c == '\f':
+		return append(dst, '\\', 'f'), i + 1
+	case c < 0x80:
+		// Another control character, Go's '<', '>' and '&', Python's 0x7f.
+		return append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF]), i + 1
+	}
+	r, size := utf8.DecodeRuneInString(s[i:])
+	if st == PythonStyle || r == utf8.RuneError && size == 1 || r == 0x2028 || r == 0x2029 {
+		if r == utf8.RuneError && size == 1 {
+			// A lone surrogate kept (AppendUnescapedKeep) is written as
+			// its escape, any other bad byte as U+FFFD.
+			if r, size = surrogateAt(s, i); size == 0 {
+				r, size = 0xFFFD, 1
+			}
+		}
+		return AppendRuneEscape(dst, r), i + size
+	}
+	return append(dst, s[i:i+size]...), i + size
 }
 
 // goPlainByte and pythonPlainByte are the ASCII bytes each style writes

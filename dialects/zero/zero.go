@@ -44,7 +44,7 @@ var Dialect = &event.Dialect{
 // a Zero line, for validation to report); but a Zero event kept in
 // another stream, its type prefixed "zero.", is that stream's.
 func detectLine(l *event.Line) event.Certainty {
-	if !l.Has("schemaVersion") {
+	if !l.HasKey(keySchemaVersion) {
 		return event.No
 	}
 	if typ, ok := l.Type(); ok && len(typ) > len(Name) && typ[len(Name)] == '.' && typ[:len(Name)] == Name {
@@ -54,6 +54,15 @@ func detectLine(l *event.Line) event.Certainty {
 	}
 	return event.Sure
 }
+
+// The fields of the lines most common, looked up by Key: prepared once,
+// not at each lookup of each line.
+var (
+	keySchemaVersion, keyRunID, keyDelta   = event.NewKey("schemaVersion"), event.NewKey("runId"), event.NewKey("delta")
+	keyID, keyName, keyArgs, keySideEffect = event.NewKey("id"), event.NewKey("name"), event.NewKey("args"), event.NewKey("sideEffect")
+	keyStatus, keyTruncated, keyOutput     = event.NewKey("status"), event.NewKey("truncated"), event.NewKey("output")
+	keyPermissionGranted                   = event.NewKey("permissionGranted")
+)
 
 // Decoder decodes one input's Zero lines.
 type Decoder struct {
@@ -91,18 +100,22 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 		p.Missing("type")
 	}
 	variant := "zero@2"
-	sv := v.Get("schemaVersion")
-	switch {
-	case sv.Raw == "1" || sv.Raw == "2":
-	case !sv.Exists():
-		p.Missing("schemaVersion")
-	case sv.Type != gjson.Number:
-		p.WrongType("schemaVersion", "integer", sv)
-	default:
-		p.Add("schemaVersion", event.Clip(sv.Raw)+" is not 1 or 2")
+	// The version as written, read whole (its value as gjson reads it)
+	// only when it is not 1 or 2.
+	raw, ok := v.RawKey(keySchemaVersion)
+	if !ok || raw != "1" && raw != "2" {
+		sv := v.GetKey(keySchemaVersion)
+		switch raw = sv.Raw; {
+		case raw == "1" || raw == "2":
+		case !sv.Exists():
+			p.Missing("schemaVersion")
+		case sv.Type != gjson.Number:
+			p.WrongType("schemaVersion", "integer", sv)
+		default:
+			p.Add("schemaVersion", event.Clip(sv.Raw)+" is not 1 or 2")
+		}
 	}
-
-	if sv.Raw == "1" {
+	if raw == "1" {
 		variant = "zero@1"
 	}
 	if typ == "message" || typ == "prompt" {
@@ -116,14 +129,15 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 	}
 	dst = d.endInput(dst)
 	d.open = typ != "run_end"
-	run := p.Str(v, "runId")
-	if run == "" && !v.Get("runId").Exists() {
+	run := p.StrKey(v, keyRunID)
+	if run == "" && !v.GetKey(keyRunID).Exists() {
 		p.MissingLenient("runId")
 	}
 	// The event is filled where it is returned: an Event is large, and
 	// one per line is copied enough after this.
-	dst = append(dst, event.Event{Dialect: Name, Type: typ, Line: num, Raw: line, Variant: variant, Run: run})
+	dst = append(dst, event.Event{})
 	ev := &dst[len(dst)-1]
+	ev.Dialect, ev.Type, ev.Line, ev.Raw, ev.Variant, ev.Run = Name, typ, num, line, variant, run
 	switch typ {
 	case "run_start":
 		ev.Kind = event.RunStart
@@ -137,26 +151,26 @@ func (d *Decoder) DecodeLine(dst []event.Event, v *event.Line, num int) ([]event
 		if typ == "reasoning" {
 			ev.Kind = event.Reasoning
 		}
-		ev.Text = p.Text(v, "delta", d.opt.SkipText) // Zero's rules read no delta
+		ev.Text = p.TextKey(v, keyDelta, d.opt.SkipText) // Zero's rules read no delta
 	case "tool_call":
 		ev.Kind = event.ToolCall
-		name := p.Str(v, "name")
-		ev.Tool = &event.Tool{ID: p.Str(v, "id"), Name: name, Effect: d.effect(&p, v, name)}
-		if a := v.Get("args"); a.Exists() {
+		name := p.StrKey(v, keyName)
+		ev.Tool = &event.Tool{ID: p.StrKey(v, keyID), Name: name, Effect: d.effect(&p, v, name)}
+		if a := v.GetKey(keyArgs); a.Exists() {
 			ev.Tool.Args = []byte(a.Raw)
 		}
 	case "tool_result":
 		ev.Kind = event.ToolResult
-		st := p.Str(v, "status")
+		st := p.StrKey(v, keyStatus)
 		if st != "" && st != "ok" && st != "error" {
 			p.Add("status", strconv.Quote(st)+" is not ok or error")
 		}
-		ev.Tool = &event.Tool{ID: p.Str(v, "id"), Name: p.Str(v, "name"), Failed: st == "error",
-			Truncated: boolean(&p, v, "truncated")}
-		if s, ok := v.Spelled("output"); ok && d.opt.Spelled {
+		ev.Tool = &event.Tool{ID: p.StrKey(v, keyID), Name: p.StrKey(v, keyName), Failed: st == "error",
+			Truncated: boolean(&p, v, keyTruncated)}
+		if s, ok := v.SpelledKey(keyOutput); ok && d.opt.Spelled {
 			ev.Tool.OutputJSON = s
 		} else {
-			ev.Tool.Output = p.Text(v, "output", d.opt.SkipText)
+			ev.Tool.Output = p.TextKey(v, keyOutput, d.opt.SkipText)
 		}
 	case "permission_request", "permission_decision", "permission":
 		ev.Kind, ev.Permission = permission(&p, v, typ)
@@ -247,7 +261,7 @@ func Status(s string) event.Status {
 // effect is the tool call's sideEffect as Zero states it; the tool's name
 // through the effects table when it states none.
 func (d *Decoder) effect(p *event.Problems, v *event.Line, name string) event.Effect {
-	switch se := p.Str(v, "sideEffect"); se {
+	switch se := p.StrKey(v, keySideEffect); se {
 	case "":
 		return d.opt.EffectOf(name)
 	case "read", "write", "shell", "network", "none", "unknown":
@@ -304,7 +318,7 @@ func permission(p *event.Problems, v *event.Line, typ string) (event.Kind, *even
 		pm.Decision = event.Denied
 	case action == "cancel":
 		pm.Decision = event.Cancelled
-	case boolean(p, v, "permissionGranted"):
+	case boolean(p, v, keyPermissionGranted):
 		pm.Decision = event.Allowed
 	default:
 		pm.Decision = event.Denied
@@ -340,14 +354,14 @@ func cost(c gjson.Result) (float64, bool) {
 }
 
 // boolean is a boolean field; false when absent or null.
-func boolean(p *event.Problems, v *event.Line, key string) bool {
-	f := v.Get(key)
+func boolean(p *event.Problems, v *event.Line, key *event.Key) bool {
+	f := v.GetKey(key)
 	switch f.Type {
 	case gjson.True:
 		return true
 	case gjson.False, gjson.Null:
 		return false
 	}
-	p.WrongType(key, "boolean", f)
+	p.WrongType(key.Name(), "boolean", f)
 	return false
 }

@@ -46,8 +46,8 @@ func skipPythonEscBlocks(b []byte, i int) (j int, found bool)
 func skipGoEscBlocks(b []byte, i int) (j int, found bool)
 
 // restylePythonBlocks is RestylePython's work where the processor has
-// SSE2: it writes dst[len(dst):cap(dst)] and returns the length written
-// to and the index in src it stopped at.
+// SSE2, and with canon RespellPython's: it writes dst[len(dst):cap(dst)]
+// and returns the length written to and the index in src it stopped at.
 //
 //go:noescape
-func restylePythonBlocks(dst, src []byte, i int) (n, j int)
+func restylePythonBlocks(dst, src []byte, i int, canon bool) (n, j int)

@@ -14,4 +14,4 @@ func stringStopEscBlocks(b []byte, i int) (int, bool, bool, bool) { return i, fa
 func skipPythonEscBlocks(b []byte, i int) (int, bool)             { return i, false }
 func skipGoEscBlocks(b []byte, i int) (int, bool)                 { return i, false }
 
-func restylePythonBlocks(dst, src []byte, i int) (int, int) { return len(dst), i }
+func restylePythonBlocks(dst, src []byte, i int, canon bool) (int, int) { return len(dst), i }

@@ -34,6 +34,11 @@ func StringStopEsc(b []byte, i int) (j int, esc, u bool) {
 			return j, false, false
 		}
 	}
+	if len(b)-i < escBlockLen {
+		// Too few bytes for a block (the last string of a line, most
+		// often its type): no call to the blocks for nothing.
+		return stringStopEsc(b, i)
+	}
 	j, found, esc, u := stringStopEscBlocks(b, i)
 	if found {
 		return j, esc, u
@@ -41,6 +46,10 @@ func StringStopEsc(b []byte, i int) (j int, esc, u bool) {
 	j, e, eu := stringStopEsc(b, j)
 	return j, esc || e, u || eu
 }
+
+// escBlockLen is how many bytes stringStopEscBlocks needs from a block's
+// start (blocks_amd64.go).
+const escBlockLen = 21
 
 // SkipPythonEsc returns the index of the first byte at or after i that
 // Python's json.dumps may write differently from a valid JSON string's

@@ -15,6 +15,19 @@ package swar
 // Where the processor has no SSE2 blocks (blocks is false), it does
 // nothing and returns i: its caller's own loop does the work.
 func RestylePython(dst, src []byte, i int) (_ []byte, j int) {
-	n, j := restylePythonBlocks(dst, src, i)
+	n, j := restylePythonBlocks(dst, src, i, false)
+	return dst[:n], j
+}
+
+// RespellPython is RestylePython for a caller that writes the text as
+// json.dumps would write it from scratch, whatever its escapes were
+// (jsonl.AppendRespelled): a \u00XX that Python writes as an escape is
+// written with lower-case digits when it is 0x7f or above, and left to
+// the caller when it is a control character, '"' or '\\' (which Python
+// writes as \n, \", \\ and the like), not copied as it is; a control
+// character written as it is (not JSON, but Python escapes it) is left to
+// the caller too.
+func RespellPython(dst, src []byte, i int) (_ []byte, j int) {
+	n, j := restylePythonBlocks(dst, src, i, true)
 	return dst[:n], j
 }

@@ -13,7 +13,10 @@
 // it, BX its last start of a block (which needs the byte after it); DI
 // dst's array, R8 the length written, R9 the last length from which a
 // block and a byte still fit; X4, X5, X6, X7, X8 sixteen '"', '\\', 0x7f,
-// 'u', '/'; R11 hexv<>, R12 hexd<>.
+// 'u', '/'; R11 hexv<>, R12 hexd<>. With canon (RespellPython), a \u00XX
+// Python writes as an escape is written as Python writes it (lower-case
+// digits) or left to the caller, rather than copied, and a control
+// character is a stop too (X9).
 
 // hexv<> is the value of each byte as a hex digit, 0xff for a byte that
 // is not one; hexd<> the sixteen digits Python writes.
@@ -79,8 +82,8 @@ GLOBL hexd<>(SB), RODATA|NOPTR, $16
 	CMPL R10, $0x80; \
 	JNE  done
 
-// func restylePythonBlocks(dst, src []byte, i int) (n, j int)
-TEXT ·restylePythonBlocks(SB), NOSPLIT, $0-72
+// func restylePythonBlocks(dst, src []byte, i int, canon bool) (n, j int)
+TEXT ·restylePythonBlocks(SB), NOSPLIT, $0-80
 	MOVQ dst_base+0(FP), DI
 	MOVQ dst_len+8(FP), R8
 	MOVQ dst_cap+16(FP), R9
@@ -96,6 +99,14 @@ TEXT ·restylePythonBlocks(SB), NOSPLIT, $0-72
 	BCAST(0x2f2f2f2f2f2f2f2f, X8)
 	LEAQ hexv<>(SB), R11
 	LEAQ hexd<>(SB), R12
+	// X9: with canon, sixteen 0x20, above every control character
+	// (compared signed: the bytes >= 0x80 are below too, and stops
+	// already), so that a control character is a stop; else sixteen
+	// 0x80, above nothing.
+	BCAST(0x8080808080808080, X9)
+	CMPB canon+56(FP), $0
+	JEQ  next
+	BCAST(0x2020202020202020, X9)
 
 next:
 	XORL CX, CX
@@ -116,6 +127,9 @@ loop:
 	PCMPEQB X0, X2
 	POR  X2, X1
 	POR  X0, X1 // the high bit of a byte >= 0x80
+	MOVO X9, X10
+	PCMPGTB X0, X10
+	POR  X10, X1
 	PMOVMSKB X1, DX
 	MOVL R10, R13
 	ORL  CX, R13
@@ -218,6 +232,21 @@ uesc:
 	JMP  next
 
 keep6:
+	CMPB canon+56(FP), $0
+	JEQ  copy6
+	// Canon: a control character, '"' and '\\' are written as Python
+	// writes them by the caller (\n, \"); 0x7f and up as \u00xx.
+	CMPL DX, $0x7f
+	JB   done
+	MOVQ $0x3030755c, R10 // "\u00"
+	HEXAT(4, 4)
+	HEXAT(0, 5)
+	MOVQ R10, (DI)(R8*1)
+	ADDQ $6, AX
+	ADDQ $6, R8
+	JMP  next
+
+copy6:
 	COPY(MOVQ, 6)
 
 nonascii:
@@ -271,6 +300,6 @@ escape:
 	JMP  next
 
 done:
-	MOVQ R8, n+56(FP)
-	MOVQ AX, j+64(FP)
+	MOVQ R8, n+64(FP)
+	MOVQ AX, j+72(FP)
 	RET

@@ -8,10 +8,11 @@ import (
 	"unicode/utf8"
 )
 
-// restylePythonNaive is RestylePython's definition, a byte at a time:
-// the same stops, looked for in the same blocks of sixteen bytes (from
-// where the last stop left off), with the same limits.
-func restylePythonNaive(dst, src []byte, i int) ([]byte, int) {
+// restylePythonNaive is RestylePython's definition (RespellPython's with
+// canon), a byte at a time: the same stops, looked for in the same blocks
+// of sixteen bytes (from where the last stop left off), with the same
+// limits.
+func restylePythonNaive(dst, src []byte, i int, canon bool) ([]byte, int) {
 	const hexd = "0123456789abcdef"
 	room := func() bool { return i+17 <= len(src) && len(dst)+17 <= cap(dst) }
 	carry := false // the block's first byte is the second of an escape
@@ -31,7 +32,7 @@ func restylePythonNaive(dst, src []byte, i int) ([]byte, int) {
 				k = j
 			case c == '\\':
 				esc = true
-			case c == '"' || c >= 0x7f:
+			case c == '"' || c >= 0x7f || canon && c < 0x20:
 				k = j
 			}
 		}
@@ -51,6 +52,10 @@ func restylePythonNaive(dst, src []byte, i int) ([]byte, int) {
 			}
 			if r := byte(hi<<4 | lo); r >= 0x20 && r < 0x7f && r != '"' && r != '\\' {
 				dst = append(dst, r)
+			} else if canon && r < 0x7f {
+				return dst, i
+			} else if canon {
+				dst = append(dst, '\\', 'u', '0', '0', hexd[r>>4], hexd[r&15])
 			} else {
 				dst = append(dst, src[i:i+6]...)
 			}
@@ -66,7 +71,7 @@ func restylePythonNaive(dst, src []byte, i int) ([]byte, int) {
 			}
 			dst = append(dst, '\\', 'u', hexd[r>>12], hexd[r>>8&15], hexd[r>>4&15], hexd[r&15])
 			i += n
-		default: // '"', 0x7f
+		default: // '"', 0x7f, a control character (canon)
 			return dst, i
 		}
 	}
@@ -74,28 +79,34 @@ func restylePythonNaive(dst, src []byte, i int) ([]byte, int) {
 
 func isHexDigit(c byte) bool { return strings.IndexByte("0123456789abcdefABCDEF", c) >= 0 }
 
-// restyleAgrees holds RestylePython to its definition on src from i, with
-// dst of a few lengths and capacities: the same bytes and stop, and
-// nothing before len(dst) changed.
+// restyleAgrees holds RestylePython and RespellPython to their
+// definition on src from i, with dst of a few lengths and capacities: the
+// same bytes and stop, and nothing before len(dst) changed.
 func restyleAgrees(t *testing.T, src []byte, i int) {
 	t.Helper()
-	for _, room := range []int{0, 16, 17, 18, 40, 6*len(src) + 17} {
-		dst := make([]byte, 3, 3+room)
-		copy(dst, "abc")
-		want, wantJ := restylePythonNaive(append(make([]byte, 0, cap(dst)), dst...), src, i)
-		if !blocks {
-			want, wantJ = dst, i
-		}
-		got, gotJ := RestylePython(dst, src, i)
-		if gotJ != wantJ || !bytes.Equal(got, want) || string(dst) != "abc" {
-			t.Fatalf("RestylePython(%q, %d) with room %d = %q, %d; want %q, %d", src, i, room, got, gotJ, want, wantJ)
+	for _, canon := range []bool{false, true} {
+		for _, room := range []int{0, 16, 17, 18, 40, 6*len(src) + 17} {
+			dst := make([]byte, 3, 3+room)
+			copy(dst, "abc")
+			want, wantJ := restylePythonNaive(append(make([]byte, 0, cap(dst)), dst...), src, i, canon)
+			if !blocks {
+				want, wantJ = dst, i
+			}
+			name, f := "RestylePython", RestylePython
+			if canon {
+				name, f = "RespellPython", RespellPython
+			}
+			got, gotJ := f(dst, src, i)
+			if gotJ != wantJ || !bytes.Equal(got, want) || string(dst) != "abc" {
+				t.Fatalf("%s(%q, %d) with room %d = %q, %d; want %q, %d", name, src, i, room, got, gotJ, want, wantJ)
+			}
 		}
 	}
 }
 
 // restylePieces are what RestylePython treats apart, and what it leaves.
 var restylePieces = []string{
-	`\u003c`, `\u003E`, `\u0026`, `\u0041`, `\u0022`, `\u005c`, `\u005C`, `\u001f`, `\u007f`, `\u007e`, `\u0020`, `\u0080`, `\u00e9`, `\u00FF`,
+	`\u003c`, `\u003E`, `\u0026`, `\u0041`, `\u0022`, `\u005c`, `\u005C`, `\u001f`, `\u007f`, `\u007F`, `\u007e`, `\u0020`, `\u0080`, `\u00e9`, `\u00FF`, `\u00Ab`, `\u000a`, `\u0000`,
 	`\u2014`, `\ud83d\ude00`, `\u0g3c`, `\u00gc`, `\u003g`, `\u00`, `\u`, `\u0:3c`, `\u00/0`, `\u00:`, `\u00@`, `\u00G`, "\\u00\xe9",
 	`\/`, `\\`, `\n`, `\"`, `\t`, `\x`, "\\", "\"", "a", "<", "\x7f", "\x00",
 	"é", "ß", "—", "中", "\uffff", "😀", "\u0800", "\xe2\x80", "\xff", "\xc3", "\xc0\x80", "\xc1\xbf", "\xed\xa0\x80", "\xed\x9f\xbf", "\xee\x80\x80", "\xe0\x80\x80", "\xe0\xa0\x80", "\xf0\x9f\x98", "\x80",

@@ -1,7 +1,5 @@
 package swar
 
-import "encoding/binary"
-
 // The scanners: each looks sixteen bytes at a time at whole blocks where
 // the processor allows (blocks), then eight at a time with the portable
 // code.
@@ -10,9 +8,12 @@ import "encoding/binary"
 // encoding/json writes other than as itself ('"', '\\', a control
 // character, '<', '>', '&' or a non-ASCII byte); len(b) when none.
 func PlainGo(b []byte, i int) int {
-	i, found := plainGoBlocks(b, i)
-	if found {
-		return i
+	if len(b)-i >= blockLen {
+		j, found := plainGoBlocks(b, i)
+		if found {
+			return j
+		}
+		i = j
 	}
 	return plainGo(b, i)
 }
@@ -21,40 +22,19 @@ func PlainGo(b []byte, i int) int {
 // Python's json.dumps writes other than as itself ('"', '\\', a control
 // character, 0x7f or a non-ASCII byte); len(b) when none.
 func PlainPython(b []byte, i int) int {
-	i, found := plainPythonBlocks(b, i)
-	if found {
-		return i
+	if len(b)-i >= blockLen {
+		j, found := plainPythonBlocks(b, i)
+		if found {
+			return j
+		}
+		i = j
 	}
 	return plainPython(b, i)
 }
 
-// PlainGoNear is PlainGo for text whose next stop is likely near (a
-// line of text): its first words are looked at eight bytes at a time,
-// without the blocks' start-up.
-func PlainGoNear(b []byte, i int) int {
-	for k := 0; k < nearWords && i+8 <= len(b); k++ {
-		if m := maskPlainGo(binary.LittleEndian.Uint64(b[i:])); m != 0 {
-			return first(i, m)
-		}
-		i += 8
-	}
-	return PlainGo(b, i)
-}
-
-// PlainPythonNear is PlainPython as PlainGoNear is PlainGo.
-func PlainPythonNear(b []byte, i int) int {
-	for k := 0; k < nearWords && i+8 <= len(b); k++ {
-		if m := maskPlainPython(binary.LittleEndian.Uint64(b[i:])); m != 0 {
-			return first(i, m)
-		}
-		i += 8
-	}
-	return PlainPython(b, i)
-}
-
-// nearWords is how many words PlainGoNear and PlainPythonNear look at
-// before the blocks.
-const nearWords = 4
+// blockLen is the length of the blocks: with fewer bytes left, PlainGo
+// and PlainPython make no call to theirs (the end of most strings).
+const blockLen = 16
 
 // MayHoldRedactWord reports whether b holds a word the default redaction
 // patterns need, "sk-" or "api" or "bea" (the last two in any case), or

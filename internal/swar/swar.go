@@ -48,7 +48,14 @@ func from7f(x uint64) uint64 { return x + lo }
 const pad = lo * ' '
 
 // tail is the last bytes of b, from i (fewer than 8), followed by pad.
+// In a b of eight bytes or more, they are the top of its last word,
+// shifted down: no copy to a buffer (a call to memmove) for each string's
+// last bytes.
 func tail(b []byte, i int) uint64 {
+	if n := len(b); n >= 8 {
+		r := uint(n - i)
+		return binary.LittleEndian.Uint64(b[n-8:])>>(64-8*r) | pad<<(8*r)
+	}
 	var w [8]byte
 	binary.LittleEndian.PutUint64(w[:], pad)
 	copy(w[:], b[i:])

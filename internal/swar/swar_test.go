@@ -1,6 +1,7 @@
 package swar
 
 import (
+	"encoding/binary"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -39,10 +40,6 @@ var scanners = func() (fns []scanner) {
 			return c == '"' || c == '\\' || c < 0x20 || c == '<' || c == '>' || c == '&' || c >= 0x80
 		}},
 		{"PlainPython", PlainPython, plainPython, func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c >= 0x7f }},
-		{"PlainGoNear", PlainGoNear, plainGo, func(c byte) bool {
-			return c == '"' || c == '\\' || c < 0x20 || c == '<' || c == '>' || c == '&' || c >= 0x80
-		}},
-		{"PlainPythonNear", PlainPythonNear, plainPython, func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c >= 0x7f }},
 		{"SkipRedact", SkipRedact, SkipRedact, func(c byte) bool {
 			return c == '-' || c == 'i' || c == 'I' || c == 'r' || c == 'R' || c == '\\'
 		}},
@@ -239,4 +236,26 @@ func FuzzScanners(f *testing.F) {
 		agree(t, b, max(0, min(i, len(b))))
 		restyleAgrees(t, b, max(0, min(i, len(b))))
 	})
+}
+
+// tail is the bytes from i followed by pad, whatever the bytes before i
+// (read as part of the last word of b when b has eight bytes or more).
+func TestTail(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for n := 1; n <= 24; n++ {
+		for i := max(0, n-7); i < n; i++ {
+			for range 50 {
+				b := make([]byte, n)
+				for j := range b {
+					b[j] = byte(rng.IntN(256))
+				}
+				var w [8]byte
+				binary.LittleEndian.PutUint64(w[:], pad)
+				copy(w[:], b[i:])
+				if got, want := tail(b, i), binary.LittleEndian.Uint64(w[:]); got != want {
+					t.Fatalf("tail(%x, %d) = %#x, want %#x", b, i, got, want)
+				}
+			}
+		}
+	}
 }
