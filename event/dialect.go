@@ -33,6 +33,10 @@ type Dialect struct {
 	// from it into another dialect (to-NAME.json) by that dialect's name.
 	// translate reads one only when it translates between the two.
 	Tables map[string][]byte
+	// OmitsEmpty: its encoder leaves out a field whose value is empty
+	// (the producer's types say omitempty), and so does a line a mapping
+	// rule renders into it.
+	OmitsEmpty bool
 	// NewEncoder, for a dialect zevo writes, starts writing events as
 	// its lines to emit (one line a call, without its end). Nil: zevo
 	// reads the dialect and does not write it.

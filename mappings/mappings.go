@@ -105,6 +105,34 @@ func (s *Set) Between(from, to string) *Table {
 	return nil
 }
 
+// Into is the tables into the dialect named to, in the registry's order,
+// with the rules of the user's tables loaded over the shipped ones.
+func (s *Set) Into(to string) []*Table {
+	var out []*Table
+	for _, e := range s.tables {
+		if e.to == to {
+			e.once.Do(e.read)
+			out = append(out, e.t)
+		}
+	}
+	return out
+}
+
+// SideEffects is the target's sideEffect by source tool name of every
+// table, in the registry's order (a later table's over an earlier's):
+// a tool a table names keeps that effect whatever the translation, as
+// each dialect's own tools keep theirs.
+func (s *Set) SideEffects() map[string]string {
+	out := map[string]string{}
+	for _, e := range s.tables {
+		e.once.Do(e.read)
+		for name, se := range e.t.SideEffects {
+			out[name] = se
+		}
+	}
+	return out
+}
+
 // RiskInto is the risk level by sideEffect of the tables into the dialect
 // named to (nil when there are none), which the target writes on the
 // permissions it asks; reading it reads those tables only.

@@ -324,7 +324,7 @@ func (t *Translator) newInput() *model.Input {
 // has said what they may hold).
 func (t *Translator) decodeOptions() model.DecodeOptions {
 	eff := dialects.Effects()
-	for name, se := range t.tables.Between("evosci", "zero").SideEffects {
+	for name, se := range t.tables.SideEffects() {
 		eff.Set(name, model.Effect(se))
 	}
 	// A target that respells outputs is given their spelling, unless it

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/dialects"
 	"github.com/zevo/zevo/dialects/zero"
 	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
@@ -30,7 +31,8 @@ import (
 // pathRules are the rules of the table from the source dialect from into
 // the target.
 type pathRules struct {
-	from  string                    // the source dialect ("evosci" into Zero, "zero" into EvoScientist)
+	from  string                    // the source dialect (sourceTable)
+	own   func(line []byte) bool    // a line of from's (ownLine)
 	rules map[string]*mappings.Rule // by source type: the user's rules, and the tables' unmapped types
 	// handling is, by handler name, the source type whose built-in
 	// handling it is and the target type that handling writes.
@@ -53,19 +55,16 @@ type handling struct{ src, to string }
 // pathRules gathers the rules the event path applies for the target;
 // nil when the tables give none (a target the tables do not write).
 func (t *Translator) pathRules() *pathRules {
-	var tb *mappings.Table
-	r := &pathRules{}
-	switch {
-	case t.opt.To == EvoSci:
-		tb, r.from = t.tables.Between("zero", "evosci"), "zero"
-	case t.opt.To == Zero || t.opt.To == Zero1:
-		tb, r.from, r.omitEmpty = t.tables.Between("evosci", "zero"), "evosci", true
-		if t.opt.To == Zero1 {
-			r.v1Lacks = zero.V1Renames().V2Only
-		}
-	}
+	tb, src := t.sourceTable()
 	if tb == nil {
 		return nil
+	}
+	r := &pathRules{from: src.Name, own: ownLine(src)}
+	if to, ok := dialects.ByName(tb.To); ok {
+		r.omitEmpty = to.OmitsEmpty
+	}
+	if t.opt.To == Zero1 {
+		r.v1Lacks = zero.V1Renames().V2Only
 	}
 	r.rules = map[string]*mappings.Rule{}
 	user := false
@@ -80,10 +79,7 @@ func (t *Translator) pathRules() *pathRules {
 	if user {
 		// The built-in handlings, as the shipped table names them.
 		r.handling = map[string]handling{}
-		shipped := mappings.Default().Between("evosci", "zero")
-		if r.from == "zero" {
-			shipped = mappings.Default().Between("zero", "evosci")
-		}
+		shipped := mappings.Default().Between(tb.From, tb.To)
 		for typ, rule := range shipped.Events {
 			if rule.Handler != "" {
 				r.handling[rule.Handler] = handling{src: typ, to: rule.To}
@@ -138,7 +134,7 @@ func (r *pathRules) unmapped(ev *model.Event) bool {
 func (r *pathRules) retypeLine(ep *eventPath, line []byte) []byte {
 	typ := gjson.GetBytes(line, "type")
 	rule := r.retype[typ.Str]
-	if rule == nil || typ.Type != gjson.String || gjson.GetBytes(line, "schemaVersion").Exists() != (r.from == "zero") {
+	if rule == nil || typ.Type != gjson.String || !r.own(line) {
 		return line
 	}
 	ep.lineRule = rule

@@ -23,6 +23,7 @@ var Dialect = &event.Dialect{
 	Title:      "Zero",
 	Versions:   versions,
 	Tables:     map[string][]byte{"evosci": toEvosci},
+	OmitsEmpty: true, // Go's omitempty on Zero's event struct
 	DetectLine: detectLine,
 	Marked:     true, // schemaVersion on every line
 	NewEncoder: newEncoder,
