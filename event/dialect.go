@@ -3,6 +3,9 @@ package event
 import (
 	"io"
 	"time"
+
+	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/jsonl"
 )
 
 // Dialect is one agent's stream format: everything zevo knows of it lives
@@ -33,6 +36,9 @@ type Dialect struct {
 	// from it into another dialect (to-NAME.json) by that dialect's name.
 	// translate reads one only when it translates between the two.
 	Tables map[string][]byte
+	// Style is how its producer writes JSON (separators, escapes): how
+	// a line its encoder wrote is edited.
+	Style jsonl.Style
 	// OmitsEmpty: its encoder leaves out a field whose value is empty
 	// (the producer's types say omitempty), and so does a line a mapping
 	// rule renders into it.
@@ -41,6 +47,30 @@ type Dialect struct {
 	// its lines to emit (one line a call, without its end). Nil: zevo
 	// reads the dialect and does not write it.
 	NewEncoder func(opt EncodeOptions, emit func([]byte) error) Encoder
+	// Targets, for a dialect zevo writes in several versions, are the
+	// versions translate --to names, its default first; nil: its one,
+	// by the dialect's name and aliases.
+	Targets []Target
+	// Unredacted: a translation into it is not redacted unless asked
+	// (--redact): its output is the stream as its producer writes it.
+	// Any other target's output is redacted by default.
+	Unredacted bool
+	// Source: translate --from NAME reads its lines alone, telling them
+	// from the other sources' before decoding them; Foreign is the
+	// diagnostic of a line it tells is another's.
+	Source  bool
+	Foreign string
+	// IsInput, when set, reports a type of the events its clients write
+	// to its producer (its stream-json input), which its output carries
+	// in no run.
+	IsInput func(typ string) bool
+	// RunIDs, for the dialect whose ids name the runs zevo opens in any
+	// target (dialects.Runs), makes and checks them.
+	RunIDs *RunIDs
+	// Failed, for that dialect, is the lines its producer writes for a
+	// run that failed before it began: an error (code, msg, not
+	// recoverable) and the end of the run (status, exitCode).
+	Failed func(runID, code, msg, status string, exitCode int) [][]byte
 	// Host, for a dialect zevo writes whose producer is driven by clients
 	// through its own stream-json input, lets exec stand in for it there.
 	Host *Host
@@ -88,6 +118,36 @@ type Dialect struct {
 	// Corpus, optional, generates streams of the dialect for benchmarks
 	// and tests (bench/corpus, bench/cmd/gen).
 	Corpus *Corpus
+}
+
+// Target is one version of a dialect's lines that zevo writes, as
+// translate --to names it.
+type Target struct {
+	Name    string   // as zevo prints it ("zero@2")
+	Aliases []string // other names users may write
+	Version int      // its encoder's EncodeOptions.Version
+	// Lacks, when set, is the event types of the dialect's default
+	// version this one has not: a rule into one is unmapped.
+	Lacks func() map[string]bool
+	// Holds, when set, reports whether the producer's clients read a
+	// top-level field key of value v: a field a mapping rule renders
+	// that they cannot is left out (and counted), unless --unmapped
+	// keep. Nil: every field is written.
+	Holds func(key string, v gjson.Result) bool
+}
+
+// RunIDs are a dialect's run ids, as zevo gives them to the runs it
+// opens.
+type RunIDs struct {
+	// New is a new id of the producer's format, for the time at, its
+	// random part read from random.
+	New func(at time.Time, random io.Reader) string
+	// Check reports an id a user gives (--run-id) that the producer
+	// could not write with the suffixes of later runs (.2, .3, …).
+	Check func(id string) error
+	// Session is the n-th session id made at time at, in the
+	// producer's format.
+	Session func(at time.Time, n int) string
 }
 
 // Corpus generates realistic streams of a dialect, serialized exactly as

@@ -3,9 +3,10 @@ package translate
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"unsafe"
 
-	"github.com/zevo/zevo/dialects/zero"
+	"github.com/zevo/zevo/dialects"
 
 	"github.com/tidwall/gjson"
 	model "github.com/zevo/zevo/event"
@@ -51,8 +52,6 @@ type preparer struct {
 	tables *mappings.Set
 	plain  bool // Options.Plain: no line decoded by its layout
 	dec    protocol.Decoder
-	// lastRunID is the runId of the last Zero line, see readRunID.
-	lastRunID string
 	// level and slot: see here and balance; fixedLevel, when not -1, is
 	// the level balance keeps (tests), whatever the goroutines' waits say.
 	level, slot, fixedLevel int
@@ -107,7 +106,7 @@ func (p *preparer) balance(readerWaited, translatorWaited bool) {
 // diagnostic for a line that is still translated (NaN replaced by null).
 func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *jsonl.Diagnostic) {
 	ev.name, ev.num, ev.prefix, ev.proto, ev.typ = l.Name, l.Num, false, nil, ""
-	ev.rawTyp, ev.runID, ev.layout = "", "", 0
+	ev.rawTyp, ev.layout = "", 0
 	k, e := -1, (*protocol.LineError)(nil)
 	if p.plain {
 		e = p.dec.Decode(l.Bytes, &ev.Object)
@@ -124,13 +123,9 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *jsonl.D
 		// of such a line, every time (the differential tests). Other
 		// lines in a layout go through them.
 		z := &protocol.Layouts[k]
-		kind := Zero
-		if z.Protocol.Family == protocol.FamilyEvoSci {
-			kind = EvoSci
-		}
-		if (p.from == Auto || p.from == kind) && z.Layout.Strings() {
+		kind := familyDialect()[z.Protocol.Family]
+		if (p.from == Auto || p.from.Dialect == kind) && z.Layout.Strings() {
 			ev.proto, ev.typ, ev.rawTyp, ev.kind, ev.layout = z.Protocol, z.Type, z.Type, kind, k+1
-			p.readRunIDAt(ev, layoutRunID[k])
 			return ev, nil, nil
 		}
 	}
@@ -139,41 +134,32 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *jsonl.D
 	}
 	typ, sv := ev.Get("type"), ev.Peek("schemaVersion")
 	ev.proto = protocol.DetectBy(sv, typ)
-	p.readRunID(ev)
 	if typ.Type != gjson.String {
 		return nil, nil, ev.problem(`no string "type" field`)
 	}
 	ev.typ, ev.rawTyp = typ.Str, typ.Str
-	switch {
-	case strings.HasPrefix(ev.typ, "zero."):
-		ev.kind, ev.typ, ev.prefix = Zero, ev.typ[len("zero."):], true
-	case strings.HasPrefix(ev.typ, "evosci."):
-		ev.kind, ev.typ, ev.prefix = EvoSci, ev.typ[len("evosci."):], true
-		ev.Del("schemaVersion")
-		ev.Del("runId")
-		ev.runID = ""
-		sv = gjson.Result{}
-	case ev.proto.Family == protocol.FamilyEvoSci:
-		ev.kind = EvoSci
-	default:
-		ev.kind = Zero
-	}
-	if p.from != Auto && !ev.prefix && ev.kind != p.from {
-		ev.proto = nil // not of the input's protocol: no place in its runs
-		if p.from == Zero {
-			return nil, nil, ev.problem(`no "schemaVersion": not a Zero event (--from zero)`)
+	ev.kind = nil
+	for _, d := range sources() {
+		// A kept event of another source (--unmapped keep), its type
+		// prefixed by its dialect's name.
+		if n := d.Name; len(ev.typ) > len(n) && ev.typ[len(n)] == '.' && ev.typ[:len(n)] == n {
+			ev.kind, ev.typ, ev.prefix = d, ev.typ[len(n)+1:], true
+			break
 		}
-		return nil, nil, ev.problem(`has "schemaVersion": a Zero event, not EvoScientist (--from evosci)`)
 	}
-	if ev.kind == Zero {
+	if ev.kind == nil {
+		ev.kind = familyDialect()[ev.proto.Family]
+	}
+	if p.from != Auto && !ev.prefix && ev.kind != p.from.Dialect {
+		ev.proto = nil // not of the input's protocol: no place in its runs
+		return nil, nil, ev.problem(p.from.Dialect.Foreign)
+	}
+	if ev.kind == familyDialect()[protocol.FamilyZero] {
 		if d := checkZeroFields(ev); d != nil {
 			return nil, nil, d
 		}
 		switch sv.Raw {
-		case "2":
-		case "1":
-			upgrade(ev, p.tables)
-			p.readRunID(ev) // a table may rename it
+		case "2", "1":
 		default:
 			if !sv.Exists() {
 				return nil, nil, ev.problem(`Zero event without "schemaVersion"`)
@@ -188,40 +174,28 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *jsonl.D
 	return ev, warn, nil
 }
 
-// readRunID keeps Str("runId") for the runs, where the line is Zero's,
-// as a string of its own (protocol.Tracker.EventOf): the same string as
-// for the line before when the id is the same, so that the runs compare
-// no bytes, and one copy a run.
-func (p *preparer) readRunID(ev *event) { p.readRunIDAt(ev, -1) }
+// sources are the dialects translate reads with --from (Dialect.Source),
+// in the registry's order.
+var sources = sync.OnceValue(func() []*model.Dialect {
+	var out []*model.Dialect
+	for _, d := range dialects.All {
+		if d.Source {
+			out = append(out, d)
+		}
+	}
+	return out
+})
 
-// readRunIDAt is readRunID for a line whose runId is member i of its
-// Members (a line in a layout, layoutRunID), or anywhere for i < 0.
-func (p *preparer) readRunIDAt(ev *event, i int) {
-	ev.runID = ""
-	if ev.proto.Family != protocol.FamilyZero {
-		return
+// familyDialect is the dialect of each protocol family: the one named as
+// a protocol of it is.
+var familyDialect = sync.OnceValue(func() (by [4]*model.Dialect) {
+	for _, p := range protocol.All {
+		if d, ok := dialects.ByName(p.Name); ok && by[p.Family] == nil {
+			by[p.Family] = d
+		}
 	}
-	var id string
-	if i >= 0 {
-		id = ev.StrAt(i)
-	} else {
-		id = ev.Str("runId")
-	}
-	if id != p.lastRunID {
-		p.lastRunID = strings.Clone(id)
-	}
-	ev.runID = p.lastRunID
-}
-
-// layoutRunID is, for each of protocol.Layouts, the place of runId among
-// its lines' members (-1 for EvoScientist's).
-var layoutRunID = func() []int {
-	at := make([]int, len(protocol.Layouts))
-	for k, z := range protocol.Layouts {
-		at[k] = z.Layout.Index("runId")
-	}
-	return at
-}()
+	return by
+})
 
 // checkZeroFields checks the JSON types of the fields Zero knows, so that
 // no target gets a field its decoder would refuse.
@@ -382,22 +356,3 @@ var zeroFieldKinds = func() *kindTable {
 	}
 	return &t
 }()
-
-// upgrade turns a Zero v1 event into v2: violation → block (a block already
-// there wins), block codes renamed.
-func upgrade(ev *event, tables *mappings.Set) {
-	v := zero.V1Renames()
-	for v1, v2 := range v.Fields {
-		old := ev.Get(v1)
-		if !old.Exists() {
-			continue
-		}
-		ev.Del(v1)
-		if !ev.Get(v2).Exists() {
-			ev.Set(v2, renameCode(old, v.BlockCodes))
-		}
-	}
-	ev.Set("schemaVersion", gjson.Parse("2"))
-}
-
-// dispatch routes an event to its direction. unmapped reports an event with

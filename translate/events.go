@@ -13,7 +13,6 @@ import (
 	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
-	"github.com/zevo/zevo/protocol"
 )
 
 // The event path: every line is read through the dialects' decoders
@@ -200,8 +199,8 @@ func (t *Translator) eventLine(p *prepared) error {
 		// (a Zero line is read as version 2, any version upgraded).
 		t.stats.Diagnosed++
 		from := ep.unmappedDialect
-		if p, err := protocol.Lookup(from); err == nil {
-			from = p.String()
+		if d, ok := dialects.ByName(from); ok {
+			from = defaultForm(d).Name
 		}
 		return p.ev.diag("%s event %s has no %s counterpart (--unmapped error)", from, clip(strconv.Quote(ep.unmappedType)), t.opt.To)
 	default:
@@ -375,7 +374,7 @@ func (t *Translator) encode(ev *model.Event, st model.Step) error {
 		case zeroPasser:
 			o := *ev
 			o.Dialect, o.Type = ep.self, typ
-			if isZeroInput(typ) {
+			if d := t.opt.To.Dialect; d.IsInput != nil && d.IsInput(typ) {
 				// Zero's input: kept as Zero keeps it, in no run; the
 				// run it starts starts with the next event.
 				o.Kind = model.Prompt
@@ -536,13 +535,12 @@ func (t *Translator) encoder() error {
 	return ep.encErr
 }
 
-// newSessionID names a Zero session zevo opens, in Zero's format
-// zero_<UTC YYYYMMDDHHMMSS>_<unix nanoseconds>_<n>, from the same clock
-// as the run ids (the files' hash when translating files).
+// newSessionID names a session zevo opens, in the runs' dialect's format
+// (dialects.Runs), from the same clock as the run ids (the files' hash
+// when translating files).
 func (t *Translator) newSessionID() string {
 	t.ep.sessions++
-	at := t.opt.Now().UTC()
-	return fmt.Sprintf("zero_%s_%d_%d", at.Format("20060102150405"), at.UnixNano(), t.ep.sessions)
+	return dialects.Runs.RunIDs.Session(t.opt.Now(), t.ep.sessions)
 }
 
 // StatedSession is the session id the event path's target last carried
@@ -564,8 +562,8 @@ func (t *Translator) Interrupt() error {
 	return t.ep.enc.Interrupt()
 }
 
-// dropZero counts a field left out of Zero output.
-func (t *Translator) dropZero(path string) { t.countDropped("zero." + path) }
+// dropped counts a field left out of the output.
+func (t *Translator) dropped(path string) { t.countDropped(t.opt.To.Dialect.Name + "." + path) }
 
 func (t *Translator) redacted(s string) string {
 	if t.opt.Redactor == nil {

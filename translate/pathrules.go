@@ -3,7 +3,6 @@ package translate
 import (
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/dialects"
-	"github.com/zevo/zevo/dialects/zero"
 	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
@@ -63,9 +62,7 @@ func (t *Translator) pathRules() *pathRules {
 	if to, ok := dialects.ByName(tb.To); ok {
 		r.omitEmpty = to.OmitsEmpty
 	}
-	if t.opt.To == Zero1 {
-		r.v1Lacks = zero.V1Renames().V2Only
-	}
+	r.v1Lacks = t.lacks()
 	r.rules = map[string]*mappings.Rule{}
 	user := false
 	for typ, rule := range tb.Events {
@@ -201,9 +198,9 @@ func (t *Translator) applyPathRule(ev *model.Event, st model.Step, rule *mapping
 	get := func(f *mappings.Field) gjson.Result { return gjson.GetBytes(ev.Raw, f.From) }
 	return enc.Rendered(ev, st, rule.To, func(o *jsonl.Object) bool {
 		fe := rule.Render(get, r.omitEmpty, func(key, raw string) {
-			if t.shape != nil {
-				if f, known := t.shape.Field(key); !known || !f.Holds(gjson.Result{Type: rawType(raw), Raw: raw}) {
-					t.dropZero(rule.To + "." + key)
+			if t.holds != nil {
+				if !t.holds(key, gjson.Result{Type: rawType(raw), Raw: raw}) {
+					t.dropped(rule.To + "." + key)
 					return
 				}
 			}
@@ -236,10 +233,7 @@ func (t *Translator) renamed(b []byte) []byte {
 	if typ.Str != ep.renameFrom || typ.Type != gjson.String {
 		return b
 	}
-	st := jsonl.GoStyle
-	if t.opt.To == EvoSci {
-		st = jsonl.PythonStyle
-	}
+	st := t.opt.To.Dialect.Style
 	out := append(ep.renameBuf[:0], b[:typ.Index]...)
 	out = jsonl.AppendString(out, t.redacted(ep.renameTo), st)
 	out = append(out, b[typ.Index+len(typ.Raw):]...)

@@ -23,7 +23,7 @@ type zeroPasser interface {
 
 // passZero writes ev, of a Zero line, into Zero output.
 func (t *Translator) passZero(enc zeroPasser, ev *model.Event, st model.Step) (mapped bool, err error) {
-	v1 := t.opt.To == Zero1
+	v1 := t.opt.To.Version == 1
 	vs := zero.V1Renames()
 	// Version 1 has no such type (reasoning): kept, its type prefixed,
 	// or dropped.
@@ -56,7 +56,10 @@ func (t *Translator) passZero(enc zeroPasser, ev *model.Event, st model.Step) (m
 			}
 			return gjson.Result{}, -1
 		}
-		typ, sh := ev.Type, t.shape
+		typ, sh := ev.Type, (*zero.Shape)(nil)
+		if t.holds != nil {
+			sh = zero.EventShape(t.opt.To.Version)
+		}
 		if kept {
 			typ = ev.Dialect + "." + typ
 		}
@@ -76,7 +79,7 @@ func (t *Translator) passZero(enc zeroPasser, ev *model.Event, st model.Step) (m
 				if _, j := get(vs.Fields[key]); j >= 0 {
 					// A stray v1 field beside its v2 name: the v2 one
 					// wins, as on the upgrade.
-					t.dropZero(typ + "." + key)
+					t.dropped(typ + "." + key)
 					continue
 				}
 			}
@@ -111,7 +114,7 @@ func unfitCount(ev *model.Event) string {
 // zeroV1 reports an event of a Zero version 1 line: output (zero@1) or
 // input (zero-input, of either version).
 func zeroV1(ev *model.Event) bool {
-	return ev.Variant == Zero1.Name || ev.Variant == "zero-input" && gjson.GetBytes(ev.Raw, "schemaVersion").Raw == "1"
+	return ev.Variant == "zero@1" || ev.Variant == "zero-input" && gjson.GetBytes(ev.Raw, "schemaVersion").Raw == "1"
 }
 
 // upgradedV1 is raw, a Zero version 1 line, as version 2 (whatever the
@@ -166,7 +169,7 @@ func (t *Translator) putFitted(o *jsonl.Object, key string, v gjson.Result, sh *
 	}
 	f, known := sh.Field(key)
 	if !known || !f.Holds(v) {
-		t.dropZero(path + "." + key)
+		t.dropped(path + "." + key)
 		return
 	}
 	if f.Sub() != nil && v.IsObject() && !f.Sub().Fits(v) {

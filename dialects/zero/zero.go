@@ -24,6 +24,12 @@ var Dialect = &event.Dialect{
 	Versions:   versions,
 	Tables:     map[string][]byte{"evosci": toEvosci},
 	OmitsEmpty: true, // Go's omitempty on Zero's event struct
+	Targets:    targets,
+	Source:     true,
+	Foreign:    `no "schemaVersion": not a Zero event (--from zero)`,
+	IsInput:    inputType,
+	RunIDs:     runIDs,
+	Failed:     failed,
 	DetectLine: detectLine,
 	Marked:     true, // schemaVersion on every line
 	NewEncoder: newEncoder,
