@@ -60,10 +60,11 @@ type Dialect struct {
 	// diagnostic of a line it tells is another's.
 	Source  bool
 	Foreign string
-	// IsInput, when set, reports a type of the events its clients write
-	// to its producer (its stream-json input), which its output carries
-	// in no run.
-	IsInput func(typ string) bool
+	// Upgrade, when set, is the line of ev, one of the dialect's, as
+	// its default version writes it, when ev's line is of an older
+	// version (ok false: it is not): what a translation keeps of the
+	// line is the line as that version.
+	Upgrade func(ev *Event) (raw []byte, ok bool)
 	// RunIDs, for the dialect whose ids name the runs zevo opens in any
 	// target (dialects.Runs), makes and checks them.
 	RunIDs *RunIDs

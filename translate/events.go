@@ -8,7 +8,6 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/dialects"
 	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
@@ -155,8 +154,8 @@ func (t *Translator) eventLine(p *prepared) error {
 			werr = t.encode(nil, model.Step{Closed: st.Closed})
 		case bad && st.Start && !st.End && ev.Kind != model.RunStart:
 			// The run it starts is started, with none of its events.
-			if enc, ok := ep.enc.(zeroPasser); ok && ev.Dialect == ep.self {
-				_, werr = enc.Passed(ev, st, func(*jsonl.Object, string) bool { return false })
+			if enc, ok := ep.enc.(ownPasser); ok && ev.Dialect == ep.self {
+				werr = enc.FrameOwn(ev, st)
 			} else {
 				werr = t.encodeEvent(framing(ev), st)
 			}
@@ -349,18 +348,16 @@ func (t *Translator) encode(ev *model.Event, st model.Step) error {
 			first := !ep.passedLine
 			ep.passedLine, ep.mapped = true, true
 			return enc.Pass(ev, st, first)
-		case zeroPasser:
-			mapped, err := t.passZero(enc, ev, st)
+		case ownPasser:
+			mapped, err := enc.PassOwn(ev, st)
 			t.counted(ev, mapped)
 			return err
 		}
 	}
-	if ev != nil && ev.Dialect != ep.self && zeroV1(ev) {
-		// Zero version 1 is upgraded whatever the target: what a
-		// target keeps of the line is the line as version 2.
-		o := *ev
-		o.Raw = t.upgradedV1(ev.Raw)
-		ev = &o
+	if ev != nil && ev.Dialect != ep.self {
+		// An older version is upgraded whatever the target (Zero's 1):
+		// what a target keeps of the line is the line as the current.
+		ev = t.upgraded(ev)
 	}
 	if ev != nil && ev.Kind == model.Other && ev.Dialect != ep.self && len(ev.Type) > len(ep.self) &&
 		ev.Type[len(ep.self)] == '.' && ev.Type[:len(ep.self)] == ep.self {
@@ -371,22 +368,16 @@ func (t *Translator) encode(ev *model.Event, st model.Step) error {
 		case restorer:
 			ep.mapped = true
 			return enc.Restore(ev, st, typ, "schemaVersion", "runId")
-		case zeroPasser:
-			o := *ev
-			o.Dialect, o.Type = ep.self, typ
-			if d := t.opt.To.Dialect; d.IsInput != nil && d.IsInput(typ) {
-				// Zero's input: kept as Zero keeps it, in no run; the
-				// run it starts starts with the next event.
-				o.Kind = model.Prompt
+		case ownPasser:
+			o := enc.Restored(ev, typ)
+			if o.Kind == model.Prompt {
+				// Its producer's input: kept as it keeps it, in no
+				// run; the run it starts starts with the next event.
 				ep.startLater = ep.startLater || st.Start
 				st.Start = false
 				return t.encodeEvent(&o, st)
 			}
-			if typ == "run_start" {
-				// It restores the run with its own runId.
-				o.Kind, o.Run = model.RunStart, gjson.GetBytes(ev.Raw, "runId").Str
-			}
-			mapped, err := t.passZero(enc, &o, st)
+			mapped, err := enc.PassOwn(&o, st)
 			t.counted(ev, mapped)
 			return err
 		}
@@ -508,6 +499,7 @@ func (t *Translator) encoder() error {
 			Keep:         t.opt.Unmapped == Keep,
 			NewRunID:     t.newRunID,
 			NewSessionID: t.newSessionID,
+			Dropped:      t.dropped,
 			SessionID:    t.opt.SessionID,
 			Cwd:          t.opt.Cwd,
 			Model:        t.opt.Model,

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tidwall/gjson"
+	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/internal/pipeline"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
@@ -101,6 +102,10 @@ type Translator struct {
 	// holds reports the fields the target's clients read (Target.Holds):
 	// nil when it writes all it is given.
 	holds func(key string, v gjson.Result) bool
+	// upgrade is the Dialect.Upgrade of the dialect upDialect, the last
+	// event's (upgraded).
+	upDialect string
+	upgrade   func(ev *model.Event) ([]byte, bool)
 
 	pre        preparer
 	placeName  string

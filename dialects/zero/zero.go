@@ -27,7 +27,7 @@ var Dialect = &event.Dialect{
 	Targets:    targets,
 	Source:     true,
 	Foreign:    `no "schemaVersion": not a Zero event (--from zero)`,
-	IsInput:    inputType,
+	Upgrade:    upgrade,
 	RunIDs:     runIDs,
 	Failed:     failed,
 	DetectLine: detectLine,
