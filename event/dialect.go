@@ -60,6 +60,9 @@ type Dialect struct {
 	// diagnostic of a line it tells is another's.
 	Source  bool
 	Foreign string
+	// Prepare, for a source whose producer reads its lines into typed
+	// fields, is what translate checks of them before it decodes them.
+	Prepare *Prepare
 	// Upgrade, when set, is the line of ev, one of the dialect's, as
 	// its default version writes it, when ev's line is of an older
 	// version (ok false: it is not): what a translation keeps of the
@@ -135,6 +138,24 @@ type Target struct {
 	// that they cannot is left out (and counted), unless --unmapped
 	// keep. Nil: every field is written.
 	Holds func(key string, v gjson.Result) bool
+}
+
+// Prepare is what translate checks of a source dialect's lines before it
+// decodes them, so that no target gets a line the producer's own readers
+// would refuse.
+type Prepare struct {
+	// Kind is the JSON kind the producer gives a top-level field
+	// (jsonl.KindAny: any, or a field it does not know).
+	Kind func(key string) jsonl.Kind
+	// VersionKey is the field that states a line's version; Version is
+	// the problem of a line whose VersionKey is sv (not Exists: absent),
+	// "" for a version the producer reads.
+	VersionKey string
+	Version    func(sv gjson.Result) string
+	// Plain reports a line of type typ, its VersionKey's value sv (nil:
+	// absent), whose fields' kinds alone are left to check: a line of
+	// the producer's output at its current version.
+	Plain func(typ string, sv []byte) bool
 }
 
 // RunIDs are a dialect's run ids, as zevo gives them to the runs it

@@ -1,14 +1,11 @@
 package translate
 
 import (
-	"fmt"
-	"strings"
 	"sync"
 	"unsafe"
 
-	"github.com/zevo/zevo/dialects"
-
 	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/dialects"
 	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
@@ -139,32 +136,22 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *jsonl.D
 	}
 	ev.typ, ev.rawTyp = typ.Str, typ.Str
 	ev.kind = nil
-	for _, d := range sources() {
-		// A kept event of another source (--unmapped keep), its type
-		// prefixed by its dialect's name.
-		if n := d.Name; len(ev.typ) > len(n) && ev.typ[len(n)] == '.' && ev.typ[:len(n)] == n {
-			ev.kind, ev.typ, ev.prefix = d, ev.typ[len(n)+1:], true
-			break
-		}
-	}
-	if ev.kind == nil {
+	if d := keptType(ev.typ); d != nil {
+		// A kept event of a source (--unmapped keep).
+		ev.kind, ev.typ, ev.prefix = d, ev.typ[len(d.Name)+1:], true
+	} else {
 		ev.kind = familyDialect()[ev.proto.Family]
 	}
 	if p.from != Auto && !ev.prefix && ev.kind != p.from.Dialect {
 		ev.proto = nil // not of the input's protocol: no place in its runs
 		return nil, nil, ev.problem(p.from.Dialect.Foreign)
 	}
-	if ev.kind == familyDialect()[protocol.FamilyZero] {
-		if d := checkZeroFields(ev); d != nil {
+	if pr := ev.kind.Prepare; pr != nil {
+		if d := checkFields(ev, pr.Kind); d != nil {
 			return nil, nil, d
 		}
-		switch sv.Raw {
-		case "2", "1":
-		default:
-			if !sv.Exists() {
-				return nil, nil, ev.problem(`Zero event without "schemaVersion"`)
-			}
-			return nil, nil, ev.problem(fmt.Sprintf("unknown schemaVersion %s (zevo knows 1 and 2)", clip(sv.Raw)))
+		if msg := pr.Version(ev.Peek(pr.VersionKey)); msg != "" {
+			return nil, nil, ev.problem(msg)
 		}
 	}
 	if warn != nil {
@@ -197,11 +184,12 @@ var familyDialect = sync.OnceValue(func() (by [4]*model.Dialect) {
 	return by
 })
 
-// checkZeroFields checks the JSON types of the fields Zero knows, so that
-// no target gets a field its decoder would refuse.
-func checkZeroFields(ev *event) *jsonl.Diagnostic {
+// checkFields checks the JSON kinds of the fields the line's producer
+// knows (Prepare.Kind), so that no target gets a field its readers would
+// refuse.
+func checkFields(ev *event, kind func(key string) jsonl.Kind) *jsonl.Diagnostic {
 	for _, m := range ev.Members() {
-		k := zeroFieldKinds.get(m.Key)
+		k := kind(m.Key)
 		if k == jsonl.KindAny || plainlyOfKind(m, k) {
 			continue
 		}
@@ -214,9 +202,9 @@ func checkZeroFields(ev *event) *jsonl.Diagnostic {
 
 // acceptsPlainly reports a line l (the event path's reading of it) that
 // decode takes as it is, with no diagnostic and no repair: one good JSON
-// object, each key once, a plain string type that is no kept event of
-// the other protocol, and either no schemaVersion (EvoScientist's) or
-// Zero's 2 with every field of the kind Zero gives it. False whenever in
+// object, each key once, a plain string type that is no kept event of a
+// source, and of a source that checks nothing before decoding, or whose
+// Prepare finds it Plain with every field of its kind. False whenever in
 // doubt: decode then decides (TestAcceptsPlainlyOnlyWhatDecodeTakes).
 func (p *preparer) acceptsPlainly(l *model.Line) bool {
 	if p.from != Auto || !l.Check() || l.Dup() {
@@ -227,31 +215,58 @@ func (p *preparer) acceptsPlainly(l *model.Line) bool {
 		return false
 	}
 	typ, ok := l.Type()
-	if !ok || strings.HasPrefix(typ, "zero.") || strings.HasPrefix(typ, "evosci.") {
+	if !ok || keptType(typ) != nil {
 		return false
 	}
-	zero := false
-	for i := range fs {
-		if string(fs[i].Key) == "schemaVersion" {
-			if string(fs[i].Value) != "2" {
-				return false
-			}
-			zero = true
-		}
-	}
-	if !zero {
+	pr := lineSource(l).Prepare
+	if pr == nil {
 		return true
 	}
-	if typ == "message" || typ == "prompt" {
-		return false // Zero's input, not its stream: decode decides
+	var sv []byte
+	for i := range fs {
+		if string(fs[i].Key) == pr.VersionKey {
+			sv = fs[i].Value
+		}
+	}
+	if !pr.Plain(typ, sv) {
+		return false
 	}
 	for i := range fs {
-		k := zeroFieldKinds.get(unsafe.String(unsafe.SliceData(fs[i].Key), len(fs[i].Key)))
+		k := pr.Kind(unsafe.String(unsafe.SliceData(fs[i].Key), len(fs[i].Key)))
 		if k != jsonl.KindAny && !valueOfKind(fs[i].Value, k) {
 			return false
 		}
 	}
 	return true
+}
+
+// keptType is the source whose kept event (--unmapped keep) a line of
+// type typ is, its type prefixed by the source's name; nil for another.
+func keptType(typ string) *model.Dialect {
+	for _, d := range sources() {
+		if n := d.Name; len(typ) > len(n) && typ[len(n)] == '.' && typ[:len(n)] == n {
+			return d
+		}
+	}
+	return nil
+}
+
+// lineSource is the source a line is of, as the dialects' detection
+// tells it: the marked source (Dialect.Marked) that is sure of it, else
+// the first other source.
+func lineSource(l *model.Line) *model.Dialect {
+	var other *model.Dialect
+	for _, d := range sources() {
+		switch {
+		case d.Marked:
+			if d.DetectLine(l) == model.Sure {
+				return d
+			}
+		case other == nil:
+			other = d
+		}
+	}
+	return other
 }
 
 // valueOfKind reports a valid JSON value that typeErr takes as of kind
@@ -304,55 +319,3 @@ func plainlyOfKind(m protocol.Member, k jsonl.Kind) bool {
 	}
 	return t == gjson.Null
 }
-
-// kindTable is protocol.ZeroFieldKind as a table made once, to look up
-// every field of every Zero line: buckets by a cheap hash of the name.
-type kindTable [64][]kindEntry
-
-type kindEntry struct {
-	name string
-	kind jsonl.Kind
-}
-
-func nameHash(s string) int {
-	if s == "" {
-		return 0
-	}
-	return (len(s)*31 + int(s[0])*7 + int(s[len(s)-1])) & 63
-}
-
-// get returns the kind of a Zero field, KindAny for one Zero does not know.
-func (t *kindTable) get(name string) jsonl.Kind {
-	for _, e := range t[nameHash(name)] {
-		if e.name == name {
-			return e.kind
-		}
-	}
-	return jsonl.KindAny
-}
-
-var zeroFieldKinds = func() *kindTable {
-	var t kindTable
-	// A name's kind is that of its first field in this order, the order
-	// protocol.ZeroFieldKind looks in (asking it for each field cost
-	// every command tens of thousands of instructions at init).
-	seen := map[string]bool{}
-	for _, p := range []*protocol.Protocol{protocol.ZeroV2, protocol.ZeroV1, protocol.ZeroInput} {
-		add := func(fs []protocol.Field) {
-			for _, f := range fs {
-				if seen[f.Name] {
-					continue
-				}
-				seen[f.Name] = true
-				if h := nameHash(f.Name); f.Kind != jsonl.KindAny {
-					t[h] = append(t[h], kindEntry{f.Name, f.Kind})
-				}
-			}
-		}
-		add(p.Envelope)
-		for _, e := range p.Events {
-			add(e.Fields)
-		}
-	}
-	return &t
-}()

@@ -27,6 +27,7 @@ var Dialect = &event.Dialect{
 	Targets:    targets,
 	Source:     true,
 	Foreign:    `no "schemaVersion": not a Zero event (--from zero)`,
+	Prepare:    prepare,
 	Upgrade:    upgrade,
 	RunIDs:     runIDs,
 	Failed:     failed,
