@@ -147,7 +147,9 @@ type Prepare struct {
 	// Kind is the JSON kind the producer gives a top-level field
 	// (jsonl.KindAny: any, or a field it does not know).
 	Kind func(key string) jsonl.Kind
-	// VersionKey is the field that states a line's version; Version is
+	// VersionKey is the field that states a line's version (of a Marked
+	// dialect, the field that marks its lines: a line with it is the
+	// dialect's, as its DetectLine tells); Version is
 	// the problem of a line whose VersionKey is sv (not Exists: absent),
 	// "" for a version the producer reads.
 	VersionKey string

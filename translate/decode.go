@@ -24,8 +24,8 @@ type prepared struct {
 	warn, bad *jsonl.Diagnostic
 	blank     bool
 	// placed: a bad line that is still a JSON object of the input's
-	// protocol, so it takes its place in the runs, as every command
-	// reads them (ev.proto and ev.typ are set).
+	// dialect, so it takes its place in the runs, as every command
+	// reads them (ev.kind is set).
 	placed bool
 	// decoded: the line was decoded ahead for the event path
 	// (decodeAhead), into evs and derr; input is the event path's input
@@ -61,7 +61,7 @@ func (p *preparer) prepare(l jsonl.Line, out *prepared) {
 	out.placed = false
 	if !out.blank {
 		_, out.warn, out.bad = p.decode(l, &out.ev)
-		out.placed = out.bad != nil && out.ev.proto != nil
+		out.placed = out.bad != nil && out.ev.kind != nil
 	}
 }
 
@@ -102,7 +102,7 @@ func (p *preparer) balance(readerWaited, translatorWaited bool) {
 // decode validates a line and splits its top-level fields. warn is a
 // diagnostic for a line that is still translated (NaN replaced by null).
 func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *jsonl.Diagnostic) {
-	ev.name, ev.num, ev.prefix, ev.proto, ev.typ = l.Name, l.Num, false, nil, ""
+	ev.name, ev.num, ev.prefix, ev.kind, ev.typ = l.Name, l.Num, false, nil, ""
 	ev.rawTyp, ev.layout = "", 0
 	k, e := -1, (*protocol.LineError)(nil)
 	if p.plain {
@@ -122,28 +122,25 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *jsonl.D
 		z := &protocol.Layouts[k]
 		kind := familyDialect()[z.Protocol.Family]
 		if (p.from == Auto || p.from.Dialect == kind) && z.Layout.Strings() {
-			ev.proto, ev.typ, ev.rawTyp, ev.kind, ev.layout = z.Protocol, z.Type, z.Type, kind, k+1
+			ev.typ, ev.rawTyp, ev.kind, ev.layout = z.Type, z.Type, kind, k+1
 			return ev, nil, nil
 		}
 	}
 	if len(ev.NonFinite) > 0 {
 		warn = ev.problem(protocol.NonFiniteMessage(ev.NonFinite[0]))
 	}
-	typ, sv := ev.Get("type"), ev.Peek("schemaVersion")
-	ev.proto = protocol.DetectBy(sv, typ)
+	typ := ev.Get("type")
+	ev.kind = sourceOf(&ev.Object)
 	if typ.Type != gjson.String {
 		return nil, nil, ev.problem(`no string "type" field`)
 	}
 	ev.typ, ev.rawTyp = typ.Str, typ.Str
-	ev.kind = nil
 	if d := keptType(ev.typ); d != nil {
 		// A kept event of a source (--unmapped keep).
 		ev.kind, ev.typ, ev.prefix = d, ev.typ[len(d.Name)+1:], true
-	} else {
-		ev.kind = familyDialect()[ev.proto.Family]
 	}
 	if p.from != Auto && !ev.prefix && ev.kind != p.from.Dialect {
-		ev.proto = nil // not of the input's protocol: no place in its runs
+		ev.kind = nil // not of the input's dialect: no place in its runs
 		return nil, nil, ev.problem(p.from.Dialect.Foreign)
 	}
 	if pr := ev.kind.Prepare; pr != nil {
@@ -172,6 +169,24 @@ var sources = sync.OnceValue(func() []*model.Dialect {
 	}
 	return out
 })
+
+// sourceOf is the source a line of members o is of, as lineSource tells
+// it from the line: a marked source whose version field it has
+// (Prepare.VersionKey), else the first other source.
+func sourceOf(o *protocol.Object) *model.Dialect {
+	var other *model.Dialect
+	for _, d := range sources() {
+		switch {
+		case d.Marked && d.Prepare != nil:
+			if o.Has(d.Prepare.VersionKey) {
+				return d
+			}
+		case other == nil:
+			other = d
+		}
+	}
+	return other
+}
 
 // familyDialect is the dialect of each protocol family: the one named as
 // a protocol of it is.

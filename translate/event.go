@@ -12,9 +12,8 @@ import (
 // translation needs to know of it.
 type event struct {
 	protocol.Object
-	proto *protocol.Protocol // as protocol.Detect names the line
-	kind  *model.Dialect     // the source dialect, after undoing a kept prefix
-	typ   string             // without that prefix ("DIALECT.")
+	kind *model.Dialect // the source dialect, after undoing a kept prefix; nil: none
+	typ  string         // without that prefix ("DIALECT.")
 	// rawTyp is Str("type"), read while decoding.
 	rawTyp string
 	prefix bool // the line was a kept event of another source
