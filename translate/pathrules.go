@@ -39,10 +39,10 @@ type pathRules struct {
 	// retype is, by source type, the handler rules that read a line of
 	// that type as another's; nil when there are none.
 	retype map[string]*mappings.Rule
-	// omitEmpty: the target leaves out empty values (Zero's omitempty).
+	// omitEmpty: the target leaves out empty values (Dialect.OmitsEmpty).
 	omitEmpty bool
-	// v1Lacks: the target is Zero v1, which has none of these types.
-	v1Lacks map[string]bool
+	// lacks: the types the target's version has not (Target.Lacks: Zero v1's).
+	lacks map[string]bool
 	// the type rule looked up last, and its rule
 	lastType string
 	lastRule *mappings.Rule
@@ -62,13 +62,13 @@ func (t *Translator) pathRules() *pathRules {
 	if to, ok := dialects.ByName(tb.To); ok {
 		r.omitEmpty = to.OmitsEmpty
 	}
-	r.v1Lacks = t.lacks()
+	r.lacks = t.lacks()
 	r.rules = map[string]*mappings.Rule{}
 	user := false
 	for typ, rule := range tb.Events {
-		// A shipped rule into a type Zero v1 lacks is applied here too:
+		// A shipped rule into a type the version lacks is applied here too:
 		// its line is kept or dropped as unmapped, as the rule says.
-		if rule.Unmapped || !rule.Builtin || r.v1Lacks[rule.To] && rule.Handler == "" {
+		if rule.Unmapped || !rule.Builtin || r.lacks[rule.To] && rule.Handler == "" {
 			r.rules[typ] = rule
 		}
 		user = user || !rule.Builtin
@@ -118,11 +118,11 @@ func (r *pathRules) rule(typ string) *mappings.Rule {
 }
 
 // unmapped reports whether the tables give ev's line no counterpart in
-// the target (a rule that says unmapped, or into a type Zero v1 lacks):
+// the target (a rule that says unmapped, or into a type its version lacks):
 // its line is unmapped whatever its fields hold, which are not checked.
 func (r *pathRules) unmapped(ev *model.Event) bool {
 	rule := r.rules[ev.Type]
-	return ev.Dialect == r.from && rule != nil && (rule.Unmapped || r.v1Lacks[rule.To] && rule.Handler == "")
+	return ev.Dialect == r.from && rule != nil && (rule.Unmapped || r.lacks[rule.To] && rule.Handler == "")
 }
 
 // retypeLine returns line with its type replaced by the source type of
@@ -156,7 +156,7 @@ func (t *Translator) applyPathRule(ev *model.Event, st model.Step, rule *mapping
 	// user's words alone.
 	framing := ev.Kind == model.RunStart || ev.Kind == model.RunEnd || ev.Kind == model.Prompt
 	switch {
-	case rule.Unmapped || r.v1Lacks[rule.To] && rule.Handler == "":
+	case rule.Unmapped || r.lacks[rule.To] && rule.Handler == "":
 		if framing {
 			return t.encodeEvent(ev, st)
 		}
@@ -168,7 +168,7 @@ func (t *Translator) applyPathRule(ev *model.Event, st model.Step, rule *mapping
 		if rule.To == "" || rule.To == h.to || h.to == "" {
 			return t.encodeEvent(ev, st)
 		}
-		if r.v1Lacks[rule.To] {
+		if r.lacks[rule.To] {
 			return t.encodeEvent(ep.asOther(ev), st)
 		}
 		if st.Closed != nil {
