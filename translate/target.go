@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/tidwall/gjson"
@@ -34,7 +35,12 @@ var forms = sync.OnceValue(func() []*Form {
 		}
 		for i := range d.Targets {
 			v := &d.Targets[i]
-			out = append(out, &Form{Name: v.Name, Aliases: v.Aliases, Dialect: d, Version: v.Version, target: v})
+			f := &Form{Name: v.Name, Aliases: v.Aliases, Dialect: d, Version: v.Version, target: v}
+			if i == 0 && !slices.Contains(f.Names(), d.Name) {
+				// The dialect's name stands for its default (Targets).
+				f.Aliases = append(slices.Clone(f.Aliases), d.Name)
+			}
+			out = append(out, f)
 		}
 	}
 	return out

@@ -159,7 +159,9 @@ func New(opt Options, emit func([]byte) error) *Translator {
 	t.stats.UnmappedTypes = map[string]int{}
 	t.stats.Dropped = map[string]int{}
 	t.holds = t.targetHolds()
-	t.stats.holder = opt.To.Dialect.Title
+	if opt.To != nil {
+		t.stats.holder = opt.To.Dialect.Title
+	}
 	return t
 }
 
