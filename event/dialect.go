@@ -144,9 +144,9 @@ type Target struct {
 // decodes them, so that no target gets a line the producer's own readers
 // would refuse.
 type Prepare struct {
-	// Kind is the JSON kind the producer gives a top-level field
-	// (jsonl.KindAny: any, or a field it does not know).
-	Kind func(key string) jsonl.Kind
+	// Kinds are the JSON kinds the producer gives the top-level fields
+	// it knows.
+	Kinds *FieldKinds
 	// VersionKey is the field that states a line's version (of a Marked
 	// dialect, the field that marks its lines: a line with it is the
 	// dialect's, as its DetectLine tells); Version is
@@ -158,6 +158,43 @@ type Prepare struct {
 	// absent), whose fields' kinds alone are left to check: a line of
 	// the producer's output at its current version.
 	Plain func(typ string, sv []byte) bool
+}
+
+// FieldKinds are fields' JSON kinds by name, a table made once and
+// looked up for every field of every line: buckets by a cheap hash of
+// the name.
+type FieldKinds struct{ b [64][]fieldKind }
+
+type fieldKind struct {
+	name string
+	kind jsonl.Kind
+}
+
+func kindHash(s string) int {
+	if s == "" {
+		return 0
+	}
+	return (len(s)*31 + int(s[0])*7 + int(s[len(s)-1])) & 63
+}
+
+// Add gives field name kind k, unless it has one.
+func (t *FieldKinds) Add(name string, k jsonl.Kind) {
+	if t.Kind(name) != jsonl.KindAny || k == jsonl.KindAny {
+		return
+	}
+	h := kindHash(name)
+	t.b[h] = append(t.b[h], fieldKind{name, k})
+}
+
+// Kind is the kind of field name, KindAny for one the table does not
+// know.
+func (t *FieldKinds) Kind(name string) jsonl.Kind {
+	for _, e := range t.b[kindHash(name)] {
+		if e.name == name {
+			return e.kind
+		}
+	}
+	return jsonl.KindAny
 }
 
 // RunIDs are a dialect's run ids, as zevo gives them to the runs it

@@ -47,7 +47,8 @@ type prepared struct {
 type preparer struct {
 	from   Format
 	tables *mappings.Set
-	plain  bool // Options.Plain: no line decoded by its layout
+	plain  bool       // Options.Plain: no line decoded by its layout
+	srcs   *sourceSet // sources()
 	dec    protocol.Decoder
 	// level and slot: see here and balance; fixedLevel, when not -1, is
 	// the level balance keeps (tests), whatever the goroutines' waits say.
@@ -71,7 +72,7 @@ const shareLevels = 8
 
 // streamPreparer is the preparer of Stream's reading goroutine.
 func (t *Translator) streamPreparer() preparer {
-	return preparer{from: t.opt.From, tables: t.tables, plain: t.opt.Plain, level: shareLevels, fixedLevel: t.fixedLevel}
+	return preparer{from: t.opt.From, tables: t.tables, plain: t.opt.Plain, srcs: sources(), level: shareLevels, fixedLevel: t.fixedLevel}
 }
 
 // here reports whether the reading goroutine prepares the next line
@@ -130,12 +131,12 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *jsonl.D
 		warn = ev.problem(protocol.NonFiniteMessage(ev.NonFinite[0]))
 	}
 	typ := ev.Get("type")
-	ev.kind = sourceOf(&ev.Object)
+	ev.kind = p.srcs.of(&ev.Object)
 	if typ.Type != gjson.String {
 		return nil, nil, ev.problem(`no string "type" field`)
 	}
 	ev.typ, ev.rawTyp = typ.Str, typ.Str
-	if d := keptType(ev.typ); d != nil {
+	if d := p.srcs.kept(ev.typ); d != nil {
 		// A kept event of a source (--unmapped keep).
 		ev.kind, ev.typ, ev.prefix = d, ev.typ[len(d.Name)+1:], true
 	}
@@ -144,7 +145,7 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *jsonl.D
 		return nil, nil, ev.problem(p.from.Dialect.Foreign)
 	}
 	if pr := ev.kind.Prepare; pr != nil {
-		if d := checkFields(ev, pr.Kind); d != nil {
+		if d := checkFields(ev, pr.Kinds); d != nil {
 			return nil, nil, d
 		}
 		if msg := pr.Version(ev.Peek(pr.VersionKey)); msg != "" {
@@ -158,34 +159,58 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *jsonl.D
 	return ev, warn, nil
 }
 
-// sources are the dialects translate reads with --from (Dialect.Source),
-// in the registry's order.
-var sources = sync.OnceValue(func() []*model.Dialect {
-	var out []*model.Dialect
-	for _, d := range dialects.All {
-		if d.Source {
-			out = append(out, d)
-		}
-	}
-	return out
-})
+// sourceSet is the dialects translate reads with --from
+// (Dialect.Source), in the registry's order, as the preparer asks of
+// them for every line.
+type sourceSet struct {
+	list     []*model.Dialect
+	prefixes []string // each one's name and "."
+	// marked are the sources whose lines their version field marks
+	// (Marked, Prepare.VersionKey); other is the first other source.
+	marked []*model.Dialect
+	other  *model.Dialect
+}
 
-// sourceOf is the source a line of members o is of, as lineSource tells
-// it from the line: a marked source whose version field it has
-// (Prepare.VersionKey), else the first other source.
-func sourceOf(o *protocol.Object) *model.Dialect {
-	var other *model.Dialect
-	for _, d := range sources() {
+// sources is the sourceSet of the registry, made once.
+var sources = sync.OnceValue(func() *sourceSet {
+	s := &sourceSet{}
+	for _, d := range dialects.All {
+		if !d.Source {
+			continue
+		}
+		s.list = append(s.list, d)
+		s.prefixes = append(s.prefixes, d.Name+".")
 		switch {
 		case d.Marked && d.Prepare != nil:
-			if o.Has(d.Prepare.VersionKey) {
-				return d
-			}
-		case other == nil:
-			other = d
+			s.marked = append(s.marked, d)
+		case s.other == nil:
+			s.other = d
 		}
 	}
-	return other
+	return s
+})
+
+// kept is the source whose kept event (--unmapped keep) a line of type
+// typ is, its type prefixed by the source's name; nil for another.
+func (s *sourceSet) kept(typ string) *model.Dialect {
+	for i, pre := range s.prefixes {
+		// The dot first: most types have none there.
+		if len(typ) >= len(pre) && typ[len(pre)-1] == '.' && typ[:len(pre)] == pre {
+			return s.list[i]
+		}
+	}
+	return nil
+}
+
+// of is the source a line of members o is of: a marked source whose
+// version field it has, else the other.
+func (s *sourceSet) of(o *protocol.Object) *model.Dialect {
+	for _, d := range s.marked {
+		if o.Has(d.Prepare.VersionKey) {
+			return d
+		}
+	}
+	return s.other
 }
 
 // familyDialect is the dialect of each protocol family: the one named as
@@ -200,11 +225,11 @@ var familyDialect = sync.OnceValue(func() (by [4]*model.Dialect) {
 })
 
 // checkFields checks the JSON kinds of the fields the line's producer
-// knows (Prepare.Kind), so that no target gets a field its readers would
-// refuse.
-func checkFields(ev *event, kind func(key string) jsonl.Kind) *jsonl.Diagnostic {
+// knows (Prepare.Kinds), so that no target gets a field its readers
+// would refuse.
+func checkFields(ev *event, kinds *model.FieldKinds) *jsonl.Diagnostic {
 	for _, m := range ev.Members() {
-		k := kind(m.Key)
+		k := kinds.Kind(m.Key)
 		if k == jsonl.KindAny || plainlyOfKind(m, k) {
 			continue
 		}
@@ -230,58 +255,41 @@ func (p *preparer) acceptsPlainly(l *model.Line) bool {
 		return false
 	}
 	typ, ok := l.Type()
-	if !ok || keptType(typ) != nil {
+	if !ok || p.srcs.kept(typ) != nil {
 		return false
 	}
-	pr := lineSource(l).Prepare
-	if pr == nil {
-		return true
+	// The source: a marked one whose version field the line has (as
+	// sourceSet.of tells it), else the other.
+	var pr *model.Prepare
+	if p.srcs.other != nil {
+		pr = p.srcs.other.Prepare
 	}
 	var sv []byte
-	for i := range fs {
-		if string(fs[i].Key) == pr.VersionKey {
-			sv = fs[i].Value
+	for _, d := range p.srcs.marked {
+		key := d.Prepare.VersionKey
+		for i := range fs {
+			if string(fs[i].Key) == key {
+				pr, sv = d.Prepare, fs[i].Value
+				break
+			}
 		}
+		if sv != nil {
+			break
+		}
+	}
+	if pr == nil {
+		return true
 	}
 	if !pr.Plain(typ, sv) {
 		return false
 	}
 	for i := range fs {
-		k := pr.Kind(unsafe.String(unsafe.SliceData(fs[i].Key), len(fs[i].Key)))
+		k := pr.Kinds.Kind(unsafe.String(unsafe.SliceData(fs[i].Key), len(fs[i].Key)))
 		if k != jsonl.KindAny && !valueOfKind(fs[i].Value, k) {
 			return false
 		}
 	}
 	return true
-}
-
-// keptType is the source whose kept event (--unmapped keep) a line of
-// type typ is, its type prefixed by the source's name; nil for another.
-func keptType(typ string) *model.Dialect {
-	for _, d := range sources() {
-		if n := d.Name; len(typ) > len(n) && typ[len(n)] == '.' && typ[:len(n)] == n {
-			return d
-		}
-	}
-	return nil
-}
-
-// lineSource is the source a line is of, as the dialects' detection
-// tells it: the marked source (Dialect.Marked) that is sure of it, else
-// the first other source.
-func lineSource(l *model.Line) *model.Dialect {
-	var other *model.Dialect
-	for _, d := range sources() {
-		switch {
-		case d.Marked:
-			if d.DetectLine(l) == model.Sure {
-				return d
-			}
-		case other == nil:
-			other = d
-		}
-	}
-	return other
 }
 
 // valueOfKind reports a valid JSON value that typeErr takes as of kind

@@ -155,7 +155,7 @@ func New(opt Options, emit func([]byte) error) *Translator {
 	}
 	t := &Translator{opt: opt, tables: opt.Tables, emit: emit, fixedLevel: -1, oneBatch: batchBytes}
 	t.ep.plain = opt.Plain
-	t.pre = preparer{from: opt.From, tables: opt.Tables, plain: opt.Plain}
+	t.pre = preparer{from: opt.From, tables: opt.Tables, plain: opt.Plain, srcs: sources()}
 	t.stats.UnmappedTypes = map[string]int{}
 	t.stats.Dropped = map[string]int{}
 	t.holds = t.targetHolds()

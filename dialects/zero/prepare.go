@@ -5,7 +5,6 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/event"
-	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/protocol"
 )
 
@@ -13,7 +12,7 @@ import (
 // the JSON kinds of the fields Zero's event structs give them (a client
 // refuses a line of another), and a schemaVersion it knows.
 var prepare = &event.Prepare{
-	Kind:       fieldKinds.get,
+	Kinds:      fieldKinds,
 	VersionKey: "schemaVersion",
 	Version: func(sv gjson.Result) string {
 		switch {
@@ -30,47 +29,19 @@ var prepare = &event.Prepare{
 	},
 }
 
-// kindTable is protocol.ZeroFieldKind as a table made once, to look up
-// every field of every Zero line: buckets by a cheap hash of the name.
-type kindTable [64][]kindEntry
-
-type kindEntry struct {
-	name string
-	kind jsonl.Kind
-}
-
-func nameHash(s string) int {
-	if s == "" {
-		return 0
-	}
-	return (len(s)*31 + int(s[0])*7 + int(s[len(s)-1])) & 63
-}
-
-// get returns the kind of a Zero field, KindAny for one Zero does not know.
-func (t *kindTable) get(name string) jsonl.Kind {
-	for _, e := range t[nameHash(name)] {
-		if e.name == name {
-			return e.kind
-		}
-	}
-	return jsonl.KindAny
-}
-
-var fieldKinds = func() *kindTable {
-	var t kindTable
-	// A name's kind is that of its first field in this order, the order
-	// protocol.ZeroFieldKind looks in (asking it for each field cost
-	// every command tens of thousands of instructions at init).
+// fieldKinds is protocol.ZeroFieldKind as a table made once: a name's
+// kind is that of its first field in this order, the order
+// protocol.ZeroFieldKind looks in (asking it for each field cost every
+// command tens of thousands of instructions at init).
+var fieldKinds = func() *event.FieldKinds {
+	t := &event.FieldKinds{}
 	seen := map[string]bool{}
 	for _, p := range []*protocol.Protocol{protocol.ZeroV2, protocol.ZeroV1, protocol.ZeroInput} {
 		add := func(fs []protocol.Field) {
 			for _, f := range fs {
-				if seen[f.Name] {
-					continue
-				}
-				seen[f.Name] = true
-				if h := nameHash(f.Name); f.Kind != jsonl.KindAny {
-					t[h] = append(t[h], kindEntry{f.Name, f.Kind})
+				if !seen[f.Name] {
+					seen[f.Name] = true
+					t.Add(f.Name, f.Kind)
 				}
 			}
 		}
@@ -79,5 +50,5 @@ var fieldKinds = func() *kindTable {
 			add(e.Fields)
 		}
 	}
-	return &t
+	return t
 }()

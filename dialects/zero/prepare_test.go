@@ -23,7 +23,7 @@ func TestPrepareChecksZerosLines(t *testing.T) {
 			t.Errorf("Version(%s) = %q, want %q", raw, got, want)
 		}
 	}
-	if prepare.Kind("delta") != jsonl.KindString || prepare.Kind("promptTokens") != jsonl.KindInteger || prepare.Kind("colour") != jsonl.KindAny {
+	if k := prepare.Kinds; k.Kind("delta") != jsonl.KindString || k.Kind("promptTokens") != jsonl.KindInteger || k.Kind("colour") != jsonl.KindAny {
 		t.Error("Kind: not Zero's structs' kinds")
 	}
 	for _, c := range []struct {
