@@ -70,6 +70,7 @@ type entry struct {
 	data     []byte // the shipped table
 	once     sync.Once
 	t        *Table
+	user     bool // a user's table was loaded over it (Load)
 }
 
 // Default returns the shipped tables, none of them read yet.
@@ -125,6 +126,9 @@ func (s *Set) Into(to string) []*Table {
 func (s *Set) SideEffects() map[string]string {
 	out := map[string]string{}
 	for _, e := range s.tables {
+		if !e.user && !gjson.GetBytes(e.data, "sideEffects").Exists() {
+			continue // none to read: the table is left unread
+		}
 		e.once.Do(e.read)
 		for name, se := range e.t.SideEffects {
 			out[name] = se
@@ -213,9 +217,15 @@ func (s *Set) loadTable(name string, t gjson.Result) error {
 	if !t.IsObject() {
 		return fmt.Errorf("%s: a table is a JSON object", name)
 	}
-	table := s.Between(t.Get("from").String(), t.Get("to").String())
+	from, to := t.Get("from").String(), t.Get("to").String()
+	table := s.Between(from, to)
 	if table == nil {
 		return fmt.Errorf("%s: %s", name, s.pairs())
+	}
+	for _, e := range s.tables {
+		if e.from == from && e.to == to {
+			e.user = true
+		}
 	}
 	return loadTable(table, name, t)
 }
