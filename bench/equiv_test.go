@@ -86,8 +86,8 @@ func TestSameAsJq(t *testing.T) {
 		opt  translate.Options
 	}{
 		{corpus.EvoSci, "to-zero.jq", []string{"--arg", "runid", "R", "--arg", "cwd", "/work"},
-			translate.Options{To: translate.Zero, RunID: "R", Cwd: "/work", Redact: true}},
-		{corpus.Zero, "to-evosci.jq", nil, translate.Options{To: translate.EvoSci}},
+			translate.Options{To: toZero, RunID: "R", Cwd: "/work", Redact: true}},
+		{corpus.Zero, "to-evosci.jq", nil, translate.Options{To: toEvoSci}},
 	} {
 		// Read here, not by jq, so that the test cache sees a change.
 		prog, err := os.ReadFile(tc.prog)

@@ -39,6 +39,12 @@ var Fallback = evosci.Dialect
 // whose input protocol its clients already write.
 var PromptInput = zero.Dialect
 
+// Runs is the dialect whose run ids (Dialect.RunIDs) name the runs zevo
+// opens in any target, and whose failed run (Dialect.Failed) zevo
+// writes, translated, for a run that failed before it began: Zero's,
+// whose ids hold the time a run began.
+var Runs = zero.Dialect
+
 // SchemaURL is the URL of d's schema file, its folder's NAME.schema.json,
 // which the schema's $id states.
 func SchemaURL(d *event.Dialect) string {

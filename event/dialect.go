@@ -3,6 +3,9 @@ package event
 import (
 	"io"
 	"time"
+
+	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/jsonl"
 )
 
 // Dialect is one agent's stream format: everything zevo knows of it lives
@@ -33,10 +36,45 @@ type Dialect struct {
 	// from it into another dialect (to-NAME.json) by that dialect's name.
 	// translate reads one only when it translates between the two.
 	Tables map[string][]byte
+	// Style is how its producer writes JSON (separators, escapes): how
+	// a line its encoder wrote is edited.
+	Style jsonl.Style
+	// OmitsEmpty: its encoder leaves out a field whose value is empty
+	// (the producer's types say omitempty), and so does a line a mapping
+	// rule renders into it.
+	OmitsEmpty bool
 	// NewEncoder, for a dialect zevo writes, starts writing events as
 	// its lines to emit (one line a call, without its end). Nil: zevo
 	// reads the dialect and does not write it.
 	NewEncoder func(opt EncodeOptions, emit func([]byte) error) Encoder
+	// Targets, for a dialect zevo writes in several versions, are the
+	// versions translate --to names, its default first; nil: its one,
+	// by the dialect's name and aliases.
+	Targets []Target
+	// Unredacted: a translation into it is not redacted unless asked
+	// (--redact): its output is the stream as its producer writes it.
+	// Any other target's output is redacted by default.
+	Unredacted bool
+	// Source: translate --from NAME reads its lines alone, telling them
+	// from the other sources' before decoding them; Foreign is the
+	// diagnostic of a line it tells is another's.
+	Source  bool
+	Foreign string
+	// Prepare, for a source whose producer reads its lines into typed
+	// fields, is what translate checks of them before it decodes them.
+	Prepare *Prepare
+	// Upgrade, when set, is the line of ev, one of the dialect's, as
+	// its default version writes it, when ev's line is of an older
+	// version (ok false: it is not): what a translation keeps of the
+	// line is the line as that version.
+	Upgrade func(ev *Event) (raw []byte, ok bool)
+	// RunIDs, for the dialect whose ids name the runs zevo opens in any
+	// target (dialects.Runs), makes and checks them.
+	RunIDs *RunIDs
+	// Failed, for that dialect, is the lines its producer writes for a
+	// run that failed before it began: an error (code, msg, not
+	// recoverable) and the end of the run (status, exitCode).
+	Failed func(runID, code, msg, status string, exitCode int) [][]byte
 	// Host, for a dialect zevo writes whose producer is driven by clients
 	// through its own stream-json input, lets exec stand in for it there.
 	Host *Host
@@ -84,6 +122,93 @@ type Dialect struct {
 	// Corpus, optional, generates streams of the dialect for benchmarks
 	// and tests (bench/corpus, bench/cmd/gen).
 	Corpus *Corpus
+}
+
+// Target is one version of a dialect's lines that zevo writes, as
+// translate --to names it.
+type Target struct {
+	Name    string   // as zevo prints it ("zero@2")
+	Aliases []string // other names users may write
+	Version int      // its encoder's EncodeOptions.Version
+	// Lacks, when set, is the event types of the dialect's default
+	// version this one has not: a rule into one is unmapped.
+	Lacks func() map[string]bool
+	// Holds, when set, reports whether the producer's clients read a
+	// top-level field key of value v: a field a mapping rule renders
+	// that they cannot is left out (and counted), unless --unmapped
+	// keep. Nil: every field is written.
+	Holds func(key string, v gjson.Result) bool
+}
+
+// Prepare is what translate checks of a source dialect's lines before it
+// decodes them, so that no target gets a line the producer's own readers
+// would refuse.
+type Prepare struct {
+	// Kinds are the JSON kinds the producer gives the top-level fields
+	// it knows.
+	Kinds *FieldKinds
+	// VersionKey is the field that states a line's version (of a Marked
+	// dialect, the field that marks its lines: a line with it is the
+	// dialect's, as its DetectLine tells); Version is
+	// the problem of a line whose VersionKey is sv (not Exists: absent),
+	// "" for a version the producer reads.
+	VersionKey string
+	Version    func(sv gjson.Result) string
+	// Plain reports a line of type typ, its VersionKey's value sv (nil:
+	// absent), whose fields' kinds alone are left to check: a line of
+	// the producer's output at its current version.
+	Plain func(typ string, sv []byte) bool
+}
+
+// FieldKinds are fields' JSON kinds by name, a table made once and
+// looked up for every field of every line: buckets by a cheap hash of
+// the name.
+type FieldKinds struct{ b [64][]fieldKind }
+
+type fieldKind struct {
+	name string
+	kind jsonl.Kind
+}
+
+func kindHash(s string) int {
+	if s == "" {
+		return 0
+	}
+	return (len(s)*31 + int(s[0])*7 + int(s[len(s)-1])) & 63
+}
+
+// Add gives field name kind k, unless it has one.
+func (t *FieldKinds) Add(name string, k jsonl.Kind) {
+	if t.Kind(name) != jsonl.KindAny || k == jsonl.KindAny {
+		return
+	}
+	h := kindHash(name)
+	t.b[h] = append(t.b[h], fieldKind{name, k})
+}
+
+// Kind is the kind of field name, KindAny for one the table does not
+// know.
+func (t *FieldKinds) Kind(name string) jsonl.Kind {
+	for _, e := range t.b[kindHash(name)] {
+		if e.name == name {
+			return e.kind
+		}
+	}
+	return jsonl.KindAny
+}
+
+// RunIDs are a dialect's run ids, as zevo gives them to the runs it
+// opens.
+type RunIDs struct {
+	// New is a new id of the producer's format, for the time at, its
+	// random part read from random.
+	New func(at time.Time, random io.Reader) string
+	// Check reports an id a user gives (--run-id) that the producer
+	// could not write with the suffixes of later runs (.2, .3, …).
+	Check func(id string) error
+	// Session is the n-th session id made at time at, in the
+	// producer's format.
+	Session func(at time.Time, n int) string
 }
 
 // Corpus generates realistic streams of a dialect, serialized exactly as

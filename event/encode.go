@@ -35,6 +35,10 @@ type EncodeOptions struct {
 	// line it is writing (a runId its target cannot write, replaced), in
 	// words for the line's diagnostic; the line is written all the same.
 	Report func(msg string)
+	// Dropped, when not nil, gets the path (TYPE.FIELD) of each field an
+	// encoder leaves out of a line of its own dialect it writes through
+	// because its clients' types cannot hold it (without Keep).
+	Dropped func(path string)
 	// Plain writes every line the general way, without the shortcuts an
 	// encoder takes for its common lines: the reference its differential
 	// tests hold the shortcuts to (translate's Options.Plain).

@@ -119,7 +119,7 @@ func TestTranslateAgreesOnRuns(t *testing.T) {
 		if fmt.Sprint(fromValidate) != fmt.Sprint(want) || fmt.Sprint(fromStats) != fmt.Sprint(want) {
 			t.Errorf("%s: validate %v, stats %v, the run rules %v", name, fromValidate, fromStats, want)
 		}
-		for _, to := range []translate.Format{translate.Zero, translate.EvoSci} {
+		for _, to := range []translate.Format{toZero, toEvoSci} {
 			var out bytes.Buffer
 			// A bad line is reported and skipped; the runs stay.
 			var d *jsonl.Diagnostic
@@ -158,23 +158,23 @@ func outputRuns(t *testing.T, out []byte, to translate.Format) []string {
 		msg, _ := ev.Message.(string)
 		n := len(runs)
 		switch {
-		case to == translate.Zero && ev.Type == "run_end" && ev.Status == "incomplete":
+		case to == toZero && ev.Type == "run_end" && ev.Status == "incomplete":
 			runs = append(runs, "incomplete")
-		case to == translate.Zero && ev.Type == "run_end":
+		case to == toZero && ev.Type == "run_end":
 			runs = append(runs, "ended")
-		case to == translate.EvoSci && ev.Type == "done" && prev == "error":
+		case to == toEvoSci && ev.Type == "done" && prev == "error":
 			// the done EvoScientist may write after its error: same run
-		case to == translate.EvoSci && ev.Type == "done":
+		case to == toEvoSci && ev.Type == "done":
 			runs = append(runs, "ended")
-		case to == translate.EvoSci && ev.Type == "error" && (strings.HasPrefix(msg, "the run was cut short") || strings.HasPrefix(msg, "the input ended")):
+		case to == toEvoSci && ev.Type == "error" && (strings.HasPrefix(msg, "the run was cut short") || strings.HasPrefix(msg, "the input ended")):
 			runs = append(runs, "incomplete")
-		case to == translate.EvoSci && ev.Type == "error":
+		case to == toEvoSci && ev.Type == "error":
 			runs = append(runs, "ended")
 		}
 		open = len(runs) == n && !(ev.Type == "done" && prev == "error")
 		prev = ev.Type
 	}
-	if open && to == translate.EvoSci {
+	if open && to == toEvoSci {
 		runs = append(runs, "incomplete")
 	}
 	return runs

@@ -135,8 +135,8 @@ func TestRunsAgreeOnRandomStreams(t *testing.T) {
 			continue
 		}
 		var zero bytes.Buffer
-		translate.Translate(strings.NewReader(in), "x", translate.Options{To: translate.Zero, RunID: "R"}, &zero)
-		if got := outputRuns(t, zero.Bytes(), translate.Zero); fmt.Sprint(got) != fmt.Sprint(translated) {
+		translate.Translate(strings.NewReader(in), "x", translate.Options{To: toZero, RunID: "R"}, &zero)
+		if got := outputRuns(t, zero.Bytes(), toZero); fmt.Sprint(got) != fmt.Sprint(translated) {
 			t.Fatalf("%s\ntranslate --to zero: runs %v, validate %v\n%s", in, got, translated, zero.String())
 		}
 		out, _ := viewString(t, in, ViewOptions{})

@@ -148,9 +148,9 @@ func TestTranslateCapturesKeepTheirFacts(t *testing.T) {
 			as     Protocol
 			decode func([]byte) error
 		}{
-			{translate.Zero, Zero, func(b []byte) error { _, err := zerotest.Decode(b); return err }},
-			{translate.Zero1, Zero1, func(b []byte) error { _, err := zerotest.DecodeV1(b); return err }},
-			{translate.EvoSci, EvoSci, nil},
+			{toZero, Zero, func(b []byte) error { _, err := zerotest.Decode(b); return err }},
+			{toZero1, Zero1, func(b []byte) error { _, err := zerotest.DecodeV1(b); return err }},
+			{toEvoSci, EvoSci, nil},
 		} {
 			key := filepath.Base(f) + "->" + c.to.String()
 			out := translateFile(t, f, c.to)
@@ -187,7 +187,7 @@ func compareFacts(t *testing.T, key string, to translate.Format, want, got []*ru
 		}
 		// Ids are the producer's, but for the target's own rule (distinct).
 		w.CallIDs, g.CallIDs, w.duplicateIDs, g.duplicateIDs = nil, nil, nil, nil
-		if to == translate.EvoSci {
+		if to == toEvoSci {
 			// EvoScientist says a run succeeded or failed, and how in
 			// its error's text only.
 			if w.Status != "success" {
@@ -228,7 +228,7 @@ func TestTranslateCapturesRedactPlantedSecrets(t *testing.T) {
 		if err := os.WriteFile(path, []byte(in), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		for _, to := range []translate.Format{translate.Zero, translate.Zero1} {
+		for _, to := range []translate.Format{toZero, toZero1} {
 			out := string(translateFile(t, path, to))
 			if !strings.Contains(out, `"type":"tool_call"`) || !strings.Contains(out, `"type":"tool_result"`) {
 				t.Fatalf("%s->%s: the tool call is not translated:\n%s", name, to, out)
@@ -301,7 +301,7 @@ func TestTranslateCapturesCutAnywhere(t *testing.T) {
 			for _, c := range []struct {
 				to translate.Format
 				as Protocol
-			}{{translate.Zero, Zero}, {translate.Zero1, Zero1}, {translate.EvoSci, EvoSci}} {
+			}{{toZero, Zero}, {toZero1, Zero1}, {toEvoSci, EvoSci}} {
 				key := filepath.Base(f) + "[:" + strconv.Itoa(n) + "]->" + c.to.String()
 				out := translateFile(t, path, c.to)
 				if len(out) == 0 {

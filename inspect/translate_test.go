@@ -31,7 +31,7 @@ func translateFile(t *testing.T, path string, to translate.Format) []byte {
 	opt := translate.Options{
 		To:     to,
 		Cwd:    "/work",
-		Redact: to != translate.EvoSci,
+		Redact: to != toEvoSci,
 		Now:    func() time.Time { return time.Date(2026, 6, 3, 10, 0, 0, 0, time.UTC) },
 		Rand:   bytes.NewReader(seq),
 	}
@@ -86,12 +86,12 @@ func TestTranslatorOutputValidates(t *testing.T) {
 		as   Protocol
 	}
 	jobs := []job{
-		{"../testdata/translate/*.evosci.jsonl", translate.Zero, Zero},
-		{"../testdata/translate/*.evosci.jsonl", translate.Zero1, Zero1},
-		{"../testdata/translate/*.zero.jsonl", translate.EvoSci, EvoSci},
-		{"../testdata/inspect/*.evosci.jsonl", translate.Zero, Zero},
-		{"../testdata/inspect/*.evosci.jsonl", translate.Zero1, Zero1},
-		{"../testdata/inspect/*.zero.jsonl", translate.EvoSci, EvoSci},
+		{"../testdata/translate/*.evosci.jsonl", toZero, Zero},
+		{"../testdata/translate/*.evosci.jsonl", toZero1, Zero1},
+		{"../testdata/translate/*.zero.jsonl", toEvoSci, EvoSci},
+		{"../testdata/inspect/*.evosci.jsonl", toZero, Zero},
+		{"../testdata/inspect/*.evosci.jsonl", toZero1, Zero1},
+		{"../testdata/inspect/*.zero.jsonl", toEvoSci, EvoSci},
 	}
 	seen := 0
 	for _, j := range jobs {

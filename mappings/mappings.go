@@ -69,6 +69,7 @@ type entry struct {
 	data     []byte // the shipped table
 	once     sync.Once
 	t        *Table
+	user     bool // a user's table was loaded over it (Load)
 }
 
 // Default returns the shipped tables, none of them read yet.
@@ -102,6 +103,37 @@ func (s *Set) Between(from, to string) *Table {
 		}
 	}
 	return nil
+}
+
+// Into is the tables into the dialect named to, in the registry's order,
+// with the rules of the user's tables loaded over the shipped ones.
+func (s *Set) Into(to string) []*Table {
+	var out []*Table
+	for _, e := range s.tables {
+		if e.to == to {
+			e.once.Do(e.read)
+			out = append(out, e.t)
+		}
+	}
+	return out
+}
+
+// SideEffects is the target's sideEffect by source tool name of every
+// table, in the registry's order (a later table's over an earlier's):
+// a tool a table names keeps that effect whatever the translation, as
+// each dialect's own tools keep theirs.
+func (s *Set) SideEffects() map[string]string {
+	out := map[string]string{}
+	for _, e := range s.tables {
+		if !e.user && !gjson.GetBytes(e.data, "sideEffects").Exists() {
+			continue // none to read: the table is left unread
+		}
+		e.once.Do(e.read)
+		for name, se := range e.t.SideEffects {
+			out[name] = se
+		}
+	}
+	return out
 }
 
 // RiskInto is the risk level by sideEffect of the tables into the dialect
@@ -184,9 +216,15 @@ func (s *Set) loadTable(name string, t gjson.Result) error {
 	if !t.IsObject() {
 		return fmt.Errorf("%s: a table is a JSON object", name)
 	}
-	table := s.Between(t.Get("from").String(), t.Get("to").String())
+	from, to := t.Get("from").String(), t.Get("to").String()
+	table := s.Between(from, to)
 	if table == nil {
 		return fmt.Errorf("%s: %s", name, s.pairs())
+	}
+	for _, e := range s.tables {
+		if e.from == from && e.to == to {
+			e.user = true
+		}
 	}
 	return loadTable(table, name, t)
 }

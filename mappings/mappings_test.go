@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/dialects"
 	"github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
@@ -143,5 +144,26 @@ func TestATableOfADialectOnlyTheRegistryKnows(t *testing.T) {
 	err := s.Load("m.json", []byte(`{"from": "claude", "to": "zero"}`))
 	if err == nil || !strings.Contains(err.Error(), `"standin" and "zero"`) {
 		t.Errorf("the directions named: %v", err)
+	}
+}
+
+// SideEffects reads every table that has sideEffects, shipped or a
+// user's, and leaves the others unread (a translation reads only the
+// tables it asks for).
+func TestSideEffectsOfEveryTable(t *testing.T) {
+	s := Default()
+	if got := s.SideEffects()["execute"]; got != "shell" {
+		t.Errorf("execute: %q, want the shipped EvoScientist table's", got)
+	}
+	for _, e := range s.tables {
+		if e.t != nil && !gjson.GetBytes(e.data, "sideEffects").Exists() {
+			t.Errorf("%s -> %s read for its sideEffects, and ships none", e.from, e.to)
+		}
+	}
+	if err := s.Load("mine.json", []byte(`{"from":"zero","to":"evosci","sideEffects":{"mytool":"network"}}`)); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.SideEffects()["mytool"]; got != "network" {
+		t.Errorf("mytool: %q, want the user's table's", got)
 	}
 }

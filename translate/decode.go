@@ -1,14 +1,12 @@
 package translate
 
 import (
-	"fmt"
-	"github.com/zevo/zevo/dialects/evosci"
-	"strings"
+	"github.com/zevo/zevo/dialects/zero"
+	"sync"
 	"unsafe"
 
-	"github.com/zevo/zevo/dialects/zero"
-
 	"github.com/tidwall/gjson"
+	"github.com/zevo/zevo/dialects"
 	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
@@ -26,8 +24,8 @@ type prepared struct {
 	warn, bad *jsonl.Diagnostic
 	blank     bool
 	// placed: a bad line that is still a JSON object of the input's
-	// protocol, so it takes its place in the runs, as every command
-	// reads them (ev.proto and ev.typ are set).
+	// dialect, so it takes its place in the runs, as every command
+	// reads them (ev.kind is set).
 	placed bool
 	// decoded: the line was decoded ahead for the event path
 	// (decodeAhead), into evs and derr; input is the event path's input
@@ -49,10 +47,9 @@ type prepared struct {
 type preparer struct {
 	from   Format
 	tables *mappings.Set
-	plain  bool // Options.Plain: no line decoded by its layout
+	plain  bool       // Options.Plain: no line decoded by its layout
+	srcs   *sourceSet // sources()
 	dec    jsonl.Decoder
-	// lastRunID is the runId of the last Zero line, see readRunID.
-	lastRunID string
 	// level and slot: see here and balance; fixedLevel, when not -1, is
 	// the level balance keeps (tests), whatever the goroutines' waits say.
 	level, slot, fixedLevel int
@@ -65,7 +62,7 @@ func (p *preparer) prepare(l jsonl.Line, out *prepared) {
 	out.placed = false
 	if !out.blank {
 		_, out.warn, out.bad = p.decode(l, &out.ev)
-		out.placed = out.bad != nil && out.ev.proto != nil
+		out.placed = out.bad != nil && out.ev.kind != nil
 	}
 }
 
@@ -75,7 +72,7 @@ const shareLevels = 8
 
 // streamPreparer is the preparer of Stream's reading goroutine.
 func (t *Translator) streamPreparer() preparer {
-	return preparer{from: t.opt.From, tables: t.tables, plain: t.opt.Plain, level: shareLevels, fixedLevel: t.fixedLevel}
+	return preparer{from: t.opt.From, tables: t.tables, plain: t.opt.Plain, srcs: sources(), level: shareLevels, fixedLevel: t.fixedLevel}
 }
 
 // here reports whether the reading goroutine prepares the next line
@@ -106,8 +103,8 @@ func (p *preparer) balance(readerWaited, translatorWaited bool) {
 // decode validates a line and splits its top-level fields. warn is a
 // diagnostic for a line that is still translated (NaN replaced by null).
 func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *jsonl.Diagnostic) {
-	ev.name, ev.num, ev.prefix, ev.proto, ev.typ = l.Name, l.Num, false, nil, ""
-	ev.rawTyp, ev.runID, ev.layout = "", "", 0
+	ev.name, ev.num, ev.prefix, ev.kind, ev.typ = l.Name, l.Num, false, nil, ""
+	ev.rawTyp, ev.layout = "", 0
 	k, e := -1, (*jsonl.LineError)(nil)
 	if p.plain {
 		e = p.dec.Decode(l.Bytes, &ev.LineObject)
@@ -124,61 +121,35 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *jsonl.D
 		// of such a line, every time (the differential tests). Other
 		// lines in a layout go through them.
 		z := &zero.PairLayouts[k]
-		kind := Zero
-		if z.Protocol.Family == evosci.Family {
-			kind = EvoSci
-		}
-		if (p.from == Auto || p.from == kind) && z.Layout.Strings() {
-			ev.proto, ev.typ, ev.rawTyp, ev.kind, ev.layout = z.Protocol, z.Type, z.Type, kind, k+1
-			p.readRunIDAt(ev, layoutRunID[k])
+		kind := familyDialect()[z.Protocol.Family]
+		if (p.from == Auto || p.from.Dialect == kind) && z.Layout.Strings() {
+			ev.typ, ev.rawTyp, ev.kind, ev.layout = z.Type, z.Type, kind, k+1
 			return ev, nil, nil
 		}
 	}
 	if len(ev.NonFinite) > 0 {
 		warn = ev.problem(jsonl.NonFiniteMessage(ev.NonFinite[0]))
 	}
-	typ, sv := ev.Get("type"), ev.Peek("schemaVersion")
-	ev.proto = zero.DetectBy(sv, typ)
-	p.readRunID(ev)
+	typ := ev.Get("type")
+	ev.kind = p.srcs.of(&ev.LineObject)
 	if typ.Type != gjson.String {
 		return nil, nil, ev.problem(`no string "type" field`)
 	}
 	ev.typ, ev.rawTyp = typ.Str, typ.Str
-	switch {
-	case strings.HasPrefix(ev.typ, "zero."):
-		ev.kind, ev.typ, ev.prefix = Zero, ev.typ[len("zero."):], true
-	case strings.HasPrefix(ev.typ, "evosci."):
-		ev.kind, ev.typ, ev.prefix = EvoSci, ev.typ[len("evosci."):], true
-		ev.Del("schemaVersion")
-		ev.Del("runId")
-		ev.runID = ""
-		sv = gjson.Result{}
-	case ev.proto.Family == evosci.Family:
-		ev.kind = EvoSci
-	default:
-		ev.kind = Zero
+	if d := p.srcs.kept(ev.typ); d != nil {
+		// A kept event of a source (--unmapped keep).
+		ev.kind, ev.typ, ev.prefix = d, ev.typ[len(d.Name)+1:], true
 	}
-	if p.from != Auto && !ev.prefix && ev.kind != p.from {
-		ev.proto = nil // not of the input's protocol: no place in its runs
-		if p.from == Zero {
-			return nil, nil, ev.problem(`no "schemaVersion": not a Zero event (--from zero)`)
-		}
-		return nil, nil, ev.problem(`has "schemaVersion": a Zero event, not EvoScientist (--from evosci)`)
+	if p.from != Auto && !ev.prefix && ev.kind != p.from.Dialect {
+		ev.kind = nil // not of the input's dialect: no place in its runs
+		return nil, nil, ev.problem(p.from.Dialect.Foreign)
 	}
-	if ev.kind == Zero {
-		if d := checkZeroFields(ev); d != nil {
+	if pr := ev.kind.Prepare; pr != nil {
+		if d := checkFields(ev, pr.Kinds); d != nil {
 			return nil, nil, d
 		}
-		switch sv.Raw {
-		case "2":
-		case "1":
-			upgrade(ev, p.tables)
-			p.readRunID(ev) // a table may rename it
-		default:
-			if !sv.Exists() {
-				return nil, nil, ev.problem(`Zero event without "schemaVersion"`)
-			}
-			return nil, nil, ev.problem(fmt.Sprintf("unknown schemaVersion %s (zevo knows 1 and 2)", clip(sv.Raw)))
+		if msg := pr.Version(ev.Peek(pr.VersionKey)); msg != "" {
+			return nil, nil, ev.problem(msg)
 		}
 	}
 	if warn != nil {
@@ -188,46 +159,77 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *jsonl.D
 	return ev, warn, nil
 }
 
-// readRunID keeps Str("runId") for the runs, where the line is Zero's,
-// as a string of its own: the same string as
-// for the line before when the id is the same, so that the runs compare
-// no bytes, and one copy a run.
-func (p *preparer) readRunID(ev *event) { p.readRunIDAt(ev, -1) }
-
-// readRunIDAt is readRunID for a line whose runId is member i of its
-// Members (a line in a layout, layoutRunID), or anywhere for i < 0.
-func (p *preparer) readRunIDAt(ev *event, i int) {
-	ev.runID = ""
-	if ev.proto.Family != zero.Family {
-		return
-	}
-	var id string
-	if i >= 0 {
-		id = ev.StrAt(i)
-	} else {
-		id = ev.Str("runId")
-	}
-	if id != p.lastRunID {
-		p.lastRunID = strings.Clone(id)
-	}
-	ev.runID = p.lastRunID
+// sourceSet is the dialects translate reads with --from
+// (Dialect.Source), in the registry's order, as the preparer asks of
+// them for every line.
+type sourceSet struct {
+	list     []*model.Dialect
+	prefixes []string // each one's name and "."
+	// marked are the sources whose lines their version field marks
+	// (Marked, Prepare.VersionKey); other is the first other source.
+	marked []*model.Dialect
+	other  *model.Dialect
 }
 
-// layoutRunID is, for each of zero.PairLayouts, the place of runId among
-// its lines' members (-1 for EvoScientist's).
-var layoutRunID = func() []int {
-	at := make([]int, len(zero.PairLayouts))
-	for k, z := range zero.PairLayouts {
-		at[k] = z.Layout.Index("runId")
+// sources is the sourceSet of the registry, made once.
+var sources = sync.OnceValue(func() *sourceSet {
+	s := &sourceSet{}
+	for _, d := range dialects.All {
+		if !d.Source {
+			continue
+		}
+		s.list = append(s.list, d)
+		s.prefixes = append(s.prefixes, d.Name+".")
+		switch {
+		case d.Marked && d.Prepare != nil:
+			s.marked = append(s.marked, d)
+		case s.other == nil:
+			s.other = d
+		}
 	}
-	return at
-}()
+	return s
+})
 
-// checkZeroFields checks the JSON types of the fields Zero knows, so that
-// no target gets a field its decoder would refuse.
-func checkZeroFields(ev *event) *jsonl.Diagnostic {
+// kept is the source whose kept event (--unmapped keep) a line of type
+// typ is, its type prefixed by the source's name; nil for another.
+func (s *sourceSet) kept(typ string) *model.Dialect {
+	for i, pre := range s.prefixes {
+		// The dot first: most types have none there.
+		if len(typ) >= len(pre) && typ[len(pre)-1] == '.' && typ[:len(pre)] == pre {
+			return s.list[i]
+		}
+	}
+	return nil
+}
+
+// of is the source a line of members o is of: a marked source whose
+// version field it has, else the other.
+func (s *sourceSet) of(o *jsonl.LineObject) *model.Dialect {
+	for _, d := range s.marked {
+		if o.Has(d.Prepare.VersionKey) {
+			return d
+		}
+	}
+	return s.other
+}
+
+// familyDialect is the dialect of each protocol family: the one named as
+// a protocol of it is.
+var familyDialect = sync.OnceValue(func() (by [4]*model.Dialect) {
+	for _, p := range zero.Protocols {
+		if d, ok := dialects.ByName(p.Name); ok && by[p.Family] == nil {
+			by[p.Family] = d
+		}
+	}
+	return by
+})
+
+// checkFields checks the JSON kinds of the fields the line's producer
+// knows (Prepare.Kinds), so that no target gets a field its readers
+// would refuse.
+func checkFields(ev *event, kinds *model.FieldKinds) *jsonl.Diagnostic {
 	for _, m := range ev.Members() {
-		k := zeroFieldKinds.get(m.Key)
+		k := kinds.Kind(m.Key)
 		if k == jsonl.KindAny || plainlyOfKind(m, k) {
 			continue
 		}
@@ -240,9 +242,9 @@ func checkZeroFields(ev *event) *jsonl.Diagnostic {
 
 // acceptsPlainly reports a line l (the event path's reading of it) that
 // decode takes as it is, with no diagnostic and no repair: one good JSON
-// object, each key once, a plain string type that is no kept event of
-// the other protocol, and either no schemaVersion (EvoScientist's) or
-// Zero's 2 with every field of the kind Zero gives it. False whenever in
+// object, each key once, a plain string type that is no kept event of a
+// source, and of a source that checks nothing before decoding, or whose
+// Prepare finds it Plain with every field of its kind. False whenever in
 // doubt: decode then decides (TestAcceptsPlainlyOnlyWhatDecodeTakes).
 func (p *preparer) acceptsPlainly(l *model.Line) bool {
 	if p.from != Auto || !l.Check() || l.Dup() {
@@ -253,26 +255,36 @@ func (p *preparer) acceptsPlainly(l *model.Line) bool {
 		return false
 	}
 	typ, ok := l.Type()
-	if !ok || strings.HasPrefix(typ, "zero.") || strings.HasPrefix(typ, "evosci.") {
+	if !ok || p.srcs.kept(typ) != nil {
 		return false
 	}
-	zero := false
-	for i := range fs {
-		if string(fs[i].Key) == "schemaVersion" {
-			if string(fs[i].Value) != "2" {
-				return false
+	// The source: a marked one whose version field the line has (as
+	// sourceSet.of tells it), else the other.
+	var pr *model.Prepare
+	if p.srcs.other != nil {
+		pr = p.srcs.other.Prepare
+	}
+	var sv []byte
+	for _, d := range p.srcs.marked {
+		key := d.Prepare.VersionKey
+		for i := range fs {
+			if string(fs[i].Key) == key {
+				pr, sv = d.Prepare, fs[i].Value
+				break
 			}
-			zero = true
+		}
+		if sv != nil {
+			break
 		}
 	}
-	if !zero {
+	if pr == nil {
 		return true
 	}
-	if typ == "message" || typ == "prompt" {
-		return false // Zero's input, not its stream: decode decides
+	if !pr.Plain(typ, sv) {
+		return false
 	}
 	for i := range fs {
-		k := zeroFieldKinds.get(unsafe.String(unsafe.SliceData(fs[i].Key), len(fs[i].Key)))
+		k := pr.Kinds.Kind(unsafe.String(unsafe.SliceData(fs[i].Key), len(fs[i].Key)))
 		if k != jsonl.KindAny && !valueOfKind(fs[i].Value, k) {
 			return false
 		}
@@ -330,74 +342,3 @@ func plainlyOfKind(m jsonl.LineMember, k jsonl.Kind) bool {
 	}
 	return t == gjson.Null
 }
-
-// kindTable is zero.FieldKind as a table made once, to look up
-// every field of every Zero line: buckets by a cheap hash of the name.
-type kindTable [64][]kindEntry
-
-type kindEntry struct {
-	name string
-	kind jsonl.Kind
-}
-
-func nameHash(s string) int {
-	if s == "" {
-		return 0
-	}
-	return (len(s)*31 + int(s[0])*7 + int(s[len(s)-1])) & 63
-}
-
-// get returns the kind of a Zero field, KindAny for one Zero does not know.
-func (t *kindTable) get(name string) jsonl.Kind {
-	for _, e := range t[nameHash(name)] {
-		if e.name == name {
-			return e.kind
-		}
-	}
-	return jsonl.KindAny
-}
-
-var zeroFieldKinds = func() *kindTable {
-	var t kindTable
-	// A name's kind is that of its first field in this order, the order
-	// zero.FieldKind looks in (asking it for each field cost
-	// every command tens of thousands of instructions at init).
-	seen := map[string]bool{}
-	for _, p := range []*jsonl.Protocol{zero.V2, zero.V1, zero.Input} {
-		add := func(fs []jsonl.Field) {
-			for _, f := range fs {
-				if seen[f.Name] {
-					continue
-				}
-				seen[f.Name] = true
-				if h := nameHash(f.Name); f.Kind != jsonl.KindAny {
-					t[h] = append(t[h], kindEntry{f.Name, f.Kind})
-				}
-			}
-		}
-		add(p.Envelope)
-		for _, e := range p.Events {
-			add(e.Fields)
-		}
-	}
-	return &t
-}()
-
-// upgrade turns a Zero v1 event into v2: violation → block (a block already
-// there wins), block codes renamed.
-func upgrade(ev *event, tables *mappings.Set) {
-	v := zero.V1Renames()
-	for v1, v2 := range v.Fields {
-		old := ev.Get(v1)
-		if !old.Exists() {
-			continue
-		}
-		ev.Del(v1)
-		if !ev.Get(v2).Exists() {
-			ev.Set(v2, renameCode(old, v.BlockCodes))
-		}
-	}
-	ev.Set("schemaVersion", gjson.Parse("2"))
-}
-
-// dispatch routes an event to its direction. unmapped reports an event with

@@ -3,6 +3,7 @@ package translate
 import (
 	"fmt"
 
+	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
 )
 
@@ -10,13 +11,11 @@ import (
 // translation needs to know of it.
 type event struct {
 	jsonl.LineObject
-	proto *jsonl.Protocol // as zero.Detect names the line
-	kind  Format          // Zero or EvoSci, after undoing a kept prefix
-	typ   string          // without the "zero." / "evosci." prefix
-	// rawTyp and runID are Str("type") and Str("runId") as the runs need
-	// them (runID only where ev.proto is Zero's), read while decoding.
-	rawTyp, runID string
-	prefix        bool // the line was a kept event of the other protocol
+	kind *model.Dialect // the source dialect, after undoing a kept prefix; nil: none
+	typ  string         // without that prefix ("DIALECT.")
+	// rawTyp is Str("type"), read while decoding.
+	rawTyp string
+	prefix bool // the line was a kept event of another source
 	// layout is 1 + the index in zero.PairLayouts of the layout the line
 	// was taken in, and whose checks it skipped; 0 for another line.
 	layout int

@@ -3,13 +3,11 @@ package translate
 import (
 	"errors"
 	"fmt"
-	"github.com/zevo/zevo/dialects/zero"
 	"strconv"
 	"strings"
 	"sync"
 	"unsafe"
 
-	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/dialects"
 	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
@@ -156,8 +154,8 @@ func (t *Translator) eventLine(p *prepared) error {
 			werr = t.encode(nil, model.Step{Closed: st.Closed})
 		case bad && st.Start && !st.End && ev.Kind != model.RunStart:
 			// The run it starts is started, with none of its events.
-			if enc, ok := ep.enc.(zeroPasser); ok && ev.Dialect == ep.self {
-				_, werr = enc.Passed(ev, st, func(*jsonl.Object, string) bool { return false })
+			if enc, ok := ep.enc.(ownPasser); ok && ev.Dialect == ep.self {
+				werr = enc.FrameOwn(ev, st)
 			} else {
 				werr = t.encodeEvent(framing(ev), st)
 			}
@@ -200,8 +198,8 @@ func (t *Translator) eventLine(p *prepared) error {
 		// (a Zero line is read as version 2, any version upgraded).
 		t.stats.Diagnosed++
 		from := ep.unmappedDialect
-		if p, err := zero.Lookup(from); err == nil {
-			from = p.String()
+		if d, ok := dialects.ByName(from); ok {
+			from = defaultForm(d).Name
 		}
 		return p.ev.diag("%s event %s has no %s counterpart (--unmapped error)", from, clip(strconv.Quote(ep.unmappedType)), t.opt.To)
 	default:
@@ -324,7 +322,7 @@ func (t *Translator) newInput() *model.Input {
 // has said what they may hold).
 func (t *Translator) decodeOptions() model.DecodeOptions {
 	eff := dialects.Effects()
-	for name, se := range t.tables.Between("evosci", "zero").SideEffects {
+	for name, se := range t.tables.SideEffects() {
 		eff.Set(name, model.Effect(se))
 	}
 	// A target that respells outputs is given their spelling, unless it
@@ -350,18 +348,16 @@ func (t *Translator) encode(ev *model.Event, st model.Step) error {
 			first := !ep.passedLine
 			ep.passedLine, ep.mapped = true, true
 			return enc.Pass(ev, st, first)
-		case zeroPasser:
-			mapped, err := t.passZero(enc, ev, st)
+		case ownPasser:
+			mapped, err := enc.PassOwn(ev, st)
 			t.counted(ev, mapped)
 			return err
 		}
 	}
-	if ev != nil && ev.Dialect != ep.self && zeroV1(ev) {
-		// Zero version 1 is upgraded whatever the target: what a
-		// target keeps of the line is the line as version 2.
-		o := *ev
-		o.Raw = t.upgradedV1(ev.Raw)
-		ev = &o
+	if ev != nil && ev.Dialect != ep.self {
+		// An older version is upgraded whatever the target (Zero's 1):
+		// what a target keeps of the line is the line as the current.
+		ev = t.upgraded(ev)
 	}
 	if ev != nil && ev.Kind == model.Other && ev.Dialect != ep.self && len(ev.Type) > len(ep.self) &&
 		ev.Type[len(ep.self)] == '.' && ev.Type[:len(ep.self)] == ep.self {
@@ -372,22 +368,16 @@ func (t *Translator) encode(ev *model.Event, st model.Step) error {
 		case restorer:
 			ep.mapped = true
 			return enc.Restore(ev, st, typ, "schemaVersion", "runId")
-		case zeroPasser:
-			o := *ev
-			o.Dialect, o.Type = ep.self, typ
-			if isZeroInput(typ) {
-				// Zero's input: kept as Zero keeps it, in no run; the
-				// run it starts starts with the next event.
-				o.Kind = model.Prompt
+		case ownPasser:
+			o := enc.Restored(ev, typ)
+			if o.Kind == model.Prompt {
+				// Its producer's input: kept as it keeps it, in no
+				// run; the run it starts starts with the next event.
 				ep.startLater = ep.startLater || st.Start
 				st.Start = false
 				return t.encodeEvent(&o, st)
 			}
-			if typ == "run_start" {
-				// It restores the run with its own runId.
-				o.Kind, o.Run = model.RunStart, gjson.GetBytes(ev.Raw, "runId").Str
-			}
-			mapped, err := t.passZero(enc, &o, st)
+			mapped, err := enc.PassOwn(&o, st)
 			t.counted(ev, mapped)
 			return err
 		}
@@ -509,6 +499,7 @@ func (t *Translator) encoder() error {
 			Keep:         t.opt.Unmapped == Keep,
 			NewRunID:     t.newRunID,
 			NewSessionID: t.newSessionID,
+			Dropped:      t.dropped,
 			SessionID:    t.opt.SessionID,
 			Cwd:          t.opt.Cwd,
 			Model:        t.opt.Model,
@@ -536,13 +527,12 @@ func (t *Translator) encoder() error {
 	return ep.encErr
 }
 
-// newSessionID names a Zero session zevo opens, in Zero's format
-// zero_<UTC YYYYMMDDHHMMSS>_<unix nanoseconds>_<n>, from the same clock
-// as the run ids (the files' hash when translating files).
+// newSessionID names a session zevo opens, in the runs' dialect's format
+// (dialects.Runs), from the same clock as the run ids (the files' hash
+// when translating files).
 func (t *Translator) newSessionID() string {
 	t.ep.sessions++
-	at := t.opt.Now().UTC()
-	return fmt.Sprintf("zero_%s_%d_%d", at.Format("20060102150405"), at.UnixNano(), t.ep.sessions)
+	return dialects.Runs.RunIDs.Session(t.opt.Now(), t.ep.sessions)
 }
 
 // StatedSession is the session id the event path's target last carried
@@ -564,8 +554,8 @@ func (t *Translator) Interrupt() error {
 	return t.ep.enc.Interrupt()
 }
 
-// dropZero counts a field left out of Zero output.
-func (t *Translator) dropZero(path string) { t.countDropped("zero." + path) }
+// dropped counts a field left out of the output.
+func (t *Translator) dropped(path string) { t.countDropped(t.opt.To.Dialect.Name + "." + path) }
 
 func (t *Translator) redacted(s string) string {
 	if t.opt.Redactor == nil {

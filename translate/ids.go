@@ -2,11 +2,12 @@ package translate
 
 import (
 	"fmt"
-	"github.com/zevo/zevo/dialects/zero"
+
+	"github.com/zevo/zevo/dialects"
 )
 
-// newRunID names a run zevo opens in Zero output: --run-id (then .2, .3,
-// …) or Zero's own run_<UTC time>_<6 hex> format.
+// newRunID names a run zevo opens: --run-id (then .2, .3, …) or a new id
+// of the runs' dialect's own format (dialects.Runs).
 func (t *Translator) newRunID() string {
 	t.runsOpened++
 	if t.opt.RunID != "" {
@@ -15,5 +16,5 @@ func (t *Translator) newRunID() string {
 		}
 		return fmt.Sprintf("%s.%d", t.opt.RunID, t.runsOpened)
 	}
-	return zero.NewRunID(t.opt.Now(), t.opt.Rand)
+	return dialects.Runs.RunIDs.New(t.opt.Now(), t.opt.Rand)
 }

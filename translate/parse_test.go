@@ -26,15 +26,15 @@ func TestCheckRunID(t *testing.T) {
 }
 
 func TestParseTargetAndSource(t *testing.T) {
-	for name, want := range map[string]Format{"zero": Zero, "zero@1": Zero1, "evosci": EvoSci} {
+	for name, want := range map[string]Format{"zero": Zero, "zero@2": Zero, "zero@1": Zero1, "evosci": EvoSci, "evoscientist": EvoSci} {
 		if got, err := ParseTarget(name); err != nil || got != want {
 			t.Errorf("ParseTarget(%q) = %v, %v; want %v", name, got, err, want)
 		}
 	}
-	// A dialect zevo writes and zero.Protocols does not know is the
-	// event path's target, by its name or an alias.
+	// Every dialect zevo writes is a target, by its name or an alias; a
+	// dialect with versions, by each version's names.
 	cl, err := ParseTarget("claude")
-	if err != nil || cl.Name != "claude" || !eventOnly(cl) {
+	if err != nil || cl.Name != "claude" || cl.Dialect.Name != "claude" {
 		t.Fatalf("ParseTarget(claude) = %v, %v", cl, err)
 	}
 	if got, err := ParseTarget("claude-code"); err != nil || got != cl {
@@ -46,14 +46,38 @@ func TestParseTargetAndSource(t *testing.T) {
 			t.Errorf("ParseTarget(%q) = %v, %v; want an error", name, got, err)
 		}
 	}
-	for name, want := range map[string]Format{"auto": Auto, "zero": Zero, "evosci": EvoSci} {
+	for name, want := range map[string]Format{"auto": Auto, "zero": Zero, "zero@2": Zero, "evosci": EvoSci, "evoscientist": EvoSci} {
 		if got, err := ParseSource(name); err != nil || got != want {
 			t.Errorf("ParseSource(%q) = %v, %v; want %v", name, got, err, want)
 		}
 	}
-	for _, name := range []string{"", "zero@1", "zero@3", "EvoSci"} {
+	for _, name := range []string{"", "zero@1", "zero@3", "EvoSci", "claude", "zero-input"} {
 		if got, err := ParseSource(name); err == nil || !strings.Contains(err.Error(), "want auto, zero or evosci") {
 			t.Errorf("ParseSource(%q) = %v, %v; want an error", name, got, err)
+		}
+	}
+}
+
+// The targets' names and forms, as the registry gives them: a dialect's
+// default by its name, its other versions by theirs, in the registry's
+// order; each names its dialect and its encoder's version.
+func TestTargetsFromTheRegistry(t *testing.T) {
+	if got := strings.Join(Targets(), " "); got != "zero zero@1 evosci claude" {
+		t.Errorf("Targets() = %s", got)
+	}
+	for _, c := range []struct {
+		f             Format
+		name, dialect string
+		version       int
+		redacts       bool
+	}{
+		{Zero, "zero@2", "zero", 2, true},
+		{Zero1, "zero@1", "zero", 1, true},
+		{EvoSci, "evosci", "evosci", 0, false},
+		{claudeTarget(t), "claude", "claude", 0, true},
+	} {
+		if c.f.String() != c.name || c.f.Dialect.Name != c.dialect || c.f.Version != c.version || RedactsByDefault(c.f) != c.redacts {
+			t.Errorf("%s: %+v, redacted by default %v", c.name, c.f, RedactsByDefault(c.f))
 		}
 	}
 }

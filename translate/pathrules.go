@@ -2,7 +2,7 @@ package translate
 
 import (
 	"github.com/tidwall/gjson"
-	"github.com/zevo/zevo/dialects/zero"
+	"github.com/zevo/zevo/dialects"
 	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
@@ -30,7 +30,8 @@ import (
 // pathRules are the rules of the table from the source dialect from into
 // the target.
 type pathRules struct {
-	from  string                    // the source dialect ("evosci" into Zero, "zero" into EvoScientist)
+	from  string                    // the source dialect (sourceTable)
+	own   func(line []byte) bool    // a line of from's (ownLine)
 	rules map[string]*mappings.Rule // by source type: the user's rules, and the tables' unmapped types
 	// handling is, by handler name, the source type whose built-in
 	// handling it is and the target type that handling writes.
@@ -38,10 +39,10 @@ type pathRules struct {
 	// retype is, by source type, the handler rules that read a line of
 	// that type as another's; nil when there are none.
 	retype map[string]*mappings.Rule
-	// omitEmpty: the target leaves out empty values (Zero's omitempty).
+	// omitEmpty: the target leaves out empty values (Dialect.OmitsEmpty).
 	omitEmpty bool
-	// v1Lacks: the target is Zero v1, which has none of these types.
-	v1Lacks map[string]bool
+	// lacks: the types the target's version has not (Target.Lacks: Zero v1's).
+	lacks map[string]bool
 	// the type rule looked up last, and its rule
 	lastType string
 	lastRule *mappings.Rule
@@ -53,26 +54,21 @@ type handling struct{ src, to string }
 // pathRules gathers the rules the event path applies for the target;
 // nil when the tables give none (a target the tables do not write).
 func (t *Translator) pathRules() *pathRules {
-	var tb *mappings.Table
-	r := &pathRules{}
-	switch {
-	case t.opt.To == EvoSci:
-		tb, r.from = t.tables.Between("zero", "evosci"), "zero"
-	case t.opt.To == Zero || t.opt.To == Zero1:
-		tb, r.from, r.omitEmpty = t.tables.Between("evosci", "zero"), "evosci", true
-		if t.opt.To == Zero1 {
-			r.v1Lacks = zero.V1Renames().V2Only
-		}
-	}
+	tb, src := t.sourceTable()
 	if tb == nil {
 		return nil
 	}
+	r := &pathRules{from: src.Name, own: ownLine(src)}
+	if to, ok := dialects.ByName(tb.To); ok {
+		r.omitEmpty = to.OmitsEmpty
+	}
+	r.lacks = t.lacks()
 	r.rules = map[string]*mappings.Rule{}
 	user := false
 	for typ, rule := range tb.Events {
-		// A shipped rule into a type Zero v1 lacks is applied here too:
+		// A shipped rule into a type the version lacks is applied here too:
 		// its line is kept or dropped as unmapped, as the rule says.
-		if rule.Unmapped || !rule.Builtin || r.v1Lacks[rule.To] && rule.Handler == "" {
+		if rule.Unmapped || !rule.Builtin || r.lacks[rule.To] && rule.Handler == "" {
 			r.rules[typ] = rule
 		}
 		user = user || !rule.Builtin
@@ -80,10 +76,7 @@ func (t *Translator) pathRules() *pathRules {
 	if user {
 		// The built-in handlings, as the shipped table names them.
 		r.handling = map[string]handling{}
-		shipped := mappings.Default().Between("evosci", "zero")
-		if r.from == "zero" {
-			shipped = mappings.Default().Between("zero", "evosci")
-		}
+		shipped := mappings.Default().Between(tb.From, tb.To)
 		for typ, rule := range shipped.Events {
 			if rule.Handler != "" {
 				r.handling[rule.Handler] = handling{src: typ, to: rule.To}
@@ -125,11 +118,11 @@ func (r *pathRules) rule(typ string) *mappings.Rule {
 }
 
 // unmapped reports whether the tables give ev's line no counterpart in
-// the target (a rule that says unmapped, or into a type Zero v1 lacks):
+// the target (a rule that says unmapped, or into a type its version lacks):
 // its line is unmapped whatever its fields hold, which are not checked.
 func (r *pathRules) unmapped(ev *model.Event) bool {
 	rule := r.rules[ev.Type]
-	return ev.Dialect == r.from && rule != nil && (rule.Unmapped || r.v1Lacks[rule.To] && rule.Handler == "")
+	return ev.Dialect == r.from && rule != nil && (rule.Unmapped || r.lacks[rule.To] && rule.Handler == "")
 }
 
 // retypeLine returns line with its type replaced by the source type of
@@ -138,7 +131,7 @@ func (r *pathRules) unmapped(ev *model.Event) bool {
 func (r *pathRules) retypeLine(ep *eventPath, line []byte) []byte {
 	typ := gjson.GetBytes(line, "type")
 	rule := r.retype[typ.Str]
-	if rule == nil || typ.Type != gjson.String || gjson.GetBytes(line, "schemaVersion").Exists() != (r.from == "zero") {
+	if rule == nil || typ.Type != gjson.String || !r.own(line) {
 		return line
 	}
 	ep.lineRule = rule
@@ -163,7 +156,7 @@ func (t *Translator) applyPathRule(ev *model.Event, st model.Step, rule *mapping
 	// user's words alone.
 	framing := ev.Kind == model.RunStart || ev.Kind == model.RunEnd || ev.Kind == model.Prompt
 	switch {
-	case rule.Unmapped || r.v1Lacks[rule.To] && rule.Handler == "":
+	case rule.Unmapped || r.lacks[rule.To] && rule.Handler == "":
 		if framing {
 			return t.encodeEvent(ev, st)
 		}
@@ -175,7 +168,7 @@ func (t *Translator) applyPathRule(ev *model.Event, st model.Step, rule *mapping
 		if rule.To == "" || rule.To == h.to || h.to == "" {
 			return t.encodeEvent(ev, st)
 		}
-		if r.v1Lacks[rule.To] {
+		if r.lacks[rule.To] {
 			return t.encodeEvent(ep.asOther(ev), st)
 		}
 		if st.Closed != nil {
@@ -205,9 +198,9 @@ func (t *Translator) applyPathRule(ev *model.Event, st model.Step, rule *mapping
 	get := func(f *mappings.Field) gjson.Result { return gjson.GetBytes(ev.Raw, f.From) }
 	return enc.Rendered(ev, st, rule.To, func(o *jsonl.Object) bool {
 		fe := rule.Render(get, r.omitEmpty, func(key, raw string) {
-			if t.shape != nil {
-				if f, known := t.shape.Field(key); !known || !f.Holds(gjson.Result{Type: rawType(raw), Raw: raw}) {
-					t.dropZero(rule.To + "." + key)
+			if t.holds != nil {
+				if !t.holds(key, gjson.Result{Type: rawType(raw), Raw: raw}) {
+					t.dropped(rule.To + "." + key)
 					return
 				}
 			}
@@ -240,10 +233,7 @@ func (t *Translator) renamed(b []byte) []byte {
 	if typ.Str != ep.renameFrom || typ.Type != gjson.String {
 		return b
 	}
-	st := jsonl.GoStyle
-	if t.opt.To == EvoSci {
-		st = jsonl.PythonStyle
-	}
+	st := t.opt.To.Dialect.Style
 	out := append(ep.renameBuf[:0], b[:typ.Index]...)
 	out = jsonl.AppendString(out, t.redacted(ep.renameTo), st)
 	out = append(out, b[typ.Index+len(typ.Raw):]...)

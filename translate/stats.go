@@ -16,9 +16,11 @@ type Stats struct {
 	Written   int // output events
 	// UnmappedTypes counts unmapped lines by source type ("evosci.subagent_text").
 	UnmappedTypes map[string]int
-	// Dropped counts the fields left out of Zero output because Zero's
-	// types have no room for them, by path ("zero.text.colour").
+	// Dropped counts the fields left out of the output because the
+	// target's types have no room for them, by path ("zero.text.colour").
 	Dropped map[string]int
+
+	holder string // the target's producer, whose types those are
 }
 
 // Summary is the stderr line about unmapped events, or "" when there were none.
@@ -42,7 +44,7 @@ func (s *Stats) DroppedSummary() string {
 	if n == 0 {
 		return ""
 	}
-	return summary(fmt.Sprintf("zevo: %d field(s) Zero's types cannot hold dropped (--unmapped keep keeps them):", n), s.Dropped)
+	return summary(fmt.Sprintf("zevo: %d field(s) %s's types cannot hold dropped (--unmapped keep keeps them):", n, s.holder), s.Dropped)
 }
 
 func summary(head string, counts map[string]int) string {

@@ -9,29 +9,25 @@ import (
 	"bufio"
 	"crypto/rand"
 	"fmt"
-	"github.com/zevo/zevo/dialects/evosci"
 	"io"
 	"sync/atomic"
 	"time"
 
-	"github.com/zevo/zevo/dialects/zero"
+	"github.com/tidwall/gjson"
+	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/internal/pipeline"
 	"github.com/zevo/zevo/jsonl"
 	"github.com/zevo/zevo/mappings"
 	"github.com/zevo/zevo/redact"
 )
 
-// Format is a protocol of zero.Protocols; the nil Auto
-// reads each line's protocol from the line.
-type Format = *jsonl.Protocol
+// Format is a dialect of the registry at one version, as --to and
+// --from name it (ParseTarget, ParseSource); the nil Auto reads each
+// line's dialect from the line.
+type Format = *Form
 
-// The formats a Translator reads and writes.
-var (
-	Auto   Format // detect each line
-	Zero   = zero.V2
-	Zero1  = zero.V1 // output only
-	EvoSci = evosci.Protocol
-)
+// Auto detects each line's dialect.
+var Auto Format
 
 // Unmapped says what happens to an event that has no counterpart.
 type Unmapped int
@@ -57,28 +53,27 @@ func ParseUnmapped(s string) (Unmapped, error) {
 
 // RedactsByDefault reports whether a translation to `to` is redacted when
 // no option says (zevo translate without --redact or --no-redact, the
-// Benthos processor without redact): Zero output is, as Zero redacts its
-// own, and so is Claude Code output (another agent's stream, for any
-// reader); EvoScientist output is the stream as EvoScientist writes it.
-func RedactsByDefault(to Format) bool { return to != EvoSci }
+// Benthos processor without redact): unless its dialect is Unredacted
+// (its output the stream as its producer writes it), for any reader.
+func RedactsByDefault(to Format) bool { return !to.Dialect.Unredacted }
 
 // Options configure a Translator.
 type Options struct {
-	To        Format // Zero, Zero1, EvoSci or one of ParseTarget's event targets (claude)
+	To        Format // as ParseTarget reads it
 	From      Format // Auto detects each line
 	RunID     string // run id of synthesized runs; later runs get .2, .3, …
 	SessionID string
 	Cwd       string
 	Model     string
 	// Unmapped is the policy for events with no counterpart. Keep also
-	// keeps the fields a Zero target's types have no room for, which are
-	// otherwise dropped (and counted in Stats.Dropped).
+	// keeps the fields a target's types have no room for (Target.Holds),
+	// which are otherwise dropped (and counted in Stats.Dropped).
 	Unmapped Unmapped
-	// Redact applies Zero's redaction to every output event. zevo
+	// Redact applies the redaction rules to every output event. zevo
 	// translate and the Benthos processor turn it on where
 	// RedactsByDefault says, unless told otherwise.
 	Redact   bool
-	Redactor *redact.Redactor // nil: Zero's rules
+	Redactor *redact.Redactor // nil: the default rules
 	Tables   *mappings.Set    // nil: the embedded defaults
 	Now      func() time.Time // for run ids; nil: time.Now
 	Rand     io.Reader        // for run ids; nil: crypto/rand
@@ -104,8 +99,13 @@ type Translator struct {
 	tables *mappings.Set
 	emit   func([]byte) error
 	stats  Stats
-	shape  *zero.Shape // of Zero output, or nil: see targetShape
-	dropFn func(path string)
+	// holds reports the fields the target's clients read (Target.Holds):
+	// nil when it writes all it is given.
+	holds func(key string, v gjson.Result) bool
+	// upgrade is the Dialect.Upgrade of the dialect upDialect, the last
+	// event's (upgraded).
+	upDialect string
+	upgrade   func(ev *model.Event) ([]byte, bool)
 
 	pre        preparer
 	placeName  string
@@ -155,11 +155,13 @@ func New(opt Options, emit func([]byte) error) *Translator {
 	}
 	t := &Translator{opt: opt, tables: opt.Tables, emit: emit, fixedLevel: -1, oneBatch: batchBytes}
 	t.ep.plain = opt.Plain
-	t.pre = preparer{from: opt.From, tables: opt.Tables, plain: opt.Plain}
+	t.pre = preparer{from: opt.From, tables: opt.Tables, plain: opt.Plain, srcs: sources()}
 	t.stats.UnmappedTypes = map[string]int{}
 	t.stats.Dropped = map[string]int{}
-	t.shape = t.targetShape()
-	t.dropFn = t.dropZero
+	t.holds = t.targetHolds()
+	if opt.To != nil {
+		t.stats.holder = opt.To.Dialect.Title
+	}
 	return t
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/event"
+	"github.com/zevo/zevo/jsonl"
 )
 
 // Name is the dialect's name.
@@ -21,6 +22,10 @@ var Dialect = &event.Dialect{
 	Provider:   "evoscientist",
 	Effects:    effects,
 	Tables:     map[string][]byte{"zero": toZero},
+	Style:      jsonl.PythonStyle,
+	Unredacted: true, // translated into, the stream as EvoScientist writes it
+	Source:     true,
+	Foreign:    `has "schemaVersion": a Zero event, not EvoScientist (--from evosci)`,
 	Versions:   versions,
 	DetectLine: detectLine,
 	NewEncoder: newEncoder,

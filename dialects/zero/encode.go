@@ -39,6 +39,8 @@ type EncodeOptions struct {
 	Provider func(dialect string) string
 	// Report: see event.EncodeOptions.
 	Report func(msg string)
+	// Dropped: see event.EncodeOptions.
+	Dropped func(path string)
 }
 
 // Encoder writes events as Zero's stream-json: keys in alphabetical
@@ -887,6 +889,6 @@ func newEncoder(o event.EncodeOptions, emit func([]byte) error) event.Encoder {
 		NewRunID: o.NewRunID, NewSessionID: o.NewSessionID,
 		SessionID: o.SessionID, Cwd: o.Cwd, Model: o.Model,
 		Keep: o.Keep, Risk: o.Risk, Effect: dec.EffectOf, Provider: o.Provider,
-		Report: o.Report, Plain: o.Plain,
+		Report: o.Report, Dropped: o.Dropped, Plain: o.Plain,
 	}, emit)
 }

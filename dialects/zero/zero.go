@@ -22,6 +22,14 @@ var Dialect = &event.Dialect{
 	Title:      "Zero",
 	Versions:   versions,
 	Tables:     map[string][]byte{"evosci": toEvosci},
+	OmitsEmpty: true, // Go's omitempty on Zero's event struct
+	Targets:    targets,
+	Source:     true,
+	Foreign:    `no "schemaVersion": not a Zero event (--from zero)`,
+	Prepare:    prepare,
+	Upgrade:    upgrade,
+	RunIDs:     runIDs,
+	Failed:     failed,
 	DetectLine: detectLine,
 	Marked:     true, // schemaVersion on every line
 	NewEncoder: newEncoder,

@@ -52,7 +52,7 @@ func BenchmarkProcess(b *testing.B) {
 	b.Run("translator", func(b *testing.B) {
 		b.SetBytes(int64(size))
 		for b.Loop() {
-			tr := translate.New(translate.Options{To: translate.Zero, RunID: "r", Cwd: "/w", Redact: true}, func([]byte) error { return nil })
+			tr := translate.New(translate.Options{To: toZero, RunID: "r", Cwd: "/w", Redact: true}, func([]byte) error { return nil })
 			for i, l := range lines {
 				tr.Line(jsonl.Line{Name: "b", Num: i + 1, Bytes: l})
 			}

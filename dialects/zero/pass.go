@@ -1,47 +1,40 @@
-package translate
+package zero
 
 import (
 	"math/big"
 
 	"github.com/tidwall/gjson"
-	"github.com/zevo/zevo/dialects/zero"
-	model "github.com/zevo/zevo/event"
+	"github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/jsonl"
 )
 
-// Zero into Zero on the event path: each line passes through, as
-// docs/mapping.md says (Zero → Zero): upgraded from version 1 (or
-// downgraded for --to zero@1), with its run's runId, held to Zero's types
-// unless --unmapped keep (the fields they cannot hold dropped and
-// counted), redacted and written by the Zero encoder (Passed), which
-// frames the run as the producer did.
+// Zero into Zero: each line passes through, as docs/mapping.md says
+// (Zero → Zero): upgraded from version 1 (or downgraded for version 1
+// output), with its run's runId, held to Zero's types unless Keep (the
+// fields they cannot hold left out and counted: Dropped), redacted, in
+// the run framing of the producer's own lines (Passed).
 
-// zeroPasser is the Zero encoder's writing of Zero's own lines.
-type zeroPasser interface {
-	Passed(ev *model.Event, st model.Step, fill func(o *jsonl.Object, runID string) bool) (mapped bool, err error)
-}
-
-// passZero writes ev, of a Zero line, into Zero output.
-func (t *Translator) passZero(enc zeroPasser, ev *model.Event, st model.Step) (mapped bool, err error) {
-	v1 := t.opt.To == Zero1
-	vs := zero.V1Renames()
+// PassOwn writes ev, an event of a Zero line (the source is the target).
+func (e *Encoder) PassOwn(ev *event.Event, st event.Step) (mapped bool, err error) {
+	v1 := e.opt.Version == 1
+	vs := V1Renames()
 	// Version 1 has no such type (reasoning): kept, its type prefixed,
 	// or dropped.
 	kept := v1 && vs.V2Only[ev.Type]
-	mapped, err = enc.Passed(ev, st, func(o *jsonl.Object, runID string) bool {
-		if kept && t.opt.Unmapped != Keep {
+	mapped, err = e.Passed(ev, st, func(o *jsonl.Object, runID string) bool {
+		if kept && !e.opt.Keep {
 			return false
 		}
-		if d := unfitCount(ev); d != "" && t.opt.Unmapped != Keep {
-			// Written only with --unmapped keep.
-			if t.ep.report == "" {
-				t.ep.report = d
+		if d := unfitCount(ev); d != "" && !e.opt.Keep {
+			// Written only with Keep.
+			if e.opt.Report != nil {
+				e.opt.Report(d)
 			}
 			return false
 		}
 		raw := ev.Raw
-		if zeroV1(ev) {
-			raw = t.upgradedV1(raw)
+		if isV1(ev) {
+			raw = upgradedV1(raw)
 		}
 		var members []gjson.Result // keys, values
 		gjson.ParseBytes(raw).ForEach(func(k, v gjson.Result) bool {
@@ -56,7 +49,10 @@ func (t *Translator) passZero(enc zeroPasser, ev *model.Event, st model.Step) (m
 			}
 			return gjson.Result{}, -1
 		}
-		typ, sh := ev.Type, t.shape
+		typ, sh := ev.Type, (*Shape)(nil)
+		if !e.opt.Keep {
+			sh = EventShape(e.opt.Version)
+		}
 		if kept {
 			typ = ev.Dialect + "." + typ
 		}
@@ -69,18 +65,18 @@ func (t *Translator) passZero(enc zeroPasser, ev *model.Event, st model.Step) (m
 			switch {
 			case key == "schemaVersion" || key == "type" || key == "runId" && !kept:
 				continue
-			case v1 && t.v1Name(key) != "":
+			case v1 && v1Name(key) != "":
 				v = renameCode(v, invert(vs.BlockCodes))
-				key = t.v1Name(key)
+				key = v1Name(key)
 			case v1 && vs.Fields[key] != "":
 				if _, j := get(vs.Fields[key]); j >= 0 {
 					// A stray v1 field beside its v2 name: the v2 one
 					// wins, as on the upgrade.
-					t.dropZero(typ + "." + key)
+					e.dropped(typ + "." + key)
 					continue
 				}
 			}
-			t.putFitted(o, key, v, sh, typ)
+			e.putFitted(o, key, v, sh, typ)
 		}
 		return true
 	})
@@ -90,10 +86,50 @@ func (t *Translator) passZero(enc zeroPasser, ev *model.Event, st model.Step) (m
 	return mapped, err
 }
 
+// FrameOwn frames the run st places ev, an event of a Zero line, in
+// (its start, the end of the run before it) and writes none of ev: the
+// line is a bad one.
+func (e *Encoder) FrameOwn(ev *event.Event, st event.Step) error {
+	_, err := e.Passed(ev, st, func(*jsonl.Object, string) bool { return false })
+	return err
+}
+
+// Restored is ev, a Zero line another stream kept (its type prefixed,
+// Keep), as the event of type typ it was: an input event is Zero's
+// input again (in no run), a run_start starts its run with its own
+// runId.
+func (e *Encoder) Restored(ev *event.Event, typ string) event.Event {
+	o := *ev
+	o.Dialect, o.Type = Name, typ
+	switch {
+	case inputType(typ):
+		o.Kind = event.Prompt
+	case typ == "run_start":
+		o.Kind, o.Run = event.RunStart, gjson.GetBytes(ev.Raw, "runId").Str
+	}
+	return o
+}
+
+// dropped counts a field (TYPE.FIELD) left out: Zero's types cannot hold
+// it.
+func (e *Encoder) dropped(path string) {
+	if e.opt.Dropped != nil {
+		e.opt.Dropped(path)
+	}
+}
+
+// upgrade is the Dialect's Upgrade: a version 1 line as version 2.
+func upgrade(ev *event.Event) ([]byte, bool) {
+	if !isV1(ev) {
+		return nil, false
+	}
+	return upgradedV1(ev.Raw), true
+}
+
 // unfitCount is the diagnostic of ev, a Zero usage line, whose first
 // token count Zero's 64-bit integers cannot hold; "" if they hold them.
-func unfitCount(ev *model.Event) string {
-	if ev.Kind != model.Usage || ev.Usage == nil || ev.Usage.Past == nil {
+func unfitCount(ev *event.Event) string {
+	if ev.Kind != event.Usage || ev.Usage == nil || ev.Usage.Past == nil {
 		return ""
 	}
 	p := ev.Usage.Past
@@ -108,17 +144,17 @@ func unfitCount(ev *model.Event) string {
 	return ""
 }
 
-// zeroV1 reports an event of a Zero version 1 line: output (zero@1) or
+// isV1 reports an event of a Zero version 1 line: output (zero@1) or
 // input (zero-input, of either version).
-func zeroV1(ev *model.Event) bool {
-	return ev.Variant == Zero1.Name || ev.Variant == "zero-input" && gjson.GetBytes(ev.Raw, "schemaVersion").Raw == "1"
+func isV1(ev *event.Event) bool {
+	return ev.Variant == "zero@1" || ev.Variant == "zero-input" && gjson.GetBytes(ev.Raw, "schemaVersion").Raw == "1"
 }
 
 // upgradedV1 is raw, a Zero version 1 line, as version 2 (whatever the
 // target, docs/mapping.md): schemaVersion 2, violation → block (a block
 // already there wins, the violation is dropped), block codes renamed.
-func (t *Translator) upgradedV1(raw []byte) []byte {
-	vs := zero.V1Renames()
+func upgradedV1(raw []byte) []byte {
+	vs := V1Renames()
 	var keys, vals []string
 	gjson.ParseBytes(raw).ForEach(func(k, v gjson.Result) bool {
 		keys, vals = append(keys, k.Raw), append(vals, v.Raw)
@@ -159,20 +195,20 @@ func (t *Translator) upgradedV1(raw []byte) []byte {
 // putFitted adds key's value v to o, or, where Zero's types (sh, nil: all
 // are kept) cannot hold it, leaves it out and counts it: an object whose
 // members they hold only in part is written with those members.
-func (t *Translator) putFitted(o *jsonl.Object, key string, v gjson.Result, sh *zero.Shape, path string) {
+func (e *Encoder) putFitted(o *jsonl.Object, key string, v gjson.Result, sh *Shape, path string) {
 	if sh == nil {
 		o.Raw(key, []byte(v.Raw))
 		return
 	}
 	f, known := sh.Field(key)
 	if !known || !f.Holds(v) {
-		t.dropZero(path + "." + key)
+		e.dropped(path + "." + key)
 		return
 	}
 	if f.Sub() != nil && v.IsObject() && !f.Sub().Fits(v) {
-		c := jsonl.Object{Style: jsonl.GoStyle, Redact: t.opt.Redactor, Sorted: true}
+		c := jsonl.Object{Style: jsonl.GoStyle, Redact: e.opt.Redactor, Sorted: true}
 		v.ForEach(func(k, cv gjson.Result) bool {
-			t.putFitted(&c, k.Str, cv, f.Sub(), path+"."+key)
+			e.putFitted(&c, k.Str, cv, f.Sub(), path+"."+key)
 			return true
 		})
 		o.Raw(key, c.AppendTo(nil))
@@ -210,8 +246,8 @@ func renameCode(obj gjson.Result, names map[string]string) gjson.Result {
 }
 
 // v1Name is the v1 name of a v2 field that was renamed, or "".
-func (t *Translator) v1Name(v2 string) string {
-	for a, b := range zero.V1Renames().Fields {
+func v1Name(v2 string) string {
+	for a, b := range V1Renames().Fields {
 		if b == v2 {
 			return a
 		}
