@@ -63,6 +63,10 @@ type Dialect struct {
 	// Prepare, for a source whose producer reads its lines into typed
 	// fields, is what translate checks of them before it decodes them.
 	Prepare *Prepare
+	// Layouts are the layouts of the lines a source's producer writes
+	// most: translate splits a line in one of them without a full
+	// decode (jsonl.Decoder.DecodeLayouts).
+	Layouts []jsonl.TypeLayout
 	// Upgrade, when set, is the line of ev, one of the dialect's, as
 	// its default version writes it, when ev's line is of an older
 	// version (ok false: it is not): what a translation keeps of the

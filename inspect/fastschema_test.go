@@ -3,7 +3,7 @@ package inspect
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/zevo/zevo/dialects/zero"
+	"github.com/zevo/zevo/dialects/zero/zerotest"
 	"io/fs"
 	"math/rand"
 	"os"
@@ -24,7 +24,7 @@ import (
 func differ(t testing.TB, name string, input []byte) int {
 	t.Helper()
 	fast := 0
-	for _, as := range append([]*jsonl.Protocol{nil}, zero.Protocols...) {
+	for _, as := range append([]*jsonl.Protocol{nil}, zerotest.Protocols...) {
 		opt := asOpt(as)
 		var got, want []jsonl.Diagnostic
 		gotRep, gotErr := validate(bytes.NewReader(input), name, opt, func(d jsonl.Diagnostic) { got = append(got, d) }, false)
@@ -131,7 +131,7 @@ func TestFastSchemaMutants(t *testing.T) {
 			if jsonl.IsBlank(l) || dec.Decode(bytes.Clone(l), &o) != nil {
 				continue
 			}
-			key := zero.Detect(&o).Name + " " + o.Str("type")
+			key := zerotest.Detect(&o).Name + " " + o.Str("type")
 			if !seen[key] {
 				seen[key] = true
 				samples = append(samples, bytes.Clone(l))

@@ -3,6 +3,7 @@ package inspect
 import (
 	"github.com/zevo/zevo/dialects/evosci"
 	"github.com/zevo/zevo/dialects/zero"
+	"github.com/zevo/zevo/dialects/zero/zerotest"
 	"io"
 
 	"github.com/zevo/zevo/dialects"
@@ -72,5 +73,5 @@ func parseProtocol(s string) (Protocol, error) {
 	if s == "auto" {
 		return nil, nil
 	}
-	return zero.Lookup(s)
+	return zerotest.Lookup(s)
 }

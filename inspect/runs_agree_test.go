@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/zevo/zevo/dialects/zero"
 	"github.com/zevo/zevo/dialects/zero/zerotest"
 	"strings"
 	"testing"
@@ -72,7 +71,7 @@ func trackerRuns(t *testing.T, in string) []string {
 		if err := dec.Decode([]byte(line), &o); err != nil {
 			t.Fatal(err)
 		}
-		if s := tr.Event(zero.Detect(&o), &o, i+1); s.Start {
+		if s := tr.Event(zerotest.Detect(&o), &o, i+1); s.Start {
 			runs = append(runs, s.Run)
 		}
 	}

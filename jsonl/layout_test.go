@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zevo/zevo/dialects/zero"
+	"github.com/zevo/zevo/dialects/zero/zerotest"
 	. "github.com/zevo/zevo/jsonl"
 )
 
@@ -15,7 +15,7 @@ import (
 func layoutAgrees(t *testing.T, b []byte) (taken bool) {
 	t.Helper()
 	var d Decoder
-	for i, z := range zero.PairLayouts {
+	for i, z := range zerotest.PairLayouts {
 		var lo LineObject
 		if !z.Layout.Decode(b, &lo) {
 			continue
@@ -49,8 +49,8 @@ func layoutAgrees(t *testing.T, b []byte) (taken bool) {
 				t.Fatalf("%q: Get(%q) by layout %+v, by Decode %+v", b, k, lv, dv)
 			}
 		}
-		if zero.Detect(&lo) != z.Protocol || lo.Str("type") != z.Type {
-			t.Fatalf("%q: detected %v, type %q; layout of %s %q", b, zero.Detect(&lo).Name, lo.Str("type"), z.Protocol.Name, z.Type)
+		if zerotest.Detect(&lo) != z.Protocol || lo.Str("type") != z.Type {
+			t.Fatalf("%q: detected %v, type %q; layout of %s %q", b, zerotest.Detect(&lo).Name, lo.Str("type"), z.Protocol.Name, z.Type)
 		}
 	}
 	return taken

@@ -1,7 +1,6 @@
 package translate
 
 import (
-	"github.com/zevo/zevo/dialects/zero"
 	"sync"
 	"unsafe"
 
@@ -110,7 +109,7 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *jsonl.D
 		e = p.dec.Decode(l.Bytes, &ev.LineObject)
 	} else {
 		// The lines the producers write most, split by their layout.
-		k, e = p.dec.DecodeLayouts(l.Bytes, &ev.LineObject, zero.PairLayouts)
+		k, e = p.dec.DecodeLayouts(l.Bytes, &ev.LineObject, p.srcs.layouts)
 	}
 	if e != nil {
 		return nil, nil, ev.problem(e.Error())
@@ -120,8 +119,7 @@ func (p *preparer) decode(l jsonl.Line, ev *event) (_ *event, warn, bad *jsonl.D
 		// whose varying values are strings: what the checks below find
 		// of such a line, every time (the differential tests). Other
 		// lines in a layout go through them.
-		z := &zero.PairLayouts[k]
-		kind := familyDialect()[z.Protocol.Family]
+		z, kind := &p.srcs.layouts[k], p.srcs.layoutOf[k]
 		if (p.from == Auto || p.from.Dialect == kind) && z.Layout.Strings() {
 			ev.typ, ev.rawTyp, ev.kind, ev.layout = z.Type, z.Type, kind, k+1
 			return ev, nil, nil
@@ -169,6 +167,9 @@ type sourceSet struct {
 	// (Marked, Prepare.VersionKey); other is the first other source.
 	marked []*model.Dialect
 	other  *model.Dialect
+	// layouts are the sources' Layouts, layoutOf the source of each.
+	layouts  []jsonl.TypeLayout
+	layoutOf []*model.Dialect
 }
 
 // sources is the sourceSet of the registry, made once.
@@ -180,6 +181,9 @@ var sources = sync.OnceValue(func() *sourceSet {
 		}
 		s.list = append(s.list, d)
 		s.prefixes = append(s.prefixes, d.Name+".")
+		for _, z := range d.Layouts {
+			s.layouts, s.layoutOf = append(s.layouts, z), append(s.layoutOf, d)
+		}
 		switch {
 		case d.Marked && d.Prepare != nil:
 			s.marked = append(s.marked, d)
@@ -212,17 +216,6 @@ func (s *sourceSet) of(o *jsonl.LineObject) *model.Dialect {
 	}
 	return s.other
 }
-
-// familyDialect is the dialect of each protocol family: the one named as
-// a protocol of it is.
-var familyDialect = sync.OnceValue(func() (by [4]*model.Dialect) {
-	for _, p := range zero.Protocols {
-		if d, ok := dialects.ByName(p.Name); ok && by[p.Family] == nil {
-			by[p.Family] = d
-		}
-	}
-	return by
-})
 
 // checkFields checks the JSON kinds of the fields the line's producer
 // knows (Prepare.Kinds), so that no target gets a field its readers

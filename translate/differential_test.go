@@ -201,15 +201,15 @@ func (g *hostileGen) zero(run string) string {
 	case 11:
 		return `{` + h + `,"type":` + g.pick([]string{`"checkpoint"`, `"n\u006fte"`, `"evosci.text"`}) + `,"x":` + g.str() + `}`
 	case 15:
-		// as Zero writes a tool call and usage (zero.PairLayouts)
+		// as Zero writes a tool call and usage (zerotest.PairLayouts)
 		return `{"args":` + g.value(0) + `,"id":` + id + `,"name":` + name + `,"runId":"` + run + `","schemaVersion":2,"sideEffect":"read","type":"tool_call"}`
 	case 16:
 		return `{"completionTokens":` + g.pick([]string{"2", "-1", "1.5", `"x"`, "1e400", "null"}) + `,"promptTokens":1,"runId":"` + run + `","schemaVersion":2,"totalTokens":3,"type":"usage"}`
 	case 14:
-		// as Zero writes a tool result (zero.PairLayouts)
+		// as Zero writes a tool result (zerotest.PairLayouts)
 		return `{"id":` + id + `,"name":` + name + `,"output":` + g.str() + `,"runId":"` + run + `","schemaVersion":2,"status":` + g.pick([]string{`"ok"`, `"error"`, `""`}) + `,"truncated":false,"type":"tool_result"}`
 	case 12, 13:
-		// as Zero writes its deltas (zero.PairLayouts), and next to it
+		// as Zero writes its deltas (zerotest.PairLayouts), and next to it
 		return `{"delta":` + g.pick([]string{g.str(), g.str(), `""`}) + `,"runId":"` + run + `","schemaVersion":2,"type":` + g.pick([]string{`"text"`, `"reasoning"`, `"text" `, `"reasoning"}`, `"tex"`}) + `}`
 	}
 	return `{"schemaVersion":1,"runId":"` + run + `","type":"text","delta":` + g.str() + `}`

@@ -16,7 +16,7 @@ type event struct {
 	// rawTyp is Str("type"), read while decoding.
 	rawTyp string
 	prefix bool // the line was a kept event of another source
-	// layout is 1 + the index in zero.PairLayouts of the layout the line
+	// layout is 1 + the index in zerotest.PairLayouts of the layout the line
 	// was taken in, and whose checks it skipped; 0 for another line.
 	layout int
 	name   string // input name and line number, for diagnostics

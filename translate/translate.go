@@ -79,7 +79,7 @@ type Options struct {
 	Rand     io.Reader        // for run ids; nil: crypto/rand
 	// Plain turns off every shortcut taken for speed: each line is
 	// checked member by member (not by its producer's layout,
-	// zero.PairLayouts) and decoded where it is written, as the other
+	// zerotest.PairLayouts) and decoded where it is written, as the other
 	// commands read lines (none decoded ahead by Stream's goroutines),
 	// and the target's encoder writes every line the general way
 	// (event.EncodeOptions.Plain). The output is the same, byte for byte: Plain is the reference

@@ -26,6 +26,7 @@ var Dialect = &event.Dialect{
 	Unredacted: true, // translated into, the stream as EvoScientist writes it
 	Source:     true,
 	Foreign:    `has "schemaVersion": a Zero event, not EvoScientist (--from evosci)`,
+	Layouts:    Layouts,
 	Versions:   versions,
 	DetectLine: detectLine,
 	NewEncoder: newEncoder,

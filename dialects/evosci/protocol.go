@@ -6,7 +6,7 @@ import "github.com/zevo/zevo/jsonl"
 const Family jsonl.Family = 3
 
 // Protocol is EvoScientist's protocol, as translate reads it line by line
-// (zero.Protocols).
+// (zerotest.Protocols).
 var Protocol = &jsonl.Protocol{
 	Name: Name, Aliases: []string{"evoscientist"}, Title: "EvoScientist events",
 	Family: Family, Style: jsonl.PythonStyle, SchemaFile: "evosci.schema.json",

@@ -138,7 +138,7 @@ func modelRunsOf(t testing.TB, name string, data []byte) (*feed, []*modelRun) {
 		if jsonl.IsBlank(b) || dec.Decode(b, &o) != nil {
 			continue // not an event today either
 		}
-		f.line(b, l.Num, zero.Detect(&o))
+		f.line(b, l.Num, zerotest.Detect(&o))
 	}
 	return f, f.end()
 }
@@ -236,7 +236,7 @@ func trackerRuns(t testing.TB, file string, data []byte) []trackerRun {
 		if jsonl.IsBlank(l.Bytes) || dec.Decode(bytes.Clone(l.Bytes), &o) != nil {
 			continue
 		}
-		s := tr.Event(zero.Detect(&o), &o, l.Num)
+		s := tr.Event(zerotest.Detect(&o), &o, l.Num)
 		if s.Closed != nil {
 			runs = append(runs, s.Closed)
 		}

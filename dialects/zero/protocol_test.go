@@ -11,6 +11,7 @@ import (
 
 	"github.com/zevo/zevo/dialects/evosci"
 	"github.com/zevo/zevo/dialects/zero"
+	"github.com/zevo/zevo/dialects/zero/zerotest"
 	"github.com/zevo/zevo/jsonl"
 )
 
@@ -153,7 +154,7 @@ func fieldNames(fs []jsonl.Field, required bool) []string {
 // The field tables and the shipped schemas say the same: the same event
 // types, the same fields with the same JSON types, the same required ones.
 func TestSchemasMatchFieldTables(t *testing.T) {
-	for _, p := range zero.Protocols {
+	for _, p := range zerotest.Protocols {
 		s := readSchema(t, p)
 		env := s.shape(t, s.def(t, "#/$defs/envelope"))
 		envNames := fieldNames(p.Envelope, false)
@@ -242,13 +243,13 @@ func TestLookup(t *testing.T) {
 		name string
 		want *jsonl.Protocol
 	}{{"zero", zero.V2}, {"zero@2", zero.V2}, {"zero@1", zero.V1}, {"zero-input", zero.Input}, {"evosci", evosci.Protocol}, {"evoscientist", evosci.Protocol}} {
-		if p, err := zero.Lookup(tc.name); err != nil || p != tc.want {
-			t.Errorf("zero.Lookup(%q) = %v, %v", tc.name, p, err)
+		if p, err := zerotest.Lookup(tc.name); err != nil || p != tc.want {
+			t.Errorf("zerotest.Lookup(%q) = %v, %v", tc.name, p, err)
 		}
 	}
 	for _, bad := range []string{"zero@3", "Zero", "", "auto"} {
-		if _, err := zero.Lookup(bad); err == nil || !strings.Contains(err.Error(), "want zero@2, zero, zero@1, zero-input, evosci, evoscientist") {
-			t.Errorf("zero.Lookup(%q): %v", bad, err)
+		if _, err := zerotest.Lookup(bad); err == nil || !strings.Contains(err.Error(), "want zero@2, zero, zero@1, zero-input, evosci, evoscientist") {
+			t.Errorf("zerotest.Lookup(%q): %v", bad, err)
 		}
 	}
 }

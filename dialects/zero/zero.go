@@ -27,6 +27,7 @@ var Dialect = &event.Dialect{
 	Source:     true,
 	Foreign:    `no "schemaVersion": not a Zero event (--from zero)`,
 	Prepare:    prepare,
+	Layouts:    Layouts,
 	Upgrade:    upgrade,
 	RunIDs:     runIDs,
 	Failed:     failed,

@@ -16,7 +16,7 @@ import (
 // users):
 //  1. Each input (file) is cut into runs on its own; a run still open at
 //     its end is closed there, cut (CutEndOfInput).
-//  2. Each line's protocol is detected on its own (zero.Detect). A line of
+//  2. Each line's protocol is detected on its own (Detect). A line of
 //     another protocol family than the open run closes that run, cut
 //     (CutOtherProtocol), and starts a new run.
 //  3. Zero: run_start starts a run; a run still open is closed first, cut
@@ -99,7 +99,7 @@ type Tracker struct {
 // Runs is the number of runs so far.
 func (t *Tracker) Runs() int { return t.n }
 
-// Event places the event o of protocol p (as zero.Detect names it), on line,
+// Event places the event o of protocol p (as Detect names it), on line,
 // and reports what it does.
 func (t *Tracker) Event(p *jsonl.Protocol, o *jsonl.LineObject, line int) Step {
 	runID := ""

@@ -26,7 +26,7 @@ func cut(t *testing.T, lines ...string) string {
 		if err := d.Decode([]byte(l), &o); err != nil {
 			t.Fatalf("%s: %v", l, err)
 		}
-		s := tr.Event(zero.Detect(&o), &o, i+1)
+		s := tr.Event(Detect(&o), &o, i+1)
 		if s.Closed != nil && s.Closed.Open() {
 			t.Fatalf("line %d: closed run still open", i+1)
 		}
@@ -110,7 +110,7 @@ func TestRunLateDone(t *testing.T) {
 		if err := d.Decode([]byte(l), &o); err != nil {
 			t.Fatal(err)
 		}
-		steps = append(steps, tr.Event(zero.Detect(&o), &o, i+1))
+		steps = append(steps, tr.Event(Detect(&o), &o, i+1))
 	}
 	if !steps[1].End || !steps[2].Late || steps[2].Run != steps[0].Run || steps[2].Start || steps[2].End || tr.Runs() != 1 || tr.End() != nil {
 		t.Errorf("steps %+v, runs %d", steps, tr.Runs())
@@ -134,7 +134,7 @@ func TestDetect(t *testing.T) {
 		if err := d.Decode([]byte(line), &o); err != nil {
 			t.Fatal(err)
 		}
-		if got := zero.Detect(&o); got != want {
+		if got := Detect(&o); got != want {
 			t.Errorf("%s: %v, want %v", line, got, want)
 		}
 	}
@@ -149,7 +149,7 @@ func TestRunIDOwnsItsBytes(t *testing.T) {
 	if err := d.Decode(buf, &o); err != nil {
 		t.Fatal(err)
 	}
-	s := tr.Event(zero.Detect(&o), &o, 1)
+	s := tr.Event(Detect(&o), &o, 1)
 	copy(buf, strings.Repeat("x", len(buf)))
 	if s.Run.ID != "r1" {
 		t.Errorf("run id %q after the buffer was reused", s.Run.ID)

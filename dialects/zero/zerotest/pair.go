@@ -1,4 +1,4 @@
-package zero
+package zerotest
 
 import (
 	"fmt"
@@ -6,15 +6,16 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/zevo/zevo/dialects/evosci"
+	"github.com/zevo/zevo/dialects/zero"
 	"github.com/zevo/zevo/jsonl"
 )
 
-// The protocols below are those translate reads line by line (its
-// Formats): Zero's, whose lines are marked by schemaVersion, and
-// EvoScientist's, every other line's.
+// Zero's and EvoScientist's protocols read as a pair, as the run tracker
+// and the agreement tests read them: Zero's lines are marked by
+// schemaVersion, EvoScientist's are every other line.
 
 // Protocols lists them in a stable order.
-var Protocols = []*jsonl.Protocol{V2, V1, Input, evosci.Protocol}
+var Protocols = []*jsonl.Protocol{zero.V2, zero.V1, zero.Input, evosci.Protocol}
 
 // Lookup finds one of Protocols by name or alias.
 func Lookup(name string) (*jsonl.Protocol, error) {
@@ -53,13 +54,13 @@ func DetectBy(sv, typ gjson.Result) *jsonl.Protocol {
 	}
 	switch typ.Raw {
 	case `"message"`, `"prompt"`:
-		return Input
+		return zero.Input
 	}
 	if sv.Raw == "1" {
-		return V1
+		return zero.V1
 	}
-	return V2
+	return zero.V2
 }
 
-// PairLayouts are Layouts and EvoScientist's, for a reader of both.
-var PairLayouts = append(Layouts[:len(Layouts):len(Layouts)], evosci.Layouts...)
+// PairLayouts are zero.Layouts and EvoScientist's, for a reader of both.
+var PairLayouts = append(zero.Layouts[:len(zero.Layouts):len(zero.Layouts)], evosci.Layouts...)
