@@ -32,14 +32,26 @@ func zstdSamples() map[string][]byte {
 	for i := range skewed {
 		skewed[i] = "aaaaaaaabbbbccd\n"[rng.IntN(16)] + byte(rng.IntN(2)*rng.IntN(2)*rng.IntN(40))
 	}
+	// Repeats of every period up to 17 bytes, of every length, among
+	// random bytes: matches overlapping what they write.
+	var periods []byte
+	for range 3000 {
+		pat := random[rng.IntN(1000):][:1+rng.IntN(17)]
+		for range 1 + rng.IntN(12) {
+			periods = append(periods, pat...)
+		}
+		periods = append(periods, pat[:rng.IntN(len(pat))]...)
+		periods = append(periods, random[rng.IntN(1000):][:rng.IntN(4)]...)
+	}
 	return map[string][]byte{
-		"empty":  nil,
-		"byte":   {'x'},
-		"lines":  lines.Bytes(),
-		"random": random,
-		"skewed": skewed,
-		"runs":   append(bytes.Repeat([]byte{'z'}, 400<<10), bytes.Repeat([]byte("0123456789"), 30000)...),
-		"mixed":  append(append(bytes.Clone(random[:50<<10]), lines.Bytes()[:200<<10]...), random[:50<<10]...),
+		"empty":   nil,
+		"periods": periods,
+		"byte":    {'x'},
+		"lines":   lines.Bytes(),
+		"random":  random,
+		"skewed":  skewed,
+		"runs":    append(bytes.Repeat([]byte{'z'}, 400<<10), bytes.Repeat([]byte("0123456789"), 30000)...),
+		"mixed":   append(append(bytes.Clone(random[:50<<10]), lines.Bytes()[:200<<10]...), random[:50<<10]...),
 	}
 }
 
@@ -108,7 +120,7 @@ func TestZstdDecodesTheCommandsFrames(t *testing.T) {
 	if testing.Short() {
 		levels = levels[:2]
 	}
-	for _, name := range []string{"lines", "random", "skewed", "runs", "mixed"} {
+	for _, name := range []string{"lines", "random", "skewed", "runs", "mixed", "periods"} {
 		plain := samples[name]
 		plain = plain[:min(len(plain), 400<<10)]
 		for _, args := range levels {
@@ -208,6 +220,46 @@ func TestZstdReadsLiveInputBlockByBlock(t *testing.T) {
 	rest, err := io.ReadAll(z)
 	if err != nil || string(rest) != "second\n" {
 		t.Errorf("then %q, %v", rest, err)
+	}
+}
+
+// TestSeqBitsReadsAsBackBits: the word-at-a-time bit reader reads what
+// the plain one reads, at every width, near both ends of streams of
+// every short length, and past their start (zeros, and a count of bits
+// left that goes negative).
+func TestSeqBitsReadsAsBackBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for size := 1; size < 40; size++ {
+		for range 50 {
+			b := make([]byte, size)
+			for i := range b {
+				b[i] = byte(rng.IntN(256))
+			}
+			b[size-1] |= byte(1 << rng.IntN(8))
+			var plain backBits
+			var fast seqBits
+			if plain.init(b) != nil || fast.init(b) != nil {
+				t.Fatalf("%x: no end mark found", b)
+			}
+			for step := 0; plain.pos > -70; step++ {
+				if fast.left() != plain.pos {
+					t.Fatalf("%x, step %d: %d bits left, want %d", b, step, fast.left(), plain.pos)
+				}
+				if !fast.advance() {
+					fast.refillSlow()
+				}
+				n := uint8(rng.IntN(26))
+				if got, want := fast.get(n), plain.read(n); got != want {
+					t.Fatalf("%x, step %d: %d bits read %#x, want %#x", b, step, n, got, want)
+				}
+			}
+		}
+	}
+	var r seqBits
+	for _, b := range [][]byte{nil, {1, 0}} {
+		if r.init(b) == nil {
+			t.Errorf("%x: no error for a stream without its end mark", b)
+		}
 	}
 }
 
