@@ -51,6 +51,7 @@ type zstdReader struct {
 	huff                huffTable
 	ll, of, ml          fseTable
 	llSeq, ofSeq, mlSeq seqTable
+	seqs                []seqVals
 	block, lits         []byte
 	weightsTable        fseTable
 }

@@ -140,33 +140,43 @@ func (t *seqTable) fill(f *fseTable, kind int) error {
 	return nil
 }
 
+// seqVals is a decoded sequence.
+type seqVals struct {
+	llen, mlen, off uint32
+}
+
 // execute decodes nseq sequences from data and writes the block's
 // output onto z.hist, the block starting at start; lits are its
 // literals. nextBlock left room for a block and zstdSlack after start.
+//
+// The sequences are all decoded first, then carried out: apart, the
+// copies of one do not wait on the bit reading of the next, and the
+// processor overlaps the loads of matches far back.
 func (z *zstdReader) execute(nseq int, lits, data []byte, start int) error {
 	var br seqBits
 	if err := br.init(data); err != nil {
 		return err
 	}
+	if cap(z.seqs) < nseq {
+		z.seqs = make([]seqVals, nseq)
+	}
+	seqs := z.seqs[:nseq]
 	llT, ofT, mlT := &z.llSeq, &z.ofSeq, &z.mlSeq
 	llS := br.get(uint8(z.ll.log))
 	ofS := br.get(uint8(z.of.log))
 	mlS := br.get(uint8(z.ml.log))
 	rep0, rep1, rep2 := z.rep[0], z.rep[1], z.rep[2]
-	n := len(z.hist)
-	w := z.hist[:cap(z.hist)]
-	limit := start + zstdMaxBlock
-	for i := range nseq {
+	for i := range seqs {
 		if !br.advance() {
 			br.refillSlow()
 		}
 		le, oe, me := llT[llS&511], ofT[ofS&511], mlT[mlS&511]
 		ofv := oe.base + br.get(oe.extra)
-		mlen := int(me.base + br.get(me.extra))
+		mlen := me.base + br.get(me.extra)
 		if !br.advance() {
 			br.refillSlow()
 		}
-		llen := int(le.base + br.get(le.extra))
+		llen := le.base + br.get(le.extra)
 		var off uint32
 		if ofv > 3 {
 			off = ofv - 3
@@ -189,11 +199,22 @@ func (z *zstdReader) execute(nseq int, lits, data []byte, start int) error {
 				rep0, rep1, rep2 = off, rep0, rep1
 			}
 		}
+		seqs[i] = seqVals{llen, mlen, off}
 		if i < nseq-1 {
 			llS = uint32(le.next) + br.get(le.nb)
 			mlS = uint32(me.next) + br.get(me.nb)
 			ofS = uint32(oe.next) + br.get(oe.nb)
 		}
+	}
+	z.rep = [3]uint32{rep0, rep1, rep2}
+	if br.left() != 0 {
+		return zstdErr("sequences bitstream not consumed exactly")
+	}
+	n := len(z.hist)
+	w := z.hist[:cap(z.hist)]
+	limit := start + zstdMaxBlock
+	for _, sq := range seqs {
+		llen, mlen := int(sq.llen), int(sq.mlen)
 		if llen > len(lits) {
 			return zstdErr("sequence takes more literals than there are")
 		}
@@ -213,6 +234,7 @@ func (z *zstdReader) execute(nseq int, lits, data []byte, start int) error {
 		// A match copies from the frame's output so far: hist holds
 		// the last of it (at least the window), no more than the
 		// frame decoded.
+		off := sq.off
 		if off == 0 || int64(off) > int64(n) {
 			have := z.decoded + uint64(n-start)
 			return zstdErr("match offset %d outside the %d bytes decoded", off, have)
@@ -246,11 +268,6 @@ func (z *zstdReader) execute(nseq int, lits, data []byte, start int) error {
 			}
 		}
 		n += mlen
-	}
-	z.rep = [3]uint32{rep0, rep1, rep2}
-	if br.left() != 0 {
-		z.hist = z.hist[:n]
-		return zstdErr("sequences bitstream not consumed exactly")
 	}
 	if n-start+len(lits) > zstdMaxBlock {
 		return zstdErr("block decodes to more than %d bytes", zstdMaxBlock)
