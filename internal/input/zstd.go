@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
+	"slices"
 )
 
 const (
@@ -206,18 +207,18 @@ func (z *zstdReader) nextBlock() error {
 	}
 	// Everything decoded has been read: history past the window goes.
 	// hist then never holds more than the window, up to half as much
-	// again (at least a MiB, so that small windows are not copied at
-	// every block), and a block; it grows to that as the frame needs.
+	// again (at least 4 MiB, so that small windows are not copied at
+	// every block), and a block; it grows to that as the frame needs,
+	// four times as large at a time (the bytes are copied each time).
 	keep := z.window
-	slide := keep + max(keep/2, 1<<20)
+	slide := keep + max(keep/2, 4<<20)
 	if len(z.hist) >= slide {
 		n := copy(z.hist, z.hist[len(z.hist)-keep:])
 		z.hist, z.out = z.hist[:n], n
 	}
 	if cap(z.hist)-len(z.hist) < zstdMaxBlock+zstdSlack {
-		nh := make([]byte, len(z.hist), min(max(2*cap(z.hist), len(z.hist)+zstdMaxBlock+zstdSlack), slide+zstdMaxBlock+zstdSlack))
-		copy(nh, z.hist)
-		z.hist = nh
+		want := min(max(4*cap(z.hist), len(z.hist)+zstdMaxBlock+zstdSlack), slide+zstdMaxBlock+zstdSlack)
+		z.hist = slices.Grow(z.hist, want-len(z.hist))
 	}
 	start := len(z.hist)
 	switch typ {

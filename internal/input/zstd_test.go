@@ -223,6 +223,28 @@ func TestZstdReadsLiveInputBlockByBlock(t *testing.T) {
 	}
 }
 
+// TestZstdHistoryIsBounded: a long frame with a small window is decoded
+// in room for the window, 4 MiB more and a block, however long it is.
+func TestZstdHistoryIsBounded(t *testing.T) {
+	lines := zstdSamples()["lines"]
+	var plain []byte
+	for len(plain) < 12<<20 {
+		plain = append(plain, lines...)
+	}
+	enc, _ := zstd.NewWriter(nil, zstd.WithWindowSize(1<<20), zstd.WithEncoderLevel(zstd.SpeedFastest))
+	z := newZstdReader(bytes.NewReader(enc.EncodeAll(plain, nil)))
+	got, err := io.ReadAll(z)
+	if err != nil || !bytes.Equal(got, plain) {
+		t.Fatalf("%d bytes back of %d, %v", len(got), len(plain), err)
+	}
+	if z.window != 1<<20 {
+		t.Fatalf("window of %d bytes, want 1 MiB", z.window)
+	}
+	if limit := z.window + 4<<20 + 256<<10; cap(z.hist) > limit {
+		t.Errorf("history of %d bytes, more than %d", cap(z.hist), limit)
+	}
+}
+
 // TestSeqBitsReadsAsBackBits: the word-at-a-time bit reader reads what
 // the plain one reads, at every width, near both ends of streams of
 // every short length, and past their start (zeros, and a count of bits
