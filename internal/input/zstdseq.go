@@ -84,10 +84,12 @@ func (r *seqBits) refillSlow() {
 	r.used = uint(r.off*8 + 64 - p)
 }
 
-// get reads n bits (at most 56 since the last refill), zeros once the
-// stream is used up.
+// get reads n bits (at most 56 since the last refill). Past the
+// stream's start it reads garbage, and left goes negative: execute
+// checks the stream was read exactly before it uses what was read.
+// (Shifts masked to 63 need no code for shifts of 64 and more.)
 func (r *seqBits) get(n uint8) uint32 {
-	v := r.c << r.used >> (64 - n)
+	v := r.c << (r.used & 63) >> 1 >> ((63 - n) & 63)
 	r.used += uint(n)
 	return uint32(v)
 }
