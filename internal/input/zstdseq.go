@@ -175,7 +175,9 @@ func (z *zstdReader) execute(nseq int, lits, data []byte, start int) error {
 		le, oe, me := llT[llS&511], ofT[ofS&511], mlT[mlS&511]
 		ofv := oe.base + br.get(oe.extra)
 		mlen := me.base + br.get(me.extra)
-		if !br.advance() {
+		// The literal length's bits and the states' take at most 42:
+		// most sequences have them left from the first refill.
+		if br.used > 64-42 && !br.advance() {
 			br.refillSlow()
 		}
 		llen := le.base + br.get(le.extra)
