@@ -27,6 +27,9 @@ const (
 	// zstdMaxWindow bounds the history a frame may ask to be kept, as
 	// the library used before did by default.
 	zstdMaxWindow = 1 << 29
+	// zstdPresize: a frame stating its size up to this has its
+	// history made that size at once.
+	zstdPresize = 64 << 20
 )
 
 var errZstdUnexpectedEOF = io.ErrUnexpectedEOF
@@ -217,7 +220,14 @@ func (z *zstdReader) nextBlock() error {
 		z.hist, z.out = z.hist[:n], n
 	}
 	if cap(z.hist)-len(z.hist) < zstdMaxBlock+zstdSlack {
-		want := min(max(4*cap(z.hist), len(z.hist)+zstdMaxBlock+zstdSlack), slide+zstdMaxBlock+zstdSlack)
+		want := max(4*cap(z.hist), len(z.hist)+zstdMaxBlock+zstdSlack)
+		if z.hasSize && z.size <= zstdPresize {
+			// Room for all the frame says it holds, at once rather than
+			// copied as it grows; not more than it could need anyway,
+			// and not much even if the frame lies.
+			want = max(want, int(z.size)+zstdMaxBlock+zstdSlack)
+		}
+		want = min(want, slide+zstdMaxBlock+zstdSlack)
 		z.hist = slices.Grow(z.hist, want-len(z.hist))
 	}
 	start := len(z.hist)

@@ -245,6 +245,24 @@ func TestZstdHistoryIsBounded(t *testing.T) {
 	}
 }
 
+// TestZstdStatedSizeBoundsNothing: a frame that says it holds a
+// terabyte, with a 128 MiB window, and holds five bytes is an error,
+// and the history made for it is a block's, not the window's.
+func TestZstdStatedSizeBoundsNothing(t *testing.T) {
+	frame := []byte{0x28, 0xb5, 0x2f, 0xfd, 0xc0, 17 << 3}
+	frame = binary.LittleEndian.AppendUint64(frame, 1<<40)
+	frame = append(frame, 1|5<<3, 0, 0) // the last block, raw, 5 bytes
+	frame = append(frame, "hello"...)
+	z := newZstdReader(bytes.NewReader(frame))
+	_, err := io.ReadAll(z)
+	if err == nil || !strings.Contains(err.Error(), "header says") {
+		t.Errorf("%v, want an error saying the header's size is wrong", err)
+	}
+	if cap(z.hist) > 1<<20 {
+		t.Errorf("history of %d bytes for five", cap(z.hist))
+	}
+}
+
 // TestSeqBitsReadsAsBackBits: the word-at-a-time bit reader reads what
 // the plain one reads, at every width, near both ends of streams of
 // every short length, and counts the bits left as it does past their
