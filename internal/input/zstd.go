@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
-	"slices"
 )
 
 const (
@@ -210,11 +209,12 @@ func (z *zstdReader) nextBlock() error {
 	}
 	// Everything decoded has been read: history past the window goes.
 	// hist then never holds more than the window, up to half as much
-	// again (at least 4 MiB, so that small windows are not copied at
-	// every block), and a block; it grows to that as the frame needs,
+	// again (at least a MiB, so that small windows are not copied at
+	// every block; 4 MiB cost 16 MB of peak RSS in translate for
+	// little speed), and a block; it grows to that as the frame needs,
 	// four times as large at a time (the bytes are copied each time).
 	keep := z.window
-	slide := keep + max(keep/2, 4<<20)
+	slide := keep + max(keep/2, 1<<20)
 	if len(z.hist) >= slide {
 		n := copy(z.hist, z.hist[len(z.hist)-keep:])
 		z.hist, z.out = z.hist[:n], n
@@ -228,7 +228,11 @@ func (z *zstdReader) nextBlock() error {
 			want = max(want, int(z.size)+zstdMaxBlock+zstdSlack)
 		}
 		want = min(want, slide+zstdMaxBlock+zstdSlack)
-		z.hist = slices.Grow(z.hist, want-len(z.hist))
+		// make, not append: memory fresh from the system is not
+		// cleared, so pages are touched only as they are written.
+		nh := make([]byte, len(z.hist), want)
+		copy(nh, z.hist)
+		z.hist = nh
 	}
 	start := len(z.hist)
 	switch typ {
