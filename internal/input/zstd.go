@@ -26,6 +26,9 @@ const (
 	// zstdMaxWindow bounds the history a frame may ask to be kept, as
 	// the library used before did by default.
 	zstdMaxWindow = 1 << 29
+	// zstdPresize: a frame stating its size up to this has its
+	// history made that size at once.
+	zstdPresize = 64 << 20
 )
 
 var errZstdUnexpectedEOF = io.ErrUnexpectedEOF
@@ -47,11 +50,13 @@ type zstdReader struct {
 	hist []byte
 	out  int
 
-	rep          [3]uint32
-	huff         huffTable
-	ll, of, ml   fseTable
-	block, lits  []byte
-	weightsTable fseTable
+	rep                 [3]uint32
+	huff                huffTable
+	ll, of, ml          fseTable
+	llSeq, ofSeq, mlSeq seqTable
+	seqs                []seqVals
+	block, lits         []byte
+	weightsTable        fseTable
 }
 
 func newZstdReader(r io.Reader) *zstdReader {
@@ -205,15 +210,27 @@ func (z *zstdReader) nextBlock() error {
 	// Everything decoded has been read: history past the window goes.
 	// hist then never holds more than the window, up to half as much
 	// again (at least a MiB, so that small windows are not copied at
-	// every block), and a block; it grows to that as the frame needs.
+	// every block; 4 MiB cost 16 MB of peak RSS in translate for
+	// little speed), and a block; it grows to that as the frame needs,
+	// four times as large at a time (the bytes are copied each time).
 	keep := z.window
 	slide := keep + max(keep/2, 1<<20)
 	if len(z.hist) >= slide {
 		n := copy(z.hist, z.hist[len(z.hist)-keep:])
 		z.hist, z.out = z.hist[:n], n
 	}
-	if cap(z.hist)-len(z.hist) < zstdMaxBlock {
-		nh := make([]byte, len(z.hist), min(max(2*cap(z.hist), len(z.hist)+zstdMaxBlock), slide+zstdMaxBlock))
+	if cap(z.hist)-len(z.hist) < zstdMaxBlock+zstdSlack {
+		want := max(4*cap(z.hist), len(z.hist)+zstdMaxBlock+zstdSlack)
+		if z.hasSize && z.size <= zstdPresize {
+			// Room for all the frame says it holds, at once rather than
+			// copied as it grows; not more than it could need anyway,
+			// and not much even if the frame lies.
+			want = max(want, int(z.size)+zstdMaxBlock+zstdSlack)
+		}
+		want = min(want, slide+zstdMaxBlock+zstdSlack)
+		// make, not append: memory fresh from the system is not
+		// cleared, so pages are touched only as they are written.
+		nh := make([]byte, len(z.hist), want)
 		copy(nh, z.hist)
 		z.hist = nh
 	}
@@ -456,15 +473,17 @@ func (z *zstdReader) sequences(lits, data []byte, start int) error {
 	}
 	for _, t := range []struct {
 		tab     *fseTable
+		seq     *seqTable
+		kind    int
 		mode    byte
 		def     []int16
 		defLog  int
 		maxCode int
 		maxLog  int
 	}{
-		{&z.ll, modes >> 6, zstdLLDefault, 6, 35, 9},
-		{&z.of, (modes >> 4) & 3, zstdOFDefault, 5, 31, 8},
-		{&z.ml, (modes >> 2) & 3, zstdMLDefault, 6, 52, 9},
+		{&z.ll, &z.llSeq, seqLL, modes >> 6, zstdLLDefault, 6, 35, 9},
+		{&z.of, &z.ofSeq, seqOF, (modes >> 4) & 3, zstdOFDefault, 5, 31, 8},
+		{&z.ml, &z.mlSeq, seqML, (modes >> 2) & 3, zstdMLDefault, 6, 52, 9},
 	} {
 		switch t.mode {
 		case 0:
@@ -490,95 +509,13 @@ func (z *zstdReader) sequences(lits, data []byte, start int) error {
 			if !t.tab.ok {
 				return zstdErr("sequences reuse a table no block gave")
 			}
+			continue
+		}
+		if err := t.seq.fill(t.tab, t.kind); err != nil {
+			return err
 		}
 	}
-	var br backBits
-	if err := br.init(data); err != nil {
-		return err
-	}
-	ll, of, ml := z.ll.init(&br), z.of.init(&br), z.ml.init(&br)
-	// nextBlock left room for a whole block after start: the checks
-	// below keep the block within it.
-	h := z.hist
-	for i := range nseq {
-		llc, ofc, mlc := z.ll.tab[ll].sym, z.of.tab[of].sym, z.ml.tab[ml].sym
-		if int(llc) >= len(zstdLLBase) || int(mlc) >= len(zstdMLBase) || ofc > 31 {
-			return zstdErr("code out of range")
-		}
-		ofv := uint32(1)<<ofc + br.read(ofc)
-		mlen := int(zstdMLBase[mlc] + br.read(zstdMLBits[mlc]))
-		llen := int(zstdLLBase[llc] + br.read(zstdLLBits[llc]))
-		var off uint32
-		if ofv > 3 {
-			off = ofv - 3
-			z.rep = [3]uint32{off, z.rep[0], z.rep[1]}
-		} else {
-			if llen == 0 {
-				ofv++
-			}
-			switch ofv {
-			case 1:
-				off = z.rep[0]
-			case 2:
-				off = z.rep[1]
-				z.rep[0], z.rep[1] = off, z.rep[0]
-			case 3:
-				off = z.rep[2]
-				z.rep = [3]uint32{off, z.rep[0], z.rep[1]}
-			case 4:
-				off = z.rep[0] - 1
-				z.rep = [3]uint32{off, z.rep[0], z.rep[1]}
-			}
-		}
-		if i < nseq-1 {
-			ll = z.ll.next(ll, &br)
-			ml = z.ml.next(ml, &br)
-			of = z.of.next(of, &br)
-		}
-		if llen > len(lits) {
-			return zstdErr("sequence takes more literals than there are")
-		}
-		n := len(h)
-		if n-start+llen+mlen > zstdMaxBlock {
-			return zstdErr("block decodes to more than %d bytes", zstdMaxBlock)
-		}
-		h = h[:n+llen]
-		copy(h[n:], lits[:llen])
-		lits = lits[llen:]
-		n += llen
-		// A match copies from the frame's output so far, within the
-		// window.
-		have := z.decoded + uint64(n-start)
-		if off == 0 || uint64(off) > have || int(off) > n {
-			return zstdErr("match offset %d outside the %d bytes decoded", off, have)
-		}
-		h = h[:n+mlen]
-		if o := int(off); o >= 8 && n+mlen+8 <= cap(h) {
-			// Eight bytes at a time, past the end if need be (within
-			// the room nextBlock left): each word read was written
-			// before, at least eight bytes back.
-			w := h[:cap(h)]
-			for j := n; j < n+mlen; j += 8 {
-				binary.LittleEndian.PutUint64(w[j:], binary.LittleEndian.Uint64(w[j-o:]))
-			}
-		} else if o >= mlen {
-			copy(h[n:], h[n-o:n-o+mlen])
-		} else {
-			// The match overlaps what it writes: byte by byte.
-			for j := n; j < n+mlen; j++ {
-				h[j] = h[j-o]
-			}
-		}
-	}
-	z.hist = h
-	if br.pos != 0 {
-		return zstdErr("sequences bitstream not consumed exactly")
-	}
-	if len(z.hist)-start+len(lits) > zstdMaxBlock {
-		return zstdErr("block decodes to more than %d bytes", zstdMaxBlock)
-	}
-	z.hist = append(z.hist, lits...)
-	return nil
+	return z.execute(nseq, lits, data, start)
 }
 
 // backBits reads a bitstream from its end: the last byte's highest set

@@ -32,14 +32,26 @@ func zstdSamples() map[string][]byte {
 	for i := range skewed {
 		skewed[i] = "aaaaaaaabbbbccd\n"[rng.IntN(16)] + byte(rng.IntN(2)*rng.IntN(2)*rng.IntN(40))
 	}
+	// Repeats of every period up to 17 bytes, of every length, among
+	// random bytes: matches overlapping what they write.
+	var periods []byte
+	for range 3000 {
+		pat := random[rng.IntN(1000):][:1+rng.IntN(17)]
+		for range 1 + rng.IntN(12) {
+			periods = append(periods, pat...)
+		}
+		periods = append(periods, pat[:rng.IntN(len(pat))]...)
+		periods = append(periods, random[rng.IntN(1000):][:rng.IntN(4)]...)
+	}
 	return map[string][]byte{
-		"empty":  nil,
-		"byte":   {'x'},
-		"lines":  lines.Bytes(),
-		"random": random,
-		"skewed": skewed,
-		"runs":   append(bytes.Repeat([]byte{'z'}, 400<<10), bytes.Repeat([]byte("0123456789"), 30000)...),
-		"mixed":  append(append(bytes.Clone(random[:50<<10]), lines.Bytes()[:200<<10]...), random[:50<<10]...),
+		"empty":   nil,
+		"periods": periods,
+		"byte":    {'x'},
+		"lines":   lines.Bytes(),
+		"random":  random,
+		"skewed":  skewed,
+		"runs":    append(bytes.Repeat([]byte{'z'}, 400<<10), bytes.Repeat([]byte("0123456789"), 30000)...),
+		"mixed":   append(append(bytes.Clone(random[:50<<10]), lines.Bytes()[:200<<10]...), random[:50<<10]...),
 	}
 }
 
@@ -108,7 +120,7 @@ func TestZstdDecodesTheCommandsFrames(t *testing.T) {
 	if testing.Short() {
 		levels = levels[:2]
 	}
-	for _, name := range []string{"lines", "random", "skewed", "runs", "mixed"} {
+	for _, name := range []string{"lines", "random", "skewed", "runs", "mixed", "periods"} {
 		plain := samples[name]
 		plain = plain[:min(len(plain), 400<<10)]
 		for _, args := range levels {
@@ -208,6 +220,87 @@ func TestZstdReadsLiveInputBlockByBlock(t *testing.T) {
 	rest, err := io.ReadAll(z)
 	if err != nil || string(rest) != "second\n" {
 		t.Errorf("then %q, %v", rest, err)
+	}
+}
+
+// TestZstdHistoryIsBounded: a long frame with a small window is decoded
+// in room for the window, a MiB more and a block, however long it is.
+func TestZstdHistoryIsBounded(t *testing.T) {
+	lines := zstdSamples()["lines"]
+	var plain []byte
+	for len(plain) < 12<<20 {
+		plain = append(plain, lines...)
+	}
+	enc, _ := zstd.NewWriter(nil, zstd.WithWindowSize(1<<20), zstd.WithEncoderLevel(zstd.SpeedFastest))
+	z := newZstdReader(bytes.NewReader(enc.EncodeAll(plain, nil)))
+	got, err := io.ReadAll(z)
+	if err != nil || !bytes.Equal(got, plain) {
+		t.Fatalf("%d bytes back of %d, %v", len(got), len(plain), err)
+	}
+	if z.window != 1<<20 {
+		t.Fatalf("window of %d bytes, want 1 MiB", z.window)
+	}
+	if limit := z.window + 1<<20 + 256<<10; cap(z.hist) > limit {
+		t.Errorf("history of %d bytes, more than %d", cap(z.hist), limit)
+	}
+}
+
+// TestZstdStatedSizeBoundsNothing: a frame that says it holds a
+// terabyte, with a 128 MiB window, and holds five bytes is an error,
+// and the history made for it is a block's, not the window's.
+func TestZstdStatedSizeBoundsNothing(t *testing.T) {
+	frame := []byte{0x28, 0xb5, 0x2f, 0xfd, 0xc0, 17 << 3}
+	frame = binary.LittleEndian.AppendUint64(frame, 1<<40)
+	frame = append(frame, 1|5<<3, 0, 0) // the last block, raw, 5 bytes
+	frame = append(frame, "hello"...)
+	z := newZstdReader(bytes.NewReader(frame))
+	_, err := io.ReadAll(z)
+	if err == nil || !strings.Contains(err.Error(), "header says") {
+		t.Errorf("%v, want an error saying the header's size is wrong", err)
+	}
+	if cap(z.hist) > 1<<20 {
+		t.Errorf("history of %d bytes for five", cap(z.hist))
+	}
+}
+
+// TestSeqBitsReadsAsBackBits: the word-at-a-time bit reader reads what
+// the plain one reads, at every width, near both ends of streams of
+// every short length, and counts the bits left as it does past their
+// start (where what it reads does not matter).
+func TestSeqBitsReadsAsBackBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for size := 1; size < 40; size++ {
+		for range 50 {
+			b := make([]byte, size)
+			for i := range b {
+				b[i] = byte(rng.IntN(256))
+			}
+			b[size-1] |= byte(1 << rng.IntN(8))
+			var plain backBits
+			var fast seqBits
+			if plain.init(b) != nil || fast.init(b) != nil {
+				t.Fatalf("%x: no end mark found", b)
+			}
+			for step := 0; plain.pos > -70; step++ {
+				if fast.left() != plain.pos {
+					t.Fatalf("%x, step %d: %d bits left, want %d", b, step, fast.left(), plain.pos)
+				}
+				if !fast.advance() {
+					fast.refillSlow()
+				}
+				n := uint8(rng.IntN(26))
+				inside := plain.pos >= int(n)
+				if got, want := fast.get(n), plain.read(n); inside && got != want {
+					t.Fatalf("%x, step %d: %d bits read %#x, want %#x", b, step, n, got, want)
+				}
+			}
+		}
+	}
+	var r seqBits
+	for _, b := range [][]byte{nil, {1, 0}} {
+		if r.init(b) == nil {
+			t.Errorf("%x: no error for a stream without its end mark", b)
+		}
 	}
 }
 
