@@ -82,7 +82,18 @@ func (m *Members) Read(b []byte) bool {
 		if !ok {
 			return false
 		}
-		m.List = append(m.List, Member{Key: key, Value: b[start:i], Esc: esc})
+		// Written field by field into its place: a Member made whole and
+		// then copied is written to the stack in words and read back in
+		// wider loads, which stall (no store forwarding), and that was
+		// most of Read's own time.
+		n := len(m.List)
+		if n == cap(m.List) {
+			m.List = append(m.List, Member{})
+		} else {
+			m.List = m.List[:n+1]
+		}
+		f := &m.List[n]
+		f.Key, f.Value, f.Esc = key, b[start:i], esc
 		if i = skipWS(b, i); i >= len(b) {
 			return false
 		}

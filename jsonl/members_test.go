@@ -15,7 +15,13 @@ import (
 // gjson finds.
 func membersAsGJSON(t *testing.T, line []byte) {
 	t.Helper()
-	var m Members
+	membersOfAsGJSON(t, &Members{}, line)
+}
+
+// membersOfAsGJSON is membersAsGJSON with m, which may hold another
+// line's members.
+func membersOfAsGJSON(t *testing.T, m *Members, line []byte) {
+	t.Helper()
 	got := m.Read(line)
 	trimmed := bytes.TrimLeft(line, " \t\r\n")
 	want := len(trimmed) > 0 && trimmed[0] == '{' && !TooDeep(line) && gjson.ValidBytes(line) && utf8.Valid(line)
@@ -75,6 +81,19 @@ var memberCases = []string{
 func TestMembersAsGJSON(t *testing.T) {
 	for _, c := range memberCases {
 		membersAsGJSON(t, []byte(c))
+	}
+}
+
+// A Members read again writes each member whole over the last line's:
+// every case after every other, from short lines to long and back, so
+// that the room kept holds members of another line, escapes and all.
+func TestMembersReusedAsGJSON(t *testing.T) {
+	var m Members
+	for _, a := range memberCases {
+		for _, b := range memberCases {
+			membersOfAsGJSON(t, &m, []byte(a))
+			membersOfAsGJSON(t, &m, []byte(b))
+		}
 	}
 }
 
