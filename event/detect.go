@@ -283,7 +283,16 @@ func number(raw string) float64 {
 func (l *Line) Type() (typ string, ok bool) {
 	if l.typed == 0 {
 		l.typed = 2
-		if f := l.find("type"); f != nil && len(f.Value) >= 2 && f.Value[0] == '"' && !l.hasEsc(f) {
+		var f *field
+		if l.checked() {
+			// Check's reading found it: no field compared again.
+			if i := l.fields.Type; i >= 0 {
+				f = &l.fields.List[i]
+			}
+		} else {
+			f = l.find("type")
+		}
+		if f != nil && len(f.Value) >= 2 && f.Value[0] == '"' && !l.hasEsc(f) {
 			// A plain string: as it is, from the line's copy when a
 			// checked line is to be decoded, else copied alone.
 			if l.typed = 1; l.valid == 1 {

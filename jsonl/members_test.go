@@ -31,8 +31,11 @@ func membersOfAsGJSON(t *testing.T, m *Members, line []byte) {
 	if !got {
 		return
 	}
-	i, esc := 0, false
+	i, esc, typ := 0, false, -1
 	gjson.ParseBytes(line).ForEach(func(k, v gjson.Result) bool {
+		if typ < 0 && k.Raw == `"type"` {
+			typ = i
+		}
 		if i >= len(m.List) {
 			t.Fatalf("%q: %d members, gjson has more", line, len(m.List))
 		}
@@ -54,6 +57,9 @@ func membersOfAsGJSON(t *testing.T, m *Members, line []byte) {
 	if lens != m.Lens || keys != m.Keys {
 		t.Fatalf("%q: Lens %x Keys %x, its keys' %x %x", line, m.Lens, m.Keys, lens, keys)
 	}
+	if m.Type != typ {
+		t.Fatalf("%q: Type %d, the first \"type\" is member %d", line, m.Type, typ)
+	}
 	if i != len(m.List) || esc != m.EscapedKey {
 		t.Fatalf("%q: %d members (escaped key %v), gjson %d (%v)", line, len(m.List), m.EscapedKey, i, esc)
 	}
@@ -61,6 +67,7 @@ func membersOfAsGJSON(t *testing.T, m *Members, line []byte) {
 
 var memberCases = []string{
 	`{}`, ` { } `, `{"a":1}`, `{"a" : "b" , "c":[1,{"d":null}],"e":{"f":[]},"g":true,"h":false}`,
+	`{"typ":1,"types":2,"Type":3,"type":{"type":4},"type":"x"}`, `{"type":1}`, `{"a":{"type":1}}`,
 	`{"type": "text", "content": "\u00e9\n\"x\" \/ \\", "id": 0}`, `{"ty\u0070e":"x"}`,
 	`{"a":-0.5e+3,"b":0,"c":-1,"d":1E9}`, `{"a":01}`, `{"a":1.}`, `{"a":.5}`, `{"a":-}`, `{"a":1e}`,
 	`{"a":tru}`, `{"a":nulls}`, `{"a":"\x"}`, `{"a":"\u12g4"}`, "{\"a\":\"\x01\"}", "{\"a\":\"\xff\"}",
