@@ -120,15 +120,17 @@ func PlainLine(line []byte) Line { return Line{Bytes: line, state: gjsons} }
 // Reset starts reading line, keeping the room of the last line's fields
 // (unless a line of very many fields made it large).
 func (l *Line) Reset(line []byte) {
-	f := l.fields
-	f.List = f.List[:0]
-	if cap(f.List) > 1<<12 {
-		f = jsonl.Members{}
-	}
 	// Field by field, not *l = Line{...}: that clears the whole struct
 	// through the runtime's pointer-aware clear, for every line read.
+	// And fields in place, not through a copy: a struct copied is
+	// written to the stack in words and read back in wider loads, which
+	// wait for the words (no store forwarding), in every line's read.
 	// TestResetForgets holds this to a new Line's zero value.
-	l.Bytes, l.fields, l.pos, l.state, l.typed, l.typ = line, f, 0, reading, 0, ""
+	if cap(l.fields.List) > 1<<12 {
+		l.fields = jsonl.Members{}
+	}
+	l.fields.List = l.fields.List[:0]
+	l.Bytes, l.pos, l.state, l.typed, l.typ = line, 0, reading, 0, ""
 	l.valid, l.dup, l.s, l.lens, l.keys = 0, 0, "", 0, 0
 	l.owned, l.arena, l.surrogates = false, nil, false
 }
@@ -281,7 +283,16 @@ func number(raw string) float64 {
 func (l *Line) Type() (typ string, ok bool) {
 	if l.typed == 0 {
 		l.typed = 2
-		if f := l.find("type"); f != nil && len(f.Value) >= 2 && f.Value[0] == '"' && !l.hasEsc(f) {
+		var f *field
+		if l.checked() {
+			// Check's reading found it: no field compared again.
+			if i := l.fields.Type; i >= 0 {
+				f = &l.fields.List[i]
+			}
+		} else {
+			f = l.find("type")
+		}
+		if f != nil && len(f.Value) >= 2 && f.Value[0] == '"' && !l.hasEsc(f) {
 			// A plain string: as it is, from the line's copy when a
 			// checked line is to be decoded, else copied alone.
 			if l.typed = 1; l.valid == 1 {

@@ -58,6 +58,7 @@ func FuzzReader(f *testing.F) {
 	}
 	f.Add([]byte("\xef\xbb\xbf{}\r\n\r\n\n{\"a\":1}"), uint8(1))
 	f.Add([]byte("\r\r\n\xef\xbb\xbf\n"), uint8(2))
+	f.Add([]byte("\xef\xbb\xbfa\r\n\nb\r\n{}"), uint8(5))
 	f.Fuzz(func(t *testing.T, data []byte, mode uint8) {
 		var r io.Reader = bytes.NewReader(data)
 		if mode&1 != 0 {
@@ -73,7 +74,16 @@ func FuzzReader(f *testing.F) {
 		var got [][]byte
 		var last Line
 		for {
-			l, err := lr.Next()
+			var l Line
+			var err error
+			if mode&4 != 0 {
+				// NextInto, into a Line that holds the last one:
+				// the same lines, each field written.
+				l = last
+				err = lr.NextInto(&l)
+			} else {
+				l, err = lr.Next()
+			}
 			if err == io.EOF {
 				break
 			}

@@ -29,13 +29,17 @@ type Members struct {
 	// key by KeyBit, read in the same pass: a lookup tells most keys a
 	// line lacks by them, comparing none.
 	Lens, Keys uint64
-	stack      []byte // the containers open inside a member's value
+	// Type is the place in List of the first member whose key is
+	// written "type", the field every dialect's lines are told by; -1
+	// when there is none.
+	Type  int
+	stack []byte // the containers open inside a member's value
 }
 
 // Read reads line b, and reports whether it is such an object. When it
 // is not, List holds the members read before the problem.
 func (m *Members) Read(b []byte) bool {
-	m.List, m.EscapedKey, m.Lens, m.Keys = m.List[:0], false, 0, 0
+	m.List, m.EscapedKey, m.Lens, m.Keys, m.Type = m.List[:0], false, 0, 0, -1
 	i := skipWS(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return false
@@ -82,7 +86,21 @@ func (m *Members) Read(b []byte) bool {
 		if !ok {
 			return false
 		}
-		m.List = append(m.List, Member{Key: key, Value: b[start:i], Esc: esc})
+		if len(key) == 4 && m.Type < 0 && string(key) == "type" {
+			m.Type = len(m.List)
+		}
+		// Written field by field into its place: a Member made whole and
+		// then copied is written to the stack in words and read back in
+		// wider loads, which stall (no store forwarding), and that was
+		// most of Read's own time.
+		n := len(m.List)
+		if n == cap(m.List) {
+			m.List = append(m.List, Member{})
+		} else {
+			m.List = m.List[:n+1]
+		}
+		f := &m.List[n]
+		f.Key, f.Value, f.Esc = key, b[start:i], esc
 		if i = skipWS(b, i); i >= len(b) {
 			return false
 		}

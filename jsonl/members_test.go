@@ -15,7 +15,13 @@ import (
 // gjson finds.
 func membersAsGJSON(t *testing.T, line []byte) {
 	t.Helper()
-	var m Members
+	membersOfAsGJSON(t, &Members{}, line)
+}
+
+// membersOfAsGJSON is membersAsGJSON with m, which may hold another
+// line's members.
+func membersOfAsGJSON(t *testing.T, m *Members, line []byte) {
+	t.Helper()
 	got := m.Read(line)
 	trimmed := bytes.TrimLeft(line, " \t\r\n")
 	want := len(trimmed) > 0 && trimmed[0] == '{' && !TooDeep(line) && gjson.ValidBytes(line) && utf8.Valid(line)
@@ -25,8 +31,11 @@ func membersAsGJSON(t *testing.T, line []byte) {
 	if !got {
 		return
 	}
-	i, esc := 0, false
+	i, esc, typ := 0, false, -1
 	gjson.ParseBytes(line).ForEach(func(k, v gjson.Result) bool {
+		if typ < 0 && k.Raw == `"type"` {
+			typ = i
+		}
 		if i >= len(m.List) {
 			t.Fatalf("%q: %d members, gjson has more", line, len(m.List))
 		}
@@ -48,6 +57,9 @@ func membersAsGJSON(t *testing.T, line []byte) {
 	if lens != m.Lens || keys != m.Keys {
 		t.Fatalf("%q: Lens %x Keys %x, its keys' %x %x", line, m.Lens, m.Keys, lens, keys)
 	}
+	if m.Type != typ {
+		t.Fatalf("%q: Type %d, the first \"type\" is member %d", line, m.Type, typ)
+	}
 	if i != len(m.List) || esc != m.EscapedKey {
 		t.Fatalf("%q: %d members (escaped key %v), gjson %d (%v)", line, len(m.List), m.EscapedKey, i, esc)
 	}
@@ -55,6 +67,7 @@ func membersAsGJSON(t *testing.T, line []byte) {
 
 var memberCases = []string{
 	`{}`, ` { } `, `{"a":1}`, `{"a" : "b" , "c":[1,{"d":null}],"e":{"f":[]},"g":true,"h":false}`,
+	`{"typ":1,"types":2,"Type":3,"type":{"type":4},"type":"x"}`, `{"type":1}`, `{"a":{"type":1}}`,
 	`{"type": "text", "content": "\u00e9\n\"x\" \/ \\", "id": 0}`, `{"ty\u0070e":"x"}`,
 	`{"a":-0.5e+3,"b":0,"c":-1,"d":1E9}`, `{"a":01}`, `{"a":1.}`, `{"a":.5}`, `{"a":-}`, `{"a":1e}`,
 	`{"a":tru}`, `{"a":nulls}`, `{"a":"\x"}`, `{"a":"\u12g4"}`, "{\"a\":\"\x01\"}", "{\"a\":\"\xff\"}",
@@ -75,6 +88,19 @@ var memberCases = []string{
 func TestMembersAsGJSON(t *testing.T) {
 	for _, c := range memberCases {
 		membersAsGJSON(t, []byte(c))
+	}
+}
+
+// A Members read again writes each member whole over the last line's:
+// every case after every other, from short lines to long and back, so
+// that the room kept holds members of another line, escapes and all.
+func TestMembersReusedAsGJSON(t *testing.T) {
+	var m Members
+	for _, a := range memberCases {
+		for _, b := range memberCases {
+			membersOfAsGJSON(t, &m, []byte(a))
+			membersOfAsGJSON(t, &m, []byte(b))
+		}
 	}
 }
 

@@ -123,10 +123,21 @@ var bom = []byte{0xEF, 0xBB, 0xBF}
 // are removed. Blank lines are returned too (Bytes empty after trimming
 // spaces is the caller's to judge).
 func (r *Reader) Next() (Line, error) {
+	var l Line
+	err := r.NextInto(&l)
+	return l, err
+}
+
+// NextInto is Next into l (the zero Line on an error), for a reader of
+// many lines: a Line and an error are returned through memory, and the
+// caller's copy of them, in wide loads of what was just written in words,
+// waits for the stores (no store forwarding) on every line.
+func (r *Reader) NextInto(l *Line) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	*l = Line{}
 	if r.err != nil {
-		return Line{}, r.err
+		return r.err
 	}
 	r.long = r.long[:0]
 	var chunk []byte
@@ -153,7 +164,7 @@ func (r *Reader) Next() (Line, error) {
 			if ierr != nil {
 				r.waiting = false
 				r.err = ierr
-				return Line{}, ierr
+				return ierr
 			}
 		}
 		_, err = r.br.Peek(1) // one read
@@ -169,11 +180,11 @@ func (r *Reader) Next() (Line, error) {
 	}
 	if err != nil && !errors.Is(err, io.EOF) {
 		r.err = err
-		return Line{}, err
+		return err
 	}
 	if len(line) == 0 && err != nil { // clean end of input
 		r.err = io.EOF
-		return Line{}, io.EOF
+		return io.EOF
 	}
 	noNL, cr := true, false
 	if n := len(line); n > 0 && line[n-1] == '\n' {
@@ -189,7 +200,8 @@ func (r *Reader) Next() (Line, error) {
 		line = bytes.TrimPrefix(line, bom)
 	}
 	r.num++
-	return Line{Name: r.name, Num: r.num, Bytes: line, NoNewline: noNL, CR: cr}, nil
+	l.Name, l.Num, l.Bytes, l.NoNewline, l.CR = r.name, r.num, line, noNL, cr
+	return nil
 }
 
 // Pending returns a copy of the line being read: the bytes read after the

@@ -88,6 +88,31 @@ func TestReaderError(t *testing.T) {
 	}
 }
 
+// NextInto overwrites every field of the Line it is given, and leaves it
+// the zero Line on an error or at the end, as Next returns.
+func TestReaderNextIntoOverwrites(t *testing.T) {
+	boom := errors.New("disk on fire")
+	lr := NewReader(io.MultiReader(strings.NewReader("\xef\xbb\xbfa\r\nb"), iotest.ErrReader(boom)), "f", nil)
+	stale := Line{Name: "stale", Num: 9, Bytes: []byte("stale"), NoNewline: true, CR: true}
+	l := stale
+	if err := lr.NextInto(&l); err != nil {
+		t.Fatal(err)
+	}
+	if want := (Line{Name: "f", Num: 1, Bytes: []byte("a"), CR: true}); fmt.Sprint(l) != fmt.Sprint(want) {
+		t.Fatalf("first line %+v, want %+v", l, want)
+	}
+	l = stale
+	if err := lr.NextInto(&l); !errors.Is(err, boom) || fmt.Sprint(l) != fmt.Sprint(Line{}) {
+		t.Fatalf("at the read error: %+v, %v", l, err)
+	}
+	lr = NewReader(strings.NewReader("x\n"), "g", nil)
+	lr.NextInto(&l)
+	l = stale
+	if err := lr.NextInto(&l); err != io.EOF || fmt.Sprint(l) != fmt.Sprint(Line{}) {
+		t.Fatalf("at the end: %+v, %v", l, err)
+	}
+}
+
 // The idle hook runs whenever the next read would block, and its error stops reading.
 func TestReaderIdle(t *testing.T) {
 	pr, pw := io.Pipe()

@@ -247,11 +247,11 @@ func (p *prepared) framesRuns() bool { return p.placed && p.ev.Raw != "" }
 // pre would take as it is (acceptsPlainly) is not prepared. l is a copy
 // of the line (readAhead's lineCopies), never written again: decoders and
 // encoders may hold on to its strings past it.
-func (t *Translator) readLineAhead(p *prepared, pre *preparer, l jsonl.Line) {
+func (t *Translator) readLineAhead(p *prepared, pre *preparer, l *jsonl.Line) {
 	p.decoded, p.input, p.derr, p.evs, p.steps = false, nil, nil, nil, nil
 	p.ahead = false
 	if jsonl.IsBlank(l.Bytes) {
-		pre.prepare(l, p)
+		pre.prepare(*l, p)
 		return
 	}
 	line := l.Bytes
@@ -265,7 +265,7 @@ func (t *Translator) readLineAhead(p *prepared, pre *preparer, l jsonl.Line) {
 		p.ev.name, p.ev.num = l.Name, l.Num // for eventLine's diagnostics
 		p.ev.Raw = unsafe.String(unsafe.SliceData(line), len(line))
 	} else {
-		pre.prepare(l, p)
+		pre.prepare(*l, p)
 		if p.blank || p.bad != nil && !p.framesRuns() {
 			return // eventLine reports a bad line
 		}

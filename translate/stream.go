@@ -177,11 +177,12 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 	}
 	var b *batch
 	var lc lineCopies
-	prepare := func(l jsonl.Line, p *prepared) {
+	// Lines by pointer, here and to readLineAhead: see Reader.NextInto.
+	prepare := func(l *jsonl.Line, p *prepared) {
 		if events {
 			t.readLineAhead(p, &pre, l) // for aheadWorker
 		} else {
-			pre.prepare(l, p)
+			pre.prepare(*l, p)
 		}
 	}
 	// filled is how many bytes of lines the batch holds: the event path's
@@ -208,9 +209,9 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 		return nil
 	})
 	t.reader.Store(lr)
+	var l jsonl.Line
 	for {
-		l, err := lr.Next()
-		if err != nil {
+		if err := lr.NextInto(&l); err != nil {
 			if errors.Is(err, errStopped) || !f.Send(b) || err == io.EOF {
 				return nil
 			}
@@ -225,7 +226,7 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 			if events {
 				l.Bytes = lc.copy(l.Bytes)
 			}
-			prepare(l, b.next())
+			prepare(&l, b.next())
 			if !f.SendWait(b) || !get() {
 				return nil
 			}
@@ -242,7 +243,7 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 		}
 		filled += len(l.Bytes)
 		if p := b.next(); events || pre.here() {
-			prepare(l, p)
+			prepare(&l, p)
 		} else {
 			p.later, p.line = true, l
 		}
