@@ -198,6 +198,11 @@ func (r *Reader) NextInto(l *Line) error {
 	if !r.started {
 		r.started = true
 		line = bytes.TrimPrefix(line, bom)
+		if len(line) == 0 && noNL {
+			// An input of a BOM alone has no line, as an empty one has none.
+			r.err = io.EOF
+			return io.EOF
+		}
 	}
 	r.num++
 	l.Name, l.Num, l.Bytes, l.NoNewline, l.CR = r.name, r.num, line, noNL, cr
@@ -230,7 +235,9 @@ func (r *Reader) Pending() (Line, bool) {
 	}
 	b = bytes.Clone(b)
 	if !r.started {
-		b = bytes.TrimPrefix(b, bom)
+		if b = bytes.TrimPrefix(b, bom); len(b) == 0 {
+			return Line{}, false
+		}
 	}
 	return Line{Name: r.name, Num: r.num + 1, Bytes: b, NoNewline: true}, true
 }

@@ -55,6 +55,17 @@ func TestReaderBOMOnlyAtStart(t *testing.T) {
 	}
 }
 
+// An input of a BOM alone has no line, as an empty input has none; a BOM
+// and a line end is one blank line, as a line end alone is.
+func TestReaderBOMAloneIsNoLine(t *testing.T) {
+	if got := readAll(t, strings.NewReader("\xef\xbb\xbf")); len(got) != 0 {
+		t.Fatalf("a BOM alone gave %d lines", len(got))
+	}
+	if got := readAll(t, strings.NewReader("\xef\xbb\xbf\n")); len(got) != 1 || len(got[0].Bytes) != 0 {
+		t.Fatalf("a BOM and a line end: %d lines", len(got))
+	}
+}
+
 func TestReaderLongLines(t *testing.T) {
 	long := strings.Repeat("x", 3*ReaderSize+17)
 	in := long + "\nshort\n" + long
