@@ -17,7 +17,7 @@ var corpus = &event.Corpus{
 		return corpusgen.Write(w, jsonl.PythonStyle, size, seed, corpusRun)
 	},
 	Huge: func(w io.Writer, size int) error {
-		body := strings.Repeat("0123456789abcdef line of output\n", size/32+1)[:size]
+		body := corpusgen.HugeText(size)
 		return corpusgen.WriteLine(w, jsonl.PythonStyle, obj{"type", "tool_result", "name", "execute", "content", body, "success", true, "id", "call_1"})
 	},
 }

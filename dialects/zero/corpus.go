@@ -17,7 +17,7 @@ var corpus = &event.Corpus{
 		return corpusgen.Write(w, jsonl.GoStyle, size, seed, corpusRun)
 	},
 	Huge: func(w io.Writer, size int) error {
-		body := strings.Repeat("0123456789abcdef line of output\n", size/32+1)[:size]
+		body := corpusgen.HugeText(size)
 		return corpusgen.WriteLine(w, jsonl.GoStyle, corpusEvent("tool_result", "run_20260603100000_abcdef", "id", "call_1", "name", "bash", "status", "ok", "output", body, "truncated", false))
 	},
 }

@@ -54,6 +54,12 @@ func Write(w io.Writer, style jsonl.Style, size int64, seed uint64, run func(g *
 	return g.n, bw.Flush()
 }
 
+// HugeText is size bytes of lines of output, the text of the one huge
+// tool output a dialect's Corpus.Huge writes.
+func HugeText(size int) string {
+	return strings.Repeat("0123456789abcdef line of output\n", size/32+1)[:size]
+}
+
 // WriteLine writes o alone as one line in style.
 func WriteLine(w io.Writer, style jsonl.Style, o Obj) error {
 	b := encoder{python: style == jsonl.PythonStyle}.value(nil, o)
