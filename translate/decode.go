@@ -31,7 +31,7 @@ type prepared struct {
 	// when the line started it.
 	decoded bool
 	// ahead: the line, read and checked in eline (readLineAhead), is
-	// left for aheadWorker to decode.
+	// left for decodeBatch to decode.
 	ahead bool
 	eline *model.Line // made for the event path's lines alone
 	evs   []model.Event

@@ -284,9 +284,11 @@ const (
 	// lineScribbled is Line with one buffer for every line, overwritten
 	// once Line returns: what the translation kept of a line shows.
 	lineScribbled
-	streamPlain // Stream, the reading goroutine preparing every line
-	// streamRagged is streamPlain rendering every value ahead (ahead.go),
-	// the input read in ragged chunks.
+	// streamPlain is Stream, the reading goroutine preparing every line,
+	// the translating one decoding them.
+	streamPlain
+	// streamRagged is streamPlain with the reading goroutine decoding
+	// every line too (decodeTurns), the input read in ragged chunks.
 	streamRagged
 	// streamShared is Stream with the translating goroutine preparing
 	// five lines of eight, the input read in ragged chunks.
@@ -298,6 +300,9 @@ const (
 	// by the reading goroutine that follows which goroutine waits, the
 	// input read in ragged chunks.
 	streamAdaptive
+	// streamSwitching is Stream with the reading goroutine decoding
+	// every other batch (decodeTurns), the input read in ragged chunks.
+	streamSwitching
 	// streamFile is Stream reading regular files, as zevo translate
 	// FILE does: every stage on one goroutine (pipeline.Pipe.Inline),
 	// whatever the file's size.
@@ -305,9 +310,10 @@ const (
 )
 
 func (w way) String() string {
-	return [...]string{"Line", "Line, its buffer overwritten", "Stream", "Stream rendering ahead, ragged reads",
+	return [...]string{"Line", "Line, its buffer overwritten", "Stream", "Stream decoding on the reading goroutine, ragged reads",
 		"Stream, 5 lines of 8 prepared by the translating goroutine, ragged reads", "Stream, every line prepared by the translating goroutine",
-		"Stream sharing the lines as the goroutines' waits say, ragged reads", "Stream on regular files, one goroutine"}[w]
+		"Stream sharing the lines as the goroutines' waits say, ragged reads",
+		"Stream decoding every other batch on the reading goroutine, ragged reads", "Stream on regular files, one goroutine"}[w]
 }
 
 // translateFiles translates each of files as zevo translate does FILEs,
@@ -321,8 +327,16 @@ func translateFiles(t *testing.T, opt Options, files [][]byte, w way) translatio
 	var res translation
 	var out strings.Builder
 	tr := New(opt, func(l []byte) error { out.Write(l); out.WriteByte('\n'); return nil })
-	tr.fixedLevel = map[way]int{streamPlain: shareLevels, streamRagged: 2 * shareLevels,
-		streamShared: 3, streamTranslatorPrepares: 0, streamAdaptive: -1, streamFile: -1}[w]
+	tr.fixedLevel = map[way]int{streamPlain: shareLevels, streamRagged: shareLevels,
+		streamShared: 3, streamTranslatorPrepares: 0, streamAdaptive: -1, streamSwitching: shareLevels, streamFile: -1}[w]
+	switch w {
+	case streamPlain, streamShared, streamTranslatorPrepares:
+		tr.decodeOn = func(uint64) bool { return false }
+	case streamRagged:
+		tr.decodeOn = func(uint64) bool { return true }
+	case streamSwitching:
+		tr.decodeOn = func(seq uint64) bool { return seq%2 == 1 }
+	}
 	tr.cur.ev.Keep = w == lineIdeal
 	diag := func(d *jsonl.Diagnostic) error { res.diags = append(res.diags, d.Error()); return nil }
 	var scribbled []byte

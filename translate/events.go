@@ -63,12 +63,14 @@ type eventPath struct {
 	// report is what the target's encoder found wrong with the line
 	// (EncodeOptions.Report), its first problem; "" if none.
 	report string
-	// ahead is the input Stream's reading goroutine decodes lines into
-	// (decodeAhead), in when every line read so far is translated; mu
-	// guards the input's use while that goroutine runs.
+	// ahead is the input Stream decodes lines into (decodeAhead), on
+	// either of its goroutines; in when every line decoded so far is
+	// written. mu guards the input's use, and turn is when a batch's
+	// turn to be decoded comes (decodeTurns).
 	ahead    *model.Input
 	aheadNew bool // ahead has decoded no line yet
 	mu       sync.Mutex
+	turn     sync.Cond
 	// plain: no line is decoded ahead, and no output is respelled
 	// (DecodeOptions.Spelled): the reference the tests hold decoding
 	// ahead and respelling to.
@@ -242,7 +244,7 @@ func (ep *eventPath) unmappedName() string {
 func (p *prepared) framesRuns() bool { return p.placed && p.ev.Raw != "" }
 
 // readLineAhead prepares l into p on Stream's reading goroutine for the
-// event path, for aheadWorker to decode: the line is checked as the
+// event path, for decodeBatch to decode: the line is checked as the
 // event path reads it (p.eline), and a line that reading shows to be one
 // pre would take as it is (acceptsPlainly) is not prepared. l is a copy
 // of the line (readAhead's lineCopies), never written again: decoders and
@@ -277,17 +279,9 @@ func (t *Translator) readLineAhead(p *prepared, pre *preparer, l *jsonl.Line) {
 }
 
 // decodeAhead decodes p, a line readLineAhead read, into its events (in
-// b's), for eventLine to write, on the pipeline's worker: the
-// translating goroutine only encodes. stopped tells that Stream has
-// returned, after which no line is decoded (End may be ending the
-// input).
-func (t *Translator) decodeAhead(b *batch, p *prepared, stopped func() bool) {
+// b's), for eventLine to write (decodeBatch, with ep.mu held).
+func (t *Translator) decodeAhead(b *batch, p *prepared) {
 	ep := &t.ep
-	ep.mu.Lock()
-	defer ep.mu.Unlock()
-	if stopped() {
-		return
-	}
 	if ep.ahead == nil {
 		ep.ahead, ep.aheadNew = t.newInput(), true
 	}

@@ -71,7 +71,7 @@ func TestShortcutsChangeNothing(t *testing.T) {
 				t.Fatalf("input %d, %+v: Stream with shortcuts and without differ:\n%s", i, opt, firstDiff(got, plain))
 			}
 			if !bytes.Equal(ahead, plain) {
-				t.Fatalf("input %d, %+v: Stream rendering every value ahead and Stream without shortcuts differ:\n%s", i, opt, firstDiff(ahead, plain))
+				t.Fatalf("input %d, %+v: Stream decoding on its reading goroutine and Stream without shortcuts differ:\n%s", i, opt, firstDiff(ahead, plain))
 			}
 			if !bytes.Equal(lineOut, plain) {
 				t.Fatalf("input %d, %+v: Line with shortcuts and Stream without differ:\n%s", i, opt, firstDiff(lineOut, plain))
@@ -81,8 +81,7 @@ func TestShortcutsChangeNothing(t *testing.T) {
 }
 
 // streamedAhead is what Stream writes of in, and its diagnostics, with
-// the reading goroutine preparing every line and rendering its values
-// ahead.
+// the reading goroutine preparing and decoding every line.
 func streamedAhead(t testing.TB, opt Options, in []byte) ([]byte, []string) {
 	t.Helper()
 	if opt.Now == nil {
@@ -90,7 +89,8 @@ func streamedAhead(t testing.TB, opt Options, in []byte) ([]byte, []string) {
 	}
 	var b bytes.Buffer
 	tr := New(opt, func(l []byte) error { b.Write(l); b.WriteByte('\n'); return nil })
-	tr.fixedLevel = 2 * shareLevels
+	tr.fixedLevel = shareLevels
+	tr.decodeOn = func(uint64) bool { return true }
 	var diags []string
 	err := tr.Stream(bytes.NewReader(in), "in", nil, func() error { return nil }, func(d *jsonl.Diagnostic) error {
 		diags = append(diags, d.Error())

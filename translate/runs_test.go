@@ -61,7 +61,7 @@ func runsInputs(t *testing.T) map[string][]byte {
 
 // TestShortcutsChangeNothingOnRuns: on the inputs of the runs' tests
 // (runsInputs), the shortcuts taken for speed change no output and no
-// diagnostic: Line, and Stream rendering every value ahead, write what
+// diagnostic: Line, and Stream decoding on its reading goroutine, write what
 // Line writes with Options.Plain.
 func TestShortcutsChangeNothingOnRuns(t *testing.T) {
 	for name, input := range runsInputs(t) {
@@ -74,7 +74,7 @@ func TestShortcutsChangeNothingOnRuns(t *testing.T) {
 				t.Fatalf("%s --to %s: with shortcuts\n%s%v\nthe plain path\n%s%v", name, opt.To, got, gotDiags, want, wantDiags)
 			}
 			if !bytes.Equal(ahead, want) || jsonText(aheadDiags) != jsonText(wantDiags) {
-				t.Fatalf("%s --to %s: Stream rendering ahead\n%s%v\nthe plain path\n%s%v", name, opt.To, ahead, aheadDiags, want, wantDiags)
+				t.Fatalf("%s --to %s: Stream decoding on its reading goroutine\n%s%v\nthe plain path\n%s%v", name, opt.To, ahead, aheadDiags, want, wantDiags)
 			}
 		}
 	}

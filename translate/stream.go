@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	model "github.com/zevo/zevo/event"
 	"github.com/zevo/zevo/internal/pipeline"
@@ -43,12 +45,16 @@ type batch struct {
 	evText []byte
 	// evsHigh and linesHigh are how many events and lines the batch's
 	// last filling had: those past this filling's are cleared
-	// (aheadWorker).
+	// (decodeBatch).
 	evsHigh, linesHigh int
 	n                  int
 	// waited: the translating goroutine waited for this batch; it tells
 	// the reading one to do less for it (preparer.balance).
 	waited bool
+	// seq is the batch's place in Stream's input; decoded: the reading
+	// goroutine decoded its lines (decodeTurns).
+	seq     uint64
+	decoded bool
 }
 
 func (b *batch) reset() {
@@ -77,6 +83,7 @@ func (b *batch) reset() {
 	// batch's worth) is let go then.
 	b.evs, b.steps = b.evs[:0], b.steps[:0]
 	b.buf, b.n = b.buf[:0], 0
+	b.decoded = false
 }
 
 func (b *batch) next() *prepared {
@@ -105,21 +112,13 @@ var errStopped = errors.New("translation stopped")
 // read.
 func (t *Translator) Stream(r io.Reader, name string, lk sync.Locker, flush func() error, diag func(*jsonl.Diagnostic) error) error {
 	events := t.allEvents()
-	if t.pipe == nil || t.pipeEvents != events {
+	if t.pipe == nil {
 		t.pipe = &pipeline.Pipe[batch]{Batches: batches, New: func() *batch { return &batch{} }}
-		t.pipeEvents = events
-		if events {
-			// Every line goes the event path: a goroutine between the
-			// reading and the translating ones prepares and decodes
-			// the lines (decodeAhead), in order, one batch after the
-			// other, so that the translating one only writes events.
-			t.pipe.Workers = 1
-			t.pipe.Worker = t.aheadWorker
-		}
 	}
+	turns := &decodeTurns{on: t.decodeOn}
 	t.pipe.Write = func(b *batch, waited bool) error {
 		b.waited = waited
-		return t.applyBatch(b, lk, diag)
+		return t.applyBatch(b, events, turns, lk, diag)
 	}
 	t.pipe.Flush = flush
 	// A file a batch holds is read, decoded and written on this
@@ -128,13 +127,101 @@ func (t *Translator) Stream(r io.Reader, name string, lk sync.Locker, flush func
 	// compares the two ways).
 	t.pipe.Inline = pipeline.OneBatch(r, t.oneBatch)
 	t.streamLines = 0
-	return t.pipe.Run(func(f *pipeline.Feed[batch]) error { return t.readAhead(f, r, name) })
+	err := t.pipe.Run(func(f *pipeline.Feed[batch]) error { return t.readAhead(f, r, name, turns) })
+	// The reading goroutine, which may still run, decodes no more: End
+	// may be ending the input.
+	t.ep.mu.Lock()
+	turns.stopped = true
+	t.ep.turn.Broadcast()
+	t.ep.mu.Unlock()
+	return err
 }
 
-func (t *Translator) applyBatch(b *batch, lk sync.Locker, diag func(*jsonl.Diagnostic) error) error {
+// decodeTurns is where and in which order Stream's batches are decoded
+// for the event path: one after the other, in input order, since
+// decoders keep the state of the input's runs; on the translating
+// goroutine, or on the reading one when that makes the slower of the two
+// faster (here). next and stopped are guarded by the Translator's ep.mu.
+type decodeTurns struct {
+	next    uint64 // the seq of the batch to decode next
+	stopped bool   // Stream has returned: nothing more is decoded
+	// The time the stages took (ns) since the last choice: reading and
+	// checking the lines, decoding them, and writing their events.
+	read, decode, write atomic.Int64
+	reader              bool                  // the reading goroutine decodes (here)
+	from                uint64                // the batch the times began at
+	on                  func(seq uint64) bool // Translator.decodeOn
+}
+
+// turnWindow is how many batches the stages are timed over before the
+// place of the decoding is chosen again.
+const turnWindow = 16
+
+// here tells the reading goroutine whether it decodes batch seq. Every
+// turnWindow batches it compares the time the slower goroutine takes
+// with the decoding where it is and where it is not, and moves it when
+// the other place is faster by an eighth: moving to the reading goroutine
+// waits for the translating one to decode what it was sent.
+func (d *decodeTurns) here(seq uint64) bool {
+	if d.on != nil {
+		return d.on(seq)
+	}
+	if seq-d.from < turnWindow {
+		return d.reader
+	}
+	r, dec, w := d.read.Swap(0), d.decode.Swap(0), d.write.Swap(0)
+	d.from = seq
+	onReader, onWriter := max(r+dec, w), max(r, dec+w)
+	if d.reader {
+		d.reader = onWriter+onWriter/8 > onReader
+	} else {
+		d.reader = onReader+onReader/8 < onWriter
+	}
+	return d.reader
+}
+
+// decodeHere decodes b on the reading goroutine once every batch before
+// it is decoded; false once Stream has returned.
+func (t *Translator) decodeHere(turns *decodeTurns, b *batch, pre *preparer) bool {
+	ep := &t.ep
+	ep.mu.Lock()
+	defer ep.mu.Unlock()
+	for turns.next != b.seq && !turns.stopped {
+		ep.turn.Wait()
+	}
+	if turns.stopped {
+		return false
+	}
+	start := nanotime()
+	t.decodeBatch(b, pre)
+	turns.decode.Add(nanotime() - start)
+	b.decoded = true
+	turns.next++
+	return true
+}
+
+// applyBatch translates b's lines; events: they go the event path, and
+// are decoded here unless the reading goroutine did (decodeTurns).
+func (t *Translator) applyBatch(b *batch, events bool, turns *decodeTurns, lk sync.Locker, diag func(*jsonl.Diagnostic) error) error {
 	if lk != nil {
 		lk.Lock()
 		defer lk.Unlock()
+	}
+	if events {
+		if !b.decoded {
+			// Batches come in order, each decoded here or before it
+			// was sent: this one's turn has come.
+			start := nanotime()
+			ep := &t.ep
+			ep.mu.Lock()
+			t.decodeBatch(b, &t.pre)
+			turns.next++
+			ep.turn.Broadcast()
+			ep.mu.Unlock()
+			turns.decode.Add(nanotime() - start)
+		}
+		start := nanotime()
+		defer func() { turns.write.Add(nanotime() - start) }()
 	}
 	for i := 0; i < b.n; i++ {
 		p := &b.lines[i]
@@ -163,11 +250,11 @@ func (t *Translator) applyBatch(b *batch, lk sync.Locker, diag func(*jsonl.Diagn
 
 // readAhead reads lines into batches and prepares them. It returns a read
 // error as *ReadError.
-func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string) error {
+func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string, turns *decodeTurns) error {
 	pre := t.streamPreparer()
-	// Unless Plain: this goroutine prepares each line and a worker
-	// decodes it (decodeAhead), the translating one only writes the
-	// events.
+	// Unless Plain: this goroutine reads and checks the lines for the
+	// event path (readLineAhead), and decodes them too when the
+	// translating one is behind (decodeTurns).
 	events := t.allEvents()
 	lines := batchLines
 	if events {
@@ -180,7 +267,7 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 	// Lines by pointer, here and to readLineAhead: see Reader.NextInto.
 	prepare := func(l *jsonl.Line, p *prepared) {
 		if events {
-			t.readLineAhead(p, &pre, l) // for aheadWorker
+			t.readLineAhead(p, &pre, l) // for decodeBatch
 		} else {
 			pre.prepare(*l, p)
 		}
@@ -188,6 +275,8 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 	// filled is how many bytes of lines the batch holds: the event path's
 	// are in lc's blocks, not in the batch's buffer.
 	filled := 0
+	var seq uint64
+	var began int64 // when this goroutine began to fill b
 	get := func() bool {
 		var waited, ok bool
 		if b, waited, ok = f.Get(); !ok {
@@ -195,15 +284,26 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 		}
 		pre.balance(waited, b.waited)
 		b.reset()
+		b.seq, seq = seq, seq+1
 		filled = 0
+		began = nanotime()
 		return true
+	}
+	// ahead decodes b here, before it is sent, when this goroutine has
+	// the time.
+	ahead := func() bool {
+		if !events {
+			return true
+		}
+		turns.read.Add(nanotime() - began)
+		return !turns.here(b.seq) || t.decodeHere(turns, b, &pre)
 	}
 	if !get() {
 		return nil
 	}
 	lr := jsonl.NewReader(r, name, func() error {
 		// The next read may wait: hand over what there is, to be flushed.
-		if !f.Idle(b) || !get() {
+		if !ahead() || !f.Idle(b) || !get() {
 			return errStopped
 		}
 		return nil
@@ -212,7 +312,7 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 	var l jsonl.Line
 	for {
 		if err := lr.NextInto(&l); err != nil {
-			if errors.Is(err, errStopped) || !f.Send(b) || err == io.EOF {
+			if errors.Is(err, errStopped) || !ahead() || !f.Send(b) || err == io.EOF {
 				return nil
 			}
 			return &ReadError{err}
@@ -220,14 +320,14 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 		if len(l.Bytes) > batchBytes {
 			// A long line is not copied: it is translated where it is,
 			// while this goroutine waits.
-			if b.n > 0 && (!f.Send(b) || !get()) {
+			if b.n > 0 && (!ahead() || !f.Send(b) || !get()) {
 				return nil
 			}
 			if events {
 				l.Bytes = lc.copy(l.Bytes)
 			}
 			prepare(&l, b.next())
-			if !f.SendWait(b) || !get() {
+			if !ahead() || !f.SendWait(b) || !get() {
 				return nil
 			}
 			continue
@@ -242,13 +342,13 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 			l.Bytes = b.buf[start:len(b.buf):len(b.buf)]
 		}
 		filled += len(l.Bytes)
-		if p := b.next(); events || pre.here() {
+		if p := b.next(); pre.here() {
 			prepare(&l, p)
 		} else {
 			p.later, p.line = true, l
 		}
 		if filled >= batchBytes || b.n >= lines {
-			if !f.Send(b) || !get() {
+			if !ahead() || !f.Send(b) || !get() {
 				return nil
 			}
 		}
@@ -278,41 +378,36 @@ func (c *lineCopies) copy(line []byte) []byte {
 	return c.block[start:len(c.block):len(c.block)]
 }
 
-// aheadWorker is the pipeline's worker when every line goes the event
-// path: it decodes each line the reading goroutine read for it
-// (readLineAhead), in order (the pipeline runs one).
-func (t *Translator) aheadWorker(stop <-chan struct{}) func(*batch) {
-	stopped := func() bool {
-		select {
-		case <-stop:
-			return true
-		default:
-			return false
+// decodeBatch decodes the lines of b that go the event path into their
+// events, in order, with ep.mu held: those read by readLineAhead, and
+// those the reading goroutine left (prepared.later), read first with pre.
+func (t *Translator) decodeBatch(b *batch, pre *preparer) {
+	for i := range b.lines[:b.n] {
+		p := &b.lines[i]
+		if p.later {
+			p.later = false
+			t.readLineAhead(p, pre, &p.line)
+		}
+		if p.ahead {
+			p.ahead = false
+			t.decodeAhead(b, p)
 		}
 	}
-	return func(b *batch) {
-		for i := range b.lines[:b.n] {
-			if p := &b.lines[i]; p.ahead {
-				p.ahead = false
-				t.decodeAhead(b, p, stopped)
-			}
-		}
-		// What the last filling left past this one's is cleared: events
-		// and lines kept there would hold on to memory of any age.
-		if n := len(b.evs); n < b.evsHigh {
-			clear(b.evs[n:b.evsHigh])
-			clear(b.steps[n:b.evsHigh])
-		}
-		b.evsHigh = len(b.evs)
-		for i := b.n; i < b.linesHigh; i++ {
-			p := &b.lines[i]
-			p.evs, p.steps, p.input, p.derr = nil, nil, nil, nil
-			if p.eline != nil {
-				p.eline.Clear()
-			}
-		}
-		b.linesHigh = b.n
+	// What the last filling left past this one's is cleared: events
+	// and lines kept there would hold on to memory of any age.
+	if n := len(b.evs); n < b.evsHigh {
+		clear(b.evs[n:b.evsHigh])
+		clear(b.steps[n:b.evsHigh])
 	}
+	b.evsHigh = len(b.evs)
+	for i := b.n; i < b.linesHigh; i++ {
+		p := &b.lines[i]
+		p.evs, p.steps, p.input, p.derr = nil, nil, nil, nil
+		if p.eline != nil {
+			p.eline.Clear()
+		}
+	}
+	b.linesHigh = b.n
 }
 
 // Pending translates the line Stream's input stopped inside (read, with
@@ -338,3 +433,9 @@ func (t *Translator) Pending(diag func(*jsonl.Diagnostic) error) error {
 	}
 	return err
 }
+
+// started is when the process began timing Stream's stages (nanotime).
+var started = time.Now()
+
+// nanotime is a monotonic clock in nanoseconds.
+func nanotime() int64 { return int64(time.Since(started)) }

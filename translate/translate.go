@@ -119,10 +119,6 @@ type Translator struct {
 	// raise to read any file so.
 	oneBatch int64
 
-	// pipeEvents: pipe decodes every line ahead for the event path
-	// (aheadWorker).
-	pipeEvents bool
-
 	// Stream's reader, and the lines of its input translated: for Pending.
 	reader      atomic.Pointer[jsonl.Reader]
 	streamLines int
@@ -130,6 +126,10 @@ type Translator struct {
 	// goroutine prepares, whatever the goroutines' waits say (tests; see
 	// preparer.balance).
 	fixedLevel int
+	// decodeOn, when set, says which of Stream's batches the reading
+	// goroutine decodes, whatever the stages' times say (tests; see
+	// decodeTurns).
+	decodeOn func(seq uint64) bool
 }
 
 // New returns a Translator that passes each output event, without line end,
@@ -154,6 +154,7 @@ func New(opt Options, emit func([]byte) error) *Translator {
 		opt.bigValue = 1 << 20
 	}
 	t := &Translator{opt: opt, tables: opt.Tables, emit: emit, fixedLevel: -1, oneBatch: batchBytes}
+	t.ep.turn.L = &t.ep.mu
 	t.ep.plain = opt.Plain
 	t.pre = preparer{from: opt.From, tables: opt.Tables, plain: opt.Plain, srcs: sources()}
 	t.stats.UnmappedTypes = map[string]int{}
