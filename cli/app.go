@@ -40,6 +40,9 @@ type env struct {
 	// itself (exec passes them on to the program it runs).
 	sigMu  sync.Mutex
 	signal func(os.Signal)
+	// signals, when set, is closed once SIGINT and SIGTERM are caught
+	// (Main); see caught.
+	signals <-chan struct{}
 
 	// account, when set (by tests), receives translate's accounting.
 	account func(*translate.Stats)
@@ -138,6 +141,16 @@ func (e *env) onSignal(f func(os.Signal)) {
 	e.sigMu.Lock()
 	e.signal = f
 	e.sigMu.Unlock()
+}
+
+// caught waits for SIGINT and SIGTERM to be caught: a command calls it
+// before it reads its first input or starts a program, so that from then
+// on an interruption flushes what was done. Before, there is nothing to
+// flush, and the signal ends zevo as it ends any process.
+func (e *env) caught() {
+	if e.signals != nil {
+		<-e.signals
+	}
 }
 
 // takeSignal passes sig to the command's handler, if it has one.

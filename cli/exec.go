@@ -191,6 +191,7 @@ func startCode(err error) string {
 // stopping zevo and leaving the group running. release restores the
 // default stop.
 func (e *env) catchSignals() (sigc chan os.Signal, release func()) {
+	e.caught() // before the program starts
 	sigc = make(chan os.Signal, 4)
 	e.onSignal(func(s os.Signal) {
 		select {
@@ -235,6 +236,7 @@ func execPrompt(c *ucli.Context, e *env) (*string, error) {
 	case c.IsSet("prompt"):
 		p = strings.TrimSpace(c.String("prompt"))
 	case c.IsSet("input-format"):
+		e.caught()
 		data, err := io.ReadAll(e.stdin)
 		if err != nil {
 			return nil, fmt.Errorf("reading the prompt from standard input: %v", err)

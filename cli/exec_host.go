@@ -202,6 +202,7 @@ func (s *hostSession) setRunning(r bool) {
 // the end of the input.
 func (s *hostSession) read(prompts chan<- string) {
 	defer close(prompts)
+	s.e.caught()
 	sc := bufio.NewScanner(s.e.stdin)
 	sc.Buffer(make([]byte, 64*1024), 64<<20)
 	for n := 1; sc.Scan(); n++ {

@@ -16,6 +16,7 @@ const stdinName = input.StdinName
 // internal/input): standard input or files, gzip and zstd decompressed,
 // --follow, and the documents' inputs kept to be read twice.
 func (e *env) opener() *input.Opener {
+	e.caught()
 	return &input.Opener{Stdin: e.stdin, Follow: e.follow, FileBytes: e.fileBytes}
 }
 

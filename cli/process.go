@@ -15,14 +15,18 @@ const stopGrace = 2 * time.Second
 // output pipe ending it quietly (see exitCode) and SIGINT or SIGTERM
 // flushing what was already translated before it exits 130 or 143.
 func Main() int {
-	// Without this the Go runtime kills the process on the first write to
-	// a closed stdout; caught, the write returns EPIPE and zevo ends
-	// cleanly. (Caught, not ignored: an ignored signal stays ignored in
-	// the programs zevo exec starts.)
-	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	e := newEnv(os.Stdin, os.Stdout, os.Stderr)
+	caught := make(chan struct{})
+	go func() {
+		// Set up beside the command's own start, which it would
+		// otherwise wait for (threads handed the work, about a tenth
+		// of a small translation): a command waits for it before it
+		// reads its first input or starts a program (env.caught).
+		signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+		close(caught)
+	}()
+	e := newEnv(os.Stdin, ownFile(os.Stdout), ownFile(os.Stderr))
+	e.signals = caught
 	done := make(chan int, 1)
 	go func() { done <- e.run(os.Args) }()
 	for {

@@ -481,3 +481,49 @@ func TestValidateInterrupted(t *testing.T) {
 		})
 	}
 }
+
+// A command reads no input before SIGINT and SIGTERM are caught
+// (env.caught): Main catches them beside the command's start, and an
+// interruption after the first byte read must flush what was done.
+func TestReadsAfterSignalsCaught(t *testing.T) {
+	for _, args := range [][]string{
+		{"translate", "--to", "zero"},
+		{"validate"},
+		{"jq", "."},
+		{"stats"},
+	} {
+		caught := make(chan struct{})
+		in := &gateCheck{r: strings.NewReader(`{"type":"text","content":"hi"}` + "\n"), caught: caught}
+		e := newEnv(in, io.Discard, io.Discard)
+		e.signals = caught
+		done := make(chan int)
+		go func() { done <- e.run(append([]string{"zevo"}, args...)) }()
+		// Time for a command that does not wait to read: a wait that is
+		// missing shows as an early read; none can fail this test.
+		time.Sleep(50 * time.Millisecond)
+		close(caught)
+		<-done
+		if in.early {
+			t.Errorf("%v read its input before the signals were caught", args)
+		}
+		if !in.read {
+			t.Errorf("%v never read its input", args)
+		}
+	}
+}
+
+type gateCheck struct {
+	r           io.Reader
+	caught      chan struct{}
+	read, early bool
+}
+
+func (g *gateCheck) Read(p []byte) (int, error) {
+	select {
+	case <-g.caught:
+	default:
+		g.early = true
+	}
+	g.read = true
+	return g.r.Read(p)
+}
