@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"runtime/debug"
 	"sync"
 
@@ -58,8 +59,20 @@ const ReaderSize = 256 << 10
 // every time the reader is about to wait for more input, so that a writer
 // can flush what it holds; an error from idle stops reading.
 func NewReader(r io.Reader, name string, idle func() error) *Reader {
-	return newReaderSize(r, name, idle, ReaderSize)
+	size := ReaderSize
+	if f, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		// A small file is read in one block its size: the memory of a
+		// full one, never written, still cost a small run its page
+		// allocation.
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() < ReaderSize {
+			size = max(int(fi.Size())+1, minReaderSize)
+		}
+	}
+	return newReaderSize(r, name, idle, size)
 }
+
+// minReaderSize is the smallest buffer NewReader gives a file.
+const minReaderSize = 4 << 10
 
 // newReaderSize lets tests use a tiny buffer, so that short inputs take the
 // long-line path.

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -330,5 +332,46 @@ func TestReaderPendingBetweenCalls(t *testing.T) {
 	lr.Next()
 	if l, ok := lr.Pending(); !ok || string(l.Bytes) != "c" || l.Num != 3 {
 		t.Errorf("pending %+v, %v; want line 3 \"c\"", l, ok)
+	}
+}
+
+// A small file gets a buffer its size (NewReader); the file growing past
+// it before it is read loses nothing: its long line is read whole, and its
+// last line without a line end too.
+func TestReaderSmallFileThatGrows(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "in.jsonl")
+	if err := os.WriteFile(name, []byte("{\"a\":1}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	lr := NewReader(f, "in", nil)
+	if size := lr.br.Size(); size >= ReaderSize {
+		t.Fatalf("a buffer of %d bytes for an 8-byte file", size)
+	}
+	long := `{"b":"` + strings.Repeat("x", 3*minReaderSize) + `"}`
+	w, err := os.OpenFile(name, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(w, "%s\n{\"c\":3}", long)
+	w.Close()
+	var got []string
+	for {
+		l, err := lr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, string(l.Bytes))
+	}
+	want := []string{`{"a":1}`, long, `{"c":3}`}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("lines %d, want %d: %.60q", len(got), len(want), got)
 	}
 }

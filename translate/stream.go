@@ -58,9 +58,6 @@ type batch struct {
 }
 
 func (b *batch) reset() {
-	if b.buf == nil {
-		b.buf = make([]byte, 0, 2*batchBytes)
-	}
 	// The lines' decoded strings are in an arena of the batch, so that
 	// memory follows the batch's bytes, not its number of lines.
 	// Cleared: a view kept past its line reads as zero bytes (which
@@ -337,6 +334,10 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 			// not into the batch's buffer first.
 			l.Bytes = lc.copy(l.Bytes)
 		} else {
+			if b.buf == nil {
+				// Made here: the event path's lines are not in it.
+				b.buf = make([]byte, 0, 2*batchBytes)
+			}
 			start := len(b.buf)
 			b.buf = append(b.buf, l.Bytes...)
 			l.Bytes = b.buf[start:len(b.buf):len(b.buf)]
