@@ -15,7 +15,12 @@ import (
 
 func readAll(t *testing.T, r io.Reader) []Line {
 	t.Helper()
-	lr := NewReader(r, "f", nil)
+	return readLines(t, NewReader(r, "f", nil))
+}
+
+// readLines reads lr to its end, each line copied.
+func readLines(t *testing.T, lr *Reader) []Line {
+	t.Helper()
 	var out []Line
 	for {
 		l, err := lr.Next()
@@ -360,14 +365,7 @@ func TestReaderSmallFileThatGrows(t *testing.T) {
 	fmt.Fprintf(w, "%s\n{\"c\":3}", long)
 	w.Close()
 	var got []string
-	for {
-		l, err := lr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, l := range readLines(t, lr) {
 		got = append(got, string(l.Bytes))
 	}
 	want := []string{`{"a":1}`, long, `{"c":3}`}
