@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"strings"
 	"time"
@@ -101,13 +100,16 @@ func runOtel(c *ucli.Context, e *env) error {
 	default:
 		return usageErr("--clock: %q is neither read nor synthetic", c.String("clock"))
 	}
-	header := http.Header{}
+	var header otel.Header
 	for _, h := range c.StringSlice("header") {
 		k, v, ok := strings.Cut(h, "=")
 		if !ok || strings.TrimSpace(k) == "" {
 			return usageErr("--header: %q is not KEY=VALUE", h)
 		}
-		header.Add(strings.TrimSpace(k), v)
+		if err := otel.CheckHeaderField(strings.TrimSpace(k), v); err != nil {
+			return usageErr("--header: %v", err) // names the field, not its value (a key)
+		}
+		header = append(header, otel.HeaderField{Name: strings.TrimSpace(k), Value: v})
 	}
 	endpoint := c.String("endpoint")
 	if endpoint != "" {
@@ -140,7 +142,7 @@ func runOtel(c *ucli.Context, e *env) error {
 	batch := otel.NewBatch()
 	var sender *otel.Sender
 	if endpoint != "" {
-		sender = &otel.Sender{URL: endpoint, Header: header, Client: &http.Client{}, Timeout: c.Duration("timeout")}
+		sender = &otel.Sender{URL: endpoint, Header: header, UserAgent: "zevo/" + Version, Timeout: c.Duration("timeout")}
 	}
 	bad := 0
 	// Runs to send wait in queue; the one under way is sending. Both are

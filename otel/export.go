@@ -1,12 +1,10 @@
 package otel
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -86,15 +84,16 @@ var Retries = []time.Duration{time.Second, 2 * time.Second}
 // one repeated ResourceSpans, field 1).
 func Proto(td *Traces) []byte { return td.AppendProto(nil) }
 
-// Send posts td to an OTLP/HTTP traces URL as protobuf, retrying as
-// Retries says, until ctx ends.
-func Send(ctx context.Context, client *http.Client, traceURL string, header http.Header, td *Traces) error {
-	return sendBody(ctx, client, traceURL, header, Proto(td))
+// Send posts td to an OTLP/HTTP traces URL as protobuf, with header's
+// fields, retrying as Retries says, until ctx ends.
+func Send(ctx context.Context, traceURL string, header Header, td *Traces) error {
+	var t transport
+	return t.sendBody(ctx, traceURL, header, "zevo", Proto(td))
 }
 
-func sendBody(ctx context.Context, client *http.Client, traceURL string, header http.Header, body []byte) error {
+func (t *transport) sendBody(ctx context.Context, traceURL string, header Header, userAgent string, body []byte) error {
 	for try := 0; ; try++ {
-		wait, err := post(ctx, client, traceURL, header, body)
+		wait, err := t.post(ctx, traceURL, header, userAgent, body)
 		if err == nil || wait < 0 || try == len(Retries) {
 			return err
 		}
@@ -132,42 +131,92 @@ func safeBody(b []byte) string {
 // other than 408 and 429 (the run is too large, malformed, not allowed).
 func rejected(err error) bool {
 	var serr *StatusError
-	return errors.As(err, &serr) && serr.Code/100 == 4 && serr.Code != http.StatusRequestTimeout && serr.Code != http.StatusTooManyRequests
+	return errors.As(err, &serr) && serr.Code/100 == 4 && serr.Code != 408 && serr.Code != 429
 }
 
-// post sends once. On failure, wait is -1 when sending again cannot help,
-// else the server's Retry-After (0 when it gave none).
-func post(ctx context.Context, client *http.Client, traceURL string, header http.Header, body []byte) (wait time.Duration, err error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, traceURL, bytes.NewReader(body))
-	if err != nil {
-		return -1, fmt.Errorf("%s: %v", redact.URL(traceURL), err)
+// post sends once, following a 307 or 308 redirect (up to maxRedirects) as
+// net/http's client does: the same POST to the new URL. On failure, wait is
+// -1 when sending again cannot help, else the server's Retry-After (0 when
+// it gave none).
+func (t *transport) post(ctx context.Context, traceURL string, header Header, userAgent string, body []byte) (wait time.Duration, err error) {
+	first, err := url.Parse(traceURL)
+	if err != nil || first.Scheme != "http" && first.Scheme != "https" || first.Host == "" {
+		return -1, fmt.Errorf("%s: not an http:// or https:// URL", redact.URL(traceURL))
 	}
-	for k, v := range header {
-		req.Header[k] = v
-	}
-	req.Header.Set("Content-Type", "application/x-protobuf")
-	resp, err := client.Do(req)
-	if err != nil {
-		var uerr *url.Error
-		if errors.As(err, &uerr) {
-			err = uerr.Err // it names the URL as the request had it
+	for _, f := range header {
+		if err := CheckHeaderField(f.Name, f.Value); err != nil {
+			return -1, fmt.Errorf("%s: %v", redact.URL(traceURL), err)
 		}
-		return 0, fmt.Errorf("%s: %w", redact.URL(traceURL), err)
 	}
-	defer resp.Body.Close()
-	msg, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-	if resp.StatusCode/100 == 2 {
+	// The credentials sent: the user's Authorization, else the URL's
+	// userinfo as Basic (as net/http's client sends it).
+	var fields Header
+	auth := false
+	for _, f := range header {
+		if !isOneOf(f.Name, ownFields) {
+			fields = append(fields, f)
+			auth = auth || strings.EqualFold(f.Name, "Authorization")
+		}
+	}
+	if !auth && first.User != nil {
+		fields = append(fields, HeaderField{"Authorization", basicAuth(first.User)})
+	}
+	req := &request{url: first, header: fields, userAgent: userAgent, body: body}
+	var a *answer
+	for hops := 0; ; hops++ {
+		a, err = t.roundTrip(ctx, req)
+		if err != nil {
+			return 0, fmt.Errorf("%s: %w", redact.URL(traceURL), err)
+		}
+		if a.code != 307 && a.code != 308 || a.location == "" {
+			break
+		}
+		if hops == maxRedirects {
+			return -1, fmt.Errorf("%s: stopped after %d redirects", redact.URL(traceURL), maxRedirects)
+		}
+		next, perr := req.url.Parse(a.location)
+		if perr != nil || next.Scheme != "http" && next.Scheme != "https" || next.Host == "" {
+			return 0, fmt.Errorf("%s: malformed answer: %s to %q", redact.URL(traceURL), a.status, redact.URL(shorten(a.location)))
+		}
+		req = &request{url: next, header: redirectFields(fields, first, next), userAgent: userAgent, body: body}
+	}
+	if a.code/100 == 2 {
 		return 0, nil
 	}
-	err = &StatusError{URL: traceURL, Status: resp.Status, Code: resp.StatusCode, Body: safeBody(msg)}
-	switch resp.StatusCode {
-	case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		if secs, perr := strconv.Atoi(resp.Header.Get("Retry-After")); perr == nil && secs >= 0 && secs <= 10 {
+	err = &StatusError{URL: traceURL, Status: a.status, Code: a.code, Body: safeBody(a.body)}
+	switch a.code {
+	case 429, 502, 503, 504: // Too Many Requests, Bad Gateway, Service Unavailable, Gateway Timeout
+		if secs, perr := strconv.Atoi(a.retryAfter); perr == nil && secs >= 0 && secs <= 10 {
 			return time.Duration(secs) * time.Second, err
 		}
 		return 0, err
 	}
 	return -1, err
+}
+
+// redirectFields are the fields sent to next when redirected there from
+// first: all of them to first's host or a subdomain of it, none of the
+// credentials to another host, and the Basic credentials of next's own
+// userinfo when it has some.
+func redirectFields(fields Header, first, next *url.URL) Header {
+	host, nextHost := strings.ToLower(first.Hostname()), strings.ToLower(next.Hostname())
+	same := nextHost == host || strings.HasSuffix(nextHost, "."+host)
+	var out Header
+	for _, f := range fields {
+		if same || !isOneOf(f.Name, credentialFields) {
+			out = append(out, f)
+		}
+	}
+	if next.User != nil {
+		var kept Header
+		for _, f := range out {
+			if !strings.EqualFold(f.Name, "Authorization") {
+				kept = append(kept, f)
+			}
+		}
+		out = append(kept, HeaderField{"Authorization", basicAuth(next.User)})
+	}
+	return out
 }
 
 // ErrGaveUp is why a Sender did not send a run: the endpoint failed an
@@ -181,13 +230,14 @@ var ErrGaveUp = errors.New("the endpoint failed on an earlier run")
 // ErrGaveUp instead of costing seconds of its own. An answer that rejects
 // only the run sent (see rejected) does not count.
 type Sender struct {
-	URL     string
-	Header  http.Header
-	Client  *http.Client
-	Timeout time.Duration // for one run, retries included; none when 0
+	URL       string
+	Header    Header
+	UserAgent string        // "zevo" when empty
+	Timeout   time.Duration // for one run, retries included; none when 0
 
-	mu   sync.Mutex
-	down error // the failure it gave up on
+	transport transport
+	mu        sync.Mutex
+	down      error // the failure it gave up on
 }
 
 // Send sends body, a run as Proto writes it.
@@ -200,7 +250,11 @@ func (s *Sender) Send(ctx context.Context, body []byte) error {
 		ctx, cancel = context.WithTimeout(ctx, s.Timeout)
 		defer cancel()
 	}
-	err := sendBody(ctx, s.Client, s.URL, s.Header, body)
+	userAgent := s.UserAgent
+	if userAgent == "" {
+		userAgent = "zevo"
+	}
+	err := s.transport.sendBody(ctx, s.URL, s.Header, userAgent, body)
 	if err == nil || rejected(err) {
 		return err
 	}

@@ -50,7 +50,7 @@ func TestSendRetries(t *testing.T) {
 				http.Error(w, "no", code)
 			}
 		}))
-		err := Send(context.Background(), srv.Client(), srv.URL+"/v1/traces", nil, &Traces{})
+		err := Send(context.Background(), srv.URL+"/v1/traces", nil, &Traces{})
 		srv.Close()
 		if tries.Load() != c.tries || (err == nil) != (c.fail == "") || err != nil && !strings.Contains(err.Error(), c.fail) {
 			t.Errorf("answers %v: %d tries, %v", c.answers, tries.Load(), err)
@@ -96,7 +96,7 @@ func TestSenderGivesUpOnADownEndpoint(t *testing.T) {
 				defer srv.Close()
 				u = srv.URL + "/v1/traces"
 			}
-			s := &Sender{URL: u, Client: &http.Client{}, Timeout: 50 * time.Millisecond}
+			s := &Sender{URL: u, Timeout: 50 * time.Millisecond}
 			done := make(chan struct{})
 			go func() {
 				defer close(done)
@@ -132,7 +132,7 @@ func TestSenderGoesOnAfterARejectedRun(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	s := &Sender{URL: srv.URL + "/v1/traces", Client: srv.Client(), Timeout: 5 * time.Second}
+	s := &Sender{URL: srv.URL + "/v1/traces", Timeout: 5 * time.Second}
 	if err := s.Send(context.Background(), []byte("run")); err == nil || !strings.Contains(err.Error(), "413") {
 		t.Errorf("first run: %v", err)
 	}
@@ -155,7 +155,7 @@ func TestSendErrorsHideThePassword(t *testing.T) {
 	closed.Close()
 	for _, base := range []string{srv.URL, closed.URL} {
 		u := strings.Replace(base, "http://", "http://zevo:s3cret@", 1) + "/v1/traces"
-		err := Send(context.Background(), &http.Client{}, u, nil, &Traces{})
+		err := Send(context.Background(), u, nil, &Traces{})
 		if err == nil || strings.Contains(err.Error(), "s3cret") || strings.Contains(err.Error(), "sk-0123") || !strings.Contains(err.Error(), "zevo:xxxxx@") {
 			t.Errorf("%s: %v", base, err)
 		}
