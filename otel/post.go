@@ -183,14 +183,24 @@ func (t *transport) roundTrip(ctx context.Context, req *request) (a *answer, err
 		target = u.Scheme + "://" + u.Host + target
 		proxyAuth = basicAuth(proxy.User)
 	}
-	head := requestHead(target, req, proxyAuth)
-	bufs := net.Buffers{head, req.body}
-	_, werr := bufs.WriteTo(c)
-	// A server may answer (413, say) and close before it read the whole
-	// body: its answer says more than the failed write.
+	// The request is written while the answer is read: a server may
+	// answer (413, say) before it read the whole body, and then read no
+	// more of it, which would leave a write blocked.
+	written := make(chan error, 1)
+	go func() {
+		bufs := net.Buffers{requestHead(target, req, proxyAuth), req.body}
+		_, err := bufs.WriteTo(c)
+		written <- err
+	}()
 	a, err = readAnswer(bufio.NewReader(c))
-	if err != nil && werr != nil {
-		return nil, werr
+	if err != nil {
+		select {
+		case werr := <-written:
+			if werr != nil {
+				return nil, werr // the cause, when the write failed first
+			}
+		default: // still writing: the deferred Close ends it
+		}
 	}
 	return a, err
 }

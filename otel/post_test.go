@@ -409,3 +409,39 @@ func TestPostContext(t *testing.T) {
 		}
 	}
 }
+
+// TestPostEarlyAnswer: an answer sent before the server read the body,
+// which it then leaves unread, is read: the request does not wait on a
+// write that cannot finish.
+func TestPostEarlyAnswer(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		c, err := l.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		br := bufio.NewReader(c)
+		for {
+			if line, err := br.ReadString('\n'); err != nil || line == "\r\n" {
+				break
+			}
+		}
+		io.WriteString(c, "HTTP/1.1 413 Request Entity Too Large\r\nContent-Length: 9\r\n\r\ntoo large")
+		<-done // reading no more of the body
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var tr transport
+	body := make([]byte, 64<<20) // more than the connection buffers
+	wait, err := tr.post(ctx, "http://"+l.Addr().String()+"/v1/traces", nil, "zevo", body)
+	if wait != -1 || err == nil || !strings.HasSuffix(err.Error(), "/v1/traces: 413 Request Entity Too Large too large") {
+		t.Errorf("wait %v, %v; want the 413", wait, err)
+	}
+}
