@@ -117,10 +117,9 @@ func malformed(format string, args ...any) error {
 }
 
 var (
-	errNoAnswer        = errors.New("the connection was closed before an answer")
-	errCutAnswer       = errors.New("the connection was closed in the middle of the answer")
-	errHeaderTooLarge  = fmt.Errorf("malformed answer: its header is over %d KiB", maxHeaderBytes>>10)
-	errProxyAfterReply = errors.New("the proxy sent data after its answer to CONNECT")
+	errNoAnswer       = errors.New("the connection was closed before an answer")
+	errCutAnswer      = errors.New("the connection was closed in the middle of the answer")
+	errHeaderTooLarge = fmt.Errorf("malformed answer: its header is over %d KiB", maxHeaderBytes>>10)
 )
 
 // roundTrip sends req on a new connection and reads the answer. ctx
