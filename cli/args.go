@@ -176,12 +176,14 @@ func takesValue(flags []ucli.Flag, arg string) bool {
 	}
 	name := strings.TrimLeft(arg, "-")
 	for _, f := range flags {
-		for _, n := range f.Names() {
-			if n != name {
-				continue
-			}
-			v, ok := f.(interface{ TakesValue() bool })
-			return ok && v.TakesValue()
+		// Names are asked only of flags that take a value: a hidden
+		// bool flag's Names runs urfave/cli's regular expression on
+		// each name (cachedNames), which cost most of a small run.
+		if v, ok := f.(interface{ TakesValue() bool }); !ok || !v.TakesValue() {
+			continue
+		}
+		if slices.Contains(f.Names(), name) {
+			return true
 		}
 	}
 	return false

@@ -124,3 +124,47 @@ func FuzzFlagsFirst(f *testing.F) {
 		}
 	})
 }
+
+// takesValue asks no flag that takes no value for its names (a hidden
+// bool flag's Names runs a regular expression), and answers as asking
+// every flag did: for each name and alias of every command's flags, and
+// for names no flag has.
+func TestTakesValueAsEveryFlagSays(t *testing.T) {
+	app := newApp(newEnv(strings.NewReader(""), io.Discard, io.Discard))
+	lists := [][]ucli.Flag{app.Flags}
+	for _, c := range app.Commands {
+		lists = append(lists, c.Flags)
+	}
+	checked := 0
+	for _, flags := range lists {
+		var args []string
+		for _, f := range flags {
+			for _, n := range f.Names() {
+				args = append(args, "--"+n, "-"+n)
+			}
+		}
+		args = append(args, "--no-such-flag", "-z9", "--to=zero")
+		for _, arg := range args {
+			want := false
+			if !strings.Contains(arg, "=") {
+			search:
+				for _, f := range flags {
+					for _, n := range f.Names() {
+						if n == strings.TrimLeft(arg, "-") {
+							v, ok := f.(interface{ TakesValue() bool })
+							want = ok && v.TakesValue()
+							break search
+						}
+					}
+				}
+			}
+			if got := takesValue(flags, arg); got != want {
+				t.Errorf("takesValue(%q) = %v, want %v", arg, got, want)
+			}
+			checked++
+		}
+	}
+	if checked < 100 {
+		t.Fatalf("only %d arguments checked", checked)
+	}
+}
