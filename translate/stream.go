@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	model "github.com/zevo/zevo/event"
@@ -137,43 +136,99 @@ func (t *Translator) Stream(r io.Reader, name string, lk sync.Locker, flush func
 // decodeTurns is where and in which order Stream's batches are decoded
 // for the event path: one after the other, in input order, since
 // decoders keep the state of the input's runs; on the translating
-// goroutine, or on the reading one when that makes the slower of the two
-// faster (here). next and stopped are guarded by the Translator's ep.mu.
+// goroutine, or on the reading one when that makes the input go through
+// faster (here). next and stopped are guarded by the Translator's ep.mu;
+// the rest is the reading goroutine's.
 type decodeTurns struct {
-	next    uint64 // the seq of the batch to decode next
-	stopped bool   // Stream has returned: nothing more is decoded
-	// The time the stages took (ns) since the last choice: reading and
-	// checking the lines, decoding them, and writing their events.
-	read, decode, write atomic.Int64
-	reader              bool                  // the reading goroutine decodes (here)
-	from                uint64                // the batch the times began at
-	on                  func(seq uint64) bool // Translator.decodeOn
+	next    uint64                // the seq of the batch to decode next
+	stopped bool                  // Stream has returned: nothing more is decoded
+	on      func(seq uint64) bool // Translator.decodeOn
+	clock   func() time.Duration  // tests'; the time since started when nil
+
+	reader bool // the reading goroutine decodes
+	// The window of batches being timed: its first batch, when it began
+	// (time.Duration since started) and the bytes of its lines.
+	from  uint64
+	began time.Duration
+	bytes int
+	// rate is the throughput timed in each place (bytes a second; [1]
+	// the reading goroutine's), the better of its last two windows, 0
+	// before any; last is the current place's last window's. settle:
+	// the window is the first of the input or follows a move, and is not
+	// timed (the run's start, a move's wait). trying: the decoding moved
+	// to be timed in its new place, and goes back if it was faster
+	// before. timed counts the windows timed since the last move.
+	rate, last [2]float64
+	settle     bool
+	trying     bool
+	timed      int
 }
 
-// turnWindow is how many batches the stages are timed over before the
-// place of the decoding is chosen again.
-const turnWindow = 16
+const (
+	// turnWindow is how many batches a window times.
+	turnWindow = 16
+	// turnRetry is how many windows the decoding stays where it is
+	// faster before the other place is timed again (the input may have
+	// changed).
+	turnRetry = 64
+)
 
-// here tells the reading goroutine whether it decodes batch seq. Every
-// turnWindow batches it compares the time the slower goroutine takes
-// with the decoding where it is and where it is not, and moves it when
-// the other place is faster by an eighth: moving to the reading goroutine
-// waits for the translating one to decode what it was sent.
-func (d *decodeTurns) here(seq uint64) bool {
+// here tells the reading goroutine whether it decodes batch seq, whose
+// lines hold n bytes. The input's throughput is timed with the decoding
+// on each goroutine in turn, two windows each, and the decoding stays
+// where it was faster, trying the other place again every turnRetry
+// windows.
+// Throughput is timed, not each stage: the stages share the machine, and
+// each one's time changed with where the decoding was, so they did not
+// tell what a move would give. The window after a move is not timed: a
+// move to the reading goroutine first waits for the batches already sent.
+func (d *decodeTurns) here(seq uint64, n int) bool {
 	if d.on != nil {
 		return d.on(seq)
 	}
-	if seq-d.from < turnWindow {
+	var now time.Duration
+	if d.clock != nil {
+		now = d.clock()
+	} else {
+		now = time.Since(started)
+	}
+	if seq == 0 {
+		d.began, d.settle = now, true
+	}
+	d.bytes += n
+	if seq+1-d.from < turnWindow {
 		return d.reader
 	}
-	r, dec, w := d.read.Swap(0), d.decode.Swap(0), d.write.Swap(0)
-	d.from = seq
-	onReader, onWriter := max(r+dec, w), max(r, dec+w)
+	cur, other := 0, 1
 	if d.reader {
-		d.reader = onWriter+onWriter/8 > onReader
-	} else {
-		d.reader = onReader+onReader/8 < onWriter
+		cur, other = 1, 0
 	}
+	move := false
+	if d.settle {
+		d.settle = false
+	} else {
+		// The better of two windows: a collection cycle or another
+		// program slows a window a third or more.
+		r := float64(d.bytes) / max(now-d.began, 1).Seconds()
+		d.timed++
+		d.rate[cur] = r
+		if d.timed > 1 {
+			d.rate[cur] = max(r, d.last[cur])
+		}
+		d.last[cur] = r
+		switch {
+		case d.timed < 2:
+		case d.trying:
+			d.trying = false
+			move = d.rate[other] > d.rate[cur] // back where it was faster
+		case d.rate[other] == 0 || d.timed >= turnRetry:
+			move, d.trying = true, true
+		}
+	}
+	if move {
+		d.reader, d.settle, d.timed = !d.reader, true, 0
+	}
+	d.from, d.began, d.bytes = seq+1, now, 0
 	return d.reader
 }
 
@@ -189,9 +244,7 @@ func (t *Translator) decodeHere(turns *decodeTurns, b *batch, pre *preparer) boo
 	if turns.stopped {
 		return false
 	}
-	start := nanotime()
 	t.decodeBatch(b, pre)
-	turns.decode.Add(nanotime() - start)
 	b.decoded = true
 	turns.next++
 	return true
@@ -204,21 +257,15 @@ func (t *Translator) applyBatch(b *batch, events bool, turns *decodeTurns, lk sy
 		lk.Lock()
 		defer lk.Unlock()
 	}
-	if events {
-		if !b.decoded {
-			// Batches come in order, each decoded here or before it
-			// was sent: this one's turn has come.
-			start := nanotime()
-			ep := &t.ep
-			ep.mu.Lock()
-			t.decodeBatch(b, &t.pre)
-			turns.next++
-			ep.turn.Broadcast()
-			ep.mu.Unlock()
-			turns.decode.Add(nanotime() - start)
-		}
-		start := nanotime()
-		defer func() { turns.write.Add(nanotime() - start) }()
+	if events && !b.decoded {
+		// Batches come in order, each decoded here or before it was
+		// sent: this one's turn has come.
+		ep := &t.ep
+		ep.mu.Lock()
+		t.decodeBatch(b, &t.pre)
+		turns.next++
+		ep.turn.Broadcast()
+		ep.mu.Unlock()
 	}
 	for i := 0; i < b.n; i++ {
 		p := &b.lines[i]
@@ -273,7 +320,6 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 	// are in lc's blocks, not in the batch's buffer.
 	filled := 0
 	var seq uint64
-	var began int64 // when this goroutine began to fill b
 	get := func() bool {
 		var waited, ok bool
 		if b, waited, ok = f.Get(); !ok {
@@ -283,7 +329,6 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 		b.reset()
 		b.seq, seq = seq, seq+1
 		filled = 0
-		began = nanotime()
 		return true
 	}
 	// ahead decodes b here, before it is sent, when this goroutine has
@@ -292,8 +337,7 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 		if !events {
 			return true
 		}
-		turns.read.Add(nanotime() - began)
-		return !turns.here(b.seq) || t.decodeHere(turns, b, &pre)
+		return !turns.here(b.seq, filled) || t.decodeHere(turns, b, &pre)
 	}
 	if !get() {
 		return nil
@@ -324,6 +368,7 @@ func (t *Translator) readAhead(f *pipeline.Feed[batch], r io.Reader, name string
 				l.Bytes = lc.copy(l.Bytes)
 			}
 			prepare(&l, b.next())
+			filled = len(l.Bytes)
 			if !ahead() || !f.SendWait(b) || !get() {
 				return nil
 			}
@@ -435,8 +480,5 @@ func (t *Translator) Pending(diag func(*jsonl.Diagnostic) error) error {
 	return err
 }
 
-// started is when the process began timing Stream's stages (nanotime).
+// started is the origin of decodeTurns' times: a monotonic clock.
 var started = time.Now()
-
-// nanotime is a monotonic clock in nanoseconds.
-func nanotime() int64 { return int64(time.Since(started)) }
