@@ -22,6 +22,21 @@ import (
 // client to go). It returns its base URL with a password in it.
 func rawServer(t *testing.T, answer func(head string) string) string {
 	t.Helper()
+	return "http://zevo:s3cret@" + serveConns(t, func(c net.Conn) {
+		head, _ := readRequest(bufio.NewReader(c))
+		a, stalls := strings.CutSuffix(answer(head), stall)
+		io.WriteString(c, a)
+		if stalls {
+			io.Copy(io.Discard, c) // until the client closes
+		}
+	})
+}
+
+// serveConns serves each connection to a port of 127.0.0.1 on a goroutine
+// of its own with serve, which need not close it, until the test ends;
+// it returns the address.
+func serveConns(t *testing.T, serve func(net.Conn)) string {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -40,16 +55,11 @@ func rawServer(t *testing.T, answer func(head string) string) string {
 			go func() {
 				defer wg.Done()
 				defer c.Close()
-				head, _ := readRequest(bufio.NewReader(c))
-				a, stalls := strings.CutSuffix(answer(head), stall)
-				io.WriteString(c, a)
-				if stalls {
-					io.Copy(io.Discard, c) // until the client closes
-				}
+				serve(c)
 			}()
 		}
 	}()
-	return "http://zevo:s3cret@" + l.Addr().String()
+	return l.Addr().String()
 }
 
 const stall = "\x00stall"

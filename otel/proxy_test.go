@@ -26,56 +26,37 @@ type fakeProxy struct {
 
 func startProxy(t *testing.T, backend, deny string) *fakeProxy {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &fakeProxy{addr: l.Addr().String()}
-	var wg sync.WaitGroup
-	t.Cleanup(func() { l.Close(); wg.Wait() })
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
+	p := &fakeProxy{}
+	p.addr = serveConns(t, func(c net.Conn) {
+		br := bufio.NewReader(c)
+		var head strings.Builder
 		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
+			line, err := br.ReadString('\n')
+			head.WriteString(line)
+			if err != nil || line == "\r\n" {
+				break
 			}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				defer c.Close()
-				br := bufio.NewReader(c)
-				var head strings.Builder
-				for {
-					line, err := br.ReadString('\n')
-					head.WriteString(line)
-					if err != nil || line == "\r\n" {
-						break
-					}
-				}
-				p.mu.Lock()
-				p.seen = append(p.seen, head.String())
-				p.mu.Unlock()
-				if deny != "" {
-					io.WriteString(c, deny)
-					return
-				}
-				b, err := net.Dial("tcp", backend)
-				if err != nil {
-					return
-				}
-				defer b.Close()
-				if strings.HasPrefix(head.String(), "CONNECT ") {
-					io.WriteString(c, "HTTP/1.1 200 Connection established\r\n\r\n")
-				} else {
-					io.WriteString(b, head.String())
-				}
-				go io.Copy(b, br)
-				io.Copy(c, b)
-			}()
 		}
-	}()
+		p.mu.Lock()
+		p.seen = append(p.seen, head.String())
+		p.mu.Unlock()
+		if deny != "" {
+			io.WriteString(c, deny)
+			return
+		}
+		b, err := net.Dial("tcp", backend)
+		if err != nil {
+			return
+		}
+		defer b.Close()
+		if strings.HasPrefix(head.String(), "CONNECT ") {
+			io.WriteString(c, "HTTP/1.1 200 Connection established\r\n\r\n")
+		} else {
+			io.WriteString(b, head.String())
+		}
+		go io.Copy(b, br)
+		io.Copy(c, b)
+	})
 	return p
 }
 
