@@ -4,14 +4,6 @@ import "github.com/zevo/zevo/translate"
 
 // The translation targets the tests name, as users name them.
 var (
-	toZero   = mustTarget("zero")
-	toEvoSci = mustTarget("evosci")
+	toZero   = translate.MustTarget("zero")
+	toEvoSci = translate.MustTarget("evosci")
 )
-
-func mustTarget(name string) translate.Format {
-	f, err := translate.ParseTarget(name)
-	if err != nil {
-		panic(err)
-	}
-	return f
-}

@@ -4,15 +4,7 @@ import "github.com/zevo/zevo/translate"
 
 // The translation targets the tests name, as users name them.
 var (
-	toZero   = mustTarget("zero")
-	toZero1  = mustTarget("zero@1")
-	toEvoSci = mustTarget("evosci")
+	toZero   = translate.MustTarget("zero")
+	toZero1  = translate.MustTarget("zero@1")
+	toEvoSci = translate.MustTarget("evosci")
 )
-
-func mustTarget(name string) translate.Format {
-	f, err := translate.ParseTarget(name)
-	if err != nil {
-		panic(err)
-	}
-	return f
-}

@@ -34,6 +34,16 @@ func TargetNames() string {
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
+// MustTarget is ParseTarget of a name fixed in a program (a test, an
+// example), which panics on a name no dialect writes.
+func MustTarget(name string) Format {
+	f, err := ParseTarget(name)
+	if err != nil {
+		panic(err)
+	}
+	return f
+}
+
 // ParseTarget reads a target's name (--to): a form of a dialect zevo
 // writes, by any of its names.
 func ParseTarget(name string) (Format, error) {
