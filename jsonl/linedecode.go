@@ -432,36 +432,14 @@ func utf8Len(b []byte, i int) int {
 	return n
 }
 
-// number scans a JSON number at i: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+// number scans a JSON number at i (validNumber), and where it stops
+// short of a digit the number needs, says why (digit).
 func (d *Decoder) number(b []byte, i int) (int, bool) {
-	if b[i] == '-' {
-		i++
+	j, ok := validNumber(b, i)
+	if !ok {
+		return d.digit(b, j)
 	}
-	if i, ok := d.digit(b, i); !ok {
-		return i, false
-	}
-	if b[i] == '0' {
-		i++
-	} else {
-		i = digits(b, i)
-	}
-	if i < len(b) && b[i] == '.' {
-		if i, ok := d.digit(b, i+1); !ok {
-			return i, false
-		}
-		i = digits(b, i+1)
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		if i, ok := d.digit(b, i); !ok {
-			return i, false
-		}
-		i = digits(b, i)
-	}
-	return i, true
+	return j, true
 }
 
 // digit checks that a digit is at i.
